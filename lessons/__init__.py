@@ -1,0 +1,1 @@
+"""Lesson data (yaml + markdown). Installed as the package tutor.lessons."""
