@@ -1,0 +1,192 @@
+"""Pieces several checkers share: answer-file reading, YAML, templates, pod readiness."""
+
+from __future__ import annotations
+
+import re
+
+import yaml
+
+from tutor.checks.context import Context
+from tutor.checks.verdict import Stop, failed, waiting
+from tutor.cluster import objects as o
+from tutor.workspace.files import Problem
+
+UID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
+KWOK_TAINT_KEY = "kwok.x-k8s.io/node"
+MAX_YAML_ALIASES = 100
+MAX_YAML_DEPTH = 100
+
+
+def answer_text(ctx: Context, name: str, what: str) -> str:
+    """The text of an answer file, or Stop with a message that says what to put in it."""
+    fr = ctx.workspace.get(name)
+    if fr.ok:
+        if not fr.text.strip():
+            raise Stop(failed(ctx.t("{path} is empty. Put {what} in it.",
+                                    "{path} 파일이 비어 있습니다. {what} 내용을 넣으세요.",
+                                    path=ctx.path(name), what=what)))
+        return fr.text
+    path = ctx.path(name)
+    msgs = {
+        Problem.MISSING: ("{path} does not exist yet. Write {what} into it.",
+                          "{path} 파일이 아직 없습니다. {what} 내용을 적으세요."),
+        Problem.NOT_REGULAR: ("{path} is a {detail}, not a regular file. Replace it with a plain text file.",
+                              "{path} 은(는) 일반 파일이 아니라 {detail} 입니다. 평범한 텍스트 파일로 바꾸세요."),
+        Problem.DIRECTORY: ("{path} is a directory. The answer must be a plain text file.",
+                            "{path} 은(는) 디렉터리입니다. 답은 평범한 텍스트 파일이어야 합니다."),
+        Problem.LOOP: ("{path} is a symlink loop. Remove it and write a plain text file.",
+                       "{path} 은(는) 서로를 가리키는 심볼릭 링크입니다. 지우고 평범한 파일로 다시 쓰세요."),
+        Problem.DENIED: ("{path} cannot be read (permission denied). Check its mode: chmod a+r {path}",
+                         "{path} 을(를) 읽을 권한이 없습니다. 권한을 확인하세요: chmod a+r {path}"),
+        Problem.TOO_LARGE: ("{path} is too large ({detail} bytes) for an answer file. It should hold {what}.",
+                            "{path} 이(가) 답 파일로는 너무 큽니다({detail} 바이트). {what} 만 담으세요."),
+        Problem.BINARY: ("{path} looks binary ({detail}). Save it as plain text.",
+                         "{path} 이(가) 바이너리로 보입니다({detail}). 텍스트로 저장하세요."),
+        Problem.NOT_UTF8: ("{path} is not UTF-8 text (bad {detail}). Save it as UTF-8.",
+                           "{path} 이(가) UTF-8 텍스트가 아닙니다({detail}). UTF-8 로 저장하세요."),
+        Problem.CHANGING: ("{path} kept changing while it was read. It will be checked again when it settles.",
+                           "{path} 을(를) 읽는 동안 계속 바뀌었습니다. 쓰기가 끝나면 다시 확인합니다."),
+        Problem.UNREADABLE: ("{path} cannot be read: {detail}",
+                             "{path} 을(를) 읽을 수 없습니다: {detail}"),
+    }
+    en, ko = msgs.get(fr.problem, msgs[Problem.UNREADABLE])
+    verdict = waiting if fr.problem is Problem.CHANGING else failed
+    raise Stop(verdict(ctx.t(en, ko, path=path, what=what, detail=fr.detail)))
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """SafeLoader that refuses alias bombs and absurd nesting before building anything."""
+
+    def __init__(self, stream):
+        super().__init__(stream)
+        self._aliases = 0
+        self._depth = 0
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            self._aliases += 1
+            if self._aliases > MAX_YAML_ALIASES:
+                raise yaml.YAMLError(f"more than {MAX_YAML_ALIASES} aliases")
+        self._depth += 1
+        try:
+            if self._depth > MAX_YAML_DEPTH:
+                raise yaml.YAMLError(f"nested deeper than {MAX_YAML_DEPTH} levels")
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+def yaml_docs(ctx: Context, name: str, text: str) -> list:
+    try:
+        return [d for d in yaml.load_all(text, Loader=_BoundedLoader) if d is not None]
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        where = f"{mark.line + 1}:{mark.column + 1}" if mark else "?"
+        raise Stop(failed(ctx.t("{path}:{where}: not valid YAML: {problem}",
+                                "{path}:{where}: 올바른 YAML 이 아닙니다: {problem}",
+                                path=ctx.path(name), where=where, problem=exc.problem or exc))) from None
+    except (yaml.YAMLError, RecursionError) as exc:
+        raise Stop(failed(ctx.t("{path}: not usable YAML: {problem}",
+                                "{path}: 쓸 수 없는 YAML 입니다: {problem}",
+                                path=ctx.path(name), problem=exc))) from None
+
+
+def find_lws_doc(ctx: Context, name: str, lws: str) -> dict:
+    docs = yaml_docs(ctx, name, answer_text(ctx, name, ctx.t("the LeaderWorkerSet " + lws,
+                                                             "LeaderWorkerSet " + lws)))
+    for doc in docs:
+        if isinstance(doc, dict) and doc.get("kind") == o.LWS_KIND and o.name(doc) == lws:
+            api = str(doc.get("apiVersion", ""))
+            if api and not api.startswith(o.LWS_GROUP + "/"):
+                raise Stop(failed(ctx.t("{path}: apiVersion is {api}; use {want}.",
+                                        "{path}: apiVersion 이 {api} 입니다. {want} 를 쓰세요.",
+                                        path=ctx.path(name), api=api,
+                                        want=f"{o.LWS_GROUP}/{o.LWS_VERSION}")))
+            ns = o.namespace(doc)
+            if ns and ns != ctx.ns:
+                raise Stop(failed(ctx.t("{path}: {lws} is in namespace {ns}; the lab uses {want}.",
+                                        "{path}: {lws} 의 네임스페이스가 {ns} 입니다. {want} 를 쓰세요.",
+                                        path=ctx.path(name), lws=lws, ns=ns, want=ctx.ns)))
+            return doc
+    kinds = [f"{d.get('kind')}/{o.name(d)}" for d in docs if isinstance(d, dict)]
+    raise Stop(failed(ctx.t("{path} holds no LeaderWorkerSet named {lws} (found: {found}).",
+                            "{path} 에 이름이 {lws} 인 LeaderWorkerSet 이 없습니다(찾은 것: {found}).",
+                            path=ctx.path(name), lws=lws, found=", ".join(kinds) or "-")))
+
+
+def live_lws(ctx: Context, lws: str, file: str) -> dict:
+    obj = ctx.lws(lws)
+    if obj is None:
+        raise Stop(failed(ctx.t("LeaderWorkerSet {lws} is not in namespace {ns}. Apply it: kubectl apply -f {path}",
+                                "네임스페이스 {ns} 에 LeaderWorkerSet {lws} 이 없습니다. 적용하세요: kubectl apply -f {path}",
+                                lws=lws, ns=ctx.ns, path=ctx.path(file))))
+    return obj
+
+
+def lwt(spec_holder: dict) -> dict:
+    """spec.leaderWorkerTemplate of an LWS (file or live)."""
+    return o.as_dict(o.dig(spec_holder, "spec", "leaderWorkerTemplate"))
+
+
+def templates(spec_holder: dict) -> list[tuple[str, dict]]:
+    """(label, pod template) pairs: the leader template (or the worker's when it is omitted,
+    because it then serves leaders too) and the worker template."""
+    t = lwt(spec_holder)
+    worker = o.as_dict(t.get("workerTemplate"))
+    leader = t.get("leaderTemplate")
+    if isinstance(leader, dict):
+        return [("leaderTemplate", leader), ("workerTemplate", worker)]
+    return [("workerTemplate", worker)]
+
+
+def template_containers(template: dict) -> list[dict]:
+    return o.containers(o.dig(template, "spec", default={}))
+
+
+def gpu_count(container: dict, resource: str) -> float:
+    raw = o.dig(container, "resources", "limits", resource)
+    try:
+        return float(str(raw)) if raw is not None else 0.0
+    except ValueError:
+        return -1.0
+
+
+def template_gpus(template: dict, resource: str) -> float:
+    return sum(gpu_count(c, resource) for c in template_containers(template))
+
+
+def pods_running(ctx: Context, names: list[str]) -> None:
+    """Stop with waiting (or fail, when the scheduler refuses) unless every pod is Running."""
+    not_ready = []
+    for name in names:
+        pod = ctx.pod(name)
+        if pod is None:
+            not_ready.append(ctx.t("{pod}: not created yet", "{pod}: 아직 없음", pod=name))
+            continue
+        if o.phase(pod) == "Running":
+            continue
+        sched = o.condition(pod, "PodScheduled")
+        if sched.get("status") == "False" and sched.get("reason") == "Unschedulable":
+            raise Stop(failed(ctx.t("{pod} cannot be scheduled: {why}",
+                                    "{pod} 을(를) 배치할 수 없습니다: {why}",
+                                    pod=name, why=sched.get("message", "?"))))
+        not_ready.append(f"{name}: {o.phase(pod)}")
+    if not_ready:
+        raise Stop(waiting(ctx.t("Waiting for the pods to be Running.",
+                                 "파드가 Running 이 되기를 기다립니다."), *not_ready))
+
+
+def kv_lines(text: str) -> list[tuple[int, dict[str, str], str]]:
+    """Lines of `key=value` tokens, tolerant of spaces, tabs and blank lines."""
+    out = []
+    for n, line in enumerate(text.split("\n"), start=1):
+        line = line.strip()
+        if not line:
+            continue
+        pairs = {}
+        for tok in line.split():
+            k, sep, v = tok.partition("=")
+            if sep:
+                pairs[k.strip().lower()] = v.strip()
+        out.append((n, pairs, line))
+    return out

@@ -1,0 +1,53 @@
+"""What a checker sees: the store, the answer files, the lesson and the learner's language."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tutor.cluster import objects as o
+from tutor.cluster.store import Store
+from tutor.lesson.loader import Lesson
+from tutor.workspace.watch import Workspace
+
+
+@dataclass(frozen=True)
+class Context:
+    store: Store
+    workspace: Workspace
+    lesson: Lesson
+    lang: str = "en"
+
+    @property
+    def ns(self) -> str:
+        return self.lesson.namespace
+
+    @property
+    def gpu(self) -> str:
+        return self.lesson.gpu_resource
+
+    def t(self, en: str, ko: str, **kw) -> str:
+        """The message in the learner's language; both texts sit side by side in the checker."""
+        text = ko if self.lang == "ko" else en
+        return text.format(**kw) if kw else text
+
+    def path(self, name: str) -> str:
+        return self.workspace.path(name)
+
+    # --- live objects -------------------------------------------------------------------
+    def lws(self, name: str) -> dict | None:
+        return self.store.get("LeaderWorkerSet", name, self.ns)
+
+    def pod(self, name: str) -> dict | None:
+        pod = self.store.get("Pod", name, self.ns)
+        return pod if pod is not None and not o.is_terminating(pod) else None
+
+    def pods_of(self, lws: str) -> list[dict]:
+        return sorted((p for p in self.store.pods_of(lws, self.ns) if not o.is_terminating(p)),
+                      key=lambda p: (o.group_index(p) is None, o.group_index(p) or 0,
+                                     o.worker_index(p) or 0, o.name(p)))
+
+    def events_about(self, name: str, kind: str | None = None) -> list[dict]:
+        out = [e for e in self.store.events_for(self.ns)
+               if o.event_regarding(e).get("name") == name
+               and (kind is None or o.event_regarding(e).get("kind") == kind)]
+        return sorted(out, key=o.event_time)

@@ -1,0 +1,79 @@
+"""Step 1: LeaderWorkerSet llm, 2 groups of 2, one GPU per pod, a container that fails on /tmp/fail."""
+
+from __future__ import annotations
+
+from tutor.checks.common import (find_lws_doc, live_lws, lwt, pods_running, template_containers,
+                                 template_gpus, templates)
+from tutor.checks.context import Context
+from tutor.checks.verdict import Stop, Verdict, failed, passed
+from tutor.cluster import objects as o
+
+LWS = "llm"
+FILE = "lws.yaml"
+PODS = ["llm-0", "llm-0-1", "llm-1", "llm-1-1"]
+WANT_POLICY = "RecreateGroupOnPodRestart"
+
+
+def spec_problems(ctx: Context, obj: dict, where: str) -> list[str]:
+    """Everything about an llm object (file or live) that differs from what the step asks."""
+    spec = o.as_dict(obj.get("spec"))
+    t = lwt(obj)
+    probs = []
+    if o.int_or_none(spec.get("replicas")) != 2:
+        probs.append(ctx.t("{where}: spec.replicas is {v}; it must be 2 (two groups).",
+                           "{where}: spec.replicas 가 {v} 입니다. 2(그룹 둘)여야 합니다.",
+                           where=where, v=spec.get("replicas", "-")))
+    misplaced = [k for k in ("size", "restartPolicy", "leaderTemplate", "workerTemplate") if k in spec]
+    if misplaced:
+        probs.append(ctx.t("{where}: {keys} must go under spec.leaderWorkerTemplate, not directly under spec.",
+                           "{where}: {keys} 은(는) spec 바로 아래가 아니라 spec.leaderWorkerTemplate 아래에 둡니다.",
+                           where=where, keys=", ".join(misplaced)))
+    if o.int_or_none(t.get("size")) != 2:
+        probs.append(ctx.t("{where}: leaderWorkerTemplate.size is {v}; it must be 2 (leader + 1 worker).",
+                           "{where}: leaderWorkerTemplate.size 가 {v} 입니다. 2(리더+워커 1)여야 합니다.",
+                           where=where, v=t.get("size", "-")))
+    if t.get("restartPolicy") != WANT_POLICY:
+        probs.append(ctx.t("{where}: leaderWorkerTemplate.restartPolicy is {v}; set it to {want}.",
+                           "{where}: leaderWorkerTemplate.restartPolicy 가 {v} 입니다. {want} 로 두세요.",
+                           where=where, v=t.get("restartPolicy", "-"), want=WANT_POLICY))
+    if not isinstance(t.get("workerTemplate"), dict):
+        probs.append(ctx.t("{where}: leaderWorkerTemplate.workerTemplate is missing.",
+                           "{where}: leaderWorkerTemplate.workerTemplate 이 없습니다.", where=where))
+        return probs
+    for label, tmpl in templates(obj):
+        gpus = template_gpus(tmpl, ctx.gpu)
+        if gpus != 1:
+            probs.append(ctx.t("{where}: {tmpl} limits {n} {gpu}; each pod needs exactly 1 "
+                               "(resources.limits[\"{gpu}\"]: 1).",
+                               "{where}: {tmpl} 의 {gpu} limits 가 {n} 입니다. 파드마다 정확히 1 장"
+                               "(resources.limits[\"{gpu}\"]: 1)이어야 합니다.",
+                               where=where, tmpl=label, n=f"{gpus:g}" if gpus >= 0 else "?", gpu=ctx.gpu))
+        cmd = " ".join(str(x) for c in template_containers(tmpl)
+                       for x in o.as_list(c.get("command")) + o.as_list(c.get("args")))
+        if "/tmp/fail" not in cmd:
+            probs.append(ctx.t("{where}: the {tmpl} container's command must exit 1 once /tmp/fail exists "
+                               "(e.g. a shell loop that checks for the file).",
+                               "{where}: {tmpl} 컨테이너의 command 는 /tmp/fail 이 생기면 코드 1로 끝나야 합니다"
+                               "(파일을 확인하는 셸 루프 등).", where=where, tmpl=label))
+    return probs
+
+
+def check(ctx: Context) -> Verdict:
+    doc = find_lws_doc(ctx, FILE, LWS)
+    probs = spec_problems(ctx, doc, ctx.path(FILE))
+    if probs:
+        return failed(probs[0], *probs[1:])
+    live = live_lws(ctx, LWS, FILE)
+    probs = spec_problems(ctx, live, ctx.t("live llm", "클러스터의 llm"))
+    if probs:
+        return failed(ctx.t("The llm in the cluster differs from what the step asks. Re-apply: kubectl apply -f {path}",
+                            "클러스터의 llm 이 이 단계의 요구와 다릅니다. 다시 적용하세요: kubectl apply -f {path}",
+                            path=ctx.path(FILE)), *probs)
+    try:
+        pods_running(ctx, PODS)
+    except Stop as stop:
+        return stop.verdict
+    nodes = sorted({o.node_name(ctx.pod(p)) for p in PODS})
+    return passed(ctx.t("llm runs as two groups of two: llm-0 + llm-0-1 and llm-1 + llm-1-1.",
+                        "llm 이 그룹 둘(llm-0 + llm-0-1, llm-1 + llm-1-1)로 돌고 있습니다."),
+                  ctx.t("nodes: {nodes}", "노드: {nodes}", nodes=", ".join(nodes)))

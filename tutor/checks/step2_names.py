@@ -1,0 +1,65 @@
+"""Step 2: names.txt maps each llm pod to its group and worker index, read from the live labels."""
+
+from __future__ import annotations
+
+from tutor.checks.common import answer_text, kv_lines
+from tutor.checks.context import Context
+from tutor.checks.verdict import Verdict, failed, passed, waiting
+from tutor.cluster import objects as o
+
+LWS = "llm"
+FILE = "names.txt"
+FORMAT = "pod=<name> group=<group index> worker=<worker index>"
+
+
+def check(ctx: Context) -> Verdict:
+    text = answer_text(ctx, FILE, ctx.t("one line per llm pod: " + FORMAT,
+                                        "llm 파드마다 한 줄씩 " + FORMAT))
+    pods = {o.name(p): p for p in ctx.pods_of(LWS)}
+    if len(pods) < 4:
+        return waiting(ctx.t("Waiting for the four llm pods (step 1) before comparing names.txt.",
+                             "names.txt 를 비교하려면 llm 파드 넷(1단계)이 있어야 합니다."),
+                       ctx.t("seen: {pods}", "보이는 파드: {pods}", pods=", ".join(sorted(pods)) or "-"))
+    written: dict[str, tuple[int, str, str]] = {}
+    problems = []
+    for n, kv, line in kv_lines(text):
+        if not {"pod", "group", "worker"} <= kv.keys():
+            problems.append(ctx.t("line {n}: \"{line}\" is not in the form {fmt}",
+                                  "{n}번째 줄: \"{line}\" 이(가) {fmt} 꼴이 아닙니다", n=n, line=line, fmt=FORMAT))
+            continue
+        pod = kv["pod"]
+        if pod in written:
+            problems.append(ctx.t("line {n}: {pod} is listed twice (also line {m}).",
+                                  "{n}번째 줄: {pod} 이(가) 두 번 나옵니다({m}번째 줄에도).",
+                                  n=n, pod=pod, m=written[pod][0]))
+            continue
+        written[pod] = (n, kv["group"], kv["worker"])
+    for pod in sorted(set(written) - set(pods)):
+        problems.append(ctx.t("line {n}: there is no llm pod named {pod}.",
+                              "{n}번째 줄: {pod} 라는 llm 파드는 없습니다.", n=written[pod][0], pod=pod))
+    for name, pod in pods.items():
+        want_g = o.labels(pod).get(o.GROUP_INDEX_LABEL)
+        want_w = o.labels(pod).get(o.WORKER_INDEX_LABEL)
+        if want_g is None or want_w is None:
+            return failed(ctx.t("Pod {pod} has no group-index/worker-index label: is the LWS webhook running?",
+                                "파드 {pod} 에 group-index/worker-index 라벨이 없습니다. LWS 웹훅이 동작하나요?",
+                                pod=name))
+        if name not in written:
+            problems.append(ctx.t("{pod} is missing: add \"pod={pod} group=... worker=...\".",
+                                  "{pod} 이(가) 빠졌습니다: \"pod={pod} group=... worker=...\" 줄을 더하세요.",
+                                  pod=name))
+            continue
+        n, g, w = written[name]
+        if (g, w) != (want_g, want_w):
+            problems.append(ctx.t("line {n}: {pod} has labels group-index={wg} worker-index={ww}, "
+                                  "but you wrote group={g} worker={w}.",
+                                  "{n}번째 줄: {pod} 의 라벨은 group-index={wg} worker-index={ww} 인데 "
+                                  "group={g} worker={w} 로 적었습니다.",
+                                  n=n, pod=name, wg=want_g, ww=want_w, g=g, w=w))
+    if problems:
+        return failed(problems[0], *problems[1:],
+                      ctx.t("Read them with: kubectl get pods -n {ns} -L {gl} -L {wl}",
+                            "확인: kubectl get pods -n {ns} -L {gl} -L {wl}",
+                            ns=ctx.ns, gl=o.GROUP_INDEX_LABEL, wl=o.WORKER_INDEX_LABEL))
+    return passed(ctx.t("names.txt matches the group-index and worker-index labels of all four pods.",
+                        "names.txt 가 파드 넷의 group-index·worker-index 라벨과 일치합니다."))

@@ -1,0 +1,103 @@
+"""Step 7: LeaderWorkerSet wide with exclusive topology: one KWOK node per group."""
+
+from __future__ import annotations
+
+from tutor.checks.common import (KWOK_TAINT_KEY, find_lws_doc, live_lws, lwt, pods_running,
+                                 template_gpus, templates)
+from tutor.checks.context import Context
+from tutor.checks.verdict import Stop, Verdict, failed, passed
+from tutor.cluster import objects as o
+
+LWS = "wide"
+FILE = "wide.yaml"
+PODS = ["wide-0", "wide-0-1", "wide-1", "wide-1-1"]
+TOPOLOGY = "kubernetes.io/hostname"
+KWOK_NODES = ("gpu-a", "gpu-b")
+
+
+def tolerates_kwok(template: dict) -> bool:
+    for tol in o.as_list(o.dig(template, "spec", "tolerations")):
+        if not isinstance(tol, dict) or tol.get("effect") not in (None, "", "NoSchedule"):
+            continue
+        if tol.get("key") == KWOK_TAINT_KEY and (tol.get("operator") == "Exists" or tol.get("value") == "fake"):
+            return True
+        if tol.get("key") in (None, "") and tol.get("operator") == "Exists":
+            return True
+    return False
+
+
+def spec_problems(ctx: Context, obj: dict, where: str) -> list[str]:
+    probs = []
+    if o.annotations(obj).get(o.EXCLUSIVE_ANNOTATION) != TOPOLOGY:
+        on_template = [label for label, t in templates(obj)
+                       if o.annotations(t).get(o.EXCLUSIVE_ANNOTATION) is not None]
+        if on_template:
+            probs.append(ctx.t("{where}: the exclusive-topology annotation is on {tmpl}'s metadata. It belongs on "
+                               "the LeaderWorkerSet's own metadata.annotations: LWS reads it there and adds the "
+                               "affinity to the pods itself.",
+                               "{where}: exclusive-topology 어노테이션이 {tmpl} 의 metadata 에 있습니다. "
+                               "LeaderWorkerSet 자신의 metadata.annotations 에 둬야 LWS 가 읽고 파드에 어피니티를 붙입니다.",
+                               where=where, tmpl=", ".join(on_template)))
+        else:
+            probs.append(ctx.t("{where}: add metadata.annotations {{\"{ann}\": {topo}}} to the LeaderWorkerSet.",
+                               "{where}: LeaderWorkerSet 에 metadata.annotations {{\"{ann}\": {topo}}} 를 더하세요.",
+                               where=where, ann=o.EXCLUSIVE_ANNOTATION, topo=TOPOLOGY))
+    if o.int_or_none(o.dig(obj, "spec", "replicas")) != 2 or o.int_or_none(lwt(obj).get("size")) != 2:
+        probs.append(ctx.t("{where}: wide needs replicas: 2 and leaderWorkerTemplate.size: 2.",
+                           "{where}: wide 는 replicas: 2, leaderWorkerTemplate.size: 2 여야 합니다.", where=where))
+    for label, tmpl in templates(obj):
+        if template_gpus(tmpl, ctx.gpu) != 1:
+            probs.append(ctx.t("{where}: {tmpl} must limit exactly 1 {gpu}.",
+                               "{where}: {tmpl} 은(는) {gpu} 를 정확히 1 장 limits 로 요청해야 합니다.",
+                               where=where, tmpl=label, gpu=ctx.gpu))
+        if not tolerates_kwok(tmpl):
+            probs.append(ctx.t("{where}: {tmpl} needs a toleration for the KWOK taint {key}=fake:NoSchedule.",
+                               "{where}: {tmpl} 에 KWOK 테인트 {key}=fake:NoSchedule 톨러레이션이 필요합니다.",
+                               where=where, tmpl=label, key=KWOK_TAINT_KEY))
+        if o.as_dict(o.dig(tmpl, "spec", "nodeSelector")).get("type") != "kwok":
+            probs.append(ctx.t("{where}: {tmpl} needs nodeSelector {{type: kwok}}.",
+                               "{where}: {tmpl} 에 nodeSelector {{type: kwok}} 가 필요합니다.", where=where, tmpl=label))
+    return probs
+
+
+def is_kwok_node(ctx: Context, node: str) -> bool:
+    obj = ctx.store.get("Node", node)
+    if obj is not None:
+        return o.labels(obj).get("type") == "kwok"
+    return node in KWOK_NODES
+
+
+def check(ctx: Context) -> Verdict:
+    doc = find_lws_doc(ctx, FILE, LWS)
+    probs = spec_problems(ctx, doc, ctx.path(FILE))
+    if probs:
+        return failed(probs[0], *probs[1:])
+    live = live_lws(ctx, LWS, FILE)
+    probs = spec_problems(ctx, live, ctx.t("live wide", "클러스터의 wide"))
+    if probs:
+        return failed(ctx.t("The wide in the cluster differs from {path}. Re-apply it (delete it first if "
+                            "you moved the annotation): kubectl apply -f {path}",
+                            "클러스터의 wide 가 {path} 와 다릅니다. 다시 적용하세요(어노테이션을 옮겼다면 먼저 지우세요): "
+                            "kubectl apply -f {path}", path=ctx.path(FILE)), *probs)
+    try:
+        pods_running(ctx, PODS)
+    except Stop as stop:
+        return stop.verdict
+    node = {p: o.node_name(ctx.pod(p)) for p in PODS}
+    placement = [f"{p} → {n}" for p, n in node.items()]
+    if node["wide-0"] != node["wide-0-1"] or node["wide-1"] != node["wide-1-1"]:
+        return failed(ctx.t("A group is split across nodes; exclusive topology should keep each group on one node.",
+                            "한 그룹이 여러 노드에 흩어졌습니다. 독점 배치라면 그룹마다 노드 하나에 모여야 합니다."),
+                      *placement)
+    if node["wide-0"] == node["wide-1"]:
+        return failed(ctx.t("Both groups share node {n}; exclusive topology should give each group its own node.",
+                            "두 그룹이 노드 {n} 를 함께 씁니다. 독점 배치라면 그룹마다 노드가 달라야 합니다.",
+                            n=node["wide-0"]), *placement)
+    not_kwok = sorted({n for n in node.values() if not is_kwok_node(ctx, n)})
+    if not_kwok:
+        return failed(ctx.t("wide pods run on {nodes}, which is not a KWOK node; use nodeSelector type: kwok.",
+                            "wide 파드가 KWOK 노드가 아닌 {nodes} 에 있습니다. nodeSelector type: kwok 를 쓰세요.",
+                            nodes=", ".join(not_kwok)), *placement)
+    return passed(ctx.t("Each wide group has a node to itself: group 0 on {a}, group 1 on {b}.",
+                        "wide 의 그룹마다 노드를 하나씩 차지했습니다: 그룹 0 은 {a}, 그룹 1 은 {b}.",
+                        a=node["wide-0"], b=node["wide-1"]), *placement)

@@ -1,0 +1,47 @@
+"""A checker's answer: a status, one message that names what to fix, and detail lines."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Status(str, Enum):
+    PASS = "pass"
+    FAIL = "fail"
+    WAITING = "waiting"  # a real outcome: pods starting, a rollout in progress
+    ERROR = "error"  # the checker itself broke, or the data made no sense
+
+
+@dataclass(frozen=True)
+class Verdict:
+    status: Status
+    message: str
+    details: tuple[str, ...] = ()
+
+    @property
+    def passed(self) -> bool:
+        return self.status is Status.PASS
+
+    def to_json(self) -> dict:
+        return {"status": self.status.value, "message": self.message, "details": list(self.details)}
+
+
+def passed(message: str, *details: str) -> Verdict:
+    return Verdict(Status.PASS, message, tuple(details))
+
+
+def failed(message: str, *details: str) -> Verdict:
+    return Verdict(Status.FAIL, message, tuple(details))
+
+
+def waiting(message: str, *details: str) -> Verdict:
+    return Verdict(Status.WAITING, message, tuple(details))
+
+
+class Stop(Exception):
+    """Raised inside a checker to return a verdict from deep in a helper."""
+
+    def __init__(self, verdict: Verdict):
+        super().__init__(verdict.message)
+        self.verdict = verdict

@@ -1,0 +1,59 @@
+"""What sources hand to the store: small immutable records, the same for live and replay."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Conn(str, Enum):
+    """Per-resource connection state shown in the header and on each pane."""
+
+    CONNECTING = "connecting"
+    OK = "ok"
+    RECONNECTING = "reconnecting"
+    FORBIDDEN = "forbidden"
+    CRD_MISSING = "crd-missing"
+    ENDED = "ended"  # a replay that has played to its end
+
+
+@dataclass(frozen=True)
+class ObjectEvent:
+    """One watch event: type is ADDED, MODIFIED or DELETED; obj is the raw API dict."""
+
+    type: str
+    obj: dict
+    t: float
+
+
+@dataclass(frozen=True)
+class Relisted:
+    """A full list of one resource; everything of that kind not in it is gone."""
+
+    kind: str
+    objs: list[dict]
+    t: float
+
+
+@dataclass(frozen=True)
+class FileChanged:
+    """An answer file's new text, or None when it was deleted."""
+
+    name: str
+    content: str | None
+    t: float
+
+
+@dataclass(frozen=True)
+class SourceState:
+    resource: str
+    state: Conn
+    detail: str = ""
+    t: float = 0.0
+
+
+@dataclass
+class Batch:
+    """Everything a source produced since the consumer last drained it."""
+
+    items: list = field(default_factory=list)

@@ -1,0 +1,212 @@
+"""Live source: list, then watch, each resource of the lesson namespace with the official client.
+
+One thread per resource runs the reflector loop client-go uses: list (raw JSON) → watch from the
+list's resourceVersion with bookmarks, a server timeout and a client read timeout → on 410 Gone
+relist; on connection errors back off 1→2→4…30 s. Events go to `emit` as ObjectEvent/Relisted/
+SourceState; the consumer applies them to the store on its own thread.
+
+Why not `Watch.stream(..., deserialize=False)`: in client 37 an ERROR event in that mode is read
+as event['raw_object'], which only the deserialising path sets, so a 410 raises KeyError instead
+of being recoverable. We reuse the client's API calls and its line splitter instead.
+Every call here is a read (list/watch); the tutor never writes to the cluster.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from tutor.cluster import objects as o
+from tutor.cluster.events import Conn, ObjectEvent, Relisted, SourceState
+
+WATCH_SECONDS = 240  # server-side timeout: the server ends the watch, we resume from the last RV
+READ_TIMEOUT = WATCH_SECONDS + 30  # client socket timeout: a dead connection cannot hang us
+CONNECT_TIMEOUT = 5
+PAGE = 500
+MAX_BACKOFF = 30.0
+
+
+class Gone(Exception):
+    """410: the resourceVersion we hold was compacted away; relist."""
+
+
+@dataclass(frozen=True)
+class Resource:
+    name: str
+    kind: str
+    api_version: str
+    namespaced: bool
+
+    def list_call(self, api_client) -> Callable:
+        from kubernetes import client
+
+        core, apps = client.CoreV1Api(api_client), client.AppsV1Api(api_client)
+        if self.kind == "LeaderWorkerSet":
+            custom = client.CustomObjectsApi(api_client)
+
+            def lws(namespace, **kw):
+                return custom.list_namespaced_custom_object(o.LWS_GROUP, o.LWS_VERSION, namespace,
+                                                            o.LWS_PLURAL, **kw)
+            return lws
+        return {
+            "Pod": core.list_namespaced_pod,
+            "Event": core.list_namespaced_event,
+            "StatefulSet": apps.list_namespaced_stateful_set,
+            "Node": core.list_node,
+        }[self.kind]
+
+
+RESOURCES = (
+    Resource("pods", "Pod", "v1", True),
+    Resource("leaderworkersets", "LeaderWorkerSet", f"{o.LWS_GROUP}/{o.LWS_VERSION}", True),
+    Resource("events", "Event", "v1", True),
+    Resource("statefulsets", "StatefulSet", "apps/v1", True),
+    Resource("nodes", "Node", "v1", False),
+)
+
+
+def classify(exc: BaseException, res: Resource) -> tuple[Conn, str]:
+    """Maps an error to the state the UI shows and a short reason."""
+    status = getattr(exc, "status", None)
+    if status == 403:
+        return Conn.FORBIDDEN, f"no permission to list/watch {res.name}"
+    if status == 404 and res.kind == "LeaderWorkerSet":
+        return Conn.CRD_MISSING, "LeaderWorkerSet CRD not installed (kubectl get crd leaderworkersets.leaderworkerset.x-k8s.io)"
+    if status is not None:
+        return Conn.RECONNECTING, f"HTTP {status} {getattr(exc, 'reason', '')}".strip()
+    return Conn.RECONNECTING, f"{type(exc).__name__}: {str(exc)[:120]}"
+
+
+def list_once(api_client, res: Resource, namespace: str) -> tuple[list[dict], str]:
+    """Lists every object (paged), as raw dicts with kind/apiVersion filled in."""
+    fn = res.list_call(api_client)
+    args = (namespace,) if res.namespaced else ()
+    items: list[dict] = []
+    cont = None
+    while True:
+        kw = {"limit": PAGE, "_preload_content": False,
+              "_request_timeout": (CONNECT_TIMEOUT, READ_TIMEOUT)}
+        if cont:
+            kw["_continue"] = cont
+        resp = fn(*args, **kw)
+        body = json.loads(resp.data)
+        for item in body.get("items") or []:
+            item.setdefault("kind", res.kind)
+            item.setdefault("apiVersion", res.api_version)
+            items.append(item)
+        meta = body.get("metadata") or {}
+        cont = meta.get("continue")
+        if not cont:
+            return items, str(meta.get("resourceVersion") or "")
+
+
+def list_all(api_client, namespace: str, emit: Callable, resources=RESOURCES, t: float = 0.0) -> None:
+    """One snapshot of everything (for `lwstutor check`); per-resource failures become states."""
+    for res in resources:
+        try:
+            items, _ = list_once(api_client, res, namespace)
+        except Exception as exc:  # noqa: BLE001 - reported as the resource's state
+            state, detail = classify(exc, res)
+            emit(SourceState(res.name, state, detail, t))
+            continue
+        emit(Relisted(res.kind, items, t))
+        emit(SourceState(res.name, Conn.OK, "", t))
+
+
+class LiveSource:
+    def __init__(self, api_client, namespace: str, emit: Callable, resources=RESOURCES,
+                 clock: Callable[[], float] | None = None):
+        self.api_client = api_client
+        self.namespace = namespace
+        self.emit = emit
+        self.resources = resources
+        self._start = time.monotonic()
+        self.clock = clock or (lambda: time.monotonic() - self._start)
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self._responses: dict[str, object] = {}
+
+    def start(self) -> "LiveSource":
+        for res in self.resources:
+            th = threading.Thread(target=self.run_resource, args=(res,), name=f"watch-{res.name}", daemon=True)
+            th.start()
+            self._threads.append(th)
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        for resp in list(self._responses.values()):
+            try:
+                resp.close()  # unblocks a thread waiting in a watch read
+            except Exception:  # noqa: BLE001
+                pass
+
+    def join(self, timeout: float = 5.0) -> None:
+        for th in self._threads:
+            th.join(timeout)
+
+    def _state(self, res: Resource, state: Conn, detail: str = "") -> None:
+        self.emit(SourceState(res.name, state, detail, self.clock()))
+
+    def run_resource(self, res: Resource) -> None:
+        """The reflector loop for one resource; blocks until stop()."""
+        backoff = 1.0
+        state = Conn.CONNECTING
+        while not self._stop.is_set():
+            self._state(res, state)
+            try:
+                items, rv = list_once(self.api_client, res, self.namespace)
+                self.emit(Relisted(res.kind, items, self.clock()))
+                self._state(res, Conn.OK)
+                backoff = 1.0
+                while not self._stop.is_set():
+                    rv = self._watch(res, rv)
+            except Gone:
+                state = Conn.RECONNECTING
+                continue  # relist at once: the store is replaced by the fresh list
+            except Exception as exc:  # noqa: BLE001 - every failure becomes a state + retry
+                if self._stop.is_set():
+                    return
+                state, detail = classify(exc, res)
+                self._state(res, state, detail)
+                wait = backoff if state is Conn.RECONNECTING else max(backoff, 10.0)
+                backoff = min(backoff * 2, MAX_BACKOFF)
+                if self._stop.wait(wait):
+                    return
+                if state is not Conn.RECONNECTING:
+                    state = Conn.CONNECTING
+
+    def _watch(self, res: Resource, rv: str) -> str:
+        from kubernetes.watch.watch import iter_resp_lines
+
+        fn = res.list_call(self.api_client)
+        args = (self.namespace,) if res.namespaced else ()
+        resp = fn(*args, watch=True, resource_version=rv, allow_watch_bookmarks=True,
+                  timeout_seconds=WATCH_SECONDS, _preload_content=False,
+                  _request_timeout=(CONNECT_TIMEOUT, READ_TIMEOUT))
+        self._responses[res.name] = resp
+        try:
+            for line in iter_resp_lines(resp):
+                if not line:
+                    continue
+                ev = json.loads(line)
+                typ, obj = ev.get("type"), ev.get("object") or {}
+                if typ == "ERROR":
+                    if obj.get("code") == 410:
+                        raise Gone()
+                    from kubernetes.client.exceptions import ApiException
+                    raise ApiException(status=obj.get("code"), reason=obj.get("message"))
+                rv = o.resource_version(obj) or rv
+                if typ in ("ADDED", "MODIFIED", "DELETED"):
+                    obj.setdefault("kind", res.kind)
+                    obj.setdefault("apiVersion", res.api_version)
+                    self.emit(ObjectEvent(typ, obj, self.clock()))
+                if self._stop.is_set():
+                    break
+        finally:
+            self._responses.pop(res.name, None)
+            resp.release_conn()
+        return rv

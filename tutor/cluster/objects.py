@@ -1,0 +1,190 @@
+"""Tolerant readers for raw Kubernetes objects (the JSON dicts the API returns).
+
+Everything in the store is a raw dict exactly as the API sent it, so a recording keeps every
+field. Objects from a learner's cluster can be odd (missing status, wrong types), so each reader
+returns a safe default instead of raising.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+LWS_GROUP = "leaderworkerset.x-k8s.io"
+LWS_VERSION = "v1"
+LWS_PLURAL = "leaderworkersets"
+LWS_KIND = "LeaderWorkerSet"
+
+LABEL_PREFIX = "leaderworkerset.sigs.k8s.io/"
+NAME_LABEL = LABEL_PREFIX + "name"
+GROUP_INDEX_LABEL = LABEL_PREFIX + "group-index"
+WORKER_INDEX_LABEL = LABEL_PREFIX + "worker-index"
+REVISION_LABEL = LABEL_PREFIX + "template-revision-hash"
+EXCLUSIVE_ANNOTATION = LABEL_PREFIX + "exclusive-topology"
+
+
+def dig(obj: Any, *path: str | int, default: Any = None) -> Any:
+    """Walks dicts and lists; any missing key or wrong type gives `default`."""
+    cur = obj
+    for key in path:
+        if isinstance(key, int):
+            if not isinstance(cur, list) or not -len(cur) <= key < len(cur):
+                return default
+        elif not isinstance(cur, dict) or key not in cur:
+            return default
+        cur = cur[key]
+    return default if cur is None else cur
+
+
+def as_dict(value: Any) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def as_list(value: Any) -> list:
+    return value if isinstance(value, list) else []
+
+
+def kind(obj: dict) -> str:
+    return str(dig(obj, "kind", default=""))
+
+
+def name(obj: dict) -> str:
+    return str(dig(obj, "metadata", "name", default=""))
+
+
+def namespace(obj: dict) -> str:
+    return str(dig(obj, "metadata", "namespace", default=""))
+
+
+def uid(obj: dict) -> str:
+    return str(dig(obj, "metadata", "uid", default=""))
+
+
+def labels(obj: dict) -> dict[str, str]:
+    return {str(k): str(v) for k, v in as_dict(dig(obj, "metadata", "labels")).items()}
+
+
+def annotations(obj: dict) -> dict[str, str]:
+    return {str(k): str(v) for k, v in as_dict(dig(obj, "metadata", "annotations")).items()}
+
+
+def resource_version(obj: dict) -> str:
+    return str(dig(obj, "metadata", "resourceVersion", default=""))
+
+
+def key(obj: dict) -> tuple[str, str, str]:
+    """Identity in the store: (kind, namespace, name)."""
+    return kind(obj), namespace(obj), name(obj)
+
+
+def int_or_none(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    return None
+
+
+# --- pods -----------------------------------------------------------------------------------
+
+def phase(pod: dict) -> str:
+    return str(dig(pod, "status", "phase", default="Unknown"))
+
+
+def is_terminating(obj: dict) -> bool:
+    return bool(dig(obj, "metadata", "deletionTimestamp"))
+
+
+def lws_name(pod: dict) -> str:
+    return labels(pod).get(NAME_LABEL, "")
+
+
+def group_index(pod: dict) -> int | None:
+    return int_or_none(labels(pod).get(GROUP_INDEX_LABEL))
+
+
+def worker_index(pod: dict) -> int | None:
+    return int_or_none(labels(pod).get(WORKER_INDEX_LABEL))
+
+
+def revision(obj: dict) -> str:
+    return labels(obj).get(REVISION_LABEL, "")
+
+
+def node_name(pod: dict) -> str:
+    return str(dig(pod, "spec", "nodeName", default=""))
+
+
+def pod_ip(pod: dict) -> str:
+    return str(dig(pod, "status", "podIP", default=""))
+
+
+def containers(pod_spec: dict) -> list[dict]:
+    return [c for c in as_list(dig(pod_spec, "containers")) if isinstance(c, dict)]
+
+
+def container_statuses(pod: dict) -> list[dict]:
+    return [c for c in as_list(dig(pod, "status", "containerStatuses")) if isinstance(c, dict)]
+
+
+def restart_count(pod: dict) -> int:
+    return sum(int_or_none(c.get("restartCount")) or 0 for c in container_statuses(pod))
+
+
+def condition(obj: dict, ctype: str) -> dict:
+    for cond in as_list(dig(obj, "status", "conditions")):
+        if isinstance(cond, dict) and cond.get("type") == ctype:
+            return cond
+    return {}
+
+
+def env_of(container: dict) -> dict[str, str]:
+    """Literal env values of one container (valueFrom entries have no literal value)."""
+    out: dict[str, str] = {}
+    for item in as_list(container.get("env")):
+        if isinstance(item, dict) and isinstance(item.get("name"), str) and "value" in item:
+            out[item["name"]] = "" if item["value"] is None else str(item["value"])
+    return out
+
+
+# --- events (core/v1 and events.k8s.io/v1 shapes) --------------------------------------------
+
+def event_regarding(ev: dict) -> dict:
+    return as_dict(ev.get("involvedObject") or ev.get("regarding"))
+
+
+def event_message(ev: dict) -> str:
+    return str(ev.get("message") or ev.get("note") or "")
+
+
+def event_reason(ev: dict) -> str:
+    return str(ev.get("reason") or "")
+
+
+def event_type(ev: dict) -> str:
+    return str(ev.get("type") or "Normal")
+
+
+def event_source(ev: dict) -> str:
+    return str(
+        dig(ev, "source", "component", default="")
+        or ev.get("reportingComponent")
+        or ev.get("reportingController")
+        or ""
+    )
+
+
+def event_time(ev: dict) -> str:
+    """Best timestamp for ordering, as the ISO string the API gave."""
+    return str(
+        ev.get("lastTimestamp")
+        or ev.get("eventTime")
+        or dig(ev, "series", "lastObservedTime", default="")
+        or ev.get("firstTimestamp")
+        or dig(ev, "metadata", "creationTimestamp", default="")
+    )
+
+
+def event_count(ev: dict) -> int:
+    return int_or_none(ev.get("count")) or int_or_none(dig(ev, "series", "count")) or 1

@@ -1,0 +1,190 @@
+"""One in-memory store of the lesson's cluster objects, plus what no single snapshot shows.
+
+The store is applied on one thread only (the UI's event loop, or the CLI's main thread);
+sources on other threads hand it events through a queue. `version` grows on every change so
+consumers can tell cheaply whether anything moved.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from tutor.cluster import objects as o
+from tutor.cluster.events import ObjectEvent, Relisted
+
+KINDS = ("Pod", "LeaderWorkerSet", "Event", "StatefulSet", "Node")
+
+
+@dataclass
+class UidSeen:
+    uid: str
+    first_t: float
+    last_t: float
+    revision: str = ""
+    ips: list[str] = field(default_factory=list)
+    gone_t: float | None = None  # when this UID was deleted or replaced
+
+
+@dataclass(frozen=True)
+class RestartSeen:
+    pod: str
+    uid: str
+    count: int
+    exit_code: int | None
+    t: float
+
+
+@dataclass(frozen=True)
+class MixedRevisions:
+    lws: str
+    group: int
+    revisions: tuple[str, ...]
+    t: float
+
+
+@dataclass
+class Observations:
+    """History kept across events: recreations, restarts, revisions, expired events."""
+
+    uids: dict[str, list[UidSeen]] = field(default_factory=lambda: defaultdict(list))
+    restarts: list[RestartSeen] = field(default_factory=list)
+    # (lws, group index) -> revisions in the order first seen
+    group_revisions: dict[tuple[str, int], list[str]] = field(default_factory=lambda: defaultdict(list))
+    mixed: list[MixedRevisions] = field(default_factory=list)
+    events_seen: dict[str, dict] = field(default_factory=dict)  # event uid -> last version seen
+
+    def uid_history(self, pod: str) -> list[UidSeen]:
+        return self.uids.get(pod, [])
+
+    def recreations(self, pod: str) -> int:
+        return max(0, len(self.uid_history(pod)) - 1)
+
+    def uid_seen(self, pod: str, uid: str) -> UidSeen | None:
+        return next((u for u in self.uid_history(pod) if u.uid == uid), None)
+
+
+class Store:
+    def __init__(self) -> None:
+        self._objs: dict[str, dict[tuple[str, str], dict]] = {k: {} for k in KINDS}
+        self.obs = Observations()
+        self.version = 0
+        self.now = 0.0  # time of the newest event applied (seconds since the source started)
+
+    # --- reading ---------------------------------------------------------------------------
+    def all(self, kind: str, namespace: str | None = None) -> list[dict]:
+        objs = self._objs.get(kind, {})
+        if namespace is None:
+            return list(objs.values())
+        return [obj for (ns, _), obj in objs.items() if ns == namespace]
+
+    def get(self, kind: str, name: str, namespace: str = "") -> dict | None:
+        return self._objs.get(kind, {}).get((namespace, name))
+
+    def pods_of(self, lws: str, namespace: str) -> list[dict]:
+        return [p for p in self.all("Pod", namespace) if o.lws_name(p) == lws]
+
+    def events_for(self, namespace: str, include_expired: bool = True) -> list[dict]:
+        """Events in the namespace; with include_expired, also those the cluster has dropped."""
+        seen = self.obs.events_seen.values() if include_expired else self.all("Event")
+        return [e for e in seen if o.namespace(e) == namespace]
+
+    # --- writing ---------------------------------------------------------------------------
+    def apply(self, ev: ObjectEvent) -> bool:
+        obj = ev.obj
+        kind = o.kind(obj)
+        if kind not in self._objs or not o.name(obj):
+            return False
+        self.now = max(self.now, ev.t)
+        k = (o.namespace(obj), o.name(obj))
+        bucket = self._objs[kind]
+        if ev.type == "DELETED":
+            if bucket.pop(k, None) is None:
+                return False
+            if kind == "Pod":
+                self._pod_gone(obj, ev.t)
+        elif ev.type in ("ADDED", "MODIFIED"):
+            old = bucket.get(k)
+            if old is not None and o.resource_version(old) == o.resource_version(obj) != "":
+                return False
+            bucket[k] = obj
+            if kind == "Pod":
+                self._observe_pod(old, obj, ev.t)
+        else:
+            return False
+        if kind == "Event":
+            self._observe_event(obj)
+        self.version += 1
+        return True
+
+    def replace(self, rl: Relisted) -> list[ObjectEvent]:
+        """Applies a full list; returns the events that turned the old state into it."""
+        have = self._objs.get(rl.kind)
+        if have is None:
+            return []
+        listed = {(o.namespace(x), o.name(x)): x for x in rl.objs if o.name(x)}
+        changes = [ObjectEvent("DELETED", obj, rl.t) for k, obj in have.items() if k not in listed]
+        for k, obj in listed.items():
+            old = have.get(k)
+            if old is None:
+                changes.append(ObjectEvent("ADDED", obj, rl.t))
+            elif o.resource_version(old) != o.resource_version(obj) or o.resource_version(obj) == "":
+                changes.append(ObjectEvent("MODIFIED", obj, rl.t))
+        for ch in changes:
+            self.apply(ch)
+        return changes
+
+    # --- observations ------------------------------------------------------------------------
+    def _observe_pod(self, old: dict | None, pod: dict, t: float) -> None:
+        name, uid = o.name(pod), o.uid(pod)
+        hist = self.obs.uids[name]
+        cur = hist[-1] if hist else None
+        if cur is None or cur.uid != uid:
+            if cur is not None and cur.gone_t is None:
+                cur.gone_t = t
+            cur = UidSeen(uid=uid, first_t=t, last_t=t)
+            hist.append(cur)
+        cur.last_t = t
+        cur.revision = o.revision(pod) or cur.revision
+        ip = o.pod_ip(pod)
+        if ip and ip not in cur.ips:
+            cur.ips.append(ip)
+        self._observe_restarts(old, pod, t)
+        self._observe_revisions(pod, t)
+
+    def _pod_gone(self, pod: dict, t: float) -> None:
+        hist = self.obs.uids.get(o.name(pod))
+        if hist and hist[-1].uid == o.uid(pod) and hist[-1].gone_t is None:
+            hist[-1].gone_t = t
+        self._observe_revisions(pod, t)
+
+    def _observe_restarts(self, old: dict | None, pod: dict, t: float) -> None:
+        same_pod = old is not None and o.uid(old) == o.uid(pod)
+        before = {c.get("name"): o.int_or_none(c.get("restartCount")) or 0
+                  for c in o.container_statuses(old)} if same_pod else {}
+        for cs in o.container_statuses(pod):
+            count = o.int_or_none(cs.get("restartCount")) or 0
+            if count > before.get(cs.get("name"), 0):
+                exit_code = o.int_or_none(o.dig(cs, "lastState", "terminated", "exitCode"))
+                self.obs.restarts.append(RestartSeen(o.name(pod), o.uid(pod), count, exit_code, t))
+
+    def _observe_revisions(self, pod: dict, t: float) -> None:
+        lws, group = o.lws_name(pod), o.group_index(pod)
+        if not lws or group is None:
+            return
+        rev = o.revision(pod)
+        seen = self.obs.group_revisions[(lws, group)]
+        if rev and rev not in seen:
+            seen.append(rev)
+        # Two revisions running side by side in one group is what LWS promises never happens.
+        running = {
+            o.revision(p)
+            for p in self.pods_of(lws, o.namespace(pod))
+            if o.group_index(p) == group and o.phase(p) == "Running"
+            and not o.is_terminating(p) and o.revision(p)
+        }
+        if len(running) > 1:
+            self.obs.mixed.append(MixedRevisions(lws, group, tuple(sorted(running)), t))
+
+    def _observe_event(self, ev: dict) -> None:
+        self.obs.events_seen[o.uid(ev) or f"{o.namespace(ev)}/{o.name(ev)}"] = ev

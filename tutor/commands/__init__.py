@@ -1,0 +1,1 @@
+"""The subcommands behind tutor.cli, one module each."""

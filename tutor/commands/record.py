@@ -1,0 +1,81 @@
+"""`lwstutor record FILE`: write a recording from a live cluster and the workdir."""
+
+from __future__ import annotations
+
+import queue
+import sys
+import time
+
+from tutor.cli import EXIT_OK, UsageError
+from tutor.cluster.events import FileChanged, ObjectEvent, Relisted, SourceState
+from tutor.cluster.live import LiveSource
+from tutor.cluster.recording import Header, Writer
+from tutor.commands.setup import connect_for, session_for
+from tutor.workspace.files import FileRead
+from tutor.workspace.watch import FileWatcher
+
+
+def server_version(api_client) -> str:
+    from kubernetes import client
+
+    try:
+        return client.VersionApi(api_client).get_code().git_version
+    except Exception:  # noqa: BLE001 - the header field is informative only
+        return ""
+
+
+def run_record(args) -> int:
+    session = session_for(args)
+    conn = connect_for(args)
+    q: queue.SimpleQueue = queue.SimpleQueue()
+    start = time.monotonic()
+    clock = lambda: time.monotonic() - start  # noqa: E731
+    try:
+        fh = open(args.file, "w", encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.file}: {exc.strerror or exc}") from None
+    header = Header(namespace=session.lesson.namespace, workdir=session.workspace.workdir,
+                    versions={"kubernetes": server_version(conn.api_client), "lws": args.lws_version})
+    with fh:
+        writer = Writer(fh, header)
+        live = LiveSource(conn.api_client, session.lesson.namespace, q.put, clock=clock).start()
+        files = FileWatcher(session.workspace.workdir, session.lesson.answer_files, q.put,
+                            force_poll=args.poll).start()
+        deadline = start + args.duration if args.duration else None
+        count = 0
+        try:
+            while deadline is None or time.monotonic() < deadline:
+                try:
+                    item = q.get(timeout=0.2)
+                except queue.Empty:
+                    continue
+                count += write_item(session, writer, item, clock)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            live.stop()
+            files.stop()
+    print(f"lwstutor: recorded {count} lines in {clock():.1f}s to {args.file}", file=sys.stderr)
+    return EXIT_OK
+
+
+def write_item(session, writer: Writer, item, clock) -> int:
+    """Writes what changed the session's view; relists become the events that explain them."""
+    if isinstance(item, Relisted):
+        changes = session.store.replace(item)
+        for ev in changes:
+            writer.event(ev)
+        return len(changes)
+    if isinstance(item, ObjectEvent):
+        if session.store.apply(item):
+            writer.event(item)
+            return 1
+        return 0
+    if isinstance(item, FileRead):
+        if session.workspace.update(item):
+            writer.file(FileChanged(item.name, item.text, clock()))
+            return 1
+        return 0
+    if isinstance(item, SourceState):
+        print(f"lwstutor: {item.resource}: {item.state.value} {item.detail}".rstrip(), file=sys.stderr)
+    return 0

@@ -1,0 +1,65 @@
+"""Shared set-up for the commands: lesson, session, progress and where the data comes from."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from pathlib import Path
+
+from tutor.cli import UsageError, default_lang
+from tutor.lesson.loader import Lesson, load
+from tutor.progress import Progress, state_dir
+from tutor.session import Session
+
+
+def lesson_for(args) -> Lesson:
+    """The lesson, with the namespace from -n (or from the recording being replayed)."""
+    lesson = load()
+    ns = args.namespace
+    if getattr(args, "replay", None):
+        rec = read_recording(args.replay)
+        args._recording = rec
+        if rec.header.namespace and ns == lesson.namespace:
+            ns = rec.header.namespace
+    return replace(lesson, namespace=ns)
+
+
+def read_recording(path: str):
+    from tutor.cluster.recording import RecordingError, read
+
+    try:
+        return read(path)
+    except RecordingError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def workdir_for(args, lesson: Lesson) -> str:
+    return os.path.abspath(os.path.expanduser(args.workdir or lesson.workdir))
+
+
+def progress_for(args, lesson: Lesson, replay: bool) -> Progress:
+    """Live progress lives in the learner's state dir; a replay gets its own file per recording,
+    so watching the demo never marks the learner's own steps as passed."""
+    if getattr(args, "state_file", None):
+        path = Path(args.state_file)
+    elif replay:
+        path = state_dir() / f"replay-{Path(args.replay).stem}.json"
+    else:
+        path = state_dir() / f"progress-{lesson.id}.json"
+    return Progress.load(path, len(lesson.steps))
+
+
+def session_for(args, progress: Progress | None = None) -> Session:
+    lesson = lesson_for(args)
+    progress = progress or Progress()
+    lang = default_lang(getattr(args, "lang", None), progress.lang)
+    return Session(lesson, workdir_for(args, lesson), lang, progress)
+
+
+def connect_for(args):
+    from tutor.cluster.connect import ConnectError, connect
+
+    try:
+        return connect(args.kubeconfig, args.context)
+    except ConnectError as exc:
+        raise UsageError(f"cannot connect: {exc}") from None

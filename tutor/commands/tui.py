@@ -1,0 +1,59 @@
+"""`lwstutor` (no subcommand): the Textual tutor on a live cluster or a replay."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from tutor.cli import EXIT_OK, UsageError
+from tutor.commands.setup import connect_for, lesson_for, progress_for, session_for
+
+
+def run_tui(args) -> int:
+    replay = bool(args.replay)
+    if replay and args.speed < 0:
+        raise UsageError("--speed must be 0 (instant) or more")
+    lesson = lesson_for(args)
+    progress = progress_for(args, lesson, replay)
+    session = session_for(args, progress)
+    context = ""
+    if replay:
+        starter = partial(start_replay, args._recording, args.speed, use_files=not args.workdir,
+                          poll=args.poll)
+        context = "replay"
+    else:
+        conn = connect_for(args)
+        context = conn.context
+        starter = partial(start_live, conn.api_client, poll=args.poll)
+    from tutor.ui.app import TutorApp
+
+    TutorApp(session, context=context, replay=replay, start_sources=starter).run()
+    return EXIT_OK
+
+
+def start_files(app, poll: bool) -> None:
+    from tutor.workspace.watch import FileWatcher
+
+    s = app.session
+    watcher = FileWatcher(s.workspace.workdir, s.lesson.answer_files, app.inbox.put, force_poll=poll)
+    app.run_source(watcher.run, "answer-files", watcher.stop)
+
+
+def start_live(api_client, app, poll: bool) -> None:
+    from tutor.cluster.live import LiveSource
+
+    live = LiveSource(api_client, app.session.lesson.namespace, app.inbox.put)
+    for res in live.resources:
+        app.run_source(partial(live.run_resource, res), f"watch-{res.name}", live.stop)
+    start_files(app, poll)
+
+
+def start_replay(recording, speed: float, app, use_files: bool, poll: bool) -> None:
+    from tutor.cluster.events import FileChanged
+    from tutor.cluster.replay import ReplaySource
+
+    emit = app.inbox.put
+    if not use_files:  # --workdir given: the learner's files, not the recording's
+        emit = lambda item: None if isinstance(item, FileChanged) else app.inbox.put(item)  # noqa: E731
+        start_files(app, poll)
+    replay = ReplaySource(recording, emit, speed)
+    app.run_source(replay.run, "replay", replay.stop)

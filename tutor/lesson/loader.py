@@ -1,0 +1,138 @@
+"""Loads a lesson: lesson.yaml (the step list) plus per-step markdown in each language.
+
+Step markdown is split into sections by its headings, found with markdown-it (so a `##` inside
+a code block is not a heading): the `# Title`, the instructions, each `## Hint` and the
+`## What you just saw` recap. Heading words per language come from lesson.yaml.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+import yaml
+from markdown_it import MarkdownIt
+
+
+class LessonError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class StepText:
+    title: str
+    body: str
+    hints: tuple[str, ...]
+    recap: str
+
+
+@dataclass(frozen=True)
+class Step:
+    number: int
+    id: str
+    checker: str
+    files: tuple[str, ...]
+    titles: dict[str, str]
+    texts: dict[str, StepText] = field(default_factory=dict, compare=False)
+
+    def title(self, lang: str) -> str:
+        return self.titles.get(lang) or next(iter(self.titles.values()), self.id)
+
+    def text(self, lang: str) -> StepText:
+        return self.texts.get(lang) or next(iter(self.texts.values()))
+
+
+@dataclass(frozen=True)
+class Lesson:
+    id: str
+    titles: dict[str, str]
+    namespace: str
+    workdir: str
+    gpu_resource: str
+    languages: tuple[str, ...]
+    steps: tuple[Step, ...]
+    intro: dict[str, str]
+
+    def title(self, lang: str) -> str:
+        return self.titles.get(lang) or self.id
+
+    def step(self, number: int) -> Step:
+        return self.steps[number - 1]
+
+    @property
+    def answer_files(self) -> list[str]:
+        return sorted({f for s in self.steps for f in s.files})
+
+
+def lesson_dir(lesson_id: str = "lws") -> Path:
+    return Path(str(resources.files("tutor.lessons").joinpath(lesson_id)))
+
+
+def split_sections(md: str, hint_word: str, recap_word: str, where: str) -> StepText:
+    tokens = MarkdownIt("commonmark").parse(md)
+    lines = md.splitlines()
+    heads = []  # (level, title, first line, line after the heading)
+    for i, tok in enumerate(tokens):
+        if tok.type == "heading_open" and tok.tag in ("h1", "h2") and tok.map:
+            heads.append((tok.tag, tokens[i + 1].content.strip(), tok.map[0], tok.map[1]))
+    if not heads or heads[0][0] != "h1":
+        raise LessonError(f"{where}: must start with a '# Title' heading")
+
+    def section(n: int) -> str:
+        end = heads[n + 1][2] if n + 1 < len(heads) else len(lines)
+        return "\n".join(lines[heads[n][3]:end]).strip()
+
+    body, hints, recap = section(0), [], ""
+    for n, (tag, title, _, _) in enumerate(heads[1:], start=1):
+        if tag == "h1":
+            raise LessonError(f"{where}: only one '# Title' heading is allowed")
+        if title.lower().startswith(hint_word.lower()):
+            hints.append(section(n))
+        elif title.lower().startswith(recap_word.lower()):
+            recap = section(n)
+        else:
+            raise LessonError(f"{where}: unknown section '## {title}' "
+                              f"(expected '## {hint_word}' or '## {recap_word}')")
+    if not hints:
+        raise LessonError(f"{where}: needs at least one '## {hint_word}' section")
+    return StepText(heads[0][1], body, tuple(hints), recap)
+
+
+def load(lesson_id: str = "lws", root: Path | None = None) -> Lesson:
+    base = root or lesson_dir(lesson_id)
+    try:
+        meta = yaml.safe_load((base / "lesson.yaml").read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise LessonError(f"{base / 'lesson.yaml'}: {exc}") from None
+    langs = tuple(meta.get("languages") or ("en",))
+    words = meta.get("sections") or {}
+    steps = []
+    for number, raw in enumerate(meta.get("steps") or [], start=1):
+        stem = f"{number:02d}-{raw['id']}"
+        texts = {}
+        for lang in langs:
+            path = base / "steps" / f"{stem}.{lang}.md"
+            try:
+                md = path.read_text(encoding="utf-8")
+            except OSError as exc:
+                raise LessonError(f"{path}: {exc.strerror or exc}") from None
+            texts[lang] = split_sections(md, words.get("hint", {}).get(lang, "Hint"),
+                                         words.get("recap", {}).get(lang, "What you just saw"),
+                                         str(path))
+        steps.append(Step(number, raw["id"], raw["checker"], tuple(raw.get("files") or ()),
+                          dict(raw.get("title") or {}), texts))
+    intro = {}
+    for lang in langs:
+        p = base / f"intro.{lang}.md"
+        intro[lang] = p.read_text(encoding="utf-8") if p.exists() else ""
+    return Lesson(
+        id=meta.get("id", lesson_id),
+        titles=dict(meta.get("title") or {}),
+        namespace=meta.get("namespace", "default"),
+        workdir=meta.get("workdir", "."),
+        gpu_resource=meta.get("gpu_resource", "nvidia.com/gpu"),
+        languages=langs,
+        steps=tuple(steps),
+        intro=intro,
+    )

@@ -1,0 +1,123 @@
+"""The learner's progress: a small JSON file under the XDG state dir (rustlings-style).
+
+Passed steps are latched here: later steps change UIDs, IPs and templates, so a step that
+passed once stays passed. Writes are atomic (temp file + rename), so a crash mid-write loses
+nothing; a corrupt file is set aside, with a notice, and the tutor starts clean.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+FILE_VERSION = 1
+
+
+def state_dir() -> Path:
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return Path(base) / "lwstutor"
+
+
+@dataclass
+class Progress:
+    current: int = 1
+    lang: str = ""
+    passed: dict[int, dict] = field(default_factory=dict)  # step -> {"at": iso time, "message": str}
+    hints: dict[int, int] = field(default_factory=dict)  # step -> hints revealed
+    path: Path | None = None
+    notice: str = ""  # set when the file on disk could not be used
+
+    # --- changes ---------------------------------------------------------------------------
+    def latch(self, step: int, message: str) -> bool:
+        if step in self.passed:
+            return False
+        self.passed[step] = {"at": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "message": message}
+        self.save()
+        return True
+
+    def reveal_hint(self, step: int, available: int) -> bool:
+        if self.hints.get(step, 0) >= available:
+            return False
+        self.hints[step] = self.hints.get(step, 0) + 1
+        self.save()
+        return True
+
+    def reset(self, step: int | None = None) -> None:
+        if step is None:
+            self.passed.clear()
+            self.hints.clear()
+        else:
+            self.passed.pop(step, None)
+            self.hints.pop(step, None)
+        self.save()
+
+    def go(self, step: int) -> None:
+        if step != self.current:
+            self.current = step
+            self.save()
+
+    def set_lang(self, lang: str) -> None:
+        if lang != self.lang:
+            self.lang = lang
+            self.save()
+
+    # --- persistence -----------------------------------------------------------------------
+    def to_json(self) -> dict:
+        return {
+            "version": FILE_VERSION,
+            "current": self.current,
+            "lang": self.lang,
+            "passed": {str(k): v for k, v in sorted(self.passed.items())},
+            "hints": {str(k): v for k, v in sorted(self.hints.items())},
+        }
+
+    def save(self) -> None:
+        if self.path is None:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".progress-", dir=self.path.parent)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(self.to_json(), fh, indent=1)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            self.notice = f"progress not saved: {exc.strerror or exc}"
+
+    @classmethod
+    def load(cls, path: Path | None, steps: int) -> "Progress":
+        if path is None:
+            return cls()
+        try:
+            raw = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return cls(path=path)
+        except (OSError, ValueError) as exc:
+            return cls._set_aside(path, f"{type(exc).__name__}: {exc}")
+        try:
+            if not isinstance(raw, dict) or raw.get("version") != FILE_VERSION:
+                raise ValueError("unknown format")
+            valid = range(1, steps + 1)
+            passed = {int(k): dict(v) for k, v in dict(raw.get("passed") or {}).items() if int(k) in valid}
+            hints = {int(k): int(v) for k, v in dict(raw.get("hints") or {}).items() if int(k) in valid}
+            current = int(raw.get("current") or 1)
+            return cls(current=current if current in valid else 1, lang=str(raw.get("lang") or ""),
+                       passed=passed, hints=hints, path=path)
+        except (TypeError, ValueError) as exc:
+            return cls._set_aside(path, str(exc))
+
+    @classmethod
+    def _set_aside(cls, path: Path, why: str) -> "Progress":
+        aside = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
+        try:
+            os.replace(path, aside)
+            notice = f"progress file unreadable ({why}); moved to {aside}, starting clean"
+        except OSError as exc:
+            notice = f"progress file unreadable ({why}) and could not be moved ({exc.strerror}); not saving"
+            return cls(path=None, notice=notice)
+        return cls(path=path, notice=notice)

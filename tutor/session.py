@@ -1,0 +1,62 @@
+"""One tutoring session: the store and the answer files fed by a source, verdicts, progress.
+
+The UI and `lwstutor check` both drive a Session, so a verdict means the same in both.
+"""
+
+from __future__ import annotations
+
+from tutor.checks import evaluate
+from tutor.checks.context import Context
+from tutor.checks.verdict import Verdict
+from tutor.cluster.events import Conn, FileChanged, ObjectEvent, Relisted, SourceState
+from tutor.cluster.store import Store
+from tutor.lesson.loader import Lesson
+from tutor.progress import Progress
+from tutor.workspace.files import FileRead
+from tutor.workspace.watch import Workspace
+
+
+class Session:
+    def __init__(self, lesson: Lesson, workdir: str, lang: str, progress: Progress | None = None):
+        self.lesson = lesson
+        self.store = Store()
+        self.workspace = Workspace(workdir)
+        self.progress = progress or Progress()
+        self.lang = lang
+        self.states: dict[str, SourceState] = {}
+        self.verdicts: dict[int, Verdict] = {}
+
+    def apply(self, item) -> bool:
+        """Applies one item from a source; True when the store or the files changed."""
+        if isinstance(item, ObjectEvent):
+            return self.store.apply(item)
+        if isinstance(item, Relisted):
+            return bool(self.store.replace(item))
+        if isinstance(item, FileChanged):
+            return self.workspace.update(FileRead.from_content(item.name, item.content))
+        if isinstance(item, FileRead):
+            return self.workspace.update(item)
+        if isinstance(item, SourceState):
+            old = self.states.get(item.resource)
+            self.states[item.resource] = item
+            return old is None or (old.state, old.detail) != (item.state, item.detail)
+        return False
+
+    def context(self) -> Context:
+        return Context(self.store, self.workspace, self.lesson, self.lang)
+
+    def evaluate(self, numbers: list[int] | None = None) -> list[int]:
+        """Re-runs the checkers; returns the steps that passed for the first time."""
+        fresh = evaluate(self.context(), numbers)
+        self.verdicts.update(fresh)
+        return [n for n, v in sorted(fresh.items()) if v.passed and self.progress.latch(n, v.message)]
+
+    def connection(self) -> Conn:
+        """The worst state across resources, for the header."""
+        order = [Conn.FORBIDDEN, Conn.CRD_MISSING, Conn.RECONNECTING, Conn.CONNECTING, Conn.ENDED, Conn.OK]
+        states = {s.state for s in self.states.values()}
+        # A forbidden or missing optional resource is shown on its pane; the link itself is fine.
+        for st in (Conn.RECONNECTING, Conn.CONNECTING):
+            if st in states:
+                return st
+        return next((st for st in order if st in states), Conn.CONNECTING)

@@ -1,0 +1,285 @@
+"""The Textual tutor: the step beside live LWS panes, driven by the keyboard.
+
+Data path: source workers (threads) → Inbox → SourceReady message → Session.apply on this
+thread → one debounced refresh (~100 ms) that re-runs the checkers and redraws the panes.
+Nothing re-runs on a timer: only a change from a source or a key press triggers work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from typing import Callable
+
+from textual import on, work
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.timer import Timer
+from textual.widgets import Footer, OptionList
+
+from tutor.checks.verdict import Status
+from tutor.cluster.events import Conn
+from tutor.session import Session
+from tutor.ui.commands import TutorCommands
+from tutor.ui.i18n import translate
+from tutor.ui.inbox import Inbox
+from tutor.ui.messages import SourceReady
+from tutor.ui.screens import ConfirmScreen, HelpScreen
+from tutor.ui.widgets.lesson_pane import LessonPane
+from tutor.ui.widgets.live_panes import EventsPane, GroupsPane, PodsTable
+from tutor.ui.widgets.status_bar import StatusBar
+from tutor.ui.widgets.step_list import StepList
+from tutor.ui.widgets.verdict_box import VerdictBox
+
+DEBOUNCE = 0.1  # seconds: a burst of watch events becomes one re-check and one redraw
+
+
+class TutorApp(App):
+    CSS_PATH = "tutor.tcss"
+    TITLE = "lwstutor"
+    COMMANDS = App.COMMANDS | {TutorCommands}
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (70, "-wide")]
+    ENABLE_COMMAND_PALETTE = True
+
+    BINDINGS = [
+        Binding("n,right", "next", "Next", tooltip="Next step", key_display="n/→"),
+        Binding("p,left", "prev", "Prev", tooltip="Previous step", key_display="p/←"),
+        Binding("h", "hint", "Hint", tooltip="Reveal the next hint"),
+        Binding("r", "recheck", "Re-check", tooltip="Run the checkers now"),
+        Binding("l", "toggle_lang", "ko/en", tooltip="Switch the language live"),
+        Binding("z", "maximize_pane", "Zoom", tooltip="Maximise the focused pane (again or esc to restore)"),
+        Binding("question_mark", "help", "Help", key_display="?", tooltip="All keys"),
+        Binding("q", "quit", "Quit", tooltip="Quit (progress is saved)"),
+        Binding("tab", "focus_next", "Next pane", show=False, tooltip="Cycle the panes"),
+        Binding("shift+tab", "focus_previous", "Previous pane", show=False),
+        Binding("escape", "minimize", "Restore", show=False),
+        *(Binding(str(i), f"goto({i})", f"Step {i}", show=False) for i in range(1, 9)),
+    ]
+
+    def __init__(self, session: Session, *, context: str = "", replay: bool = False,
+                 start_sources: Callable[["TutorApp"], None] | None = None):
+        super().__init__()
+        self.session = session
+        self.context_name = context
+        self.replay = replay
+        self._start_sources = start_sources
+        self.inbox = Inbox(lambda: self.post_message(SourceReady()))
+        self._refresh_timer: Timer | None = None
+        self.checks_run = 0  # how many debounced re-checks ran (tests and benchmarks read it)
+        self._stoppers: list[Callable[[], None]] = []
+
+    # --- layout ------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield StatusBar(id="status")
+        with Horizontal(id="main"):
+            with Vertical(id="lesson-side"):
+                yield StepList(id="steps")
+                yield LessonPane(id="lesson")
+                yield VerdictBox(id="verdict")
+            with Vertical(id="live"):
+                yield GroupsPane(id="groups")
+                yield PodsTable(id="pods")
+                yield EventsPane(id="events")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        # Thread workers run on the loop's default executor, which has only cpu+4 threads on a
+        # small VM: five watches plus the file watcher would starve anything else.
+        asyncio.get_running_loop().set_default_executor(
+            ThreadPoolExecutor(max_workers=16, thread_name_prefix="lwstutor"))
+        self.session.progress.set_lang(self.session.lang)
+        self._set_titles()
+        self.redraw_lesson()
+        self.redraw_live()
+        self.query_one(LessonPane).focus()
+        if self.session.progress.notice:
+            self.notify(self.session.progress.notice, severity="warning", timeout=10)
+        if self._start_sources:
+            self._start_sources(self)
+
+    def _set_titles(self) -> None:
+        for wid, title in (("steps", "Steps"), ("groups", "Groups"), ("pods", "Pods"), ("events", "Events")):
+            self.query_one(f"#{wid}").border_title = self.text(title)
+
+    # --- sources -----------------------------------------------------------------------------
+    def run_source(self, fn: Callable[[], None], name: str, stop: Callable[[], None]) -> None:
+        """Runs a blocking source loop in a thread worker; it reports through self.inbox.
+        Thread workers cannot be cancelled, so `stop` is called on unmount to end the loop."""
+        self._stoppers.append(stop)
+        self.run_worker(fn, name=name, group="sources", thread=True, exit_on_error=False)
+
+    def on_unmount(self) -> None:
+        for stop in self._stoppers:
+            stop()
+
+    @on(SourceReady)
+    def _drain(self) -> None:
+        changed = False
+        for item in self.inbox.drain():
+            changed |= self.session.apply(item)
+        if changed:
+            self.schedule_refresh()
+
+    def schedule_refresh(self) -> None:
+        if self._refresh_timer is None:
+            self._refresh_timer = self.set_timer(DEBOUNCE, self._debounced_refresh, name="recheck")
+
+    def _debounced_refresh(self) -> None:
+        self._refresh_timer = None
+        self.recheck()
+
+    # --- checking and drawing ----------------------------------------------------------------
+    def recheck(self) -> None:
+        self.checks_run += 1
+        newly = self.session.evaluate()
+        self.redraw_live()
+        self.redraw_lesson()
+        for n in newly:
+            step = self.session.lesson.step(n)
+            recap = step.text(self.session.lang).recap
+            self.notify(recap or step.title(self.session.lang), title=self.text("Step {n} passed", n=n),
+                        timeout=12)
+
+    def text(self, en: str, **kw) -> str:
+        return translate(self.session.lang, en, **kw)
+
+    def step_mark(self, n: int) -> str:
+        if n in self.session.progress.passed:
+            return "passed"
+        v = self.session.verdicts.get(n)
+        if v is None or (n > self.session.progress.current and v.status is Status.FAIL):
+            return "not-started"
+        return {"fail": "fail", "waiting": "waiting", "error": "error", "pass": "passed"}[v.status.value]
+
+    def step_markdown(self, n: int) -> str:
+        s = self.session
+        text = s.lesson.step(n).text(s.lang)
+        parts = [f"# {n}. {text.title}", text.body]
+        shown = s.progress.hints.get(n, 0)
+        for i, hint in enumerate(text.hints[:shown], start=1):
+            parts.append(f"### {self.text('Hint {i} of {n}', i=i, n=len(text.hints))}\n\n{hint}")
+        if n in s.progress.passed and text.recap:
+            parts.append(f"### {self.text('What you just saw')}\n\n{text.recap}")
+        return "\n\n".join(parts)
+
+    def redraw_lesson(self) -> None:
+        s = self.session
+        cur = s.progress.current
+        self.query_one(StepList).show(
+            [(st.number, st.title(s.lang), self.step_mark(st.number)) for st in s.lesson.steps], cur)
+        self.query_one(LessonPane).show(self.step_markdown(cur))
+        self.query_one(VerdictBox).show(s.verdicts.get(cur), cur in s.progress.passed,
+                                        {k: self.text(k) for k in ("checking…", "passed", "now")}
+                                        | {"checking": self.text("checking…")})
+        self._draw_status()
+        self.refresh_bindings()
+
+    def redraw_live(self) -> None:
+        s = self.session
+        ns = s.lesson.namespace
+        conn = s.connection()
+        live = self.query_one("#live")
+        live.set_class(conn in (Conn.RECONNECTING, Conn.CONNECTING) and bool(s.store.version), "-stale")
+        self.query_one(GroupsPane).show(s.store, ns)
+        self.query_one(PodsTable).show(s.store, ns)
+        ev_state = s.states.get("events")
+        denied = self.text("no access to events (RBAC): this pane stays empty") \
+            if ev_state is not None and ev_state.state is Conn.FORBIDDEN else ""
+        self.query_one(EventsPane).show(s.store, ns, denied)
+        self._draw_status()
+
+    def _draw_status(self) -> None:
+        s = self.session
+        self.query_one(StatusBar).show(
+            title=s.lesson.title(s.lang), context=self.context_name, namespace=s.lesson.namespace,
+            conn=s.connection(), passed=len(s.progress.passed), total=len(s.lesson.steps),
+            lang=s.lang, replay=self.replay)
+
+    # --- actions -----------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        """None dims a key in the footer: nothing to go back to, no hint left."""
+        s = self.session
+        cur = s.progress.current
+        if action == "next" and cur >= len(s.lesson.steps):
+            return None
+        if action == "prev" and cur <= 1:
+            return None
+        if action == "hint" and s.progress.hints.get(cur, 0) >= len(s.lesson.step(cur).text(s.lang).hints):
+            return None
+        return True
+
+    def action_goto(self, n: int) -> None:
+        if 1 <= n <= len(self.session.lesson.steps):
+            self.session.progress.go(n)
+            self.query_one(LessonPane).scroll_home(animate=False)
+            self.redraw_lesson()
+
+    def action_next(self) -> None:
+        self.action_goto(self.session.progress.current + 1)
+
+    def action_prev(self) -> None:
+        self.action_goto(self.session.progress.current - 1)
+
+    def action_hint(self) -> None:
+        s = self.session
+        cur = s.progress.current
+        if s.progress.reveal_hint(cur, len(s.lesson.step(cur).text(s.lang).hints)):
+            self.redraw_lesson()
+            self.query_one(LessonPane).scroll_end(animate=False)
+        else:
+            self.notify(self.text("No more hints for this step."), timeout=3)
+
+    def action_recheck(self) -> None:
+        self.recheck()
+
+    def action_toggle_lang(self) -> None:
+        s = self.session
+        s.lang = "en" if s.lang == "ko" else "ko"
+        s.progress.set_lang(s.lang)
+        self._set_titles()
+        self.recheck()
+
+    def action_maximize_pane(self) -> None:
+        if self.screen.maximized is not None:
+            self.screen.minimize()
+            return
+        focused = self.focused
+        while focused is not None and not focused.allow_maximize:
+            focused = focused.parent
+        if focused is not None:
+            self.screen.maximize(focused)
+
+    def action_minimize(self) -> None:
+        if self.screen.maximized is not None:
+            self.screen.minimize()
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen(list(self.BINDINGS) + [Binding("ctrl+p", "command_palette", "Command palette")],
+                                    self.text("Keys"),
+                                    self.text("The tutor only reads: your cluster and your files are never changed.")))
+
+    @work
+    async def action_reset_step(self) -> None:
+        n = self.session.progress.current
+        if await self.push_screen_wait(ConfirmScreen(
+                self.text("Reset step {n}? Its pass and revealed hints are forgotten.", n=n),
+                self.text("Yes"), self.text("No"))):
+            self.session.progress.reset(n)
+            self.recheck()
+
+    @work
+    async def action_reset_all(self) -> None:
+        if await self.push_screen_wait(ConfirmScreen(
+                self.text("Reset all progress? Every pass and revealed hint is forgotten."),
+                self.text("Yes"), self.text("No"))):
+            self.session.progress.reset()
+            self.recheck()
+
+    @on(OptionList.OptionSelected, "#steps")
+    def _step_chosen(self, event: OptionList.OptionSelected) -> None:
+        self.action_goto(event.option_index + 1)
+
+    def get_system_commands(self, screen):
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("Help: keys", "Show every key", self.action_help)

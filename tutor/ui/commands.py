@@ -1,0 +1,34 @@
+"""Command palette entries: jump to a step, reveal a hint, reset, switch language, re-check."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+
+class TutorCommands(Provider):
+    def _commands(self):
+        app = self.app
+        lesson = app.session.lesson
+        lang = app.session.lang
+        t = app.text
+        for step in lesson.steps:
+            yield (t("Go to step {n}: {title}", n=step.number, title=step.title(lang)),
+                   partial(app.action_goto, step.number), t("Jump to this step"))
+        yield t("Reveal the next hint"), app.action_hint, t("Show one more hint for this step")
+        yield t("Re-check now"), app.action_recheck, t("Run the checkers again")
+        yield t("Switch language (ko/en)"), app.action_toggle_lang, t("Lesson and messages in the other language")
+        yield t("Reset this step…"), app.action_reset_step, t("Forget this step's pass and hints (asks first)")
+        yield t("Reset all progress…"), app.action_reset_all, t("Forget every pass and hint (asks first)")
+
+    async def discover(self) -> Hits:
+        for name, fn, help_text in self._commands():
+            yield DiscoveryHit(name, fn, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for name, fn, help_text in self._commands():
+            score = matcher.match(name)
+            if score > 0:
+                yield Hit(score, matcher.highlight(name), fn, help=help_text)

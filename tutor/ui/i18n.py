@@ -1,0 +1,42 @@
+"""Korean for the UI's own words (lesson text and checker messages carry their own)."""
+
+from __future__ import annotations
+
+KO = {
+    "Steps": "단계",
+    "Groups": "그룹",
+    "Pods": "파드",
+    "Events": "이벤트",
+    "Hint {i} of {n}": "힌트 {i}/{n}",
+    "What you just saw": "방금 본 것",
+    "checking…": "확인 중…",
+    "passed": "통과함",
+    "now": "지금",
+    "Step {n} passed": "{n}단계 통과",
+    "Keys": "키",
+    "Go to step {n}: {title}": "{n}단계로 가기: {title}",
+    "Jump to this step": "이 단계로 이동",
+    "Reveal the next hint": "다음 힌트 보기",
+    "Show one more hint for this step": "이 단계의 힌트를 하나 더 보여 줍니다",
+    "Re-check now": "지금 다시 확인",
+    "Run the checkers again": "검사를 다시 돌립니다",
+    "Switch language (ko/en)": "언어 바꾸기 (ko/en)",
+    "Lesson and messages in the other language": "설명과 메시지를 다른 언어로",
+    "Reset this step…": "이 단계 초기화…",
+    "Forget this step's pass and hints (asks first)": "이 단계의 통과 기록과 힌트를 지웁니다(먼저 묻습니다)",
+    "Reset all progress…": "전체 진행 초기화…",
+    "Forget every pass and hint (asks first)": "모든 통과 기록과 힌트를 지웁니다(먼저 묻습니다)",
+    "Reset step {n}? Its pass and revealed hints are forgotten.": "{n}단계를 초기화할까요? 통과 기록과 열어 본 힌트가 지워집니다.",
+    "Reset all progress? Every pass and revealed hint is forgotten.": "전체 진행을 초기화할까요? 모든 통과 기록과 힌트가 지워집니다.",
+    "Yes": "예",
+    "No": "아니요",
+    "No more hints for this step.": "이 단계의 힌트를 모두 보았습니다.",
+    "Press h for a hint.": "힌트는 h 키.",
+    "no access to events (RBAC): this pane stays empty": "이벤트를 읽을 권한이 없습니다(RBAC). 이 창은 비어 있습니다",
+    "The tutor only reads: your cluster and your files are never changed.": "튜터는 읽기만 합니다. 클러스터와 파일은 절대 바꾸지 않습니다.",
+}
+
+
+def translate(lang: str, text: str, **kw) -> str:
+    out = KO.get(text, text) if lang == "ko" else text
+    return out.format(**kw) if kw else out

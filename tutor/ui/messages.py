@@ -1,0 +1,9 @@
+"""Messages the app's workers post; widgets are only touched on the app's thread."""
+
+from __future__ import annotations
+
+from textual.message import Message
+
+
+class SourceReady(Message):
+    """Items are waiting in the inbox (posted once per batch, not once per event)."""

@@ -1,0 +1,63 @@
+"""Modal screens: help (generated from the bindings) and a yes/no confirm."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, Static
+
+
+def bindings_table(bindings: list[Binding], title: str) -> Table:
+    table = Table(title=title, show_header=False, box=None, expand=True, padding=(0, 1))
+    table.add_column(style="bold cyan", no_wrap=True)
+    table.add_column()
+    for b in bindings:
+        if not b.description:
+            continue
+        keys = b.key_display or ", ".join(k.strip() for k in b.key.split(","))
+        table.add_row(keys, Text(b.description + (f" — {b.tooltip}" if b.tooltip else "")))
+    return table
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close", show=False)]
+
+    def __init__(self, bindings: list[Binding], title: str, extra: str = ""):
+        super().__init__()
+        self._bindings = bindings
+        self._title = title
+        self._extra = extra
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help"):
+            yield Static(bindings_table(self._bindings, self._title))
+            if self._extra:
+                yield Static(Text(self._extra, style="dim"), id="help-extra")
+
+    def on_click(self) -> None:
+        self.dismiss()
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    BINDINGS = [Binding("y", "answer(True)", "Yes"), Binding("n,escape", "answer(False)", "No")]
+
+    def __init__(self, question: str, yes: str = "Yes", no: str = "No"):
+        super().__init__()
+        self._question, self._yes, self._no = question, yes, no
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm"):
+            yield Label(self._question)
+            with Horizontal(id="confirm-buttons"):
+                yield Button(f"{self._yes} (y)", variant="error", id="yes")
+                yield Button(f"{self._no} (n)", id="no")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, value: bool) -> None:
+        self.dismiss(value)

@@ -1,0 +1,39 @@
+"""The header line: context, namespace, connection, progress and language."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from tutor.cluster.events import Conn
+
+CONN_STYLE = {
+    Conn.OK: ("● live", "green"),
+    Conn.CONNECTING: ("◌ connecting", "yellow"),
+    Conn.RECONNECTING: ("◌ reconnecting — showing last data", "bold yellow"),
+    Conn.FORBIDDEN: ("● live (some access denied)", "yellow"),
+    Conn.CRD_MISSING: ("● live (LWS not installed)", "yellow"),
+    Conn.ENDED: ("■ replay ended", "cyan"),
+}
+
+
+class StatusBar(Static):
+    def show(self, *, title: str, context: str, namespace: str, conn: Conn, passed: int, total: int,
+             lang: str, replay: bool) -> None:
+        label, style = CONN_STYLE.get(conn, (conn.value, "yellow"))
+        if replay and conn is Conn.OK:
+            label, style = "▶ replay", "cyan"
+        t = Text()
+        t.append(" lwstutor ", style="bold reverse")
+        t.append(f" {title} ", style="bold")
+        t.append(" │ ", style="dim")
+        t.append(context or "-", style="cyan")
+        t.append(" / ", style="dim")
+        t.append(namespace, style="cyan")
+        t.append(" │ ", style="dim")
+        t.append(label, style=style)
+        t.append(" │ ", style="dim")
+        t.append(f"{passed}/{total}", style="bold green" if passed == total else "bold")
+        t.append(" │ ", style="dim")
+        t.append(lang.upper(), style="bold")
+        self.update(t)

@@ -1,0 +1,132 @@
+"""The answer files under the workdir: a snapshot, and a watcher that keeps it current.
+
+The watcher runs on its own thread and only reads. It uses file events (watchfiles) and falls
+back to polling when events are unavailable (a workdir that does not exist yet, NFS, WSL's /mnt)
+or when asked to with --poll.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Callable, Iterable
+
+from tutor.workspace.files import FileRead, Problem, read_answer
+
+POLL_INTERVAL = 1.0
+
+
+class Workspace:
+    """Name -> FileRead for the answer files. Applied on one thread only."""
+
+    def __init__(self, workdir: str, reads: Iterable[FileRead] = ()):
+        self.workdir = workdir
+        self._files: dict[str, FileRead] = {}
+        self.version = 0
+        for r in reads:
+            self.update(r)
+
+    def get(self, name: str) -> FileRead:
+        return self._files.get(name) or FileRead(name, problem=Problem.MISSING)
+
+    def update(self, read: FileRead) -> bool:
+        if self._files.get(read.name) == read:
+            return False
+        self._files[read.name] = read
+        self.version += 1
+        return True
+
+    def path(self, name: str) -> str:
+        return os.path.join(self.workdir, name)
+
+    def names(self) -> list[str]:
+        return sorted(self._files)
+
+
+def _fingerprint(path: str) -> tuple | None:
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        return ("error", exc.errno)
+    return (st.st_ino, st.st_mode, st.st_size, st.st_mtime_ns)
+
+
+class FileWatcher:
+    """Reads every answer file once, then again whenever it changes, and calls emit(FileRead)."""
+
+    def __init__(self, workdir: str, names: Iterable[str], emit: Callable[[FileRead], None],
+                 force_poll: bool = False, poll_interval: float = POLL_INTERVAL):
+        self.workdir = workdir
+        self.names = sorted(set(names))
+        self.emit = emit
+        self.force_poll = force_poll
+        self.poll_interval = poll_interval
+        self.mode = "poll" if force_poll else "events"
+        self._stop = threading.Event()
+        self._last: dict[str, FileRead] = {}
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> "FileWatcher":
+        self._thread = threading.Thread(target=self.run, name="answer-files", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def join(self, timeout: float | None = None) -> None:
+        if self._thread:
+            self._thread.join(timeout)
+
+    def refresh(self, names: Iterable[str] | None = None) -> None:
+        for name in names if names is not None else self.names:
+            read = read_answer(os.path.join(self.workdir, name), name)
+            if self._last.get(name) != read:
+                self._last[name] = read
+                self.emit(read)
+
+    def run(self) -> None:
+        self.refresh()
+        while not self._stop.is_set():
+            if not self.force_poll and os.path.isdir(self.workdir):
+                self.mode = "events"
+                if self._watch_events():
+                    continue
+            self.mode = "poll"
+            self._poll_until_events_possible()
+
+    def _watch_events(self) -> bool:
+        """Follows file events until stopped; False if events cannot be used here."""
+        try:
+            import watchfiles
+        except ImportError:  # pragma: no cover - a declared dependency
+            return False
+        wanted = set(self.names)
+        try:
+            for changes in watchfiles.watch(self.workdir, stop_event=self._stop, debounce=50,
+                                            step=25, recursive=False, raise_interrupt=False,
+                                            yield_on_timeout=True, rust_timeout=1000):
+                if not os.path.isdir(self.workdir):
+                    return True  # the workdir went away: poll until it is back
+                hit = {os.path.basename(p) for _, p in changes} & wanted
+                if hit:
+                    self.refresh(hit)
+        except (OSError, RuntimeError):
+            return False
+        return True
+
+    def _poll_until_events_possible(self) -> None:
+        prints: dict[str, tuple | None] = {}
+        while not self._stop.wait(self.poll_interval if prints else 0):
+            new = {n: _fingerprint(os.path.join(self.workdir, n)) for n in self.names}
+            changed = [n for n in self.names if new[n] != prints.get(n)]
+            prints = new
+            if changed:
+                self.refresh(changed)
+            if not self.force_poll and os.path.isdir(self.workdir):
+                return
+
+
+def snapshot(workdir: str, names: Iterable[str]) -> Workspace:
+    """Reads the answer files once (for `lwstutor check`)."""
+    return Workspace(workdir, (read_answer(os.path.join(workdir, n), n) for n in sorted(set(names))))
