@@ -1,0 +1,419 @@
+"""Starts and stops the real lab control plane on 127.0.0.1.
+
+etcd → kube-apiserver → kube-controller-manager → kube-scheduler → kwok → lws-manager, each on a
+free loopback port, each waited on through a readiness condition (never a fixed sleep), each
+stopped by the PID recorded at start. Logs go to the lab's temp dir; a failed start prints the
+tail of every log.
+"""
+
+from __future__ import annotations
+
+import base64
+import glob
+import json
+import os
+import shutil
+import signal
+import socket
+import ssl
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+HERE = Path(__file__).resolve().parent
+LOOPBACK = "127.0.0.1"
+GPU = "nvidia.com/gpu"
+NAMESPACE = "infer"
+SERVER_NODE = "lab-server"  # stands in for the learner's single k3s node
+KWOK_NODES = ("gpu-a", "gpu-b")
+KWOK_TAINT = {"key": "kwok.x-k8s.io/node", "value": "fake", "effect": "NoSchedule"}
+POD_CIDR = "10.42.0.0/16"  # data only: kwok hands these out as pod IPs, nothing dials them
+
+
+class LabError(RuntimeError):
+    pass
+
+
+def versions() -> dict[str, str]:
+    out = {}
+    for line in (HERE / "versions.env").read_text().splitlines():
+        k, sep, v = line.partition("=")
+        if sep and not k.startswith("#"):
+            out[k.strip()] = v.strip()
+    return out
+
+
+def build() -> Path:
+    """Runs build.sh (a cached no-op after the first time) and returns the bin directory."""
+    if not shutil.which("go"):
+        raise LabError("go is not installed")
+    res = subprocess.run(["bash", str(HERE / "build.sh")], stdout=subprocess.PIPE, text=True,
+                         stdin=subprocess.DEVNULL)
+    if res.returncode != 0:
+        raise LabError(f"build.sh failed with exit code {res.returncode}")
+    return Path(res.stdout.strip().splitlines()[-1])
+
+
+def module_dir(module: str, version: str) -> Path:
+    gomodcache = subprocess.run(["go", "env", "GOMODCACHE"], stdout=subprocess.PIPE, text=True,
+                                check=True).stdout.strip()
+    path = Path(gomodcache) / f"{module}@{version}"
+    if not path.is_dir():
+        subprocess.run(["go", "mod", "download", f"{module}@{version}"], cwd=HERE, check=True,
+                       env={**os.environ, "GOTOOLCHAIN": os.environ.get("GOTOOLCHAIN", "local")})
+    return path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((LOOPBACK, 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Proc:
+    name: str
+    pid: int
+    log: str
+
+
+@dataclass
+class Lab:
+    dir: Path
+    bin: Path
+    procs: list[Proc] = field(default_factory=list)
+    ports: dict[str, int] = field(default_factory=dict)
+    versions: dict[str, str] = field(default_factory=dict)
+
+    # --- paths -------------------------------------------------------------------------
+    @property
+    def kubeconfig(self) -> Path:
+        return self.dir / "kubeconfig.yaml"
+
+    @property
+    def logs(self) -> Path:
+        return self.dir / "logs"
+
+    @property
+    def pki(self) -> Path:
+        return self.dir / "pki"
+
+    def kubectl(self, *args: str, input: str | None = None, check: bool = True,
+                timeout: float = 120) -> subprocess.CompletedProcess:
+        res = subprocess.run([str(self.bin / "kubectl"), "--kubeconfig", str(self.kubeconfig), *args],
+                             input=input, text=True, capture_output=True, timeout=timeout)
+        if check and res.returncode != 0:
+            raise LabError(f"kubectl {' '.join(args)}: {res.stderr.strip()}")
+        return res
+
+    # --- lifecycle -----------------------------------------------------------------------
+    def start(self, name: str, args: list[str], env: dict | None = None) -> Proc:
+        log = self.logs / f"{name}.log"
+        with open(log, "ab") as fh:
+            p = subprocess.Popen([str(self.bin / name), *args], stdout=fh, stderr=subprocess.STDOUT,
+                                 stdin=subprocess.DEVNULL, cwd=self.dir, start_new_session=True,
+                                 env={**os.environ, **(env or {})})
+        proc = Proc(name, p.pid, str(log))
+        self.procs.append(proc)
+        self.save()
+        return proc
+
+    def save(self) -> None:
+        state = {"dir": str(self.dir), "bin": str(self.bin), "ports": self.ports, "versions": self.versions,
+                 "procs": [p.__dict__ for p in self.procs]}
+        (self.dir / "lab.json").write_text(json.dumps(state, indent=1))
+
+    @classmethod
+    def load(cls, lab_dir: Path) -> "Lab":
+        state = json.loads((lab_dir / "lab.json").read_text())
+        return cls(Path(state["dir"]), Path(state["bin"]), [Proc(**p) for p in state["procs"]],
+                   state["ports"], state.get("versions", {}))
+
+    def alive(self, proc: Proc) -> bool:
+        try:
+            os.kill(proc.pid, 0)
+        except ProcessLookupError:
+            return False
+        # A zombie child still answers kill(0): look at its state.
+        try:
+            return Path(f"/proc/{proc.pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
+        except OSError:
+            return False
+
+    def stop(self) -> None:
+        """Stops every process we started, newest first, by the PID recorded at start."""
+        for proc in reversed(self.procs):
+            self._signal(proc, signal.SIGTERM)
+            deadline = time.monotonic() + 15
+            while self.alive(proc) and time.monotonic() < deadline:
+                self._reap(proc)
+                time.sleep(0.1)
+            if self.alive(proc):
+                self._signal(proc, signal.SIGKILL)
+                self._reap(proc, block=True)
+        self.procs.clear()
+        self.save()
+
+    def kill(self, name: str) -> Proc:
+        """Stops one component (for fault tests); returns its record so it can be restarted."""
+        proc = next(p for p in self.procs if p.name == name)
+        self._signal(proc, signal.SIGKILL)
+        self._reap(proc, block=True)
+        self.procs.remove(proc)
+        self.save()
+        return proc
+
+    @staticmethod
+    def _signal(proc: Proc, sig: int) -> None:
+        try:
+            os.kill(proc.pid, sig)
+        except ProcessLookupError:
+            pass
+
+    @staticmethod
+    def _reap(proc: Proc, block: bool = False) -> None:
+        try:
+            os.waitpid(proc.pid, 0 if block else os.WNOHANG)
+        except ChildProcessError:
+            pass
+
+    def wait_for(self, what: str, probe, timeout: float = 120, proc: Proc | None = None) -> None:
+        deadline = time.monotonic() + timeout
+        last = ""
+        while time.monotonic() < deadline:
+            try:
+                if probe():
+                    return
+            except Exception as exc:  # noqa: BLE001 - not ready yet
+                last = f"{type(exc).__name__}: {exc}"
+            if proc is not None and not self.alive(proc):
+                raise LabError(f"{proc.name} exited while waiting for {what}")
+            time.sleep(0.2)
+        raise LabError(f"timed out after {timeout:.0f}s waiting for {what} ({last})")
+
+    def tail_logs(self, lines: int = 30) -> str:
+        out = []
+        for log in sorted(self.logs.glob("*.log")):
+            text = log.read_text(errors="replace").splitlines()[-lines:]
+            out.append(f"==> {log.name} <==\n" + "\n".join(text))
+        return "\n".join(out)
+
+    # --- http probes (loopback only) -------------------------------------------------------
+    def _tls(self) -> ssl.SSLContext:
+        ctx = ssl.create_default_context(cafile=str(self.pki / "ca.crt"))
+        ctx.load_cert_chain(str(self.pki / "admin.crt"), str(self.pki / "admin.key"))
+        return ctx
+
+    def get(self, url: str, tls: bool = True, insecure: bool = False) -> str:
+        assert url.split("//", 1)[1].startswith(LOOPBACK + ":"), url
+        ctx = None
+        if tls:
+            ctx = self._tls()
+            if insecure:  # components serving their own self-signed health endpoints
+                ctx.check_hostname = False
+                ctx.verify_mode = ssl.CERT_NONE
+        with urllib.request.urlopen(url, timeout=5, context=ctx) as resp:
+            return resp.read().decode()
+
+
+def up(lab_dir: Path | None = None, bin_dir: Path | None = None) -> Lab:
+    bin_dir = bin_dir or build()
+    lab_dir = lab_dir or Path(tempfile.mkdtemp(prefix="lwstutor-lab-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None))
+    lab = Lab(lab_dir, bin_dir, versions=versions())
+    lab.logs.mkdir(parents=True, exist_ok=True)
+    try:
+        _up(lab)
+    except BaseException:
+        print(f"lab start failed; logs in {lab.logs}\n{lab.tail_logs()}", file=sys.stderr)
+        lab.stop()
+        raise
+    return lab
+
+
+def _up(lab: Lab) -> None:
+    from tests.e2e.labcluster.pki import make_pki
+
+    make_pki(lab.pki)
+    p = lab.ports = {k: free_port() for k in ("etcd", "etcd-peer", "apiserver", "kcm", "scheduler",
+                                                "kwok", "webhook", "lws-health")}
+    lab.save()
+    pki = lab.pki
+    # etcd ----------------------------------------------------------------------------------
+    etcd = lab.start("etcd", [
+        "--name=lab", f"--data-dir={lab.dir / 'etcd'}", "--unsafe-no-fsync",
+        f"--listen-client-urls=http://{LOOPBACK}:{p['etcd']}", f"--advertise-client-urls=http://{LOOPBACK}:{p['etcd']}",
+        f"--listen-peer-urls=http://{LOOPBACK}:{p['etcd-peer']}",
+        f"--initial-advertise-peer-urls=http://{LOOPBACK}:{p['etcd-peer']}",
+        f"--initial-cluster=lab=http://{LOOPBACK}:{p['etcd-peer']}",
+        "--auto-compaction-retention=1", "--quota-backend-bytes=8589934592", "--log-level=warn"])
+    lab.wait_for("etcd /health", lambda: '"health":"true"' in lab.get(f"http://{LOOPBACK}:{p['etcd']}/health", tls=False),
+                 proc=etcd)
+    # kube-apiserver ------------------------------------------------------------------------
+    api = lab.start("kube-apiserver", [
+        f"--etcd-servers=http://{LOOPBACK}:{p['etcd']}", "--etcd-prefix=/registry",
+        f"--bind-address={LOOPBACK}", f"--advertise-address={LOOPBACK}", f"--secure-port={p['apiserver']}",
+        f"--tls-cert-file={pki / 'admin.crt'}", f"--tls-private-key-file={pki / 'admin.key'}",
+        f"--client-ca-file={pki / 'ca.crt'}",
+        "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
+        f"--service-account-key-file={pki / 'admin.key'}", f"--service-account-signing-key-file={pki / 'admin.key'}",
+        "--service-cluster-ip-range=10.96.0.0/16", "--endpoint-reconciler-type=none", "--allow-privileged=true",
+        "--authorization-mode=Node,RBAC", "--disable-admission-plugins=ServiceAccount",
+        "--enable-priority-and-fairness=false", f"--cert-dir={lab.dir / 'apiserver-certs'}"])
+    lab.wait_for("kube-apiserver /readyz", lambda: lab.get(f"https://{LOOPBACK}:{p['apiserver']}/readyz") == "ok",
+                 proc=api)
+    _write_kubeconfig(lab)
+    # controller-manager and scheduler --------------------------------------------------------
+    common = [f"--kubeconfig={lab.kubeconfig}", f"--bind-address={LOOPBACK}", "--leader-elect=false",
+              "--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics",
+              f"--authentication-kubeconfig={lab.kubeconfig}", f"--authorization-kubeconfig={lab.kubeconfig}"]
+    kcm = lab.start("kube-controller-manager", common + [
+        f"--secure-port={p['kcm']}", f"--root-ca-file={pki / 'ca.crt'}",
+        f"--service-account-private-key-file={pki / 'admin.key'}", "--use-service-account-credentials=false",
+        "--controllers=*", "--node-monitor-grace-period=3m20s", f"--cert-dir={lab.dir / 'kcm-certs'}"])
+    sched = lab.start("kube-scheduler", common + [f"--secure-port={p['scheduler']}",
+                                                  f"--cert-dir={lab.dir / 'scheduler-certs'}"])
+    lab.wait_for("kube-controller-manager /healthz",
+                 lambda: lab.get(f"https://{LOOPBACK}:{p['kcm']}/healthz", insecure=True) == "ok", proc=kcm)
+    lab.wait_for("kube-scheduler /healthz",
+                 lambda: lab.get(f"https://{LOOPBACK}:{p['scheduler']}/healthz", insecure=True) == "ok", proc=sched)
+    # kwok ------------------------------------------------------------------------------------
+    kwok_cfg = _kwok_config(lab)
+    kwok = lab.start("kwok", [
+        f"--kubeconfig={lab.kubeconfig}", f"--config={kwok_cfg}", "--manage-all-nodes=true",
+        f"--cidr={POD_CIDR}", f"--node-ip={LOOPBACK}", "--node-lease-duration-seconds=40",
+        f"--server-address={LOOPBACK}:{p['kwok']}"], env={"HOME": str(lab.dir)})  # no stray ~/.kwok
+    lab.wait_for("kwok /healthz", lambda: lab.get(f"http://{LOOPBACK}:{p['kwok']}/healthz", tls=False).strip() == "ok",
+                 proc=kwok)
+    # LWS: CRDs, then the manager, then its webhooks -----------------------------------------
+    lws_mod = module_dir("sigs.k8s.io/lws", lab.versions["LWS_VERSION"])
+    for crd in sorted(glob.glob(str(lws_mod / "config/crd/bases/*.yaml"))):
+        lab.kubectl("apply", "--server-side", "-f", crd)
+    lab.kubectl("wait", "--for=condition=Established", "--timeout=60s", "crd/leaderworkersets.leaderworkerset.x-k8s.io")
+    lws = lab.start("lws-manager", [f"--config={_lws_config(lab)}", f"--kubeconfig={lab.kubeconfig}",
+                                    "--zap-log-level=info"])
+    lab.wait_for("lws-manager /readyz",
+                 lambda: lab.get(f"http://{LOOPBACK}:{p['lws-health']}/readyz", tls=False).strip() == "ok", proc=lws)
+    lab.wait_for("lws webhook port", lambda: socket.create_connection((LOOPBACK, p["webhook"]), timeout=2).close() is None,
+                 proc=lws)
+    lab.kubectl("apply", "-f", "-", input=_webhooks(lab, lws_mod))
+    # topology ------------------------------------------------------------------------------
+    lab.kubectl("apply", "-f", "-", input=yaml.safe_dump_all(_topology()))
+    lab.kubectl("wait", "--for=condition=Ready", "--timeout=90s", "node", SERVER_NODE, *KWOK_NODES)
+    _wait_webhook_serving(lab)
+
+
+def _write_kubeconfig(lab: Lab) -> None:
+    cfg = {
+        "apiVersion": "v1", "kind": "Config", "current-context": "lab",
+        "clusters": [{"name": "lab", "cluster": {"server": f"https://{LOOPBACK}:{lab.ports['apiserver']}",
+                                                 "certificate-authority": str(lab.pki / "ca.crt")}}],
+        "users": [{"name": "lab-admin", "user": {"client-certificate": str(lab.pki / "admin.crt"),
+                                                 "client-key": str(lab.pki / "admin.key")}}],
+        "contexts": [{"name": "lab", "context": {"cluster": "lab", "user": "lab-admin"}}],
+    }
+    lab.kubeconfig.write_text(yaml.safe_dump(cfg))
+
+
+def _kwok_config(lab: Lab) -> Path:
+    """kwok v0.8 has no built-in stages: pass kwokctl's defaults from the kwok module."""
+    kwok_mod = module_dir("sigs.k8s.io/kwok", lab.versions["KWOK_VERSION"])
+    stages = [kwok_mod / "kustomize/stage/node/fast/node-initialize.yaml",
+              kwok_mod / "kustomize/stage/node/heartbeat-with-lease/node-heartbeat-with-lease.yaml",
+              *(kwok_mod / f"kustomize/stage/pod/fast/{n}.yaml" for n in ("pod-ready", "pod-complete", "pod-delete"))]
+    out = lab.dir / "kwok.yaml"
+    out.write_text("\n---\n".join(s.read_text() for s in stages))
+    return out
+
+
+def _lws_config(lab: Lab) -> Path:
+    certs = lab.dir / "lws-certs"
+    certs.mkdir(exist_ok=True)
+    shutil.copy(lab.pki / "admin.crt", certs / "tls.crt")
+    shutil.copy(lab.pki / "admin.key", certs / "tls.key")
+    cfg = {
+        "apiVersion": "config.lws.x-k8s.io/v1alpha1", "kind": "Configuration",
+        "leaderElection": {"leaderElect": False},
+        "internalCertManagement": {"enable": False},
+        "webhook": {"host": LOOPBACK, "port": lab.ports["webhook"], "certDir": str(certs)},
+        "metrics": {"bindAddress": "0"},
+        "health": {"healthProbeBindAddress": f"{LOOPBACK}:{lab.ports['lws-health']}"},
+    }
+    out = lab.dir / "lws-config.yaml"
+    out.write_text(yaml.safe_dump(cfg))
+    return out
+
+
+def _webhooks(lab: Lab, lws_mod: Path) -> str:
+    """LWS's own webhook manifests, pointed at the manager on loopback by URL with our CA.
+    The objectSelectors come from the module's kustomize patches, matched by webhook name."""
+    hook_dir = lws_mod / "config/webhook"
+    docs = [d for d in yaml.safe_load_all((hook_dir / "manifests.yaml").read_text()) if d]
+    selectors = {}
+    for patch in ("mutating-patch.yaml", "validating-patch.yaml"):
+        for op in yaml.safe_load((hook_dir / patch).read_text()) or []:
+            value = op.get("value") or {}
+            if value.get("objectSelector"):
+                selectors[value["name"]] = value["objectSelector"]
+    ca = base64.b64encode((lab.pki / "ca.crt").read_bytes()).decode()
+    for doc in docs:
+        doc["metadata"]["name"] = "lws-" + doc["metadata"]["name"]
+        for hook in doc["webhooks"]:
+            path = hook["clientConfig"]["service"]["path"]
+            hook["clientConfig"] = {"url": f"https://{LOOPBACK}:{lab.ports['webhook']}{path}", "caBundle": ca}
+            if hook["name"] in selectors:
+                hook["objectSelector"] = selectors[hook["name"]]
+    return yaml.safe_dump_all(docs)
+
+
+def _wait_webhook_serving(lab: Lab) -> None:
+    """The apiserver must reach the webhook before tests create LWS objects: a server-side dry run
+    of an LWS goes through the mutating and validating webhooks without creating anything."""
+    probe = {"apiVersion": "leaderworkerset.x-k8s.io/v1", "kind": "LeaderWorkerSet",
+             "metadata": {"name": "probe", "namespace": "default"},
+             "spec": {"replicas": 1, "leaderWorkerTemplate": {"size": 1, "workerTemplate": {
+                 "spec": {"containers": [{"name": "c", "image": "busybox"}]}}}}}
+    lab.wait_for("lws webhooks", lambda: lab.kubectl("apply", "--dry-run=server", "-f", "-",
+                                                     input=json.dumps(probe)).returncode == 0, timeout=60)
+
+
+def node(name: str, labels: dict, taints: list) -> dict:
+    res = {"cpu": "8", "memory": "32Gi", "pods": "110", GPU: "4"}
+    return {
+        "apiVersion": "v1", "kind": "Node",
+        "metadata": {"name": name, "annotations": {"kwok.x-k8s.io/node": "fake", "node.alpha.kubernetes.io/ttl": "0"},
+                     "labels": {"kubernetes.io/hostname": name, "kubernetes.io/os": "linux",
+                                "kubernetes.io/arch": "amd64", **labels}},
+        "spec": {"taints": taints},
+        "status": {"capacity": res, "allocatable": res},
+    }
+
+
+def _topology() -> list[dict]:
+    return [
+        node(SERVER_NODE, {"node-role.kubernetes.io/control-plane": "true"}, []),
+        *(node(n, {"type": "kwok"}, [KWOK_TAINT]) for n in KWOK_NODES),
+        {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": NAMESPACE}},
+    ]
+
+
+def fail_container(lab: Lab, pod: str, namespace: str = NAMESPACE) -> None:
+    """Makes a pod look like its container exited 1 and was restarted (the learner's
+    `touch /tmp/fail`): restartCount+1, lastState.terminated.exitCode 1, still Running.
+    Phase stays Running and Ready stays True, so no kwok stage matches and undoes it."""
+    obj = json.loads(lab.kubectl("get", "pod", pod, "-n", namespace, "-o", "json").stdout)
+    now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    statuses = []
+    for cs in obj["status"].get("containerStatuses") or []:
+        started = (cs.get("state", {}).get("running") or {}).get("startedAt", now)
+        statuses.append({**cs, "restartCount": cs.get("restartCount", 0) + 1,
+                         "lastState": {"terminated": {"exitCode": 1, "reason": "Error",
+                                                      "startedAt": started, "finishedAt": now}},
+                         "state": {"running": {"startedAt": now}}})
+    lab.kubectl("patch", "pod", pod, "-n", namespace, "--subresource=status", "--type=merge",
+                "-p", json.dumps({"status": {"containerStatuses": statuses}}))

@@ -1,0 +1,231 @@
+"""A scripted learner: does each lab step the way a person would in their shell.
+
+It writes the answer files into the workdir and applies YAML with the lab's own kubectl (built
+from the same Kubernetes version as the control plane). Every wait is on a condition read from
+the cluster, never a fixed sleep. KWOK pods run no containers, so `kubectl exec` output is
+reproduced from the live pod spec/status exactly as the lab's commands would print it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import yaml
+
+from tests.e2e.labcluster.lab import Lab, fail_container
+
+NS = "infer"
+GPU = "nvidia.com/gpu"
+FAIL_LOOP = "while [ ! -f /tmp/fail ]; do sleep 1; done; exit 1"
+KWOK_TOLERATION = {"key": "kwok.x-k8s.io/node", "operator": "Equal", "value": "fake", "effect": "NoSchedule"}
+EXCLUSIVE = "leaderworkerset.sigs.k8s.io/exclusive-topology"
+
+
+def container(name: str, gpus: int | None = 1, env: dict | None = None) -> dict:
+    c = {"name": name, "image": "busybox:1.36", "command": ["sh", "-c", FAIL_LOOP]}
+    if gpus:
+        c["resources"] = {"limits": {GPU: gpus}}
+    if env:
+        c["env"] = [{"name": k, "value": v} for k, v in env.items()]
+    return c
+
+
+def lws(name: str, replicas: int, leader: dict, worker: dict, annotations: dict | None = None,
+        leader_extra: dict | None = None, worker_extra: dict | None = None) -> dict:
+    meta = {"name": name, "namespace": NS}
+    if annotations:
+        meta["annotations"] = annotations
+    return {
+        "apiVersion": "leaderworkerset.x-k8s.io/v1", "kind": "LeaderWorkerSet", "metadata": meta,
+        "spec": {"replicas": replicas, "leaderWorkerTemplate": {
+            "size": 2, "restartPolicy": "RecreateGroupOnPodRestart",
+            "leaderTemplate": {"spec": {"containers": [leader], **(leader_extra or {})}},
+            "workerTemplate": {"spec": {"containers": [worker], **(worker_extra or {})}},
+        }},
+    }
+
+
+def llm(version: str | None = None) -> dict:
+    env = {"VERSION": version} if version else None
+    return lws("llm", 2, container("leader", env=env), container("worker", env=env))
+
+
+def wide(annotation_on_template: bool = False) -> dict:
+    extra = {"tolerations": [KWOK_TOLERATION], "nodeSelector": {"type": "kwok"}}
+    ann = {EXCLUSIVE: "kubernetes.io/hostname"}
+    obj = lws("wide", 2, container("leader"), container("worker"),
+              annotations=None if annotation_on_template else ann, leader_extra=extra, worker_extra=extra)
+    if annotation_on_template:
+        for t in ("leaderTemplate", "workerTemplate"):
+            obj["spec"]["leaderWorkerTemplate"][t]["metadata"] = {"annotations": ann}
+    return obj
+
+
+def orphan() -> dict:
+    return lws("orphan", 1, container("leader", gpus=None), container("worker"))
+
+
+class Learner:
+    def __init__(self, lab: Lab, workdir: Path):
+        self.lab = lab
+        self.workdir = workdir
+        workdir.mkdir(parents=True, exist_ok=True)
+
+    # --- shell-like helpers ------------------------------------------------------------------
+    def write(self, name: str, text: str) -> Path:
+        """Writes an answer file the way an editor does: to a temp name, then renamed."""
+        path = self.workdir / name
+        tmp = path.with_name(f".{name}.swp")
+        tmp.write_text(text)
+        tmp.replace(path)
+        return path
+
+    def apply(self, obj: dict | list, file: str | None = None) -> None:
+        text = yaml.safe_dump_all(obj if isinstance(obj, list) else [obj], sort_keys=False)
+        if file:
+            self.lab.kubectl("apply", "-f", str(self.write(file, text)))
+        else:
+            self.lab.kubectl("apply", "-f", "-", input=text)
+
+    def delete(self, kind: str, name: str) -> None:
+        self.lab.kubectl("delete", kind, name, "-n", NS, "--ignore-not-found", "--wait=true", timeout=180)
+
+    def get(self, kind: str, name: str | None = None, selector: str | None = None) -> dict | None:
+        args = ["get", kind, "-n", NS, "-o", "json"]
+        if name:
+            args.insert(2, name)
+        if selector:
+            args += ["-l", selector]
+        res = self.lab.kubectl(*args, check=False)
+        if res.returncode != 0:
+            if "NotFound" in res.stderr or "not found" in res.stderr:
+                return None
+            raise RuntimeError(res.stderr)
+        return json.loads(res.stdout)
+
+    def pod(self, name: str) -> dict | None:
+        return self.get("pod", name)
+
+    def wait(self, what: str, cond, timeout: float = 180) -> object:
+        """Polls a condition on the cluster until it holds."""
+        deadline = time.monotonic() + timeout
+        last = None
+        while time.monotonic() < deadline:
+            try:
+                last = cond()
+            except RuntimeError:
+                last = None
+            if last:
+                return last
+            time.sleep(0.25)
+        raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+
+    def running(self, *names: str):
+        def cond():
+            pods = [self.pod(n) for n in names]
+            ok = all(p and p["status"].get("phase") == "Running" and not p["metadata"].get("deletionTimestamp")
+                     for p in pods)
+            return pods if ok else None
+        return self.wait(f"{', '.join(names)} Running", cond)
+
+    # --- the lab steps -----------------------------------------------------------------------
+    LLM_PODS = ("llm-0", "llm-0-1", "llm-1", "llm-1-1")
+
+    def step1(self) -> None:
+        self.apply(llm(), "lws.yaml")
+        self.running(*self.LLM_PODS)
+
+    def step2(self, swap: bool = False) -> str:
+        lines = []
+        for name in self.LLM_PODS:
+            labels = self.pod(name)["metadata"]["labels"]
+            g = labels["leaderworkerset.sigs.k8s.io/group-index"]
+            w = labels["leaderworkerset.sigs.k8s.io/worker-index"]
+            if swap:
+                g, w = w, g
+            lines.append(f"pod={name} group={g} worker={w}")
+        text = "\n".join(lines) + "\n"
+        self.write("names.txt", text)
+        return text
+
+    def exec_env(self, pod: str) -> str:
+        """`kubectl exec POD -- env | grep ^LWS_`, from the spec the webhook wrote."""
+        env = self.pod(pod)["spec"]["containers"][0].get("env") or []
+        return "".join(f"{e['name']}={e.get('value', '')}\n" for e in env if e["name"].startswith("LWS_"))
+
+    def step3(self) -> str:
+        text = self.exec_env("llm-1-1")
+        self.write("env.txt", text)
+        return text
+
+    def nslookup(self, name: str, ok: bool = True) -> str:
+        """What busybox nslookup prints inside llm-1-1 (cluster DNS at the k3s default 10.43.0.10)."""
+        head = "Server:\t\t10.43.0.10\nAddress:\t10.43.0.10:53\n\n"
+        if not ok:
+            return head + f"** server can't find {name}: NXDOMAIN\n\n"
+        ip = self.pod("llm-1")["status"]["podIP"]
+        return head + f"\nName:\t{name}\nAddress: {ip}\n\n"
+
+    def step4(self, short: bool = False) -> str:
+        name = "llm-1" if short else "llm-1.llm.infer.svc.cluster.local"
+        text = self.nslookup(name, ok=not short)
+        self.write("dns.txt", text)
+        return text
+
+    def uids(self) -> tuple[str, str]:
+        return self.pod("llm-0")["metadata"]["uid"], self.pod("llm-1")["metadata"]["uid"]
+
+    def write_restart(self, g0: str, g1: str) -> None:
+        self.write("restart.txt", f"group0_before={g0}\ngroup1_before={g1}\n")
+
+    def fail_worker(self) -> tuple[str, str]:
+        """touch /tmp/fail in llm-0-1; waits until group 0 is rebuilt and Running again."""
+        g0, g1 = self.uids()
+        fail_container(self.lab, "llm-0-1", NS)
+        self.wait("llm-0 recreated", lambda: (p := self.pod("llm-0")) and p["metadata"]["uid"] != g0)
+        self.running("llm-0", "llm-0-1")
+        return g0, g1
+
+    def step5(self) -> None:
+        self.write_restart(*self.uids())
+        self.fail_worker()
+
+    def step6(self, worker_only: bool = False) -> None:
+        obj = llm("v2")
+        if worker_only:
+            del obj["spec"]["leaderWorkerTemplate"]["leaderTemplate"]["spec"]["containers"][0]["env"]
+        self.apply(obj, "lws.yaml")
+        if not worker_only:
+            self.wait_rolled()
+
+    def wait_rolled(self) -> None:
+        def done():
+            o = self.get("leaderworkerset", "llm")
+            st = o.get("status", {})
+            avail = any(c["type"] == "Available" and c["status"] == "True" for c in st.get("conditions", []))
+            return st.get("updatedReplicas") == 2 and avail
+        self.wait("llm rolled out", done, timeout=300)
+        self.wait("llm pods on v2", lambda: all(
+            (p := self.pod(n)) and p["status"].get("phase") == "Running" and not p["metadata"].get("deletionTimestamp")
+            and any(e.get("name") == "VERSION" for e in p["spec"]["containers"][0].get("env", []))
+            for n in self.LLM_PODS), timeout=300)
+
+    def step7(self, annotation_on_template: bool = False) -> None:
+        self.apply(wide(annotation_on_template), "wide.yaml")
+        self.running("wide-0", "wide-0-1", "wide-1", "wide-1-1")
+
+    def scheduler_reason(self, pod: str) -> str:
+        def cond():
+            p = self.pod(pod)
+            c = next((c for c in p["status"].get("conditions", []) if c["type"] == "PodScheduled"), None)
+            return c and c["status"] == "False" and c.get("message")
+        return self.wait(f"{pod} unschedulable", cond)
+
+    def step8(self) -> str:
+        self.apply(orphan(), "orphan.yaml")
+        self.running("orphan-0")
+        msg = self.scheduler_reason("orphan-0-1")
+        self.write("partial.txt", msg + "\n")
+        return msg
