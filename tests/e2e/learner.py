@@ -67,6 +67,9 @@ def orphan() -> dict:
     return lws("orphan", 1, container("leader", gpus=None), container("worker"))
 
 
+LLM_PODS_ALL = ("llm-0", "llm-0-1", "llm-1", "llm-1-1")
+
+
 class Learner:
     def __init__(self, lab: Lab, workdir: Path):
         self.lab = lab
@@ -131,7 +134,7 @@ class Learner:
         return self.wait(f"{', '.join(names)} Running", cond)
 
     # --- the lab steps -----------------------------------------------------------------------
-    LLM_PODS = ("llm-0", "llm-0-1", "llm-1", "llm-1-1")
+    LLM_PODS = LLM_PODS_ALL
 
     def step1(self) -> None:
         self.apply(llm(), "lws.yaml")
@@ -200,7 +203,7 @@ class Learner:
         if not worker_only:
             self.wait_rolled()
 
-    def wait_rolled(self) -> None:
+    def wait_rolled(self, env_on: tuple[str, ...] = LLM_PODS_ALL) -> None:
         def done():
             o = self.get("leaderworkerset", "llm")
             st = o.get("status", {})
@@ -210,7 +213,8 @@ class Learner:
         self.wait("llm pods on v2", lambda: all(
             (p := self.pod(n)) and p["status"].get("phase") == "Running" and not p["metadata"].get("deletionTimestamp")
             and any(e.get("name") == "VERSION" for e in p["spec"]["containers"][0].get("env", []))
-            for n in self.LLM_PODS), timeout=300)
+            for n in env_on), timeout=300)
+        self.running(*self.LLM_PODS)
 
     def step7(self, annotation_on_template: bool = False) -> None:
         self.apply(wide(annotation_on_template), "wide.yaml")

@@ -14,6 +14,7 @@ Every call here is a read (list/watch); the tutor never writes to the cluster.
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from dataclasses import dataclass
@@ -66,6 +67,18 @@ RESOURCES = (
     Resource("statefulsets", "StatefulSet", "apps/v1", True),
     Resource("nodes", "Node", "v1", False),
 )
+
+
+def _abort(resp) -> None:
+    """Unblocks a thread waiting in a watch read. resp.close() would wait for the reader's own
+    buffer lock; shutting the socket down makes the blocked recv return at once."""
+    conn = getattr(resp, "connection", None) or getattr(resp, "_connection", None)
+    sock = getattr(conn, "sock", None)
+    try:
+        if sock is not None:
+            sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
 
 
 def classify(exc: BaseException, res: Resource) -> tuple[Conn, str]:
@@ -139,10 +152,7 @@ class LiveSource:
     def stop(self) -> None:
         self._stop.set()
         for resp in list(self._responses.values()):
-            try:
-                resp.close()  # unblocks a thread waiting in a watch read
-            except Exception:  # noqa: BLE001
-                pass
+            _abort(resp)
 
     def join(self, timeout: float = 5.0) -> None:
         for th in self._threads:

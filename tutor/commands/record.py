@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import queue
+import signal
 import sys
+import threading
 import time
 
 from tutor.cli import EXIT_OK, UsageError
@@ -43,15 +45,18 @@ def run_record(args) -> int:
                             force_poll=args.poll).start()
         deadline = start + args.duration if args.duration else None
         count = 0
+        stop = threading.Event()
+        # Explicit handlers: a recorder started in the background inherits an ignored SIGINT,
+        # and `kill` sends SIGTERM; both must end the recording cleanly.
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda *_: stop.set())
         try:
-            while deadline is None or time.monotonic() < deadline:
+            while not stop.is_set() and (deadline is None or time.monotonic() < deadline):
                 try:
                     item = q.get(timeout=0.2)
                 except queue.Empty:
                     continue
                 count += write_item(session, writer, item, clock)
-        except KeyboardInterrupt:
-            pass
         finally:
             live.stop()
             files.stop()

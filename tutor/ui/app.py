@@ -68,6 +68,7 @@ class TutorApp(App):
         self._refresh_timer: Timer | None = None
         self.checks_run = 0  # how many debounced re-checks ran (tests and benchmarks read it)
         self._stoppers: list[Callable[[], None]] = []
+        self._closing = False  # set on unmount: late source messages must not touch gone widgets
 
     # --- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -110,11 +111,16 @@ class TutorApp(App):
         self.run_worker(fn, name=name, group="sources", thread=True, exit_on_error=False)
 
     def on_unmount(self) -> None:
+        self._closing = True
+        if self._refresh_timer is not None:
+            self._refresh_timer.stop()
         for stop in self._stoppers:
             stop()
 
     @on(SourceReady)
     def _drain(self) -> None:
+        if self._closing:
+            return
         changed = False
         for item in self.inbox.drain():
             changed |= self.session.apply(item)
@@ -127,7 +133,8 @@ class TutorApp(App):
 
     def _debounced_refresh(self) -> None:
         self._refresh_timer = None
-        self.recheck()
+        if not self._closing:
+            self.recheck()
 
     # --- checking and drawing ----------------------------------------------------------------
     def recheck(self) -> None:

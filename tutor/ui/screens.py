@@ -28,13 +28,13 @@ class HelpScreen(ModalScreen[None]):
 
     def __init__(self, bindings: list[Binding], title: str, extra: str = ""):
         super().__init__()
-        self._bindings = bindings
+        self._keys = bindings
         self._title = title
         self._extra = extra
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
-            yield Static(bindings_table(self._bindings, self._title))
+            yield Static(bindings_table(self._keys, self._title))
             if self._extra:
                 yield Static(Text(self._extra, style="dim"), id="help-extra")
 

@@ -294,7 +294,9 @@ def _up(lab: Lab) -> None:
     lws_mod = module_dir("sigs.k8s.io/lws", lab.versions["LWS_VERSION"])
     for crd in sorted(glob.glob(str(lws_mod / "config/crd/bases/*.yaml"))):
         lab.kubectl("apply", "--server-side", "-f", crd)
-    lab.kubectl("wait", "--for=condition=Established", "--timeout=60s", "crd/leaderworkersets.leaderworkerset.x-k8s.io")
+    lab.wait_for("LWS CRD Established", lambda: lab.kubectl(
+        "get", "crd", "leaderworkersets.leaderworkerset.x-k8s.io", "-o",
+        "jsonpath={.status.conditions[?(@.type==\"Established\")].status}").stdout == "True", timeout=60)
     lws = lab.start("lws-manager", [f"--config={_lws_config(lab)}", f"--kubeconfig={lab.kubeconfig}",
                                     "--zap-log-level=info"])
     lab.wait_for("lws-manager /readyz",
@@ -304,7 +306,9 @@ def _up(lab: Lab) -> None:
     lab.kubectl("apply", "-f", "-", input=_webhooks(lab, lws_mod))
     # topology ------------------------------------------------------------------------------
     lab.kubectl("apply", "-f", "-", input=yaml.safe_dump_all(_topology()))
-    lab.kubectl("wait", "--for=condition=Ready", "--timeout=90s", "node", SERVER_NODE, *KWOK_NODES)
+    lab.wait_for("nodes Ready", lambda: lab.kubectl(
+        "get", "nodes", "-o", "jsonpath={.items[*].status.conditions[?(@.type==\"Ready\")].status}"
+    ).stdout.split() == ["True"] * (1 + len(KWOK_NODES)), timeout=90, proc=kwok)
     _wait_webhook_serving(lab)
 
 

@@ -1,0 +1,181 @@
+"""Regenerates the committed recordings from the real lab control plane.
+
+    python -m tests.e2e.record_lab                 # every scenario into tests/data/recordings/
+    python -m tests.e2e.record_lab walkthrough     # just one
+
+Each scenario gets a fresh lab (about 10 s to start), a scripted learner and `lwstutor record`
+running beside it, exactly as a learner would run the tutor beside their shell. A recording
+ends once it has caught up with the cluster: every object the cluster holds appears in it at
+its current resourceVersion.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from tests.e2e.labcluster.lab import Lab, up
+from tests.e2e.learner import NS, Learner, orphan, wide
+
+ROOT = Path(__file__).resolve().parents[2]
+OUT = ROOT / "tests" / "data" / "recordings"
+KINDS = ("pods", "leaderworkersets", "events", "statefulsets")
+
+
+def walkthrough(ln: Learner) -> None:
+    ln.step1()
+    ln.step2()
+    ln.step3()
+    ln.step4()
+    ln.step5()
+    ln.step6()
+    ln.step7()
+    ln.step8()
+
+
+def wrong_annotation(ln: Learner) -> None:
+    """The exclusive-topology annotation on the pod templates instead of the LWS metadata."""
+    ln.step1()
+    ln.apply(wide(annotation_on_template=True), "wide.yaml")
+    ln.wait("wide pods created", lambda: all(ln.pod(p) for p in ("wide-0", "wide-1")))
+
+
+def restart_after_failure(ln: Learner) -> None:
+    """restart.txt written after the failure: group0_before is already the new UID."""
+    ln.step1()
+    ln.fail_worker()
+    ln.write_restart(*ln.uids())
+
+
+def dns_short_name(ln: Learner) -> None:
+    ln.step1()
+    ln.step3()
+    ln.step4(short=True)
+
+
+def names_swapped(ln: Learner) -> None:
+    ln.step1()
+    ln.step2(swap=True)
+
+
+def orphan_without_llm(ln: Learner) -> None:
+    """orphan created while llm is deleted: the real node has free GPUs and the worker schedules."""
+    ln.step1()
+    ln.delete("lws", "llm")
+    ln.wait("llm pods gone", lambda: not any(ln.pod(p) for p in ln.LLM_PODS))
+    ln.apply(orphan(), "orphan.yaml")
+    ln.running("orphan-0", "orphan-0-1")
+
+
+def version_worker_only(ln: Learner) -> None:
+    """VERSION=v2 added to the worker template only."""
+    ln.step1()
+    ln.step6(worker_only=True)
+    ln.wait_rolled(env_on=("llm-0-1", "llm-1-1"))
+
+
+SCENARIOS = {f.__name__.replace("_", "-"): f for f in (walkthrough, wrong_annotation, restart_after_failure,
+                                                         dns_short_name, names_swapped, orphan_without_llm,
+                                                         version_worker_only)}
+
+
+def last_versions(path: Path) -> dict[tuple[str, str], str]:
+    seen: dict[tuple[str, str], str] = {}
+    for line in path.read_text().splitlines()[1:]:
+        rec = json.loads(line)
+        if "object" in rec:
+            meta = rec["object"].get("metadata", {})
+            key = (rec["object"].get("kind", ""), meta.get("name", ""))
+            seen[key] = "" if rec["type"] == "DELETED" else meta.get("resourceVersion", "")
+    return seen
+
+
+def caught_up(lab: Lab, path: Path) -> bool:
+    seen = last_versions(path)
+    for kind in KINDS:
+        items = json.loads(lab.kubectl("get", kind, "-n", NS, "-o", "json").stdout)["items"]
+        for obj in items:
+            if seen.get((obj["kind"], obj["metadata"]["name"])) != obj["metadata"]["resourceVersion"]:
+                return False
+    return True
+
+
+def record(name: str, out_dir: Path) -> Path:
+    lab = up()
+    out = out_dir / f"{name}.jsonl"
+    try:
+        with tempfile.TemporaryDirectory(prefix="gsb-lws-") as tmp:
+            workdir = Path(tmp) / "gsb-lws"
+            workdir.mkdir()
+            env = {**os.environ, "XDG_STATE_HOME": tmp}
+            rec = subprocess.Popen(
+                [sys.executable, "-m", "tutor", "record", str(out), "--kubeconfig", str(lab.kubeconfig),
+                 "--workdir", str(workdir), "--lws-version", lab.versions["LWS_VERSION"]],
+                env=env, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            ready, log = threading.Event(), []
+            threading.Thread(target=_follow, args=(rec.stderr, log, ready), daemon=True).start()
+            try:
+                ln = Learner(lab, workdir)
+                ln.wait("recorder listed every resource", ready.is_set, timeout=60)
+                SCENARIOS[name](ln)
+                ln.wait("recording caught up", lambda: caught_up(lab, out), timeout=60)
+            finally:
+                rec.send_signal(signal.SIGTERM)
+                rec.wait(timeout=30)
+            if rec.returncode not in (0, 130):
+                raise RuntimeError(f"lwstutor record failed ({rec.returncode}): {''.join(log)}")
+            _relocate_workdir(out, str(workdir))
+    finally:
+        lab.stop()
+    return out
+
+
+def _follow(stream, log: list, ready: threading.Event) -> None:
+    """Reads the recorder's status lines; ready once every watched resource has listed."""
+    ok = set()
+    for line in stream:
+        log.append(line)
+        parts = line.split()
+        if len(parts) >= 3 and parts[0] == "lwstutor:" and parts[2] == "ok":
+            ok.add(parts[1].rstrip(":"))
+            if ok >= {"pods", "leaderworkersets", "events", "statefulsets", "nodes"}:
+                ready.set()
+
+
+def _relocate_workdir(path: Path, workdir: str) -> None:
+    """Recordings say the lab's workdir, not the temp dir the scenario used."""
+    lines = path.read_text().splitlines()
+    head = json.loads(lines[0])
+    head["workdir"] = "/root/gsb-lws"
+    lines[0] = json.dumps(head, separators=(",", ":"))
+    path.write_text("\n".join(lines) + "\n")
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m tests.e2e.record_lab")
+    p.add_argument("scenarios", nargs="*", default=[], metavar="SCENARIO",
+                   help=f"any of: {', '.join(SCENARIOS)} (default: all)")
+    p.add_argument("--out", type=Path, default=OUT)
+    args = p.parse_args(argv)
+    unknown = [s for s in args.scenarios if s not in SCENARIOS]
+    if unknown:
+        p.error(f"unknown scenario {unknown[0]!r}; choose from {', '.join(SCENARIOS)}")
+    args.out.mkdir(parents=True, exist_ok=True)
+    for name in args.scenarios or SCENARIOS:
+        start = time.monotonic()
+        path = record(name, args.out)
+        print(f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}: "
+              f"{len(path.read_text().splitlines())} lines, {time.monotonic() - start:.0f}s", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
