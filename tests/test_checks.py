@@ -1,0 +1,275 @@
+"""Every checker on states from the real lab control plane: pass, each kind of fail, waiting,
+and the near misses steps.md lists. Each test asserts the verdict and the message's key words."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.states import check, event, file_written, final_file, running, state
+from tutor.checks import run_checker
+from tutor.checks.verdict import Status
+
+W = "walkthrough"
+PASS, FAIL, WAIT, ERROR = Status.PASS, Status.FAIL, Status.WAITING, Status.ERROR
+
+
+def assert_verdict(v, status, *words):
+    assert v.status is status, v
+    text = " ".join((v.message, *v.details))
+    for w in words:
+        assert w in text, f"{w!r} not in {text!r}"
+
+
+# --- step 1 -------------------------------------------------------------------------------------
+
+def test_step1_before_anything():
+    assert_verdict(check(state(W, stop=file_written("lws.yaml")), 1), FAIL, "lws.yaml", "does not exist")
+
+
+def test_step1_waits_for_pods():
+    s = state(W, after=event("LeaderWorkerSet", "llm", "ADDED"))
+    assert_verdict(check(s, 1), WAIT, "Running")
+
+
+def test_step1_passes():
+    assert_verdict(check(state(W, after=running("llm-1-1")), 1), PASS, "two groups", "lab-server")
+
+
+LWS_YAML = final_file("names-swapped", "lws.yaml")
+
+
+@pytest.mark.parametrize("edit,words", [
+    (lambda y: y.replace("replicas: 2", "replicas: 3"), ["spec.replicas", "3"]),
+    (lambda y: y.replace("    size: 2\n", "").replace("spec:\n  replicas: 2", "spec:\n  replicas: 2\n  size: 2"),
+     ["size", "under spec.leaderWorkerTemplate"]),
+    (lambda y: y.replace("nvidia.com/gpu: 1", "nvidia.com/gpu: 2"), ["limits 2", "exactly 1"]),
+    (lambda y: y.replace("/tmp/fail", "/tmp/other"), ["/tmp/fail"]),
+    (lambda y: y.replace("RecreateGroupOnPodRestart", "None"), ["restartPolicy", "RecreateGroupOnPodRestart"]),
+    (lambda y: y.replace("namespace: infer", "namespace: default"), ["namespace default"]),
+    (lambda y: y.replace("name: llm", "name: llm2", 1), ["no LeaderWorkerSet named llm"]),
+    (lambda y: y + "\n  bad: [unclosed\n", ["not valid YAML"]),
+])
+def test_step1_file_near_misses(edit, words):
+    s = state("names-swapped", files={"lws.yaml": edit(LWS_YAML)})
+    assert_verdict(check(s, 1), FAIL, *words)
+
+
+def test_step1_worker_template_alone_serves_leaders():
+    import yaml
+    doc = yaml.safe_load(LWS_YAML)
+    del doc["spec"]["leaderWorkerTemplate"]["leaderTemplate"]
+    s = state("names-swapped", files={"lws.yaml": "---\n# two docs\n---\n" + yaml.safe_dump(doc)})
+    assert_verdict(check(s, 1), PASS)
+
+
+def test_step1_yaml_alias_bomb_and_tags_are_refused():
+    # "billion laughs": 9 levels of 9 references each
+    bomb = "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + "".join(
+        f"{c}: &{c} [{', '.join(['*' + p] * 9)}]\n" for p, c in zip("abcdefgh", "bcdefghi"))
+    assert_verdict(check(state(W, files={"lws.yaml": bomb}), 1), FAIL, "aliases")
+    tagged = "!!python/object/apply:os.system ['echo hi']\n"
+    assert_verdict(check(state(W, files={"lws.yaml": tagged}), 1), FAIL, "not valid YAML")
+    deep = "a: " + "[" * 10000 + "]" * 10000 + "\n"
+    assert_verdict(check(state(W, files={"lws.yaml": deep}), 1), FAIL, "YAML")
+
+
+# --- step 2 -------------------------------------------------------------------------------------
+
+def test_step2_passes_and_tolerates_layout():
+    s = state(W, after=file_written("names.txt"))
+    assert_verdict(check(s, 2), PASS, "group-index")
+    messy = "\r\n\r\n  pod=llm-1-1   group=1 worker=1 \r\npod=llm-0 group=0 worker=0\r\n\r\n" \
+            "pod=llm-1 group=1 worker=0\r\n\tpod=llm-0-1 group=0\tworker=1\r\n"
+    assert_verdict(check(state(W, after=file_written("names.txt"), files={"names.txt": messy}), 2), PASS)
+
+
+def test_step2_swapped_indexes_name_the_line():
+    assert_verdict(check(state("names-swapped"), 2), FAIL, "line 2", "llm-0-1", "group-index=0 worker-index=1",
+                   "group=1 worker=0")
+
+
+@pytest.mark.parametrize("text,words", [
+    ("pod=llm-0 group=0 worker=0\npod=llm-0-1 group=0 worker=1\npod=llm-1 group=1 worker=0\n", ["llm-1-1 is missing"]),
+    ("llm-0 0 0\n", ["line 1", "not in the form"]),
+    ("pod=llm-9 group=9 worker=0\n", ["no llm pod named llm-9"]),
+    ("pod=llm-0 group=0 worker=0\npod=llm-0 group=0 worker=0\n", ["listed twice"]),
+])
+def test_step2_near_misses(text, words):
+    assert_verdict(check(state(W, after=file_written("names.txt"), files={"names.txt": text}), 2), FAIL, *words)
+
+
+def test_step2_waits_for_pods():
+    s = state(W, stop=file_written("lws.yaml"), files={"names.txt": "pod=llm-0 group=0 worker=0\n"})
+    assert_verdict(check(s, 2), WAIT, "four llm pods")
+
+
+# --- step 3 -------------------------------------------------------------------------------------
+
+def test_step3_passes_with_values_from_the_pod():
+    assert_verdict(check(state(W, after=file_written("env.txt")), 3), PASS, "LWS_LEADER_ADDRESS=llm-1.llm.infer",
+                   "LWS_GROUP_SIZE=2", "LWS_WORKER_INDEX=1")
+
+
+def test_step3_other_lines_are_tolerated_with_a_note():
+    env = final_file(W, "env.txt")
+    s = state(W, after=file_written("env.txt"), files={"env.txt": "HOSTNAME=llm-1-1\n" + env + "PATH=/bin\n"})
+    assert_verdict(check(s, 3), PASS, "2 other lines ignored")
+
+
+@pytest.mark.parametrize("edit,words", [
+    (lambda e: e.replace("LWS_WORKER_INDEX=1", "LWS_WORKER_INDEX=0"), ["LWS_WORKER_INDEX=0 is wrong", "LWS_WORKER_INDEX=1"]),
+    (lambda e: e.replace("LWS_GROUP_SIZE=2\n", ""), ["LWS_GROUP_SIZE is missing"]),
+    (lambda e: e + "LWS_MADE_UP=1\n", ["LWS_MADE_UP is not an env variable"]),
+    (lambda e: e.replace("llm-1.llm.infer", "llm-0.llm.infer"), ["LWS_LEADER_ADDRESS=llm-0.llm.infer is wrong"]),
+])
+def test_step3_wrong_or_missing_lines(edit, words):
+    s = state(W, after=file_written("env.txt"), files={"env.txt": edit(final_file(W, "env.txt"))})
+    assert_verdict(check(s, 3), FAIL, *words)
+
+
+# --- step 4 -------------------------------------------------------------------------------------
+
+def test_step4_passes_on_the_leader_ip():
+    v = check(state(W, after=file_written("dns.txt")), 4)
+    assert_verdict(v, PASS, "IP of leader pod llm-1")
+
+
+def test_step4_short_name_says_use_the_full_name():
+    assert_verdict(check(state("dns-short-name"), 4), FAIL, "NXDOMAIN", "llm-1.llm.infer.svc.cluster.local")
+
+
+def test_step4_address_must_match_whole():
+    s = state(W, after=file_written("dns.txt"))
+    ip = s.store.get("Pod", "llm-1", "infer")["status"]["podIP"]
+    longer = final_file(W, "dns.txt").replace(f"Address: {ip}", f"Address: {ip}5")
+    assert_verdict(check(state(W, after=file_written("dns.txt"), files={"dns.txt": longer}), 4), FAIL,
+                   f"does not contain {ip}")
+
+
+# --- step 5 -------------------------------------------------------------------------------------
+
+def test_step5_waits_for_the_failure():
+    s = state(W, after=file_written("restart.txt"))
+    assert_verdict(check(s, 5), WAIT, "touch /tmp/fail", "llm-0-1")
+
+
+def test_step5_passes_after_group0_is_recreated():
+    s = state(W, stop=file_written("wide.yaml"))
+    assert_verdict(check(s, 5), PASS, "only group 0", "RecreateGroup", "recreate group 0")
+
+
+def test_step5_still_passes_after_the_rollout_replaced_llm1():
+    """Step 6 gives llm-1 a new UID; the store's history shows it was a new revision, not a recreation."""
+    assert_verdict(check(state(W), 5), PASS, "only group 0")
+
+
+def test_step5_written_after_the_failure():
+    assert_verdict(check(state("restart-after-failure"), 5), FAIL, "after the failure")
+
+
+def test_step5_near_misses():
+    s = state(W, after=file_written("restart.txt"))
+    text = final_file(W, "restart.txt")
+    g0 = text.split("group0_before=")[1].split()[0]
+    g1 = text.split("group1_before=")[1].split()[0]
+    swapped = f"group0_before={g1}\ngroup1_before={g0}\n"
+    assert_verdict(check(state(W, after=file_written("restart.txt"), files={"restart.txt": swapped}), 5), FAIL,
+                   "UID of llm-1, not of llm-0")
+    assert_verdict(check(state(W, after=file_written("restart.txt"), files={"restart.txt": "group0_before=abc\n"}), 5),
+                   FAIL, "group0_before=abc is not a UID")
+    assert_verdict(check(state(W, after=file_written("restart.txt"), files={"restart.txt": f"group0_before={g0}\n"}), 5),
+                   FAIL, "no group1_before= line")
+    del s
+
+
+# --- step 6 -------------------------------------------------------------------------------------
+
+def test_step6_before_the_change():
+    assert_verdict(check(state(W, stop=file_written("lws.yaml", "VERSION")), 6), FAIL, "VERSION=v2")
+
+
+def test_step6_waits_during_the_rollout():
+    s = state(W, after=event("Pod", "llm-1", "DELETED"))
+    assert_verdict(check(s, 6), WAIT, "Rolling update in progress", "group 1")
+
+
+def test_step6_passes():
+    assert_verdict(check(state(W, stop=file_written("wide.yaml")), 6), PASS, "new template", "one group at a time")
+
+
+def test_step6_worker_template_only():
+    assert_verdict(check(state("version-worker-only"), 6), FAIL, "leaderTemplate", "no VERSION=v2")
+
+
+# --- step 7 -------------------------------------------------------------------------------------
+
+def test_step7_passes_one_kwok_node_per_group():
+    v = check(state(W, stop=file_written("partial.txt")), 7)
+    assert_verdict(v, PASS, "node to itself", "wide-0 →", "gpu-")
+    assert {"gpu-a", "gpu-b"} <= set(" ".join(v.details).split())
+
+
+def test_step7_annotation_on_the_pod_template():
+    assert_verdict(check(state("wrong-annotation"), 7), FAIL, "leaderTemplate", "LeaderWorkerSet's own metadata")
+
+
+def test_step7_file_without_toleration():
+    wide = final_file(W, "wide.yaml")
+    no_tol = "\n".join(l for l in wide.splitlines() if "kwok.x-k8s.io/node" not in l)
+    assert_verdict(check(state(W, files={"wide.yaml": no_tol}), 7), FAIL, "toleration")
+
+
+# --- step 8 -------------------------------------------------------------------------------------
+
+def test_step8_passes_with_the_scheduler_reason():
+    assert_verdict(check(state(W), 8), PASS, "gang scheduling", "Insufficient nvidia.com/gpu")
+
+
+def test_step8_needs_the_file_once_the_worker_is_pending():
+    s = state(W, stop=file_written("partial.txt"))
+    assert_verdict(check(s, 8), FAIL, "partial.txt")
+
+
+def test_step8_wrong_reason_names_the_missing_clause():
+    s = state(W, files={"partial.txt": "0/3 nodes are available: 2 node(s) had untolerated taint(s).\n"})
+    assert_verdict(check(s, 8), FAIL, "Missing", "1 Insufficient nvidia.com/gpu")
+
+
+def test_step8_reason_with_other_whitespace_passes():
+    reason = final_file(W, "partial.txt")
+    assert_verdict(check(state(W, files={"partial.txt": "Warning FailedScheduling\n  " + reason.replace(" ", "\n  ")}), 8),
+                   PASS)
+
+
+def test_step8_worker_scheduled_because_llm_was_gone():
+    assert_verdict(check(state("orphan-without-llm"), 8), FAIL, "was scheduled", "llm must hold all 4")
+
+
+# --- every step ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("step", range(1, 9))
+def test_hostile_answer_file_is_a_clear_fail(step, tmp_path):
+    from tutor.workspace.files import read_answer
+    s = state(W)
+    fifo = tmp_path / "fifo"
+    import os
+    os.mkfifo(fifo)
+    for name in s.lesson.step(step).files:
+        s.apply(read_answer(str(fifo), name))
+    v = check(s, step)
+    if s.lesson.step(step).checker in ("rolled_out",):  # step 6 judges the live object only
+        assert v.status is PASS
+    else:
+        assert_verdict(v, FAIL, "FIFO")
+
+
+def test_a_checker_that_raises_gives_error(monkeypatch):
+    from tutor import checks
+    monkeypatch.setitem(checks.CHECKERS, "names_match", lambda ctx: 1 / 0)
+    v = run_checker("names_match", state(W).context())
+    assert_verdict(v, ERROR, "ZeroDivisionError")
+
+
+def test_messages_in_korean():
+    v = check(state("names-swapped", lang="ko"), 2)
+    assert v.status is FAIL and "번째 줄" in v.message

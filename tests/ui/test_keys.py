@@ -1,0 +1,134 @@
+"""Pilot tests for every key flow: navigation, hints, language, reset, palette and help."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.ui.harness import empty_recording, make_app
+from tutor.ui.screens import ConfirmScreen, HelpScreen
+
+
+@pytest.fixture
+def app(tmp_path):
+    return make_app(empty_recording(tmp_path), state_file=tmp_path / "progress.json")
+
+
+async def test_navigation_keys(app):
+    async with app.run_test(size=(100, 40)) as pilot:
+        assert app.session.progress.current == 1
+        assert app.check_action("prev", ()) is None  # dimmed at the first step
+        await pilot.press("n")
+        assert app.session.progress.current == 2
+        await pilot.press("right", "right")
+        assert app.session.progress.current == 4
+        await pilot.press("p", "left")
+        assert app.session.progress.current == 2
+        await pilot.press("8")
+        assert app.session.progress.current == 8
+        assert app.check_action("next", ()) is None  # dimmed at the last step
+        await pilot.press("n")
+        assert app.session.progress.current == 8
+        await pilot.press("3")
+        assert app.session.progress.current == 3
+        assert "# 3. " in app.query_one("#lesson").query_one("Markdown").source
+
+
+async def test_hints_one_at_a_time(app):
+    async with app.run_test(size=(100, 40)) as pilot:
+        hints = app.session.lesson.step(1).text("en").hints
+        md = app.query_one("#lesson").query_one("Markdown")
+        assert "Hint 1" not in md.source
+        await pilot.press("h")
+        assert "Hint 1 of" in md.source and "Hint 2 of" not in md.source
+        for _ in range(len(hints) - 1):
+            await pilot.press("h")
+        assert f"Hint {len(hints)} of {len(hints)}" in md.source
+        assert app.check_action("hint", ()) is None  # none left: the key is dimmed
+        await pilot.press("h")
+        assert app.session.progress.hints[1] == len(hints)
+
+
+async def test_language_switches_live(app):
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        md = app.query_one("#lesson").query_one("Markdown")
+        en_title = app.session.lesson.step(1).title("en")
+        assert en_title in md.source
+        await pilot.press("l")
+        await pilot.pause()
+        assert app.session.lang == "ko"
+        assert app.session.lesson.step(1).title("ko") in md.source
+        assert app.session.verdicts[1].message != ""
+        assert "파일" in app.session.verdicts[1].message  # the checker speaks Korean now
+        assert app.query_one("#groups").border_title == "그룹"
+
+
+async def test_progress_survives_restart(tmp_path):
+    rec = empty_recording(tmp_path)
+    state = tmp_path / "progress.json"
+    first = make_app(rec, state_file=state)
+    async with first.run_test() as pilot:
+        await pilot.press("4", "h", "h")
+    second = make_app(rec, state_file=state)
+    async with second.run_test():
+        assert second.session.progress.current == 4
+        assert second.session.progress.hints == {4: 2}
+
+
+async def test_reset_step_asks_first(app):
+    async with app.run_test(size=(100, 40)) as pilot:
+        app.session.progress.latch(1, "done")
+        await pilot.press("h")
+        app.action_reset_step()
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        await pilot.pause()
+        assert 1 in app.session.progress.passed
+        app.action_reset_step()
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert 1 not in app.session.progress.passed and 1 not in app.session.progress.hints
+
+
+async def test_palette_has_tutor_commands(app):
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"go to step 5")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.session.progress.current == 5
+        await pilot.press("ctrl+p")
+        await pilot.press(*"reveal")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.session.progress.hints == {5: 1}
+
+
+async def test_help_is_generated_from_bindings(app):
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        text = app.export_screenshot().replace("&#160;", " ")
+        for b in app.BINDINGS:
+            if b.description:
+                assert b.description in text
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_tiny_terminal_does_not_crash(app):
+    async with app.run_test(size=(20, 5)) as pilot:
+        await pilot.press("n", "h", "l")
+        for size in ((60, 20), (10, 3), (200, 50), (69, 40), (71, 40)):
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+        assert app.screen.has_class("-wide")
+        await pilot.resize_terminal(60, 40)
+        await pilot.pause()
+        assert app.screen.has_class("-narrow")
