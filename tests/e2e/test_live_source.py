@@ -1,0 +1,81 @@
+"""The tutor's live source and `lwstutor check` against the real lab control plane."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.e2e.learner import NS, Learner
+from tutor.cluster import objects as o
+from tutor.cluster.connect import connect
+from tutor.cluster.events import Conn, SourceState
+from tutor.cluster.live import LiveSource
+from tutor.lesson.loader import load
+from tutor.session import Session
+
+
+@pytest.fixture(scope="module")
+def learner(lab, tmp_path_factory):
+    ln = Learner(lab, tmp_path_factory.mktemp("gsb-lws"))
+    yield ln
+    ln.delete("lws", "llm")
+
+
+def tutor_check(lab, workdir, *args):
+    res = subprocess.run([sys.executable, "-m", "tutor", "check", "--json", "--lang", "en", "--kubeconfig",
+                          str(lab.kubeconfig), "--workdir", str(workdir), *args],
+                         capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+                         env={**os.environ, "KUBECONFIG": ""})
+    assert res.returncode in (0, 1), res.stderr
+    return res.returncode, {s["step"]: s for s in json.loads(res.stdout)["steps"]}
+
+
+def fresh_list(lab, kind):
+    items = json.loads(lab.kubectl("get", kind, "-n", NS, "-o", "json").stdout)["items"]
+    return {(i["metadata"]["name"], i["metadata"]["uid"], i["metadata"]["resourceVersion"]) for i in items}
+
+
+def test_check_fails_then_passes_on_the_live_cluster(lab, learner):
+    code, steps = tutor_check(lab, learner.workdir, "--step", "1", "--step", "2")
+    assert code == 1
+    assert steps[1]["status"] == "fail" and "lws.yaml" in steps[1]["message"]
+    learner.step1()
+    learner.step2()
+    code, steps = tutor_check(lab, learner.workdir, "--step", "1", "--step", "2")
+    assert code == 0 and steps[1]["status"] == steps[2]["status"] == "pass", steps
+
+
+def test_live_store_equals_a_fresh_list(lab, learner):
+    q: queue.SimpleQueue = queue.SimpleQueue()
+    session = Session(load(), str(learner.workdir), "en")
+    src = LiveSource(connect(str(lab.kubeconfig)).api_client, NS, q.put).start()
+    try:
+        def drain_until(cond, timeout=60):
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline:
+                try:
+                    session.apply(q.get(timeout=0.2))
+                except queue.Empty:
+                    pass
+                if cond():
+                    return
+            raise AssertionError("live source did not catch up")
+
+        all_ok = lambda: len(session.states) == 5 and all(s.state is Conn.OK for s in session.states.values())
+        drain_until(all_ok)
+        learner.fail_worker()  # the store must follow a group recreation through the watch
+        want = fresh_list(lab, "pods")
+        have = lambda: {(o.name(p), o.uid(p), o.resource_version(p)) for p in session.store.all("Pod", NS)}
+        drain_until(lambda: have() == fresh_list(lab, "pods"))
+        assert session.store.obs.recreations("llm-0") >= 1 and session.store.obs.recreations("llm-1") == 0
+        assert want  # the cluster had pods to compare
+        assert isinstance(next(iter(session.states.values())), SourceState)
+    finally:
+        src.stop()
+        src.join()

@@ -1,0 +1,65 @@
+"""`lwstutor check` on recordings: the JSON contract, exit codes, usage errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from tests.conftest import RECORDINGS
+
+WALK = str(RECORDINGS / "walkthrough.jsonl")
+
+
+def run(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "tutor", *args], capture_output=True, text=True, timeout=120,
+                          stdin=subprocess.DEVNULL)
+
+
+def test_finished_lab_prints_eight_passes():
+    res = run("check", "--json", "--replay", WALK)
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert out["lesson"] == "lws"
+    assert [s["step"] for s in out["steps"]] == list(range(1, 9))
+    assert all(s["status"] == "pass" for s in out["steps"]), out
+    assert set(out["steps"][0]) >= {"step", "id", "status", "message", "details"}
+
+
+def test_wrong_turn_exits_1_with_the_fail_message():
+    res = run("check", "--json", "--step", "2", "--replay", str(RECORDINGS / "names-swapped.jsonl"), "--lang", "en")
+    assert res.returncode == 1
+    step = json.loads(res.stdout)["steps"]
+    assert len(step) == 1 and step[0]["status"] == "fail" and "line 2" in step[0]["message"]
+
+
+def test_text_output_and_language():
+    res = run("check", "--step", "4", "--replay", str(RECORDINGS / "dns-short-name.jsonl"), "--lang", "ko")
+    assert res.returncode == 1 and "✗ 4." in res.stdout and "NXDOMAIN" in res.stdout and "전체 이름" in res.stdout
+
+
+def test_workdir_overrides_the_recorded_files(tmp_path):
+    (tmp_path / "names.txt").write_text("pod=llm-0 group=0 worker=0\n")
+    res = run("check", "--json", "--step", "2", "--replay", WALK, "--workdir", str(tmp_path), "--lang", "en")
+    assert res.returncode == 1 and "llm-0-1 is missing" in json.loads(res.stdout)["steps"][0]["message"]
+
+
+def test_usage_errors_exit_2(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not a recording\n")
+    res = run("check", "--replay", str(bad))
+    assert res.returncode == 2 and "not a lwstutor recording" in res.stderr
+    res = run("check", "--replay", WALK, "--step", "9")
+    assert res.returncode == 2 and "steps 1 to 8" in res.stderr
+    res = run("check", "--bogus")
+    assert res.returncode == 2
+
+
+def test_no_cluster_is_a_clear_error(tmp_path):
+    res = run("check", "--kubeconfig", str(tmp_path / "missing"))
+    assert res.returncode == 2 and "cannot connect" in res.stderr and "kubeconfig" in res.stderr
+
+
+def test_version():
+    res = run("--version")
+    assert res.returncode == 0 and res.stdout.startswith("lwstutor ")
