@@ -40,6 +40,7 @@ class TutorApp(App):
     TITLE = "lwstutor"
     COMMANDS = App.COMMANDS | {TutorCommands}
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (70, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
     ENABLE_COMMAND_PALETTE = True
 
     BINDINGS = [

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.console import Group, RenderableType
+from rich.padding import Padding
+from rich.table import Table
 from rich.text import Text
 
 from tutor.cluster import objects as o
@@ -33,50 +36,58 @@ def _sort_key(pod: dict):
 
 # --- groups -----------------------------------------------------------------------------------
 
-def groups_text(store: Store, namespace: str) -> Text:
+def _lws_header(lws: dict) -> Text:
+    spec, status = o.as_dict(lws.get("spec")), o.as_dict(lws.get("status"))
+    size = o.dig(spec, "leaderWorkerTemplate", "size", default="?")
     out = Text()
+    out.append(o.name(lws), style="bold cyan")
+    out.append(f" {spec.get('replicas', '?')}×{size}", style="bold")
+    out.append(f"  ready {status.get('readyReplicas', 0)} · updated {status.get('updatedReplicas', 0)}")
+    for c in (c for c in o.as_list(status.get("conditions")) if isinstance(c, dict)):
+        ok = c.get("status") == "True"
+        if ok:  # the controller only ever sets a condition True; False ones are stale leftovers
+            out.append(f"  {c.get('type')}", style="green")
+    return out
+
+
+def _group_header(store: Store, lws: str, g, members: list[dict]) -> Text:
+    out = Text(f"group {g if g is not None else '?'}", style="bold")
+    running_revs = {o.revision(p) for p in members if o.phase(p) == "Running"
+                    and not o.is_terminating(p) and o.revision(p)}
+    recreated = sum(store.obs.recreations(o.name(p)) for p in members if o.worker_index(p) == 0)
+    if recreated:
+        out.append(f" ↻{recreated}", style="magenta")
+    if len(running_revs) > 1:
+        out.append(" ⚠ two revisions running", style="bold red")
+    elif any(m.lws == lws and m.group == g for m in store.obs.mixed):
+        out.append(" ⚠ once held two revisions", style="red")
+    return out
+
+
+def groups_view(store: Store, namespace: str) -> RenderableType:
     lwss = sorted(store.all("LeaderWorkerSet", namespace), key=o.name)
     if not lwss:
-        out.append("No LeaderWorkerSet in ", style="dim").append(namespace, style="bold").append(" yet.", style="dim")
-        return out
+        return Text.assemble(("No LeaderWorkerSet in ", "dim"), (namespace, "bold"), (" yet.", "dim"))
+    parts: list[RenderableType] = []
     for lws in lwss:
         name = o.name(lws)
-        spec, status = o.as_dict(lws.get("spec")), o.as_dict(lws.get("status"))
-        size = o.dig(spec, "leaderWorkerTemplate", "size", default="?")
-        out.append(name, style="bold cyan")
-        out.append(f"  replicas {spec.get('replicas', '?')} × size {size}"
-                   f"  ready {status.get('readyReplicas', 0)}  updated {status.get('updatedReplicas', 0)}\n")
-        conds = [c for c in o.as_list(status.get("conditions")) if isinstance(c, dict)]
-        if conds:
-            out.append("  ")
-            for c in conds:
-                ok = c.get("status") == "True"
-                out.append(f"{c.get('type')}={'T' if ok else 'F'} ", style="green" if ok else "dim")
-            out.append("\n")
-        pods = sorted(store.pods_of(name, namespace), key=_sort_key)
+        parts.append(_lws_header(lws))
         groups: dict[int | None, list[dict]] = {}
-        for p in pods:
+        for p in sorted(store.pods_of(name, namespace), key=_sort_key):
             groups.setdefault(o.group_index(p), []).append(p)
         for g, members in groups.items():
-            running_revs = {o.revision(p) for p in members if o.phase(p) == "Running"
-                            and not o.is_terminating(p) and o.revision(p)}
-            out.append(f"  group {g if g is not None else '?'}", style="bold")
-            recreated = sum(store.obs.recreations(o.name(p)) for p in members if o.worker_index(p) == 0)
-            if recreated:
-                out.append(f"  ↻ recreated ×{recreated}", style="magenta")
-            if len(running_revs) > 1:
-                out.append("  ⚠ two revisions running", style="bold red")
-            elif any(m.lws == name and m.group == g for m in store.obs.mixed):
-                out.append("  ⚠ held two revisions", style="red")
-            out.append("\n")
+            table = Table.grid(padding=(0, 1))
+            table.add_column(no_wrap=True, width=1)
+            for _ in range(4):
+                table.add_column(no_wrap=True, overflow="ellipsis")
             for p in members:
-                role = "leader" if o.worker_index(p) == 0 else f"worker {o.worker_index(p)}"
-                out.append(f"    {o.name(p):<12}", style="bold" if o.worker_index(p) == 0 else "")
-                out.append(f" {role:<8} ")
-                out.append_text(phase_text(p))
-                out.append(f"  {o.node_name(p) or '-'}  {o.revision(p)[:8] or '-'}\n", style="dim")
-    out.rstrip()
-    return out
+                role = "L" if o.worker_index(p) == 0 else f"W{o.worker_index(p)}"
+                table.add_row("", Text(f"{o.name(p)} {role}", style="bold" if role == "L" else ""), phase_text(p),
+                              Text(o.node_name(p) or "-", style="dim"), Text(o.revision(p)[:8] or "-", style="dim"))
+            parts.append(Padding(_group_header(store, name, g, members), (0, 0, 0, 1)))
+            parts.append(table)
+        parts.append(Text(""))
+    return Group(*parts[:-1])
 
 
 # --- pods -------------------------------------------------------------------------------------

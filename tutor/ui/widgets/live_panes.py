@@ -17,7 +17,7 @@ class GroupsPane(VerticalScroll):
         yield Static(id="groups-body")
 
     def show(self, store: Store, namespace: str) -> None:
-        self.query_one("#groups-body", Static).update(render.groups_text(store, namespace))
+        self.query_one("#groups-body", Static).update(render.groups_view(store, namespace))
 
 
 class EventsPane(VerticalScroll):

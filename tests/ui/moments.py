@@ -1,0 +1,22 @@
+"""Key moments of the walkthrough recording, found from its content (not hard-coded times)."""
+
+from __future__ import annotations
+
+from tests.states import event, file_written, recording, running
+from tutor.cluster import objects as o
+
+
+def first_t(pred, name: str = "walkthrough") -> float:
+    return next(it.t for it in recording(name).items if pred(it))
+
+
+def moments() -> dict[str, float]:
+    rollout_started = first_t(event("Pod", "llm-1", "DELETED"))
+    return {
+        "start": first_t(file_written("lws.yaml")) - 0.001,
+        "group0-recreated": first_t(file_written("lws.yaml", "VERSION")) - 0.001,
+        "rollout-underway": first_t(lambda it: it.t > rollout_started and event(
+            "Pod", "llm-1", where=lambda p: o.phase(p) == "Running")(it)),
+        "wide-placed": first_t(running("wide-1-1")),
+        "orphan-pending": recording("walkthrough").duration,
+    }

@@ -1,0 +1,61 @@
+"""Verdicts and panes follow the data by themselves: no key press, no polling timer."""
+
+from __future__ import annotations
+
+import threading
+
+from tests.conftest import RECORDINGS
+from tests.states import file_written, recording
+from tests.ui.harness import make_app
+from tests.ui.settle import settled
+from tutor.checks.verdict import Status
+
+
+async def test_a_source_change_updates_verdict_and_panes(tmp_path):
+    rec = recording("walkthrough")
+    cut = next(it.t for it in rec.items if file_written("names.txt")(it))
+    app = make_app(RECORDINGS / "walkthrough.jsonl", upto=cut - 0.001, state_file=tmp_path / "p.json")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settled(pilot)
+        await pilot.press("2")
+        assert app.session.verdicts[2].status is Status.FAIL
+        table = app.query_one("#pods")
+        assert table.row_count == 4 and "llm-1-1" in str(table.get_row("llm-1-1")[0])
+        runs = app.checks_run
+        # A source thread delivers the learner's names.txt, exactly as the file watcher would.
+        item = next(it for it in rec.items if file_written("names.txt")(it))
+        threading.Thread(target=app.inbox.put, args=(item,)).start()
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if app.session.verdicts[2].status is Status.PASS:
+                break
+        assert app.session.verdicts[2].status is Status.PASS
+        assert app.checks_run == runs + 1  # one debounced re-check, triggered by the data
+        assert 2 in app.session.progress.passed
+        assert "PASS" in str(app.query_one("#verdict").render())
+        assert any("Step 2 passed" in (n.title or "") for n in app._notifications)
+        # Nothing more happens while the data is still.
+        await pilot.pause(0.5)
+        assert app.checks_run == runs + 1
+
+
+async def test_a_burst_is_one_recheck(tmp_path):
+    rec = recording("walkthrough")
+    app = make_app(RECORDINGS / "walkthrough.jsonl", upto=0.0, state_file=tmp_path / "p.json")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settled(pilot)
+        runs = app.checks_run
+        def burst():
+            for it in rec.items:
+                app.inbox.put(it)
+        t = threading.Thread(target=burst)
+        t.start()
+        t.join()
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if app._refresh_timer is None and app.checks_run > runs:
+                break
+        assert app.checks_run - runs <= 2, app.checks_run - runs
+        # The end state of the lab passes every step, even seen in one go.
+        assert all(v.status is Status.PASS for v in app.session.verdicts.values()), app.session.verdicts
+        assert app.query_one("#pods").row_count == 10  # llm, wide and orphan pods

@@ -1,0 +1,32 @@
+"""Snapshots at the key moments of the replayed lab, at three sizes, in both languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import RECORDINGS
+from tests.ui.harness import make_app
+from tests.ui.moments import moments
+from tests.ui.settle import settled
+
+MOMENTS = moments()
+SIZES = [(80, 24), (100, 40), (160, 48)]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize("moment", list(MOMENTS))
+def test_snapshot(snap_compare, moment, lang, size, tmp_path):
+    app = make_app(RECORDINGS / "walkthrough.jsonl", lang=lang, upto=MOMENTS[moment],
+                   state_file=tmp_path / "p.json")
+
+    async def run_before(pilot):
+        await settled(pilot)
+        # Show the step the moment is about, with its first hint, as a learner would.
+        step = {"start": 1, "group0-recreated": 5, "rollout-underway": 6, "wide-placed": 7,
+                "orphan-pending": 8}[moment]
+        await pilot.press(str(step), "h")
+        app.clear_notifications()
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
