@@ -76,6 +76,9 @@ def main(argv: list[str] | None = None) -> int:
         return run_tui(args)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `lwstutor check | head`: the reader left; say nothing more
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
     except UsageError as exc:
         print(f"lwstutor: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -95,6 +95,11 @@ class Learner:
     def delete(self, kind: str, name: str) -> None:
         self.lab.kubectl("delete", kind, name, "-n", NS, "--ignore-not-found", "--wait=true", timeout=180)
 
+    def reset(self) -> None:
+        """Deletes every LWS and waits until their pods are gone, so GPUs are free again."""
+        self.lab.kubectl("delete", "leaderworkersets", "--all", "-n", NS, "--wait=true", timeout=180)
+        self.wait("namespace empty of pods", lambda: not self.get("pods")["items"])
+
     def get(self, kind: str, name: str | None = None, selector: str | None = None) -> dict | None:
         args = ["get", kind, "-n", NS, "-o", "json"]
         if name:

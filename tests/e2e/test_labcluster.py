@@ -13,9 +13,9 @@ from tests.e2e.learner import NS, Learner
 @pytest.fixture(scope="module")
 def learner(lab, tmp_path_factory):
     ln = Learner(lab, tmp_path_factory.mktemp("gsb-lws"))
+    ln.reset()
     yield ln
-    for kind, name in (("lws", "orphan"), ("lws", "wide"), ("lws", "llm")):
-        ln.delete(kind, name)
+    ln.reset()
 
 
 def labels(pod):

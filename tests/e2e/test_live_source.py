@@ -23,8 +23,9 @@ from tutor.session import Session
 @pytest.fixture(scope="module")
 def learner(lab, tmp_path_factory):
     ln = Learner(lab, tmp_path_factory.mktemp("gsb-lws"))
+    ln.reset()
     yield ln
-    ln.delete("lws", "llm")
+    ln.reset()
 
 
 def tutor_check(lab, workdir, *args):

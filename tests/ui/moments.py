@@ -20,3 +20,17 @@ def moments() -> dict[str, float]:
         "wide-placed": first_t(running("wide-1-1")),
         "orphan-pending": recording("walkthrough").duration,
     }
+
+
+STEP_OF = {"start": 1, "group0-recreated": 5, "rollout-underway": 6, "wide-placed": 7, "orphan-pending": 8}
+
+
+async def show_moment(pilot, moment: str) -> None:
+    """Once the replay has settled, shows the step the moment is about with its first hint,
+    as a learner would, and clears the toasts so the picture is stable."""
+    from tests.ui.settle import settled
+
+    await settled(pilot)
+    await pilot.press(str(STEP_OF[moment]), "h")
+    pilot.app.clear_notifications()
+    await pilot.pause()

@@ -6,8 +6,7 @@ import pytest
 
 from tests.conftest import RECORDINGS
 from tests.ui.harness import make_app
-from tests.ui.moments import moments
-from tests.ui.settle import settled
+from tests.ui.moments import moments, show_moment
 
 MOMENTS = moments()
 SIZES = [(80, 24), (100, 40), (160, 48)]
@@ -20,13 +19,4 @@ def test_snapshot(snap_compare, moment, lang, size, tmp_path):
     app = make_app(RECORDINGS / "walkthrough.jsonl", lang=lang, upto=MOMENTS[moment],
                    state_file=tmp_path / "p.json")
 
-    async def run_before(pilot):
-        await settled(pilot)
-        # Show the step the moment is about, with its first hint, as a learner would.
-        step = {"start": 1, "group0-recreated": 5, "rollout-underway": 6, "wide-placed": 7,
-                "orphan-pending": 8}[moment]
-        await pilot.press(str(step), "h")
-        app.clear_notifications()
-        await pilot.pause()
-
-    assert snap_compare(app, terminal_size=size, run_before=run_before)
+    assert snap_compare(app, terminal_size=size, run_before=lambda pilot: show_moment(pilot, moment))

@@ -1,0 +1,51 @@
+"""Makes the README's screenshots from the walkthrough recording.
+
+    python -m tests.ui.screenshots            # writes screenshots/*.svg
+
+tests/ui/test_screenshots.py fails when the committed ones are stale.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import tempfile
+from pathlib import Path
+
+from tests.conftest import RECORDINGS
+from tests.ui.harness import make_app
+from tests.ui.moments import moments, show_moment
+
+ROOT = Path(__file__).resolve().parents[2]
+OUT = ROOT / "screenshots"
+SHOTS = [  # name, moment, language, terminal size
+    ("rollout-en", "rollout-underway", "en", (100, 40)),
+    ("orphan-en", "orphan-pending", "en", (100, 40)),
+    ("group0-ko", "group0-recreated", "ko", (100, 40)),
+    ("split-80x40-en", "wide-placed", "en", (80, 40)),
+]
+
+
+async def shoot(moment: str, lang: str, size: tuple[int, int]) -> str:
+    with tempfile.TemporaryDirectory() as tmp:
+        app = make_app(RECORDINGS / "walkthrough.jsonl", lang=lang, upto=moments()[moment],
+                       state_file=Path(tmp) / "p.json")
+        async with app.run_test(size=size) as pilot:
+            await show_moment(pilot, moment)
+            return app.export_screenshot(title=f"lwstutor — {moment}")
+
+
+def render_all() -> dict[str, str]:
+    return {name: asyncio.run(shoot(m, lang, size)) for name, m, lang, size in SHOTS}
+
+
+def main() -> int:
+    OUT.mkdir(exist_ok=True)
+    for name, svg in render_all().items():
+        (OUT / f"{name}.svg").write_text(svg)
+        print(f"screenshots/{name}.svg", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
