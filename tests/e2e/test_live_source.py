@@ -80,3 +80,4 @@ def test_live_store_equals_a_fresh_list(lab, learner):
     finally:
         src.stop()
         src.join()
+

@@ -35,13 +35,6 @@ from tutor.ui.widgets.verdict_box import VerdictBox
 DEBOUNCE = 0.1  # seconds: a burst of watch events becomes one re-check and one redraw
 
 
-def first_sentence(text: str) -> str:
-    for end in (". ", "다. "):
-        if end in text:
-            return text[: text.index(end) + len(end)].replace("`", "").strip()
-    return text.replace("`", "").strip()
-
-
 class TutorApp(App):
     CSS_PATH = "tutor.tcss"
     TITLE = "lwstutor"
@@ -152,11 +145,11 @@ class TutorApp(App):
         self.redraw_lesson()
         for n in newly:
             step = self.session.lesson.step(n)
-            # One toast at a time, and short; the whole "what you just saw" is in the lesson pane.
+            # One toast at a time (a fast replay can pass several steps at once).
             self.clear_notifications()
-            recap = step.text(self.session.lang).recap.split("\n\n")[0]
-            self.notify(first_sentence(recap) or step.title(self.session.lang),
-                        title=self.text("Step {n} passed", n=n), timeout=8)
+            recap = step.text(self.session.lang).recap.replace("`", "")
+            self.notify(recap or step.title(self.session.lang), title=self.text("Step {n} passed", n=n),
+                        timeout=10)
 
     def text(self, en: str, **kw) -> str:
         return translate(self.session.lang, en, **kw)

@@ -102,6 +102,7 @@ class FileWatcher:
         except ImportError:  # pragma: no cover - a declared dependency
             return False
         wanted = set(self.names)
+        first = True
         try:
             for changes in watchfiles.watch(self.workdir, stop_event=self._stop, debounce=50,
                                             step=25, recursive=False, raise_interrupt=False,
@@ -109,7 +110,12 @@ class FileWatcher:
                 if not os.path.isdir(self.workdir):
                     return True  # the workdir went away: poll until it is back
                 hit = {os.path.basename(p) for _, p in changes} & wanted
-                if hit:
+                if first:
+                    # The watch is set up lazily: re-read everything once it surely is, so a
+                    # write between the first read and the watch's start is not lost.
+                    first = False
+                    self.refresh()
+                elif hit:
                     self.refresh(hit)
         except (OSError, RuntimeError):
             return False
