@@ -11,6 +11,8 @@ TUTOR = Path(__file__).resolve().parent.parent / "tutor"
 # patch_node, delete_collection_..., connect_post_..._exec) and raw HTTP write verbs.
 WRITE_CALL = re.compile(r"^(create|patch|replace|delete)_\w+$|^connect_(get|post|put|patch|delete|head|options)_\w+$")
 HTTP_WRITE = {"POST", "PUT", "PATCH", "DELETE"}
+# A SelfSubjectAccessReview (kubectl auth can-i) is answered and never stored: it changes nothing.
+NOT_A_WRITE = {"create_self_subject_access_review"}
 
 
 def calls(tree: ast.AST):
@@ -26,7 +28,7 @@ def test_no_write_calls_or_verbs_in_tutor():
     for path in sorted(TUTOR.rglob("*.py")):
         tree = ast.parse(path.read_text(), str(path))
         for node, name in calls(tree):
-            if WRITE_CALL.match(name):
+            if WRITE_CALL.match(name) and name not in NOT_A_WRITE:
                 offenders.append(f"{path.relative_to(TUTOR)}:{node.lineno} {name}()")
         for node in ast.walk(tree):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.upper() in HTTP_WRITE:

@@ -45,6 +45,10 @@ def build_parser() -> argparse.ArgumentParser:
     chk.add_argument("--step", type=int, action="append", metavar="N", help="only step N (repeatable)")
     chk.add_argument("--json", action="store_true", help="machine-readable output")
 
+    doc = sub.add_parser("doctor", help="check that the cluster is ready for the lab; prints exact fixes")
+    _common(doc, lesson.namespace, lesson.workdir)
+    doc.add_argument("--json", action="store_true", help="machine-readable output")
+
     rec = sub.add_parser("record", help="record the cluster and the answer files into FILE (JSON Lines)")
     _common(rec, lesson.namespace, lesson.workdir)
     rec.add_argument("file", metavar="FILE")
@@ -69,6 +73,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "check":
             from tutor.commands.check import run_check
             return run_check(args)
+        if args.command == "doctor":
+            from tutor.commands.doctor import run_doctor
+            return run_doctor(args)
         if args.command == "record":
             from tutor.commands.record import run_record
             return run_record(args)

@@ -45,6 +45,7 @@ def start_live(api_client, app, poll: bool) -> None:
     for res in live.resources:
         app.run_source(partial(live.run_resource, res), f"watch-{res.name}", live.stop)
     start_files(app, poll)
+    app.run_doctor(api_client)
 
 
 def start_replay(recording, speed: float, app, use_files: bool, poll: bool) -> None:

@@ -24,8 +24,9 @@ from tutor.session import Session
 from tutor.ui.commands import TutorCommands
 from tutor.ui.i18n import translate
 from tutor.ui.inbox import Inbox
-from tutor.ui.messages import SourceReady
+from tutor.ui.messages import DoctorDone, SourceReady
 from tutor.ui.screens import ConfirmScreen, HelpScreen
+from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.ui.widgets.lesson_pane import LessonPane
 from tutor.ui.widgets.live_panes import EventsPane, GroupsPane, PodsTable
 from tutor.ui.widgets.status_bar import StatusBar
@@ -51,6 +52,7 @@ class TutorApp(App):
         Binding("l", "toggle_lang", "ko/en", tooltip="Switch the language live"),
         Binding("z", "maximize_pane", "Zoom", tooltip="Maximise the focused pane (again or esc to restore)"),
         Binding("question_mark", "help", "Help", key_display="?", tooltip="All keys"),
+        Binding("x", "dismiss_doctor", "Dismiss", tooltip="Hide the lab check panel"),
         Binding("q", "quit", "Quit", tooltip="Quit (progress is saved)"),
         Binding("tab", "focus_next", "Next pane", show=False, tooltip="Cycle the panes"),
         Binding("shift+tab", "focus_previous", "Previous pane", show=False),
@@ -76,6 +78,7 @@ class TutorApp(App):
         yield StatusBar(id="status")
         with Horizontal(id="main"):
             with Vertical(id="lesson-side"):
+                yield DoctorPanel(id="doctor")
                 yield StepList(id="steps")
                 yield LessonPane(id="lesson")
                 yield VerdictBox(id="verdict")
@@ -215,6 +218,8 @@ class TutorApp(App):
             return None
         if action == "prev" and cur <= 1:
             return None
+        if action == "dismiss_doctor":  # only offered while the panel is up
+            return self.query_one(DoctorPanel).display
         if action == "hint" and s.progress.hints.get(cur, 0) >= len(s.lesson.step(cur).text(s.lang).hints):
             return None
         return True
@@ -259,6 +264,32 @@ class TutorApp(App):
             focused = focused.parent
         if focused is not None:
             self.screen.maximize(focused)
+
+    def run_doctor(self, api_client) -> None:
+        """The lab preflight, in a worker: it makes a few dozen API calls."""
+        from tutor.doctor import run
+
+        def work() -> None:
+            s = self.session
+            try:
+                findings = run(api_client, s.lesson.namespace, s.workspace.workdir, s.lesson.gpu_resource)
+            except Exception:  # noqa: BLE001 - the preflight is advice; the watches report real trouble
+                return
+            self.post_message(DoctorDone(findings))
+
+        self.run_worker(work, name="doctor", group="doctor", thread=True, exit_on_error=False)
+
+    @on(DoctorDone)
+    def _doctor_done(self, message: DoctorDone) -> None:
+        if self._closing:
+            return
+        if self.query_one(DoctorPanel).show(message.findings, self.text("Lab check"),
+                                            self.text("x hides this · lwstutor doctor prints it again")):
+            self.refresh_bindings()
+
+    def action_dismiss_doctor(self) -> None:
+        self.query_one(DoctorPanel).display = False
+        self.refresh_bindings()
 
     def action_minimize(self) -> None:
         if self.screen.maximized is not None:

@@ -28,6 +28,8 @@ KO = {
     "Forget every pass and hint (asks first)": "모든 통과 기록과 힌트를 지웁니다(먼저 묻습니다)",
     "Reset step {n}? Its pass and revealed hints are forgotten.": "{n}단계를 초기화할까요? 통과 기록과 열어 본 힌트가 지워집니다.",
     "Reset all progress? Every pass and revealed hint is forgotten.": "전체 진행을 초기화할까요? 모든 통과 기록과 힌트가 지워집니다.",
+    "Lab check": "실습 환경 점검",
+    "x hides this · lwstutor doctor prints it again": "x 로 숨기기 · lwstutor doctor 로 다시 보기",
     "Yes": "예",
     "No": "아니요",
     "No more hints for this step.": "이 단계의 힌트를 모두 보았습니다.",

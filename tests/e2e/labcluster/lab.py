@@ -292,8 +292,7 @@ def _up(lab: Lab) -> None:
                  proc=kwok)
     # LWS: CRDs, then the manager, then its webhooks -----------------------------------------
     lws_mod = module_dir("sigs.k8s.io/lws", lab.versions["LWS_VERSION"])
-    for crd in sorted(glob.glob(str(lws_mod / "config/crd/bases/*.yaml"))):
-        lab.kubectl("apply", "--server-side", "-f", crd)
+    install_crds(lab)
     lab.wait_for("LWS CRD Established", lambda: lab.kubectl(
         "get", "crd", "leaderworkersets.leaderworkerset.x-k8s.io", "-o",
         "jsonpath={.status.conditions[?(@.type==\"Established\")].status}").stdout == "True", timeout=60)
@@ -312,16 +311,34 @@ def _up(lab: Lab) -> None:
     _wait_webhook_serving(lab)
 
 
-def _write_kubeconfig(lab: Lab) -> None:
+def user_kubeconfig(lab: Lab, user: str, groups: tuple[str, ...] = ()) -> Path:
+    """A kubeconfig that authenticates as `user` (no rights until RBAC grants some)."""
+    from tests.e2e.labcluster.pki import make_user
+
+    certs = make_user(lab.pki, user, groups)
+    path = lab.dir / f"kubeconfig-{user}.yaml"
+    _write_kubeconfig(lab, path, user, certs["crt"], certs["key"])
+    return path
+
+
+def install_crds(lab: Lab) -> None:
+    """Applies every CRD the lws module ships (the manager watches all of them)."""
+    lws_mod = module_dir("sigs.k8s.io/lws", lab.versions["LWS_VERSION"])
+    for crd in sorted(glob.glob(str(lws_mod / "config/crd/bases/*.yaml"))):
+        lab.kubectl("apply", "--server-side", "-f", crd)
+
+
+def _write_kubeconfig(lab: Lab, path: Path | None = None, user: str = "lab-admin",
+                      crt: Path | None = None, key: Path | None = None) -> None:
     cfg = {
         "apiVersion": "v1", "kind": "Config", "current-context": "lab",
         "clusters": [{"name": "lab", "cluster": {"server": f"https://{LOOPBACK}:{lab.ports['apiserver']}",
                                                  "certificate-authority": str(lab.pki / "ca.crt")}}],
-        "users": [{"name": "lab-admin", "user": {"client-certificate": str(lab.pki / "admin.crt"),
-                                                 "client-key": str(lab.pki / "admin.key")}}],
-        "contexts": [{"name": "lab", "context": {"cluster": "lab", "user": "lab-admin"}}],
+        "users": [{"name": user, "user": {"client-certificate": str(crt or lab.pki / "admin.crt"),
+                                           "client-key": str(key or lab.pki / "admin.key")}}],
+        "contexts": [{"name": "lab", "context": {"cluster": "lab", "user": user}}],
     }
-    lab.kubeconfig.write_text(yaml.safe_dump(cfg))
+    (path or lab.kubeconfig).write_text(yaml.safe_dump(cfg))
 
 
 def _kwok_config(lab: Lab) -> Path:

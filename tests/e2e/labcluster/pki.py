@@ -70,3 +70,23 @@ def make_pki(out: Path) -> dict[str, Path]:
         p.chmod(0o600)
         paths[name] = p
     return paths
+
+
+def make_user(pki: Path, user: str, groups: tuple[str, ...] = ()) -> dict[str, Path]:
+    """A client cert for `user` signed by the lab CA (for tests that run as a non-admin)."""
+    ca = x509.load_pem_x509_certificate((pki / "ca.crt").read_bytes())
+    ca_key = serialization.load_pem_private_key((pki / "ca.key").read_bytes(), password=None)
+    key = _key()
+    now = dt.datetime.now(dt.timezone.utc) - dt.timedelta(minutes=5)
+    names = [x509.NameAttribute(NameOID.ORGANIZATION_NAME, g) for g in groups]
+    cert = (x509.CertificateBuilder()
+            .subject_name(x509.Name(names + [x509.NameAttribute(NameOID.COMMON_NAME, user)]))
+            .issuer_name(ca.subject).public_key(key.public_key()).serial_number(x509.random_serial_number())
+            .not_valid_before(now).not_valid_after(now + dt.timedelta(days=1))
+            .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.CLIENT_AUTH]), critical=False)
+            .sign(ca_key, hashes.SHA256()))
+    crt_path, key_path = pki / f"{user}.crt", pki / f"{user}.key"
+    crt_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(_pem_key(key))
+    key_path.chmod(0o600)
+    return {"crt": crt_path, "key": key_path}
