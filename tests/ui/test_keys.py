@@ -132,3 +132,20 @@ async def test_tiny_terminal_does_not_crash(app):
         await pilot.resize_terminal(60, 40)
         await pilot.pause()
         assert app.screen.has_class("-narrow")
+
+
+async def test_tab_cycles_panes_and_z_maximises(app):
+    async with app.run_test(size=(100, 40)) as pilot:
+        seen = []
+        for _ in range(6):
+            seen.append(app.focused.id if app.focused else None)
+            await pilot.press("tab")
+        assert {"lesson", "groups", "pods", "events"} <= set(seen)
+        while app.focused is None or app.focused.id != "pods":
+            await pilot.press("tab")
+        await pilot.press("z")
+        assert app.screen.maximized is app.query_one("#pods")
+        await pilot.press("escape")
+        assert app.screen.maximized is None
+        await pilot.press("z", "z")
+        assert app.screen.maximized is None
