@@ -12,6 +12,7 @@ import shutil
 import pytest
 
 from tests.e2e.labcluster.lab import Lab, LabError, up
+from tests.e2e.learner import Learner
 
 
 def pytest_collection_modifyitems(config, items):
@@ -32,3 +33,12 @@ def lab() -> Lab:
         pytest.fail(f"lab control plane did not start: {exc}")
     yield the_lab
     the_lab.stop()
+
+
+@pytest.fixture(scope="module")
+def learner(lab, tmp_path_factory) -> Learner:
+    """A learner with a fresh workdir, starting and leaving with no LWS in the namespace."""
+    ln = Learner(lab, tmp_path_factory.mktemp("gsb-lws"))
+    ln.reset()
+    yield ln
+    ln.reset()

@@ -5,17 +5,8 @@ from __future__ import annotations
 
 import json
 
-import pytest
 
-from tests.e2e.learner import NS, Learner
-
-
-@pytest.fixture(scope="module")
-def learner(lab, tmp_path_factory):
-    ln = Learner(lab, tmp_path_factory.mktemp("gsb-lws"))
-    ln.reset()
-    yield ln
-    ln.reset()
+from tests.e2e.learner import NS
 
 
 def labels(pod):

@@ -9,23 +9,14 @@ import subprocess
 import sys
 import time
 
-import pytest
 
-from tests.e2e.learner import NS, Learner
+from tests.e2e.learner import NS
 from tutor.cluster import objects as o
 from tutor.cluster.connect import connect
 from tutor.cluster.events import Conn, SourceState
 from tutor.cluster.live import LiveSource
 from tutor.lesson.loader import load
 from tutor.session import Session
-
-
-@pytest.fixture(scope="module")
-def learner(lab, tmp_path_factory):
-    ln = Learner(lab, tmp_path_factory.mktemp("gsb-lws"))
-    ln.reset()
-    yield ln
-    ln.reset()
 
 
 def tutor_check(lab, workdir, *args):

@@ -123,6 +123,22 @@ def live_lws(ctx: Context, lws: str, file: str) -> dict:
     return obj
 
 
+def file_then_live(ctx: Context, lws: str, file: str, problems, live_where: str) -> dict:
+    """Checks the LWS in the answer file, then the live one, with the same `problems(ctx, obj,
+    where)`; returns the live object, or Stop with the first problem (file problems first)."""
+    probs = problems(ctx, find_lws_doc(ctx, file, lws), ctx.path(file))
+    if probs:
+        raise Stop(failed(probs[0], *probs[1:]))
+    live = live_lws(ctx, lws, file)
+    probs = problems(ctx, live, live_where)
+    if probs:
+        raise Stop(failed(ctx.t("The {lws} in the cluster differs from {path}. Re-apply it (delete it first if "
+                                "you moved an annotation): kubectl apply -f {path}",
+                                "클러스터의 {lws} 가 {path} 와 다릅니다. 다시 적용하세요(어노테이션을 옮겼다면 먼저 "
+                                "지우세요): kubectl apply -f {path}", lws=lws, path=ctx.path(file)), *probs))
+    return live
+
+
 def lwt(spec_holder: dict) -> dict:
     """spec.leaderWorkerTemplate of an LWS (file or live)."""
     return o.as_dict(o.dig(spec_holder, "spec", "leaderWorkerTemplate"))

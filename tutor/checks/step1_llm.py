@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from tutor.checks.common import (find_lws_doc, live_lws, lwt, pods_running, template_containers,
-                                 template_gpus, templates)
+from tutor.checks.common import (file_then_live, lwt, pods_running, template_containers, template_gpus,
+                                 templates)
 from tutor.checks.context import Context
-from tutor.checks.verdict import Stop, Verdict, failed, passed
+from tutor.checks.verdict import Stop, Verdict, passed
 from tutor.cluster import objects as o
 
 LWS = "llm"
@@ -59,16 +59,7 @@ def spec_problems(ctx: Context, obj: dict, where: str) -> list[str]:
 
 
 def check(ctx: Context) -> Verdict:
-    doc = find_lws_doc(ctx, FILE, LWS)
-    probs = spec_problems(ctx, doc, ctx.path(FILE))
-    if probs:
-        return failed(probs[0], *probs[1:])
-    live = live_lws(ctx, LWS, FILE)
-    probs = spec_problems(ctx, live, ctx.t("live llm", "클러스터의 llm"))
-    if probs:
-        return failed(ctx.t("The llm in the cluster differs from what the step asks. Re-apply: kubectl apply -f {path}",
-                            "클러스터의 llm 이 이 단계의 요구와 다릅니다. 다시 적용하세요: kubectl apply -f {path}",
-                            path=ctx.path(FILE)), *probs)
+    file_then_live(ctx, LWS, FILE, spec_problems, ctx.t("live llm", "클러스터의 llm"))
     try:
         pods_running(ctx, PODS)
     except Stop as stop:

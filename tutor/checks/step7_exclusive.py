@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from tutor.checks.common import (KWOK_TAINT_KEY, find_lws_doc, live_lws, lwt, pods_running,
-                                 template_gpus, templates)
+from tutor.checks.common import KWOK_TAINT_KEY, file_then_live, lwt, pods_running, template_gpus, templates
 from tutor.checks.context import Context
 from tutor.checks.verdict import Stop, Verdict, failed, passed
 from tutor.cluster import objects as o
@@ -68,17 +67,7 @@ def is_kwok_node(ctx: Context, node: str) -> bool:
 
 
 def check(ctx: Context) -> Verdict:
-    doc = find_lws_doc(ctx, FILE, LWS)
-    probs = spec_problems(ctx, doc, ctx.path(FILE))
-    if probs:
-        return failed(probs[0], *probs[1:])
-    live = live_lws(ctx, LWS, FILE)
-    probs = spec_problems(ctx, live, ctx.t("live wide", "클러스터의 wide"))
-    if probs:
-        return failed(ctx.t("The wide in the cluster differs from {path}. Re-apply it (delete it first if "
-                            "you moved the annotation): kubectl apply -f {path}",
-                            "클러스터의 wide 가 {path} 와 다릅니다. 다시 적용하세요(어노테이션을 옮겼다면 먼저 지우세요): "
-                            "kubectl apply -f {path}", path=ctx.path(FILE)), *probs)
+    file_then_live(ctx, LWS, FILE, spec_problems, ctx.t("live wide", "클러스터의 wide"))
     try:
         pods_running(ctx, PODS)
     except Stop as stop:

@@ -2,37 +2,26 @@
 
 from __future__ import annotations
 
-import threading
 import time
 from typing import Callable
 
+from tutor.background import BackgroundLoop
 from tutor.cluster.events import Conn, SourceState
 from tutor.cluster.recording import Recording
 
 RESOURCE = "replay"
 
 
-class ReplaySource:
+class ReplaySource(BackgroundLoop):
     """Emits the recording's items at `speed` times their recorded pace (0 = all at once)."""
 
+    thread_name = "replay"
+
     def __init__(self, recording: Recording, emit: Callable, speed: float = 1.0):
+        super().__init__()
         self.recording = recording
         self.emit = emit
         self.speed = speed
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-
-    def start(self) -> "ReplaySource":
-        self._thread = threading.Thread(target=self.run, name="replay", daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._stop.set()
-
-    def join(self, timeout: float | None = None) -> None:
-        if self._thread:
-            self._thread.join(timeout)
 
     def run(self) -> None:
         self.emit(SourceState(RESOURCE, Conn.OK, self.recording.path, 0.0))

@@ -8,9 +8,9 @@ or when asked to with --poll.
 from __future__ import annotations
 
 import os
-import threading
 from typing import Callable, Iterable
 
+from tutor.background import BackgroundLoop
 from tutor.workspace.files import FileRead, Problem, read_answer
 
 POLL_INTERVAL = 1.0
@@ -51,32 +51,21 @@ def _fingerprint(path: str) -> tuple | None:
     return (st.st_ino, st.st_mode, st.st_size, st.st_mtime_ns)
 
 
-class FileWatcher:
+class FileWatcher(BackgroundLoop):
     """Reads every answer file once, then again whenever it changes, and calls emit(FileRead)."""
+
+    thread_name = "answer-files"
 
     def __init__(self, workdir: str, names: Iterable[str], emit: Callable[[FileRead], None],
                  force_poll: bool = False, poll_interval: float = POLL_INTERVAL):
+        super().__init__()
         self.workdir = workdir
         self.names = sorted(set(names))
         self.emit = emit
         self.force_poll = force_poll
         self.poll_interval = poll_interval
         self.mode = "poll" if force_poll else "events"
-        self._stop = threading.Event()
         self._last: dict[str, FileRead] = {}
-        self._thread: threading.Thread | None = None
-
-    def start(self) -> "FileWatcher":
-        self._thread = threading.Thread(target=self.run, name="answer-files", daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._stop.set()
-
-    def join(self, timeout: float | None = None) -> None:
-        if self._thread:
-            self._thread.join(timeout)
 
     def refresh(self, names: Iterable[str] | None = None) -> None:
         for name in names if names is not None else self.names:
