@@ -72,3 +72,30 @@ def test_live_store_equals_a_fresh_list(lab, learner):
         src.stop()
         src.join()
 
+
+
+def test_record_then_check_the_recording(lab, learner, tmp_path):
+    """`lwstutor record` beside a learner, then `check --replay` on what it wrote."""
+    out = tmp_path / "rec.jsonl"
+    rec = subprocess.Popen([sys.executable, "-m", "tutor", "record", str(out), "--kubeconfig", str(lab.kubeconfig),
+                            "--workdir", str(learner.workdir), "--lws-version", lab.versions["LWS_VERSION"]],
+                           stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        learner.wait("recorder listed the nodes", lambda: out.exists() and '"kind":"Node"' in out.read_text())
+        learner.reset()
+        learner.step1()
+        learner.step2()
+        learner.wait("names.txt recorded", lambda: '"file":"names.txt","content":"pod=' in out.read_text())
+        learner.wait("llm-1-1 Running recorded", lambda: any(
+            '"name":"llm-1-1"' in line and '"phase":"Running"' in line for line in out.read_text().splitlines()))
+    finally:
+        rec.terminate()
+        rec.wait(timeout=30)
+    assert rec.returncode == 0, rec.stderr.read()
+    head = json.loads(out.read_text().splitlines()[0])
+    assert head["format"] == "lwstutor-recording" and head["version"] == 1 and head["namespace"] == NS
+    assert head["versions"] == {"kubernetes": lab.versions["K8S_VERSION"], "lws": lab.versions["LWS_VERSION"]}
+    res = subprocess.run([sys.executable, "-m", "tutor", "check", "--json", "--replay", str(out), "--step", "1",
+                          "--step", "2"], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    steps = json.loads(res.stdout)["steps"]
+    assert res.returncode == 0 and [s["status"] for s in steps] == ["pass", "pass"], steps

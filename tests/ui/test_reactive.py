@@ -59,3 +59,22 @@ async def test_a_burst_is_one_recheck(tmp_path):
         # The end state of the lab passes every step, even seen in one go.
         assert all(v.status is Status.PASS for v in app.session.verdicts.values()), app.session.verdicts
         assert app.query_one("#pods").row_count == 10  # llm, wide and orphan pods
+
+
+async def test_reconnecting_dims_the_panes_and_keeps_the_data(tmp_path):
+    """What a source reports when the API server goes away: the header says so, the panes keep
+    the last data, dimmed, and come back when the watch is OK again."""
+    from tutor.cluster.events import Conn, SourceState
+
+    app = make_app(RECORDINGS / "walkthrough.jsonl", state_file=tmp_path / "p.json")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settled(pilot)
+        rows = app.query_one("#pods").row_count
+        app.inbox.put(SourceState("pods", Conn.RECONNECTING, "ConnectionRefusedError"))
+        await pilot.pause(0.3)
+        assert app.query_one("#live").has_class("-stale")
+        assert "reconnecting" in str(app.query_one("#status").render())
+        assert app.query_one("#pods").row_count == rows
+        app.inbox.put(SourceState("pods", Conn.OK))
+        await pilot.pause(0.3)
+        assert not app.query_one("#live").has_class("-stale")
