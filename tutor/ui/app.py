@@ -194,12 +194,12 @@ class TutorApp(App):
         conn = s.connection()
         live = self.query_one("#live")
         live.set_class(conn in (Conn.RECONNECTING, Conn.CONNECTING) and bool(s.store.version), "-stale")
-        self.query_one(GroupsPane).show(s.store, ns)
+        self.query_one(GroupsPane).show(s.store, ns, self.text)
         self.query_one(PodsTable).show(s.store, ns)
         ev_state = s.states.get("events")
         denied = self.text("no access to events (RBAC): this pane stays empty") \
             if ev_state is not None and ev_state.state is Conn.FORBIDDEN else ""
-        self.query_one(EventsPane).show(s.store, ns, denied)
+        self.query_one(EventsPane).show(s.store, ns, denied, self.text)
         self._draw_status()
 
     def _draw_status(self) -> None:

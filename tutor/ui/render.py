@@ -7,6 +7,7 @@ way every run (snapshot tests rely on it).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from rich.console import Group, RenderableType
 from rich.padding import Padding
@@ -15,6 +16,12 @@ from rich.text import Text
 
 from tutor.cluster import objects as o
 from tutor.cluster.store import Store
+
+Translate = Callable[..., str]
+
+
+def _en(text: str, **kw) -> str:
+    return text.format(**kw) if kw else text
 
 PHASE_STYLE = {"Running": "green", "Pending": "yellow", "Failed": "red", "Succeeded": "blue"}
 MAX_EVENTS = 200
@@ -36,13 +43,13 @@ def _sort_key(pod: dict):
 
 # --- groups -----------------------------------------------------------------------------------
 
-def _lws_header(lws: dict) -> Text:
+def _lws_header(lws: dict, t: Translate) -> Text:
     spec, status = o.as_dict(lws.get("spec")), o.as_dict(lws.get("status"))
     size = o.dig(spec, "leaderWorkerTemplate", "size", default="?")
     out = Text()
     out.append(o.name(lws), style="bold cyan")
     out.append(f" {spec.get('replicas', '?')}×{size}", style="bold")
-    out.append(f"  ready {status.get('readyReplicas', 0)} · updated {status.get('updatedReplicas', 0)}")
+    out.append("  " + t("ready {r} · updated {u}", r=status.get("readyReplicas", 0), u=status.get("updatedReplicas", 0)))
     for c in (c for c in o.as_list(status.get("conditions")) if isinstance(c, dict)):
         ok = c.get("status") == "True"
         if ok:  # the controller only ever sets a condition True; False ones are stale leftovers
@@ -50,28 +57,28 @@ def _lws_header(lws: dict) -> Text:
     return out
 
 
-def _group_header(store: Store, lws: str, g, members: list[dict]) -> Text:
-    out = Text(f"group {g if g is not None else '?'}", style="bold")
+def _group_header(store: Store, lws: str, g, members: list[dict], t: Translate) -> Text:
+    out = Text(t("group {g}", g=g if g is not None else "?"), style="bold")
     running_revs = {o.revision(p) for p in members if o.phase(p) == "Running"
                     and not o.is_terminating(p) and o.revision(p)}
     recreated = sum(store.obs.recreations(o.name(p)) for p in members if o.worker_index(p) == 0)
     if recreated:
         out.append(f" ↻{recreated}", style="magenta")
     if len(running_revs) > 1:
-        out.append(" ⚠ two revisions running", style="bold red")
+        out.append(" ⚠ " + t("two revisions running"), style="bold red")
     elif any(m.lws == lws and m.group == g for m in store.obs.mixed):
-        out.append(" ⚠ once held two revisions", style="red")
+        out.append(" ⚠ " + t("once held two revisions"), style="red")
     return out
 
 
-def groups_view(store: Store, namespace: str) -> RenderableType:
+def groups_view(store: Store, namespace: str, t: Translate = _en) -> RenderableType:
     lwss = sorted(store.all("LeaderWorkerSet", namespace), key=o.name)
     if not lwss:
-        return Text.assemble(("No LeaderWorkerSet in ", "dim"), (namespace, "bold"), (" yet.", "dim"))
+        return Text(t("No LeaderWorkerSet in {ns} yet.", ns=namespace), style="dim")
     parts: list[RenderableType] = []
     for lws in lwss:
         name = o.name(lws)
-        parts.append(_lws_header(lws))
+        parts.append(_lws_header(lws, t))
         groups: dict[int | None, list[dict]] = {}
         for p in sorted(store.pods_of(name, namespace), key=_sort_key):
             groups.setdefault(o.group_index(p), []).append(p)
@@ -84,7 +91,7 @@ def groups_view(store: Store, namespace: str) -> RenderableType:
                 role = "L" if o.worker_index(p) == 0 else f"W{o.worker_index(p)}"
                 table.add_row("", Text(f"{o.name(p)} {role}", style="bold" if role == "L" else ""), phase_text(p),
                               Text(o.node_name(p) or "-", style="dim"), Text(o.revision(p)[:8] or "-", style="dim"))
-            parts.append(Padding(_group_header(store, name, g, members), (0, 0, 0, 1)))
+            parts.append(Padding(_group_header(store, name, g, members, t), (0, 0, 0, 1)))
             parts.append(table)
         parts.append(Text(""))
     return Group(*parts[:-1])
@@ -134,11 +141,11 @@ def lesson_events(store: Store, namespace: str) -> list[dict]:
     return evs[:MAX_EVENTS]
 
 
-def events_text(store: Store, namespace: str) -> Text:
+def events_text(store: Store, namespace: str, t: Translate = _en) -> Text:
     out = Text()
     evs = lesson_events(store, namespace)
     if not evs:
-        return Text("No events yet.", style="dim")
+        return Text(t("No events yet."), style="dim")
     for e in evs:
         warn = o.event_type(e) != "Normal"
         reg = o.event_regarding(e)

@@ -16,8 +16,8 @@ class GroupsPane(VerticalScroll):
     def compose(self):
         yield Static(id="groups-body")
 
-    def show(self, store: Store, namespace: str) -> None:
-        self.query_one("#groups-body", Static).update(render.groups_view(store, namespace))
+    def show(self, store: Store, namespace: str, t: render.Translate = render._en) -> None:
+        self.query_one("#groups-body", Static).update(render.groups_view(store, namespace, t))
 
 
 class EventsPane(VerticalScroll):
@@ -29,9 +29,9 @@ class EventsPane(VerticalScroll):
     def compose(self):
         yield Static(id="events-body")
 
-    def show(self, store: Store, namespace: str, denied: str = "") -> None:
+    def show(self, store: Store, namespace: str, denied: str = "", t: render.Translate = render._en) -> None:
         body = self.query_one("#events-body", Static)
-        body.update(denied if denied else render.events_text(store, namespace))
+        body.update(denied if denied else render.events_text(store, namespace, t))
 
 
 class PodsTable(DataTable):
