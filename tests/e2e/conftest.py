@@ -33,6 +33,7 @@ def lab() -> Lab:
         pytest.fail(f"lab control plane did not start: {exc}")
     yield the_lab
     the_lab.stop()
+    the_lab.remove()
 
 
 @pytest.fixture(scope="module")

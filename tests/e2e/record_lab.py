@@ -135,6 +135,7 @@ def record(name: str, out_dir: Path) -> Path:
             _relocate_workdir(out, str(workdir))
     finally:
         lab.stop()
+    lab.remove()
     return out
 
 

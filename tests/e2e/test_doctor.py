@@ -22,6 +22,7 @@ def lab():
     the_lab = up()
     yield the_lab
     the_lab.stop()
+    the_lab.remove()
 
 
 @pytest.fixture

@@ -159,6 +159,13 @@ class Lab:
                 self._reap(proc, block=True)
         self.procs.clear()
         self.save()
+        # etcd's data is most of the lab's size and lives in RAM (/dev/shm); the logs stay.
+        shutil.rmtree(self.dir / "etcd", ignore_errors=True)
+
+    def remove(self) -> None:
+        """Deletes the lab directory (logs included); only once every process has stopped."""
+        if not any(self.alive(p) for p in self.procs):
+            shutil.rmtree(self.dir, ignore_errors=True)
 
     def kill(self, name: str) -> Proc:
         """Stops one component (for fault tests); returns its record so it can be restarted."""
