@@ -32,8 +32,9 @@ def group_lines(ctx: Context, current: str) -> list[str]:
         lines.append(ctx.t("group {g}: {state} ({pods})", "그룹 {g}: {state} ({pods})", g=g, state=state, pods=pods_txt))
     for m in ctx.store.obs.mixed:
         if m.lws == LWS:
-            lines.append(ctx.t("! group {g} held two revisions at once ({revs})",
-                               "! 그룹 {g} 에 리비전 둘이 함께 있었습니다({revs})", g=m.group, revs=", ".join(m.revisions)))
+            pods = ", ".join(f"{name} {rev[:10]}" for name, rev in m.pods)
+            lines.append(ctx.t("! group {g} held two revisions at once, for a moment: {pods}",
+                               "! 그룹 {g} 에 잠시 리비전 둘이 함께 돌았습니다: {pods}", g=m.group, pods=pods))
             break
     return lines
 

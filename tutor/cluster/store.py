@@ -41,6 +41,7 @@ class MixedRevisions:
     group: int
     revisions: tuple[str, ...]
     t: float
+    pods: tuple[tuple[str, str], ...] = ()  # (pod, revision) of the Running pods at that moment
 
 
 @dataclass
@@ -177,14 +178,15 @@ class Store:
         if rev and rev not in seen:
             seen.append(rev)
         # Two revisions running side by side in one group is what LWS promises never happens.
-        running = {
-            o.revision(p)
+        running = sorted(
+            (o.name(p), o.revision(p))
             for p in self.pods_of(lws, o.namespace(pod))
             if o.group_index(p) == group and o.phase(p) == "Running"
             and not o.is_terminating(p) and o.revision(p)
-        }
-        if len(running) > 1:
-            self.obs.mixed.append(MixedRevisions(lws, group, tuple(sorted(running)), t))
+        )
+        revs = {rev for _, rev in running}
+        if len(revs) > 1:
+            self.obs.mixed.append(MixedRevisions(lws, group, tuple(sorted(revs)), t, tuple(running)))
 
     def _observe_event(self, ev: dict) -> None:
         self.obs.events_seen[o.uid(ev) or f"{o.namespace(ev)}/{o.name(ev)}"] = ev
