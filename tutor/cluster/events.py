@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 
 
@@ -51,9 +51,3 @@ class SourceState:
     detail: str = ""
     t: float = 0.0
 
-
-@dataclass
-class Batch:
-    """Everything a source produced since the consumer last drained it."""
-
-    items: list = field(default_factory=list)

@@ -71,11 +71,6 @@ def resource_version(obj: dict) -> str:
     return str(dig(obj, "metadata", "resourceVersion", default=""))
 
 
-def key(obj: dict) -> tuple[str, str, str]:
-    """Identity in the store: (kind, namespace, name)."""
-    return kind(obj), namespace(obj), name(obj)
-
-
 def int_or_none(value: Any) -> int | None:
     if isinstance(value, bool):
         return None

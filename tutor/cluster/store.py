@@ -85,10 +85,9 @@ class Store:
     def pods_of(self, lws: str, namespace: str) -> list[dict]:
         return [p for p in self.all("Pod", namespace) if o.lws_name(p) == lws]
 
-    def events_for(self, namespace: str, include_expired: bool = True) -> list[dict]:
-        """Events in the namespace; with include_expired, also those the cluster has dropped."""
-        seen = self.obs.events_seen.values() if include_expired else self.all("Event")
-        return [e for e in seen if o.namespace(e) == namespace]
+    def events_for(self, namespace: str) -> list[dict]:
+        """Events in the namespace, including those the cluster has since dropped."""
+        return [e for e in self.obs.events_seen.values() if o.namespace(e) == namespace]
 
     # --- writing ---------------------------------------------------------------------------
     def apply(self, ev: ObjectEvent) -> bool:

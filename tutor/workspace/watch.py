@@ -39,9 +39,6 @@ class Workspace:
     def path(self, name: str) -> str:
         return os.path.join(self.workdir, name)
 
-    def names(self) -> list[str]:
-        return sorted(self._files)
-
 
 def _fingerprint(path: str) -> tuple | None:
     try:
@@ -121,7 +118,3 @@ class FileWatcher(BackgroundLoop):
             if not self.force_poll and os.path.isdir(self.workdir):
                 return
 
-
-def snapshot(workdir: str, names: Iterable[str]) -> Workspace:
-    """Reads the answer files once (for `lwstutor check`)."""
-    return Workspace(workdir, (read_answer(os.path.join(workdir, n), n) for n in sorted(set(names))))
