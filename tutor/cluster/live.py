@@ -131,8 +131,9 @@ def list_all(api_client, namespace: str, emit: Callable, resources=RESOURCES, t:
 
 class LiveSource:
     def __init__(self, api_client, namespace: str, emit: Callable, resources=RESOURCES,
-                 clock: Callable[[], float] | None = None):
+                 clock: Callable[[], float] | None = None, watch_seconds: int = WATCH_SECONDS):
         self.api_client = api_client
+        self.watch_seconds = watch_seconds
         self.namespace = namespace
         self.emit = emit
         self.resources = resources
@@ -141,6 +142,7 @@ class LiveSource:
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self._responses: dict[str, object] = {}
+        self.gone: dict[str, int] = {}  # 410s seen per resource (each one caused a relist)
 
     def start(self) -> "LiveSource":
         for res in self.resources:
@@ -175,6 +177,7 @@ class LiveSource:
                 while not self._stop.is_set():
                     rv = self._watch(res, rv)
             except Gone:
+                self.gone[res.name] = self.gone.get(res.name, 0) + 1
                 state = Conn.RECONNECTING
                 continue  # relist at once: the store is replaced by the fresh list
             except Exception as exc:  # noqa: BLE001 - every failure becomes a state + retry
@@ -195,8 +198,8 @@ class LiveSource:
         fn = res.list_call(self.api_client)
         args = (self.namespace,) if res.namespaced else ()
         resp = fn(*args, watch=True, resource_version=rv, allow_watch_bookmarks=True,
-                  timeout_seconds=WATCH_SECONDS, _preload_content=False,
-                  _request_timeout=(CONNECT_TIMEOUT, READ_TIMEOUT))
+                  timeout_seconds=self.watch_seconds, _preload_content=False,
+                  _request_timeout=(CONNECT_TIMEOUT, self.watch_seconds + 30))
         self._responses[res.name] = resp
         try:
             for line in iter_resp_lines(resp):

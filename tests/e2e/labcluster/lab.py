@@ -229,13 +229,13 @@ class Lab:
             return resp.read().decode()
 
 
-def up(lab_dir: Path | None = None, bin_dir: Path | None = None) -> Lab:
+def up(lab_dir: Path | None = None, bin_dir: Path | None = None, apiserver_args: tuple[str, ...] = ()) -> Lab:
     bin_dir = bin_dir or build()
     lab_dir = lab_dir or Path(tempfile.mkdtemp(prefix="lwstutor-lab-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None))
     lab = Lab(lab_dir, bin_dir, versions=versions())
     lab.logs.mkdir(parents=True, exist_ok=True)
     try:
-        _up(lab)
+        _up(lab, apiserver_args)
     except BaseException:
         print(f"lab start failed; logs in {lab.logs}\n{lab.tail_logs()}", file=sys.stderr)
         lab.stop()
@@ -243,7 +243,7 @@ def up(lab_dir: Path | None = None, bin_dir: Path | None = None) -> Lab:
     return lab
 
 
-def _up(lab: Lab) -> None:
+def _up(lab: Lab, apiserver_args: tuple[str, ...] = ()) -> None:
     from tests.e2e.labcluster.pki import make_pki
 
     make_pki(lab.pki)
@@ -271,7 +271,7 @@ def _up(lab: Lab) -> None:
         f"--service-account-key-file={pki / 'admin.key'}", f"--service-account-signing-key-file={pki / 'admin.key'}",
         "--service-cluster-ip-range=10.96.0.0/16", "--endpoint-reconciler-type=none", "--allow-privileged=true",
         "--authorization-mode=Node,RBAC", "--disable-admission-plugins=ServiceAccount",
-        "--enable-priority-and-fairness=false", f"--cert-dir={lab.dir / 'apiserver-certs'}"])
+        "--enable-priority-and-fairness=false", f"--cert-dir={lab.dir / 'apiserver-certs'}", *apiserver_args])
     lab.wait_for("kube-apiserver /readyz", lambda: lab.get(f"https://{LOOPBACK}:{p['apiserver']}/readyz") == "ok",
                  proc=api)
     _write_kubeconfig(lab)
@@ -428,6 +428,18 @@ def _topology() -> list[dict]:
         *(node(n, {"type": "kwok"}, [KWOK_TAINT]) for n in KWOK_NODES),
         {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": NAMESPACE}},
     ]
+
+
+def compact_etcd(lab: Lab) -> int:
+    """Compacts etcd at its current revision (its JSON gateway, on loopback); returns it."""
+    base = f"http://{LOOPBACK}:{lab.ports['etcd']}/v3/kv"
+    req = urllib.request.Request(f"{base}/range", data=b'{"key":"AA=="}', method="POST")
+    with urllib.request.urlopen(req, timeout=5) as resp:
+        rev = int(json.loads(resp.read())["header"]["revision"])
+    req = urllib.request.Request(f"{base}/compaction", data=json.dumps({"revision": str(rev), "physical": True}).encode(),
+                                 method="POST")
+    urllib.request.urlopen(req, timeout=30).close()
+    return rev
 
 
 def fail_container(lab: Lab, pod: str, namespace: str = NAMESPACE) -> None:
