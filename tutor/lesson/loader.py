@@ -8,6 +8,7 @@ a code block is not a heading): the `# Title`, the instructions, each `## Hint` 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -99,7 +100,9 @@ def split_sections(md: str, hint_word: str, recap_word: str, where: str) -> Step
     return StepText(heads[0][1], body, tuple(hints), recap)
 
 
+@lru_cache(maxsize=8)
 def load(lesson_id: str = "lws", root: Path | None = None) -> Lesson:
+    """Loads (once per process: the CLI's defaults and the command both need it) a lesson."""
     base = root or lesson_dir(lesson_id)
     try:
         meta = yaml.safe_load((base / "lesson.yaml").read_text(encoding="utf-8"))
