@@ -52,11 +52,8 @@ class Session:
         return [n for n, v in sorted(fresh.items()) if v.passed and self.progress.latch(n, v.message)]
 
     def connection(self) -> Conn:
-        """The worst state across resources, for the header."""
-        order = [Conn.FORBIDDEN, Conn.CRD_MISSING, Conn.RECONNECTING, Conn.CONNECTING, Conn.ENDED, Conn.OK]
+        """The state the header shows: a link in trouble first; a forbidden or missing optional
+        resource is shown on its own pane and only then here."""
+        order = [Conn.RECONNECTING, Conn.CONNECTING, Conn.FORBIDDEN, Conn.CRD_MISSING, Conn.ENDED, Conn.OK]
         states = {s.state for s in self.states.values()}
-        # A forbidden or missing optional resource is shown on its pane; the link itself is fine.
-        for st in (Conn.RECONNECTING, Conn.CONNECTING):
-            if st in states:
-                return st
         return next((st for st in order if st in states), Conn.CONNECTING)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import queue
 import time
-from pathlib import Path
 
 import pytest
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from tutor.checks.common import (file_then_live, lwt, pods_running, template_containers, template_gpus,
                                  templates)
 from tutor.checks.context import Context
-from tutor.checks.verdict import Stop, Verdict, passed
+from tutor.checks.verdict import Verdict, passed
 from tutor.cluster import objects as o
 
 LWS = "llm"
@@ -60,10 +60,7 @@ def spec_problems(ctx: Context, obj: dict, where: str) -> list[str]:
 
 def check(ctx: Context) -> Verdict:
     file_then_live(ctx, LWS, FILE, spec_problems, ctx.t("live llm", "클러스터의 llm"))
-    try:
-        pods_running(ctx, PODS)
-    except Stop as stop:
-        return stop.verdict
+    pods_running(ctx, PODS)  # a Stop from here is the verdict (run_checker returns it)
     nodes = sorted({o.node_name(ctx.pod(p)) for p in PODS})
     return passed(ctx.t("llm runs as two groups of two: llm-0 + llm-0-1 and llm-1 + llm-1-1.",
                         "llm 이 그룹 둘(llm-0 + llm-0-1, llm-1 + llm-1-1)로 돌고 있습니다."),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tutor.checks.common import KWOK_TAINT_KEY, file_then_live, lwt, pods_running, template_gpus, templates
 from tutor.checks.context import Context
-from tutor.checks.verdict import Stop, Verdict, failed, passed
+from tutor.checks.verdict import Verdict, failed, passed
 from tutor.cluster import objects as o
 
 LWS = "wide"
@@ -68,10 +68,7 @@ def is_kwok_node(ctx: Context, node: str) -> bool:
 
 def check(ctx: Context) -> Verdict:
     file_then_live(ctx, LWS, FILE, spec_problems, ctx.t("live wide", "클러스터의 wide"))
-    try:
-        pods_running(ctx, PODS)
-    except Stop as stop:
-        return stop.verdict
+    pods_running(ctx, PODS)  # a Stop from here is the verdict (run_checker returns it)
     node = {p: o.node_name(ctx.pod(p)) for p in PODS}
     placement = [f"{p} → {n}" for p, n in node.items()]
     if node["wide-0"] != node["wide-0-1"] or node["wide-1"] != node["wide-1-1"]:

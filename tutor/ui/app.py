@@ -183,8 +183,8 @@ class TutorApp(App):
             [(st.number, st.title(s.lang), self.step_mark(st.number)) for st in s.lesson.steps], cur)
         self.query_one(LessonPane).show(self.step_markdown(cur))
         self.query_one(VerdictBox).show(s.verdicts.get(cur), cur in s.progress.passed,
-                                        {k: self.text(k) for k in ("checking…", "passed", "now")}
-                                        | {"checking": self.text("checking…")})
+                                        {"checking": self.text("checking…"), "passed": self.text("passed"),
+                                         "now": self.text("now")})
         self._draw_status()
         self.refresh_bindings()
 
