@@ -6,8 +6,15 @@ from pathlib import Path
 
 import pytest
 
+from tutor.demo import walkthrough
+
 DATA = Path(__file__).parent / "data"
-RECORDINGS = DATA / "recordings"
+RECORDINGS = DATA / "recordings"  # the wrong turns; the walkthrough ships with the package (the demo)
+WALKTHROUGH = walkthrough()
+
+
+def recording_path(name: str) -> Path:
+    return WALKTHROUGH if name == "walkthrough" else RECORDINGS / f"{name}.jsonl"
 
 
 @pytest.fixture(autouse=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Callable
 
-from tests.conftest import RECORDINGS
+from tests.conftest import recording_path
 from tutor.checks import run_checker
 from tutor.checks.verdict import Verdict
 from tutor.cluster import objects as o
@@ -24,7 +24,7 @@ Pred = Callable[[object], bool]
 
 @lru_cache(maxsize=None)
 def recording(name: str) -> Recording:
-    return read(RECORDINGS / f"{name}.jsonl")
+    return read(recording_path(name))
 
 
 def state(name: str, stop: Pred | None = None, after: Pred | None = None, lang: str = "en",

@@ -6,9 +6,9 @@ import json
 import subprocess
 import sys
 
-from tests.conftest import RECORDINGS
+from tests.conftest import RECORDINGS, WALKTHROUGH
 
-WALK = str(RECORDINGS / "walkthrough.jsonl")
+WALK = str(WALKTHROUGH)
 
 
 def run(*args, env=None):

@@ -1,4 +1,5 @@
-"""Command line: `lwstutor` (the TUI), `lwstutor check`, `lwstutor record`.
+"""Command line: `lwstutor` (the TUI), `lwstutor demo`, `lwstutor check`, `lwstutor doctor`,
+`lwstutor record`.
 
 Connection flags follow kubectl (--kubeconfig, --context, -n/--namespace). Heavy imports
 (kubernetes, textual) happen inside the commands so `--version` and the first frame are quick.
@@ -40,6 +41,13 @@ def build_parser() -> argparse.ArgumentParser:
     root.add_argument("--state-file", help="progress file (default: under $XDG_STATE_HOME/lwstutor)")
     sub = root.add_subparsers(dest="command", metavar="COMMAND")
 
+    demo = sub.add_parser("demo", help="watch the whole lab being done, from a recording (no cluster needed)")
+    demo.add_argument("--speed", type=float, default=0.5, help="replay speed factor (default 0.5)")
+    demo.add_argument("--pause", type=float, default=4.0, metavar="S",
+                      help="seconds to stay on each step once it passes (default 4)")
+    demo.add_argument("--lang", choices=("ko", "en"), help="language of the lesson and messages")
+    demo.set_defaults(namespace=lesson.namespace, workdir=None, replay=None, state_file=None)
+
     chk = sub.add_parser("check", help="evaluate the steps once and print the verdicts")
     _common(chk, lesson.namespace, lesson.workdir)
     chk.add_argument("--step", type=int, action="append", metavar="N", help="only step N (repeatable)")
@@ -73,6 +81,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "check":
             from tutor.commands.check import run_check
             return run_check(args)
+        if args.command == "demo":
+            from tutor.commands.demo import run_demo
+            return run_demo(args)
         if args.command == "doctor":
             from tutor.commands.doctor import run_doctor
             return run_doctor(args)

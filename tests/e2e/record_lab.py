@@ -1,7 +1,10 @@
 """Regenerates the committed recordings from the real lab control plane.
 
-    python -m tests.e2e.record_lab                 # every scenario into tests/data/recordings/
+    python -m tests.e2e.record_lab                 # every scenario, in place
     python -m tests.e2e.record_lab walkthrough     # just one
+
+The wrong turns go to tests/data/recordings/; the walkthrough goes to tutor/demo/, because it
+ships with the package as `lwstutor demo`.
 
 Each scenario gets a fresh lab (about 10 s to start), a scripted learner and `lwstutor record`
 running beside it, exactly as a learner would run the tutor beside their shell. A recording
@@ -22,11 +25,11 @@ import threading
 import time
 from pathlib import Path
 
+from tests.conftest import recording_path
 from tests.e2e.labcluster.lab import Lab, up
 from tests.e2e.learner import NS, Learner, orphan, wide
 
 ROOT = Path(__file__).resolve().parents[2]
-OUT = ROOT / "tests" / "data" / "recordings"
 KINDS = ("pods", "leaderworkersets", "events", "statefulsets")
 
 
@@ -108,9 +111,9 @@ def caught_up(lab: Lab, path: Path) -> bool:
     return True
 
 
-def record(name: str, out_dir: Path) -> Path:
+def record(name: str, out_dir: Path | None) -> Path:
     lab = up()
-    out = out_dir / f"{name}.jsonl"
+    out = out_dir / f"{name}.jsonl" if out_dir else recording_path(name)
     try:
         with tempfile.TemporaryDirectory(prefix="gsb-lws-") as tmp:
             workdir = Path(tmp) / "gsb-lws"
@@ -164,12 +167,13 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m tests.e2e.record_lab")
     p.add_argument("scenarios", nargs="*", default=[], metavar="SCENARIO",
                    help=f"any of: {', '.join(SCENARIOS)} (default: all)")
-    p.add_argument("--out", type=Path, default=OUT)
+    p.add_argument("--out", type=Path, help="write every recording into this directory instead")
     args = p.parse_args(argv)
     unknown = [s for s in args.scenarios if s not in SCENARIOS]
     if unknown:
         p.error(f"unknown scenario {unknown[0]!r}; choose from {', '.join(SCENARIOS)}")
-    args.out.mkdir(parents=True, exist_ok=True)
+    if args.out:
+        args.out.mkdir(parents=True, exist_ok=True)
     for name in args.scenarios or SCENARIOS:
         start = time.monotonic()
         path = record(name, args.out)

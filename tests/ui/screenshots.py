@@ -12,7 +12,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tests.conftest import RECORDINGS
+from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
 from tests.ui.moments import moments, show_moment
 
@@ -28,7 +28,7 @@ SHOTS = [  # name, moment, language, terminal size
 
 async def shoot(moment: str, lang: str, size: tuple[int, int]) -> str:
     with tempfile.TemporaryDirectory() as tmp:
-        app = make_app(RECORDINGS / "walkthrough.jsonl", lang=lang, upto=moments()[moment],
+        app = make_app(WALKTHROUGH, lang=lang, upto=moments()[moment],
                        state_file=Path(tmp) / "p.json")
         async with app.run_test(size=size) as pilot:
             await show_moment(pilot, moment)

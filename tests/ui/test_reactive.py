@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from tests.conftest import RECORDINGS
+from tests.conftest import WALKTHROUGH
 from tests.states import file_written, recording
 from tests.ui.harness import make_app
 from tests.ui.settle import settled
@@ -14,7 +14,7 @@ from tutor.checks.verdict import Status
 async def test_a_source_change_updates_verdict_and_panes(tmp_path):
     rec = recording("walkthrough")
     cut = next(it.t for it in rec.items if file_written("names.txt")(it))
-    app = make_app(RECORDINGS / "walkthrough.jsonl", upto=cut - 0.001, state_file=tmp_path / "p.json")
+    app = make_app(WALKTHROUGH, upto=cut - 0.001, state_file=tmp_path / "p.json")
     async with app.run_test(size=(100, 40)) as pilot:
         await settled(pilot)
         await pilot.press("2")
@@ -41,7 +41,7 @@ async def test_a_source_change_updates_verdict_and_panes(tmp_path):
 
 async def test_a_burst_is_one_recheck(tmp_path):
     rec = recording("walkthrough")
-    app = make_app(RECORDINGS / "walkthrough.jsonl", upto=0.0, state_file=tmp_path / "p.json")
+    app = make_app(WALKTHROUGH, upto=0.0, state_file=tmp_path / "p.json")
     async with app.run_test(size=(100, 40)) as pilot:
         await settled(pilot)
         runs = app.checks_run
@@ -66,7 +66,7 @@ async def test_reconnecting_dims_the_panes_and_keeps_the_data(tmp_path):
     the last data, dimmed, and come back when the watch is OK again."""
     from tutor.cluster.events import Conn, SourceState
 
-    app = make_app(RECORDINGS / "walkthrough.jsonl", state_file=tmp_path / "p.json")
+    app = make_app(WALKTHROUGH, state_file=tmp_path / "p.json")
     async with app.run_test(size=(100, 40)) as pilot:
         await settled(pilot)
         rows = app.query_one("#pods").row_count

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import RECORDINGS
+from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
 from tests.ui.moments import moments, show_moment
 
@@ -16,7 +16,7 @@ SIZES = [(80, 24), (100, 40), (160, 48)]
 @pytest.mark.parametrize("lang", ["ko", "en"])
 @pytest.mark.parametrize("moment", list(MOMENTS))
 def test_snapshot(snap_compare, moment, lang, size, tmp_path):
-    app = make_app(RECORDINGS / "walkthrough.jsonl", lang=lang, upto=MOMENTS[moment],
+    app = make_app(WALKTHROUGH, lang=lang, upto=MOMENTS[moment],
                    state_file=tmp_path / "p.json")
 
     assert snap_compare(app, terminal_size=size, run_before=lambda pilot: show_moment(pilot, moment))

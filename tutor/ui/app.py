@@ -72,6 +72,7 @@ class TutorApp(App):
         self.checks_run = 0  # how many debounced re-checks ran (tests and benchmarks read it)
         self._stoppers: list[Callable[[], None]] = []
         self._closing = False  # set on unmount: late source messages must not touch gone widgets
+        self.step_passed_hooks: list[Callable[[int], None]] = []  # the demo follows the lab with these
 
     # --- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -146,13 +147,23 @@ class TutorApp(App):
         newly = self.session.evaluate()
         self.redraw_live()
         self.redraw_lesson()
+        if newly:
+            self._toast_passed(newly)
         for n in newly:
-            step = self.session.lesson.step(n)
-            # One toast at a time (a fast replay can pass several steps at once).
-            self.clear_notifications()
-            recap = step.text(self.session.lang).recap.replace("`", "")
-            self.notify(recap or step.title(self.session.lang), title=self.text("Step {n} passed", n=n),
-                        timeout=10)
+            for hook in self.step_passed_hooks:
+                hook(n)
+
+    def _toast_passed(self, newly: list[int]) -> None:
+        """One toast at a time: a fast replay or a catch-up can pass several steps at once."""
+        self.clear_notifications()
+        lang = self.session.lang
+        if len(newly) == 1:
+            step = self.session.lesson.step(newly[0])
+            recap = step.text(lang).recap.replace("`", "")
+            self.notify(recap or step.title(lang), title=self.text("Step {n} passed", n=newly[0]), timeout=10)
+        else:
+            titles = "\n".join(f"{n}. {self.session.lesson.step(n).title(lang)}" for n in newly)
+            self.notify(titles, title=self.text("Steps {ns} passed", ns=", ".join(map(str, newly))), timeout=10)
 
     def text(self, en: str, **kw) -> str:
         return translate(self.session.lang, en, **kw)

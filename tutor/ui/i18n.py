@@ -13,6 +13,7 @@ KO = {
     "passed": "통과함",
     "now": "지금",
     "Step {n} passed": "{n}단계 통과",
+    "Steps {ns} passed": "{ns}단계 통과",
     "Keys": "키",
     "Go to step {n}: {title}": "{n}단계로 가기: {title}",
     "Jump to this step": "이 단계로 이동",

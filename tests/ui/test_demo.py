@@ -1,0 +1,33 @@
+"""`lwstutor demo`: the packaged walkthrough, paced step by step, with no cluster and no files."""
+
+from __future__ import annotations
+
+from tests.ui.settle import settled
+from tutor.cli import build_parser
+from tutor.commands.demo import demo_app
+from tutor.progress import state_dir
+
+
+async def test_the_demo_passes_every_step_in_order_and_follows_along():
+    app = demo_app(build_parser().parse_args(["demo", "--speed", "2", "--pause", "2", "--lang", "en"]))
+    passed: list[int] = []
+    steps_shown: list[int] = []
+    async with app.run_test(size=(80, 40)) as pilot:
+        app.step_passed_hooks.append(passed.append)
+        app.step_passed_hooks.append(lambda n: steps_shown.append(app.session.progress.current))
+        await settled(pilot, timeout=120)
+        assert passed == list(range(1, 9))
+        # The view followed the lab: each step passed while it was the one on screen.
+        assert steps_shown == list(range(1, 9))
+        assert app.session.progress.current == 8
+        assert "PASS" in str(app.query_one("#verdict").render())
+        assert "8/8" in str(app.query_one("#status").render())
+    # The demo never writes the learner's progress.
+    assert not state_dir().exists() or not any(state_dir().iterdir())
+
+
+def test_demo_refuses_a_speed_of_zero(capsys):
+    from tutor.cli import main
+
+    assert main(["demo", "--speed", "0"]) == 2
+    assert "--speed" in capsys.readouterr().err
