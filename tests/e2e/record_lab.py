@@ -27,67 +27,13 @@ from pathlib import Path
 
 from tests.conftest import recording_path
 from tests.e2e.labcluster.lab import Lab, up
-from tests.e2e.learner import NS, Learner, orphan, wide
+from tests.e2e.learner import NS, WRONG_TURNS, Learner, walkthrough
 
 ROOT = Path(__file__).resolve().parents[2]
 KINDS = ("pods", "leaderworkersets", "events", "statefulsets")
 
 
-def walkthrough(ln: Learner) -> None:
-    ln.step1()
-    ln.step2()
-    ln.step3()
-    ln.step4()
-    ln.step5()
-    ln.step6()
-    ln.step7()
-    ln.step8()
-
-
-def wrong_annotation(ln: Learner) -> None:
-    """The exclusive-topology annotation on the pod templates instead of the LWS metadata."""
-    ln.step1()
-    ln.apply(wide(annotation_on_template=True), "wide.yaml")
-    ln.wait("wide pods created", lambda: all(ln.pod(p) for p in ("wide-0", "wide-1")))
-
-
-def restart_after_failure(ln: Learner) -> None:
-    """restart.txt written after the failure: group0_before is already the new UID."""
-    ln.step1()
-    ln.fail_worker()
-    ln.write_restart(*ln.uids())
-
-
-def dns_short_name(ln: Learner) -> None:
-    ln.step1()
-    ln.step3()
-    ln.step4(short=True)
-
-
-def names_swapped(ln: Learner) -> None:
-    ln.step1()
-    ln.step2(swap=True)
-
-
-def orphan_without_llm(ln: Learner) -> None:
-    """orphan created while llm is deleted: the real node has free GPUs and the worker schedules."""
-    ln.step1()
-    ln.delete("lws", "llm")
-    ln.wait("llm pods gone", lambda: not any(ln.pod(p) for p in ln.LLM_PODS))
-    ln.apply(orphan(), "orphan.yaml")
-    ln.running("orphan-0", "orphan-0-1")
-
-
-def version_worker_only(ln: Learner) -> None:
-    """VERSION=v2 added to the worker template only."""
-    ln.step1()
-    ln.step6(worker_only=True)
-    ln.wait_rolled(env_on=("llm-0-1", "llm-1-1"))
-
-
-SCENARIOS = {f.__name__.replace("_", "-"): f for f in (walkthrough, wrong_annotation, restart_after_failure,
-                                                         dns_short_name, names_swapped, orphan_without_llm,
-                                                         version_worker_only)}
+SCENARIOS = {"walkthrough": walkthrough, **WRONG_TURNS}
 
 
 def last_versions(path: Path) -> dict[tuple[str, str], str]:

@@ -9,6 +9,12 @@ from tutor.commands.setup import connect_for, lesson_for, progress_for, session_
 
 
 def run_tui(args) -> int:
+    tui_app(args).run()
+    return EXIT_OK
+
+
+def tui_app(args):
+    """The app `lwstutor` runs, from its parsed flags (the tests build it the same way)."""
     replay = bool(args.replay)
     if replay and args.speed < 0:
         raise UsageError("--speed must be 0 (instant) or more")
@@ -26,8 +32,7 @@ def run_tui(args) -> int:
         starter = partial(start_live, conn.api_client, poll=args.poll)
     from tutor.ui.app import TutorApp
 
-    TutorApp(session, context=context, replay=replay, start_sources=starter).run()
-    return EXIT_OK
+    return TutorApp(session, context=context, replay=replay, start_sources=starter)
 
 
 def start_files(app, poll: bool) -> None:

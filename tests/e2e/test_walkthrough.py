@@ -1,0 +1,125 @@
+"""The whole lab, done by a scripted learner on the real control plane, with the tutor watching.
+
+Before each step `lwstutor check --step N` says what is missing; after it, the step passes. The
+TUI runs headless on the live source in the same test and passes every step by itself (no key
+is pressed), and its panes show what each step is about. Then the wrong turns, on the same
+cluster, each get the fail message that names the mistake.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.e2e.learner import NS, WRONG_TURNS
+from tests.e2e.test_live_source import tutor_check
+from tests.ui.harness import make_live_app, pane_text, pod_cells
+from tutor.cluster.events import Conn
+
+# What `check --step N` says before the learner does step N: (status, words in the message).
+BEFORE = {
+    1: ("fail", "lws.yaml does not exist yet"),
+    2: ("fail", "names.txt does not exist yet"),
+    3: ("fail", "env.txt does not exist yet"),
+    4: ("fail", "dns.txt does not exist yet"),
+    5: ("fail", "restart.txt does not exist yet"),
+    6: ("fail", "Add env VERSION=v2"),
+    7: ("fail", "wide.yaml does not exist yet"),
+    8: ("fail", "LeaderWorkerSet orphan is not in namespace infer"),
+}
+
+
+async def until(pilot, what: str, cond, timeout: float = 90) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline:
+        if cond():
+            return
+        await pilot.pause(0.1)
+    raise AssertionError(f"the TUI never showed: {what}")
+
+
+def check_step(lab, learner, n: int) -> dict:
+    return tutor_check(lab, learner.workdir, "--step", str(n))[1][n]
+
+
+def revisions(app, pods) -> set[str]:
+    return {pod_cells(app, p)["revision"] for p in pods}
+
+
+async def test_the_whole_lab_on_the_real_control_plane(lab, learner, tmp_path):
+    app = make_live_app(lab.kubeconfig, learner.workdir, tmp_path / "progress.json")
+    steps = {1: learner.step1, 2: learner.step2, 3: learner.step3, 4: learner.step4, 5: learner.step5,
+             6: learner.step6, 7: learner.step7, 8: learner.step8}
+    async with app.run_test(size=(120, 50)) as pilot:
+        s = app.session
+        await until(pilot, "every watch connected", lambda: s.connection() is Conn.OK and len(s.states) >= 5)
+        old_revision = None
+        for n, do_step in steps.items():
+            status, words = BEFORE[n]
+            before = await asyncio.to_thread(check_step, lab, learner, n)
+            assert before["status"] == status and words in before["message"], (n, before)
+            assert n not in s.progress.passed, f"the TUI passed step {n} before the learner did it"
+            if n == 6:
+                old_revision = revisions(app, learner.LLM_PODS)
+            await asyncio.to_thread(do_step)
+            after = await asyncio.to_thread(check_step, lab, learner, n)
+            assert after["status"] == "pass", (n, after)
+            await until(pilot, f"step {n} passed", lambda: n in s.progress.passed)
+            await until(pilot, f"step {n}'s panes", lambda: PANES[n](app, old_revision))
+        assert sorted(s.progress.passed) == list(range(1, 9))
+        assert "8/8" in pane_text(app, "#status")
+
+
+def _step5(app, _) -> bool:
+    groups = pane_text(app, "#groups-body")
+    # Group 0 was rebuilt (new UIDs, marked ↻1); group 1 kept its pods.
+    return "group 0 ↻1" in groups and "group 1 ↻" not in groups and "↻1" in pod_cells(app, "llm-0")["pod"] \
+        and "↻" not in pod_cells(app, "llm-1")["pod"]
+
+
+def _step6(app, old_revision) -> bool:
+    now = revisions(app, ("llm-0", "llm-0-1", "llm-1", "llm-1-1"))
+    return len(now) == 1 and not now & old_revision and "two revisions running" not in pane_text(app, "#groups-body")
+
+
+def _step7(app, _) -> bool:
+    nodes = {g: {pod_cells(app, f"wide-{g}")["node"], pod_cells(app, f"wide-{g}-1")["node"]} for g in (0, 1)}
+    return all(len(v) == 1 for v in nodes.values()) and nodes[0] | nodes[1] == {"gpu-a", "gpu-b"}
+
+
+def _step8(app, _) -> bool:
+    events = " ".join(pane_text(app, "#events-body").split())  # the pane wraps long messages
+    return pod_cells(app, "orphan-0-1")["phase"] == "Pending" and "FailedScheduling pod/orphan-0-1" in events \
+        and "Insufficient nvidia.com/gpu" in events
+
+
+PANES = {1: lambda app, _: "llm 2×2" in pane_text(app, "#groups-body"),
+         2: lambda app, _: pod_cells(app, "llm-1-1")["group"] == "1" and pod_cells(app, "llm-1-1")["worker"] == "1",
+         3: lambda app, _: True, 4: lambda app, _: True,  # answers from inside a pod: the verdict is the view
+         5: _step5, 6: _step6, 7: _step7, 8: _step8}
+
+
+# Each wrong turn, done on the same cluster, and the words its fail message must have.
+WRONG = {
+    "wrong-annotation": (7, ["exclusive-topology annotation is on leaderTemplate", "LeaderWorkerSet's own metadata"]),
+    "restart-after-failure": (5, ["restart.txt was written after the failure"]),
+    "dns-short-name": (4, ["NXDOMAIN", "llm-1.llm.infer.svc.cluster.local"]),
+    "names-swapped": (2, ["llm-0-1 has labels group-index=0 worker-index=1", "group=1 worker=0"]),
+    "orphan-without-llm": (8, ["orphan-0-1 was scheduled"]),
+    "version-worker-only": (6, ["leaderTemplate of llm has no VERSION=v2"]),
+}
+
+
+@pytest.mark.parametrize("turn", list(WRONG))
+def test_a_wrong_turn_gets_the_message_that_names_it(lab, learner, turn):
+    n, words = WRONG[turn]
+    learner.reset()
+    for f in learner.workdir.iterdir():
+        f.unlink()
+    WRONG_TURNS[turn](learner)
+    verdict = check_step(lab, learner, n)
+    assert verdict["status"] == "fail", verdict
+    for w in words:
+        assert w in verdict["message"], (w, verdict["message"])
