@@ -51,3 +51,15 @@ class SourceState:
     detail: str = ""
     t: float = 0.0
 
+
+
+@dataclass(frozen=True)
+class ShowStep:
+    """A source asks the UI to show a step, with an optional note to toast. The demo follows the
+    lab this way: the item sits in the stream right after the data that passed the step before,
+    so the view moves on in order with the data however late the UI runs."""
+
+    step: int
+    t: float
+    title: str = ""
+    body: str = ""

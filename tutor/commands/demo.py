@@ -1,7 +1,7 @@
 """`lwstutor demo`: the tutor on the whole lab walkthrough recorded from the real control plane.
 
 No cluster and no answer files are needed: both come from the recording. The demo pauses after
-each passed step so the verdict and the recap can be read, then moves on to the next step.
+each passed step so the verdict and the recap can be read, and moves on to the next step.
 Its progress lives only in memory, so it never marks the learner's own steps as passed.
 """
 
@@ -35,14 +35,5 @@ def start_demo(recording, speed: float, pause: float, app) -> None:
     from tutor.cluster.replay import ReplaySource
     from tutor.demo import paced
 
-    last = len(app.session.lesson.steps)
-
-    def follow(n: int) -> None:
-        # Halfway through the pause, show the next step's instructions before its activity
-        # starts, unless the viewer has gone to another step themselves.
-        if n < last:
-            app.set_timer(pause / 2, lambda: app.session.progress.current == n and app.action_goto(n + 1))
-
     replay = ReplaySource(recording, app.inbox.put, speed, items=paced(recording, app.session.lesson, pause, speed))
-    app.step_passed_hooks.append(follow)
     app.run_source(replay.run, "replay", replay.stop)

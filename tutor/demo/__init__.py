@@ -11,18 +11,30 @@ def walkthrough() -> Path:
     return Path(str(resources.files(__name__).joinpath("walkthrough.jsonl")))
 
 
+END_TITLE = "That was the whole lab"
+END_BODY = "Now do it yourself: in the lab VM, run tmux split-window -h lwstutor"
+
+
 def paced(recording, lesson, pause: float, speed: float):
-    """The recording's items with a pause after each one that makes a step pass, so every verdict
-    and recap can be read before the next step begins (the scripted learner was much faster than
-    a person). Each item is checked here, as the replay reaches it, so the pauses hold however
-    late the UI's own re-check runs. `pause` is in seconds of screen time."""
+    """The recording's items, with a pause after each one that makes a step pass, so every
+    verdict and recap can be read before the next step begins (the scripted learner was much
+    faster than a person). Halfway through each pause a ShowStep moves the view to the next
+    step, so its instructions are on screen before its activity starts. Each item is checked
+    here, as the replay reaches it; `pause` is in seconds of screen time."""
     from dataclasses import replace
 
+    from tutor.cluster.events import ShowStep
     from tutor.session import Session
 
     session = Session(lesson, "", "en")  # answer files come from the recording itself
+    last = len(lesson.steps)
     shift = 0.0
     for item in recording.items:
         yield replace(item, t=item.t + shift)
-        if session.apply(item) and session.evaluate():
+        if session.apply(item) and (newly := session.evaluate()):
+            t = item.t + shift + pause * speed / 2
             shift += pause * speed
+            if max(newly) < last:
+                yield ShowStep(max(newly) + 1, t)
+            elif len(session.progress.passed) == last:
+                yield ShowStep(last, t, END_TITLE, END_BODY)

@@ -19,7 +19,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, OptionList
 
 from tutor.checks.verdict import Status
-from tutor.cluster.events import Conn
+from tutor.cluster.events import Conn, ShowStep
 from tutor.session import Session
 from tutor.ui.commands import TutorCommands
 from tutor.ui.i18n import translate
@@ -72,7 +72,6 @@ class TutorApp(App):
         self.checks_run = 0  # how many debounced re-checks ran (tests and benchmarks read it)
         self._stoppers: list[Callable[[], None]] = []
         self._closing = False  # set on unmount: late source messages must not touch gone widgets
-        self.step_passed_hooks: list[Callable[[int], None]] = []  # the demo follows the lab with these
 
     # --- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -128,9 +127,20 @@ class TutorApp(App):
             return
         changed = False
         for item in self.inbox.drain():
-            changed |= self.session.apply(item)
+            if isinstance(item, ShowStep):
+                if changed or self._refresh_timer is not None:
+                    self._recheck_now()  # the step shown must follow what the data before it passed
+                    changed = False
+                self._show_step(item)
+            else:
+                changed |= self.session.apply(item)
         if changed:
             self.schedule_refresh()
+
+    def _show_step(self, item: ShowStep) -> None:
+        self.action_goto(item.step)
+        if item.title:
+            self.notify(self.text(item.body), title=self.text(item.title), timeout=30)
 
     def schedule_refresh(self) -> None:
         if self._refresh_timer is None:
@@ -141,6 +151,12 @@ class TutorApp(App):
         if not self._closing:
             self.recheck()
 
+    def _recheck_now(self) -> None:
+        if self._refresh_timer is not None:
+            self._refresh_timer.stop()
+            self._refresh_timer = None
+        self.recheck()
+
     # --- checking and drawing ----------------------------------------------------------------
     def recheck(self) -> None:
         self.checks_run += 1
@@ -149,9 +165,6 @@ class TutorApp(App):
         self.redraw_lesson()
         if newly:
             self._toast_passed(newly)
-        for n in newly:
-            for hook in self.step_passed_hooks:
-                hook(n)
 
     def _toast_passed(self, newly: list[int]) -> None:
         """One toast at a time: a fast replay or a catch-up can pass several steps at once."""

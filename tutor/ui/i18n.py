@@ -14,6 +14,9 @@ KO = {
     "now": "지금",
     "Step {n} passed": "{n}단계 통과",
     "Steps {ns} passed": "{ns}단계 통과",
+    "That was the whole lab": "실습 전체를 보셨습니다",
+    "Now do it yourself: in the lab VM, run tmux split-window -h lwstutor":
+        "이제 직접 해 보세요: 실습 VM에서 tmux split-window -h lwstutor 를 실행합니다",
     "Keys": "키",
     "Go to step {n}: {title}": "{n}단계로 가기: {title}",
     "Jump to this step": "이 단계로 이동",
