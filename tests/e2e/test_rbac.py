@@ -146,6 +146,10 @@ async def test_without_events_the_events_pane_says_so_and_the_rest_stays_live(la
         assert "some access denied" in header(app), header(app)
         assert not app.query_one("#live").has_class("-stale")
         assert "llm 2×2" in text_of(app, "#groups-body")
+        # The start-up lab check says the same, with the fix.
+        await until(pilot, lambda: app.query_one("#doctor").display, "the lab check panel")
+        doctor = text_of(app, "#doctor-body")
+        assert "denied: get events, list events, watch events" in doctor and "deploy/rbac.yaml" in doctor, doctor
         # Everything else follows the cluster: group 0 is recreated and the pod pane shows it.
         await blocking(learner.fail_worker)
         await store_equals_fresh_list(pilot, lab, "pods without events access")

@@ -33,6 +33,7 @@ NAMESPACE = "infer"
 SERVER_NODE = "lab-server"  # stands in for the learner's single k3s node
 KWOK_NODES = ("gpu-a", "gpu-b")
 KWOK_TAINT = {"key": "kwok.x-k8s.io/node", "value": "fake", "effect": "NoSchedule"}
+START_ORDER = ("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok", "lws-manager")
 POD_CIDR = "10.42.0.0/16"  # data only: kwok hands these out as pod IPs, nothing dials them
 
 
@@ -182,6 +183,9 @@ class Lab:
         """Starts a killed component again with the same arguments: same port, same etcd, so the
         cluster's data is still there. Waits until it is ready (the API server: /readyz)."""
         new = self.start(proc.name, proc.args, proc.env)
+        # Back in its start-up place, so stop() still ends the API server after its clients.
+        self.procs.sort(key=lambda p: START_ORDER.index(p.name) if p.name in START_ORDER else len(START_ORDER))
+        self.save()
         if proc.name == "kube-apiserver":
             url = f"https://{LOOPBACK}:{self.ports['apiserver']}/readyz"
             self.wait_for("kube-apiserver /readyz", lambda: self.get(url) == "ok", proc=new)
