@@ -1,10 +1,15 @@
-"""The tutor is read-only toward the cluster: no write verb appears anywhere in tutor/."""
+"""The tutor is read-only toward the cluster: no write verb appears anywhere in tutor/.
+
+Static half of the proof; the e2e half (tests/e2e/test_rbac.py) runs the tutor as a user bound
+only to read verbs and reads the API server's audit log of everything that user asked for."""
 
 from __future__ import annotations
 
 import ast
 import re
 from pathlib import Path
+
+import yaml
 
 TUTOR = Path(__file__).resolve().parent.parent / "tutor"
 # The kubernetes client's methods that change the cluster (create_namespaced_pod,
@@ -48,3 +53,82 @@ def test_live_source_only_lists_and_watches():
     text = (TUTOR / "cluster" / "live.py").read_text()
     used = set(re.findall(r"\.(\w+_namespaced_\w+|list_node|list_namespaced_custom_object)\b", text))
     assert used and all(u.startswith("list_") for u in used), used
+
+
+# Ways around the generated API methods: raw HTTP, the dynamic client, exec/attach, YAML apply
+# helpers, and shelling out to kubectl.
+BANNED_MODULES = ("subprocess", "requests", "httpx", "aiohttp", "http.client", "urllib.request", "urllib3",
+                  "pty", "kubernetes.dynamic", "kubernetes.stream", "kubernetes.utils")
+BANNED_CALLS = re.compile(r"^(system|popen|exec\w*|spawn\w*|call_api|request|POST|PUT|PATCH|DELETE)$")
+READ_METHOD = re.compile(r"^(list|read)_\w+$|^get_code$|^get_api_\w+$")
+
+
+def api_methods() -> set[str]:
+    """Every method of every generated API class in the kubernetes client (CoreV1Api, ...)."""
+    from kubernetes import client
+
+    names: set[str] = set()
+    for attr in dir(client):
+        cls = getattr(client, attr)
+        if isinstance(cls, type) and cls.__module__.startswith("kubernetes.client.api."):
+            names |= {m for m in vars(cls) if not m.startswith("_") and "_" in m}
+    return names
+
+
+def imported(tree: ast.AST):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            yield node.module
+            yield from (f"{node.module}.{a.name}" for a in node.names)
+
+
+def test_every_kubernetes_api_call_is_a_read():
+    """Whatever a method is called, if the kubernetes client has it, it must be a list/read."""
+    methods = api_methods()
+    assert {"list_namespaced_pod", "patch_node", "delete_namespaced_pod", "create_namespaced_event",
+            "connect_post_namespaced_pod_exec"} <= methods  # the introspection sees the client
+    used, offenders = set(), []
+    for path in sorted(TUTOR.rglob("*.py")):
+        tree = ast.parse(path.read_text(), str(path))
+        names = [(n.lineno, name) for n, name in calls(tree)]
+        # Names in strings too: getattr(api, "delete_namespaced_pod") is a call in disguise.
+        names += [(n.lineno, n.value) for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+        for line, name in names:
+            base = name.removesuffix("_with_http_info")
+            if base in methods:
+                used.add(base)
+                if not READ_METHOD.match(base) and base not in NOT_A_WRITE:
+                    offenders.append(f"{path.relative_to(TUTOR)}:{line} {name}")
+    assert not offenders, offenders
+    assert {"list_namespaced_pod", "list_node", "read_custom_resource_definition"} <= used, used
+
+
+def test_no_way_around_the_api_methods():
+    offenders = []
+    for path in sorted(TUTOR.rglob("*.py")):
+        tree = ast.parse(path.read_text(), str(path))
+        for mod in imported(tree):
+            if any(mod == b or mod.startswith(b + ".") for b in BANNED_MODULES):
+                offenders.append(f"{path.relative_to(TUTOR)} imports {mod}")
+        for node, name in calls(tree):
+            if BANNED_CALLS.match(name):
+                offenders.append(f"{path.relative_to(TUTOR)}:{node.lineno} {name}()")
+    assert not offenders, offenders
+
+
+def test_the_bypass_scan_would_catch_one():
+    tree = ast.parse("import subprocess\nfrom kubernetes import dynamic\nfrom kubernetes.stream import stream\n"
+                     "api_client.rest_client.POST(url)\napi_client.call_api('/api', 'GET')\nos.system('kubectl')\n")
+    mods = list(imported(tree))
+    assert "subprocess" in mods and "kubernetes.dynamic" in mods and "kubernetes.stream" in mods
+    assert [n for _, n in calls(tree) if BANNED_CALLS.match(n)] == ["POST", "call_api", "system"]
+
+
+def test_the_shipped_role_grants_only_reads():
+    docs = list(yaml.safe_load_all((TUTOR.parent / "deploy" / "rbac.yaml").read_text()))
+    roles = [d for d in docs if d["kind"] in ("ClusterRole", "Role")]
+    assert roles and all(d["kind"] in ("ClusterRole", "Role", "ClusterRoleBinding", "RoleBinding") for d in docs)
+    verbs = {v for r in roles for rule in r["rules"] for v in rule["verbs"]}
+    assert verbs <= {"get", "list", "watch"}, verbs

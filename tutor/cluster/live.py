@@ -168,7 +168,10 @@ class LiveSource:
         backoff = 1.0
         state = Conn.CONNECTING
         while not self._stop.is_set():
-            self._state(res, state)
+            # A forbidden resource or a missing CRD keeps its state while we retry: it is a
+            # settled answer, not a broken link, so the header must not flicker to "connecting".
+            if state not in (Conn.FORBIDDEN, Conn.CRD_MISSING):
+                self._state(res, state)
             try:
                 items, rv = list_once(self.api_client, res, self.namespace)
                 self.emit(Relisted(res.kind, items, self.clock()))
@@ -184,13 +187,13 @@ class LiveSource:
                 if self._stop.is_set():
                     return
                 state, detail = classify(exc, res)
+                if state is Conn.CRD_MISSING:  # no CRD, no objects of it: drop what we held
+                    self.emit(Relisted(res.kind, [], self.clock()))
                 self._state(res, state, detail)
                 wait = backoff if state is Conn.RECONNECTING else max(backoff, 10.0)
                 backoff = min(backoff * 2, MAX_BACKOFF)
                 if self._stop.wait(wait):
                     return
-                if state is not Conn.RECONNECTING:
-                    state = Conn.CONNECTING
 
     def _watch(self, res: Resource, rv: str) -> str:
         from kubernetes.watch.watch import iter_resp_lines

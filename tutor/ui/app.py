@@ -218,13 +218,25 @@ class TutorApp(App):
         conn = s.connection()
         live = self.query_one("#live")
         live.set_class(conn in (Conn.RECONNECTING, Conn.CONNECTING) and bool(s.store.version), "-stale")
-        self.query_one(GroupsPane).show(s.store, ns, self.text)
-        self.query_one(PodsTable).show(s.store, ns)
-        ev_state = s.states.get("events")
-        denied = self.text("no access to events (RBAC): this pane stays empty") \
-            if ev_state is not None and ev_state.state is Conn.FORBIDDEN else ""
-        self.query_one(EventsPane).show(s.store, ns, denied, self.text)
+        self.query_one(GroupsPane).show(s.store, ns, self.text, self._unavailable("leaderworkersets"))
+        pods = self.query_one(PodsTable)
+        pods.show(s.store, ns)
+        pods.border_subtitle = self._unavailable("pods")
+        self.query_one(EventsPane).show(s.store, ns, self._unavailable("events"), self.text)
         self._draw_status()
+
+    def _unavailable(self, resource: str) -> str:
+        """Why a pane cannot show its resource (forbidden, CRD missing), or "" when it can."""
+        st = self.session.states.get(resource)
+        if st is None:
+            return ""
+        if st.state is Conn.FORBIDDEN:
+            return self.text("no access to {res} (forbidden by RBAC); the other panes stay live. "
+                             "lwstutor doctor lists what is missing.", res=resource)
+        if st.state is Conn.CRD_MISSING:
+            return self.text("LeaderWorkerSet is not installed in this cluster (no CRD {crd}). "
+                             "Check with: kubectl get crd {crd}", crd="leaderworkersets.leaderworkerset.x-k8s.io")
+        return ""
 
     def _draw_status(self) -> None:
         s = self.session

@@ -33,6 +33,7 @@ NAMESPACE = "infer"
 SERVER_NODE = "lab-server"  # stands in for the learner's single k3s node
 KWOK_NODES = ("gpu-a", "gpu-b")
 KWOK_TAINT = {"key": "kwok.x-k8s.io/node", "value": "fake", "effect": "NoSchedule"}
+START_ORDER = ("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok", "lws-manager")
 POD_CIDR = "10.42.0.0/16"  # data only: kwok hands these out as pod IPs, nothing dials them
 
 
@@ -81,6 +82,8 @@ class Proc:
     name: str
     pid: int
     log: str
+    args: list[str] = field(default_factory=list)  # what it was started with, for restart()
+    env: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -119,7 +122,7 @@ class Lab:
             p = subprocess.Popen([str(self.bin / name), *args], stdout=fh, stderr=subprocess.STDOUT,
                                  stdin=subprocess.DEVNULL, cwd=self.dir, start_new_session=True,
                                  env={**os.environ, **(env or {})})
-        proc = Proc(name, p.pid, str(log))
+        proc = Proc(name, p.pid, str(log), list(args), dict(env or {}))
         self.procs.append(proc)
         self.save()
         return proc
@@ -175,6 +178,18 @@ class Lab:
         self.procs.remove(proc)
         self.save()
         return proc
+
+    def restart(self, proc: Proc) -> Proc:
+        """Starts a killed component again with the same arguments: same port, same etcd, so the
+        cluster's data is still there. Waits until it is ready (the API server: /readyz)."""
+        new = self.start(proc.name, proc.args, proc.env)
+        # Back in its start-up place, so stop() still ends the API server after its clients.
+        self.procs.sort(key=lambda p: START_ORDER.index(p.name) if p.name in START_ORDER else len(START_ORDER))
+        self.save()
+        if proc.name == "kube-apiserver":
+            url = f"https://{LOOPBACK}:{self.ports['apiserver']}/readyz"
+            self.wait_for("kube-apiserver /readyz", lambda: self.get(url) == "ok", proc=new)
+        return new
 
     @staticmethod
     def _signal(proc: Proc, sig: int) -> None:
@@ -440,6 +455,15 @@ def compact_etcd(lab: Lab) -> int:
                                  method="POST")
     urllib.request.urlopen(req, timeout=30).close()
     return rev
+
+
+def etcd_delete(lab: Lab, key: str) -> int:
+    """Deletes one key straight from etcd (its JSON gateway, on loopback), as a change made
+    while no API server is there to tell watchers; returns how many keys went."""
+    body = json.dumps({"key": base64.b64encode(key.encode()).decode()}).encode()
+    req = urllib.request.Request(f"http://{LOOPBACK}:{lab.ports['etcd']}/v3/kv/deleterange", data=body, method="POST")
+    with urllib.request.urlopen(req, timeout=5) as resp:
+        return int(json.loads(resp.read()).get("deleted", 0))
 
 
 def fail_container(lab: Lab, pod: str, namespace: str = NAMESPACE) -> None:

@@ -16,8 +16,9 @@ class GroupsPane(VerticalScroll):
     def compose(self):
         yield Static(id="groups-body")
 
-    def show(self, store: Store, namespace: str, t: render.Translate = render._en) -> None:
-        self.query_one("#groups-body", Static).update(render.groups_view(store, namespace, t))
+    def show(self, store: Store, namespace: str, t: render.Translate = render._en, unavailable: str = "") -> None:
+        body = self.query_one("#groups-body", Static)
+        body.update(unavailable if unavailable else render.groups_view(store, namespace, t))
 
 
 class EventsPane(VerticalScroll):

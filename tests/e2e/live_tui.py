@@ -1,0 +1,111 @@
+"""The tutor's TUI on a live lab, built the way `lwstutor --kubeconfig FILE` builds it, for Pilot.
+
+Blocking work (the scripted learner, kubectl, killing a component) runs in a thread with
+`blocking()`, so the app keeps applying watch events meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import time
+from functools import partial
+from pathlib import Path
+
+from tutor.cli import build_parser
+from tutor.cluster import objects as o
+from tutor.cluster.events import Conn, SourceState
+from tutor.commands.setup import connect_for, lesson_for, progress_for, session_for
+from tutor.commands.tui import start_live
+from tutor.ui.app import TutorApp
+
+NS = "infer"
+RESOURCES = ("pods", "leaderworkersets", "events", "statefulsets", "nodes")
+
+
+def live_app(kubeconfig: Path, workdir: Path, state_file: Path, states: list | None = None) -> TutorApp:
+    """The app as `lwstutor` runs it live. `states`, when given, collects every SourceState the
+    watches report, in order (what the header and panes were told, not just the latest)."""
+    args = build_parser().parse_args(["--kubeconfig", str(kubeconfig), "--workdir", str(workdir),
+                                      "--state-file", str(state_file), "--lang", "en"])
+    lesson = lesson_for(args)
+    session = session_for(args, progress_for(args, lesson, replay=False))
+    conn = connect_for(args)
+
+    def start(app: TutorApp) -> None:
+        if states is not None:
+            put = app.inbox.put
+
+            def spy(item) -> None:
+                if isinstance(item, SourceState):
+                    states.append(item)
+                put(item)
+            app.inbox.put = spy
+        start_live(conn.api_client, app, poll=False)
+
+    return TutorApp(session, context=conn.context, start_sources=start)
+
+
+async def until(pilot, cond, what: str, timeout: float = 90) -> float:
+    """Waits (letting the app run) until cond() holds; returns the seconds it took."""
+    start = time.monotonic()
+    while time.monotonic() - start < timeout:
+        if cond():
+            return time.monotonic() - start
+        await pilot.pause(0.1)
+    app = pilot.app
+    raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}; header: {header(app)!r}; states: "
+                         f"{[(s.resource, s.state.value, s.detail) for s in app.session.states.values()]}")
+
+
+async def blocking(fn, *args, **kw):
+    return await asyncio.to_thread(fn, *args, **kw)
+
+
+def header(app) -> str:
+    return str(app.query_one("#status").render())
+
+
+def text_of(app, selector: str) -> str:
+    """The plain text a Static shows (a Rich Text or a group of tables, as the panes hold)."""
+    from rich.console import Console
+
+    content = app.query_one(selector).content
+    if isinstance(content, str):
+        return content
+    console = Console(width=200, record=True, file=io.StringIO())
+    console.print(content)
+    return console.export_text()
+
+
+def states_ok(app, resources=RESOURCES) -> bool:
+    st = app.session.states
+    return all(r in st and st[r].state is Conn.OK for r in resources)
+
+
+def store_pods(app) -> set[tuple[str, str]]:
+    return {(o.name(p), o.uid(p)) for p in app.session.store.all("Pod", NS)}
+
+
+def fresh_pods(lab) -> set[tuple[str, str]]:
+    items = json.loads(lab.kubectl("get", "pods", "-n", NS, "-o", "json").stdout)["items"]
+    return {(i["metadata"]["name"], i["metadata"]["uid"]) for i in items}
+
+
+def table_keys(app) -> set[str]:
+    return {row.value for row in app.query_one("#pods").rows}
+
+
+async def store_equals_fresh_list(pilot, lab, what: str, timeout: float = 120) -> set[tuple[str, str]]:
+    """Waits until the app's pods (name, UID) equal a fresh `kubectl get pods` and the pod table
+    shows exactly those pods; returns them."""
+    start = time.monotonic()
+    fresh: set = set()
+    while time.monotonic() - start < timeout:
+        fresh = await blocking(fresh_pods, lab)
+        await pilot.pause(0.3)
+        if store_pods(pilot.app) == fresh and table_keys(pilot.app) == {n for n, _ in fresh}:
+            return fresh
+    raise AssertionError(f"{what}: the store never equalled a fresh list; store-only "
+                         f"{sorted(store_pods(pilot.app) - fresh)}, missing {sorted(fresh - store_pods(pilot.app))}")
