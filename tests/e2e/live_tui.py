@@ -10,14 +10,12 @@ import asyncio
 import io
 import json
 import time
-from functools import partial
 from pathlib import Path
 
 from tutor.cli import build_parser
 from tutor.cluster import objects as o
 from tutor.cluster.events import Conn, SourceState
-from tutor.commands.setup import connect_for, lesson_for, progress_for, session_for
-from tutor.commands.tui import start_live
+from tutor.commands.tui import tui_app
 from tutor.ui.app import TutorApp
 
 NS = "infer"
@@ -27,24 +25,17 @@ RESOURCES = ("pods", "leaderworkersets", "events", "statefulsets", "nodes")
 def live_app(kubeconfig: Path, workdir: Path, state_file: Path, states: list | None = None) -> TutorApp:
     """The app as `lwstutor` runs it live. `states`, when given, collects every SourceState the
     watches report, in order (what the header and panes were told, not just the latest)."""
-    args = build_parser().parse_args(["--kubeconfig", str(kubeconfig), "--workdir", str(workdir),
-                                      "--state-file", str(state_file), "--lang", "en"])
-    lesson = lesson_for(args)
-    session = session_for(args, progress_for(args, lesson, replay=False))
-    conn = connect_for(args)
+    app = tui_app(build_parser().parse_args(["--kubeconfig", str(kubeconfig), "--workdir", str(workdir),
+                                             "--state-file", str(state_file), "--lang", "en"]))
+    if states is not None:
+        put = app.inbox.put
 
-    def start(app: TutorApp) -> None:
-        if states is not None:
-            put = app.inbox.put
-
-            def spy(item) -> None:
-                if isinstance(item, SourceState):
-                    states.append(item)
-                put(item)
-            app.inbox.put = spy
-        start_live(conn.api_client, app, poll=False)
-
-    return TutorApp(session, context=conn.context, start_sources=start)
+        def spy(item) -> None:
+            if isinstance(item, SourceState):
+                states.append(item)
+            put(item)
+        app.inbox.put = spy
+    return app
 
 
 async def until(pilot, cond, what: str, timeout: float = 90) -> float:
@@ -109,3 +100,10 @@ async def store_equals_fresh_list(pilot, lab, what: str, timeout: float = 120) -
             return fresh
     raise AssertionError(f"{what}: the store never equalled a fresh list; store-only "
                          f"{sorted(store_pods(pilot.app) - fresh)}, missing {sorted(fresh - store_pods(pilot.app))}")
+
+
+def pod_cells(app, pod: str) -> dict[str, str]:
+    """One row of the pods table, by column name."""
+    from tutor.ui.render import POD_COLUMNS
+
+    return dict(zip(POD_COLUMNS, (str(c) for c in app.query_one("#pods").get_row(pod))))

@@ -8,14 +8,11 @@ cluster, each get the fail message that names the mistake.
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
-from tests.e2e.learner import NS, WRONG_TURNS
+from tests.e2e.learner import WRONG_TURNS
 from tests.e2e.test_live_source import tutor_check
-from tests.ui.harness import make_live_app, pane_text, pod_cells
-from tutor.cluster.events import Conn
+from tests.e2e.live_tui import blocking, header, live_app, pod_cells, states_ok, text_of, until
 
 # What `check --step N` says before the learner does step N: (status, words in the message).
 BEFORE = {
@@ -30,16 +27,6 @@ BEFORE = {
 }
 
 
-async def until(pilot, what: str, cond, timeout: float = 90) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while loop.time() < deadline:
-        if cond():
-            return
-        await pilot.pause(0.1)
-    raise AssertionError(f"the TUI never showed: {what}")
-
-
 def check_step(lab, learner, n: int) -> dict:
     return tutor_check(lab, learner.workdir, "--step", str(n))[1][n]
 
@@ -49,31 +36,31 @@ def revisions(app, pods) -> set[str]:
 
 
 async def test_the_whole_lab_on_the_real_control_plane(lab, learner, tmp_path):
-    app = make_live_app(lab.kubeconfig, learner.workdir, tmp_path / "progress.json")
+    app = live_app(lab.kubeconfig, learner.workdir, tmp_path / "progress.json")
     steps = {1: learner.step1, 2: learner.step2, 3: learner.step3, 4: learner.step4, 5: learner.step5,
              6: learner.step6, 7: learner.step7, 8: learner.step8}
     async with app.run_test(size=(120, 50)) as pilot:
         s = app.session
-        await until(pilot, "every watch connected", lambda: s.connection() is Conn.OK and len(s.states) >= 5)
+        await until(pilot, lambda: states_ok(app), "every watch connected")
         old_revision = None
         for n, do_step in steps.items():
             status, words = BEFORE[n]
-            before = await asyncio.to_thread(check_step, lab, learner, n)
+            before = await blocking(check_step, lab, learner, n)
             assert before["status"] == status and words in before["message"], (n, before)
             assert n not in s.progress.passed, f"the TUI passed step {n} before the learner did it"
             if n == 6:
                 old_revision = revisions(app, learner.LLM_PODS)
-            await asyncio.to_thread(do_step)
-            after = await asyncio.to_thread(check_step, lab, learner, n)
+            await blocking(do_step)
+            after = await blocking(check_step, lab, learner, n)
             assert after["status"] == "pass", (n, after)
-            await until(pilot, f"step {n} passed", lambda: n in s.progress.passed)
-            await until(pilot, f"step {n}'s panes", lambda: PANES[n](app, old_revision))
+            await until(pilot, lambda: n in s.progress.passed, f"step {n} passed")
+            await until(pilot, lambda: PANES[n](app, old_revision), f"step {n}'s panes")
         assert sorted(s.progress.passed) == list(range(1, 9))
-        assert "8/8" in pane_text(app, "#status")
+        assert "8/8" in header(app)
 
 
 def _step5(app, _) -> bool:
-    groups = pane_text(app, "#groups-body")
+    groups = text_of(app, "#groups-body")
     # Group 0 was rebuilt (new UIDs, marked ↻1); group 1 kept its pods.
     return "group 0 ↻1" in groups and "group 1 ↻" not in groups and "↻1" in pod_cells(app, "llm-0")["pod"] \
         and "↻" not in pod_cells(app, "llm-1")["pod"]
@@ -81,7 +68,7 @@ def _step5(app, _) -> bool:
 
 def _step6(app, old_revision) -> bool:
     now = revisions(app, ("llm-0", "llm-0-1", "llm-1", "llm-1-1"))
-    return len(now) == 1 and not now & old_revision and "two revisions running" not in pane_text(app, "#groups-body")
+    return len(now) == 1 and not now & old_revision and "two revisions running" not in text_of(app, "#groups-body")
 
 
 def _step7(app, _) -> bool:
@@ -90,12 +77,12 @@ def _step7(app, _) -> bool:
 
 
 def _step8(app, _) -> bool:
-    events = " ".join(pane_text(app, "#events-body").split())  # the pane wraps long messages
+    events = text_of(app, "#events-body")
     return pod_cells(app, "orphan-0-1")["phase"] == "Pending" and "FailedScheduling pod/orphan-0-1" in events \
         and "Insufficient nvidia.com/gpu" in events
 
 
-PANES = {1: lambda app, _: "llm 2×2" in pane_text(app, "#groups-body"),
+PANES = {1: lambda app, _: "llm 2×2" in text_of(app, "#groups-body"),
          2: lambda app, _: pod_cells(app, "llm-1-1")["group"] == "1" and pod_cells(app, "llm-1-1")["worker"] == "1",
          3: lambda app, _: True, 4: lambda app, _: True,  # answers from inside a pod: the verdict is the view
          5: _step5, 6: _step6, 7: _step7, 8: _step8}
