@@ -55,12 +55,25 @@ def answer_text(ctx: Context, name: str, what: str) -> str:
 
 
 class _BoundedLoader(yaml.SafeLoader):
-    """SafeLoader that refuses alias bombs and absurd nesting before building anything."""
+    """SafeLoader that refuses alias bombs and absurd nesting before building anything.
+
+    Nesting is bounded twice: the composer counts node depth, and the scanner refuses a flow
+    collection ('[' or '{') deeper than MAX_YAML_DEPTH as it reads it. Without the second
+    bound the scanner reads up to 1024 characters ahead of the composer and, on a line of
+    thousands of '[', spends quadratic time on its possible simple keys before the composer
+    ever sees the depth.
+    """
 
     def __init__(self, stream):
         super().__init__(stream)
         self._aliases = 0
         self._depth = 0
+
+    def fetch_flow_collection_start(self, TokenClass):
+        if self.flow_level >= MAX_YAML_DEPTH:
+            raise yaml.scanner.ScannerError(None, None, f"nested deeper than {MAX_YAML_DEPTH} levels",
+                                            self.get_mark())
+        super().fetch_flow_collection_start(TokenClass)
 
     def compose_node(self, parent, index):
         if self.check_event(yaml.AliasEvent):
