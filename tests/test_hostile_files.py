@@ -23,7 +23,7 @@ import yaml
 from tests.conftest import RECORDINGS
 from tests.states import check, final_file, state
 from tests.ui.settle import settled
-from tutor.checks.common import MAX_YAML_ALIASES, MAX_YAML_DEPTH
+from tutor.checks.common import MAX_YAML_ALIASES, MAX_YAML_BYTES, MAX_YAML_DEPTH, _BoundedLoader
 from tutor.checks.verdict import Status
 from tutor.cli import build_parser
 from tutor.commands.setup import lesson_for, progress_for, session_for
@@ -374,25 +374,47 @@ def test_yaml_alias_bomb(tmp_path, monkeypatch, name):
     _fail_naming(v, path, f"not usable YAML: more than {MAX_YAML_ALIASES} aliases")
 
 
-NESTED = {
-    "flow sequence": "[" * 10_000 + "]" * 10_000,
-    "flow mapping": "{a: " * 10_000 + "}" * 10_000,
-    "unclosed": "spec: " + "[" * 100_000,
-    "block sequence": "- " * 10_000 + "x\n",
+DEEP = "nested deeper than 100 levels"
+BIG = "too large for a LeaderWorkerSet YAML manifest"
+NESTED = {  # 10,000 deep, in every shape; those over MAX_YAML_BYTES are refused before parsing
+    "flow sequence, unclosed": ("[" * 10_000, DEEP),
+    "flow mapping, unclosed": ("spec: " + "{a: " * 4_000, DEEP),
+    "block sequence, 5000 deep": ("- " * 5_000 + "x\n", DEEP),
+    "flow sequence, closed": ("[" * 10_000 + "]" * 10_000, BIG),
+    "flow mapping, closed": ("{a: " * 10_000 + "}" * 10_000, BIG),
+    "block sequence": ("- " * 10_000 + "x\n", BIG),
 }
 
 
 @pytest.mark.parametrize("kind", sorted(NESTED))
-def test_yaml_nested_ten_thousand_deep(tmp_path, kind):
+def test_yaml_nested_ten_thousand_deep(tmp_path, monkeypatch, kind):
+    text, words = NESTED[kind]
     path = tmp_path / "lws.yaml"
-    path.write_text(NESTED[kind])
+    path.write_text(text)
+    loaders = []
+    real_init = _BoundedLoader.__init__
+    monkeypatch.setattr(_BoundedLoader, "__init__", lambda self, stream: loaders.append(1) or real_init(self, stream))
     v = verdict_for(tmp_path, "lws.yaml")
-    _fail_naming(v, path, f"nested deeper than {MAX_YAML_DEPTH} levels")
-    if kind != "block sequence":
-        # The scanner stops at the first '[' or '{' beyond the limit, so it reads a few hundred
-        # characters of the line, not all of it: the error's column says where it stopped.
-        col = int(v.message.split(":")[2])
-        assert col <= MAX_YAML_DEPTH * 4 + 8, v.message
+    _fail_naming(v, path, words)
+    if words == BIG:
+        assert loaders == [] and len(text.encode()) > MAX_YAML_BYTES  # refused on its size, never parsed
+    elif kind == "flow sequence, unclosed":
+        # The scanner stops at the first '[' beyond the limit, so it reads a hundred characters
+        # of the line, not all of it: the error's column says where it stopped. (Without that
+        # stop it scans ahead of the composer and costs quadratic time on the open brackets.)
+        assert v.message.startswith(f"{path}:1:{MAX_YAML_DEPTH + 1}: "), v.message
+
+
+def test_yaml_is_parsed_once_per_text(tmp_path, monkeypatch):
+    """Checkers re-run on every cluster change; an unchanged manifest is not parsed again."""
+    path = tmp_path / "wide.yaml"
+    path.write_text(final_file("walkthrough", "wide.yaml") + "# parsed once\n")
+    loaders = []
+    real_init = _BoundedLoader.__init__
+    monkeypatch.setattr(_BoundedLoader, "__init__", lambda self, stream: loaders.append(1) or real_init(self, stream))
+    for _ in range(3):
+        assert verdict_for(tmp_path, "wide.yaml").status is Status.PASS
+    assert loaders == [1]
 
 
 def test_yaml_python_tags_are_refused_and_never_run(tmp_path):
@@ -464,7 +486,7 @@ async def test_the_app_shows_each_hostile_file_and_keeps_running(tmp_path):
         fh.truncate(1 << 30)
     (work / "partial.txt").mkdir()
     (work / "lws.yaml").write_text(_alias_bomb())
-    (work / "wide.yaml").write_text(NESTED["flow sequence"])
+    (work / "wide.yaml").write_text(NESTED["flow sequence, unclosed"][0])
     app = _app_on_workdir(work, tmp_path / "p.json")
     async with app.run_test(size=(120, 45)) as pilot:
         await settled(pilot)
@@ -492,7 +514,7 @@ async def test_the_app_on_encodings_empty_files_and_python_tags(tmp_path):
     (work / "dns.txt").write_bytes(final_file("walkthrough", "dns.txt").encode("utf-16"))
     (work / "restart.txt").write_bytes(final_file("walkthrough", "restart.txt").replace("\n", "\r\n").encode())
     (work / "lws.yaml").write_text("!!python/object/apply:os.system ['true']\n")
-    (work / "wide.yaml").write_text("- " * 10_000 + "x\n")
+    (work / "wide.yaml").write_text(NESTED["block sequence"][0])
     app = _app_on_workdir(work, tmp_path / "p.json")
     async with app.run_test(size=(120, 45)) as pilot:
         await settled(pilot)
@@ -500,8 +522,31 @@ async def test_the_app_on_encodings_empty_files_and_python_tags(tmp_path):
                                        "restart.txt": None, "lws.yaml": None, "wide.yaml": None})
         expect = {1: ("FAIL", "could not determine a constructor"), 2: ("FAIL", "is not UTF-8 text"),
                   3: ("FAIL", "is empty"), 4: ("PASS", "10.42.0.2"), 5: ("PASS", "rebuilt only group 0"),
-                  7: ("FAIL", "nested deeper than 100 levels")}
+                  7: ("FAIL", BIG)}
         for step, (word, text) in expect.items():
             box = await _box(pilot, app, step)
             assert word in box and text in box, (step, box)
         assert app.is_running and app.return_code is None
+
+
+async def test_a_file_of_garbage_lines_gives_a_short_box(tmp_path):
+    """999 bad lines are 999 problems; the box shows the first MAX_DETAILS and a count, and a
+    line of 60,000 characters is clipped, so drawing it stays cheap."""
+    from tutor.ui.widgets.verdict_box import MAX_CHARS, MAX_DETAILS
+
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "names.txt").write_text("garbage\n" * 999)
+    (work / "env.txt").write_text("LWS_" + "X" * 60_000 + "=1\n")
+    (work / "restart.txt").write_text("x\n" * 5000)
+    app = _app_on_workdir(work, tmp_path / "p.json")
+    async with app.run_test(size=(120, 45)) as pilot:
+        await settled(pilot)
+        await _files_seen(pilot, app, {"names.txt": None, "env.txt": None, "restart.txt": None})
+        assert len(app.session.verdicts[2].details) > 999
+        box = await _box(pilot, app, 2)
+        assert box.count("\n") == MAX_DETAILS + 1 and box.endswith(f"… +{len(app.session.verdicts[2].details) - MAX_DETAILS}")
+        box = await _box(pilot, app, 3)
+        assert "XXXX…" in box and len(box) < 3 * MAX_CHARS
+        box = await _box(pilot, app, 5)
+        assert "has 5001 lines; it should hold only group0_before" in box

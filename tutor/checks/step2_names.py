@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tutor.checks.common import answer_text, kv_lines
+from tutor.checks.common import MAX_LINES, answer_text, kv_lines
 from tutor.checks.context import Context
 from tutor.checks.verdict import Verdict, failed, passed, waiting
 from tutor.cluster import objects as o
@@ -15,7 +15,7 @@ FORMAT = "pod=<name> group=<group index> worker=<worker index>"
 
 def check(ctx: Context) -> Verdict:
     text = answer_text(ctx, FILE, ctx.t("one line per llm pod: " + FORMAT,
-                                        "llm 파드마다 한 줄씩 " + FORMAT))
+                                        "llm 파드마다 한 줄씩 " + FORMAT), max_lines=MAX_LINES)
     pods = {o.name(p): p for p in ctx.pods_of(LWS)}
     unlabelled = [n for n in PODS if n not in pods and ctx.pod(n) is not None]
     if unlabelled:
