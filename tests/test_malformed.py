@@ -9,6 +9,7 @@ mutated here; the CLI and the app are driven with a recording file written from 
 from __future__ import annotations
 
 import copy
+import io
 import json
 import subprocess
 import sys
@@ -229,7 +230,7 @@ def test_any_damage_never_raises(data):
         assert v.status in Status and v.message
         # Tolerant readers: damage is judged, it never makes a checker raise.
         assert v.status is not Status.ERROR, (n, v)
-    con = Console(file=open("/dev/null", "w"), width=80)  # noqa: SIM115
+    con = Console(file=io.StringIO(), width=80)
     con.print(render.groups_view(s.store, NS))
     con.print(render.events_text(s.store, NS))
     for row in render.pod_rows(s.store, NS):
