@@ -7,14 +7,40 @@ nothing; a corrupt file is set aside, with a notice, and the tutor starts clean.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 FILE_VERSION = 1
+MAX_BYTES = 1 << 20  # a progress file is a few hundred bytes
+
+
+def _read_small(path: Path) -> str:
+    """The file's text; never blocks on a FIFO and never reads more than MAX_BYTES."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(errno.EISDIR, "is a directory")
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        chunks, total = [], 0
+        while total <= MAX_BYTES:
+            chunk = os.read(fd, MAX_BYTES + 1 - total)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    finally:
+        os.close(fd)
+    if total > MAX_BYTES:
+        raise ValueError(f"larger than {MAX_BYTES} bytes")
+    return b"".join(chunks).decode("utf-8")
 
 
 def state_dir() -> Path:
@@ -78,6 +104,7 @@ class Progress:
     def save(self) -> None:
         if self.path is None:
             return
+        tmp = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=".progress-", dir=self.path.parent)
@@ -85,19 +112,26 @@ class Progress:
                 json.dump(self.to_json(), fh, indent=1)
                 fh.flush()
                 os.fsync(fh.fileno())
-            os.replace(tmp, self.path)
+            os.replace(tmp, self.path)  # the only step that touches the real file: all or nothing
+            tmp = None
         except OSError as exc:
             self.notice = f"progress not saved: {exc.strerror or exc}"
+        finally:
+            if tmp is not None:  # the write failed: leave no half-written temp file behind
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
 
     @classmethod
     def load(cls, path: Path | None, steps: int) -> "Progress":
         if path is None:
             return cls()
         try:
-            raw = json.loads(path.read_text(encoding="utf-8"))
+            raw = json.loads(_read_small(path))
         except FileNotFoundError:
             return cls(path=path)
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, RecursionError) as exc:  # RecursionError: "[[[[..." nested too deep
             return cls._set_aside(path, f"{type(exc).__name__}: {exc}")
         try:
             if not isinstance(raw, dict) or raw.get("version") != FILE_VERSION:
@@ -105,6 +139,8 @@ class Progress:
             valid = range(1, steps + 1)
             passed = {int(k): dict(v) for k, v in dict(raw.get("passed") or {}).items() if int(k) in valid}
             hints = {int(k): int(v) for k, v in dict(raw.get("hints") or {}).items() if int(k) in valid}
+            if any(v < 0 for v in hints.values()):
+                raise ValueError("a negative hint count")
             current = int(raw.get("current") or 1)
             return cls(current=current if current in valid else 1, lang=str(raw.get("lang") or ""),
                        passed=passed, hints=hints, path=path)

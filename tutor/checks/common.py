@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import yaml
 
@@ -15,16 +16,25 @@ UID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 KWOK_TAINT_KEY = "kwok.x-k8s.io/node"
 MAX_YAML_ALIASES = 20  # real manifests use none; a "billion laughs" needs dozens
 MAX_YAML_DEPTH = 100
+MAX_YAML_BYTES = 16 * 1024  # a LeaderWorkerSet manifest is about 1 KB
+MAX_LINES = 1000  # line-based answers hold 2 to 4 lines (a pasted `env` a few dozen)
 
 
-def answer_text(ctx: Context, name: str, what: str) -> str:
-    """The text of an answer file, or Stop with a message that says what to put in it."""
+def answer_text(ctx: Context, name: str, what: str, max_lines: int | None = None) -> str:
+    """The text of an answer file, or Stop with a message that says what to put in it.
+    `max_lines` refuses a file far longer than its answer before any line is parsed, so a
+    file of garbage costs one count, not a problem message per line."""
     fr = ctx.workspace.get(name)
     if fr.ok:
         if not fr.text.strip():
             raise Stop(failed(ctx.t("{path} is empty. Put {what} in it.",
                                     "{path} 파일이 비어 있습니다. {what} 내용을 넣으세요.",
                                     path=ctx.path(name), what=what)))
+        lines = fr.text.count("\n") + 1
+        if max_lines is not None and lines > max_lines:
+            raise Stop(failed(ctx.t("{path} has {n} lines; it should hold only {what}.",
+                                    "{path} 이(가) {n} 줄입니다. {what} 만 담으세요.",
+                                    path=ctx.path(name), n=lines, what=what)))
         return fr.text
     path = ctx.path(name)
     msgs = {
@@ -55,12 +65,25 @@ def answer_text(ctx: Context, name: str, what: str) -> str:
 
 
 class _BoundedLoader(yaml.SafeLoader):
-    """SafeLoader that refuses alias bombs and absurd nesting before building anything."""
+    """SafeLoader that refuses alias bombs and absurd nesting before building anything.
+
+    Nesting is bounded twice: the composer counts node depth, and the scanner refuses a flow
+    collection ('[' or '{') deeper than MAX_YAML_DEPTH as it reads it. Without the second
+    bound the scanner reads up to 1024 characters ahead of the composer and, on a line of
+    thousands of '[', spends quadratic time on its possible simple keys before the composer
+    ever sees the depth.
+    """
 
     def __init__(self, stream):
         super().__init__(stream)
         self._aliases = 0
         self._depth = 0
+
+    def fetch_flow_collection_start(self, TokenClass):
+        if self.flow_level >= MAX_YAML_DEPTH:
+            raise yaml.scanner.ScannerError(None, None, f"nested deeper than {MAX_YAML_DEPTH} levels",
+                                            self.get_mark())
+        super().fetch_flow_collection_start(TokenClass)
 
     def compose_node(self, parent, index):
         if self.check_event(yaml.AliasEvent):
@@ -76,19 +99,35 @@ class _BoundedLoader(yaml.SafeLoader):
             self._depth -= 1
 
 
-def yaml_docs(ctx: Context, name: str, text: str) -> list:
+@lru_cache(maxsize=8)
+def _parse_yaml(text: str) -> tuple[list, Exception | None]:
+    """Parsed once per distinct text: the checkers re-run on every cluster change, the answer
+    file changes rarely. The documents are shared, so checkers only ever read them."""
     try:
-        return [d for d in yaml.load_all(text, Loader=_BoundedLoader) if d is not None]
-    except yaml.MarkedYAMLError as exc:
+        return [d for d in yaml.load_all(text, Loader=_BoundedLoader) if d is not None], None
+    except (yaml.YAMLError, RecursionError) as exc:
+        return [], exc
+
+
+def yaml_docs(ctx: Context, name: str, text: str) -> list:
+    size = len(text.encode("utf-8"))
+    if size > MAX_YAML_BYTES:  # the pure-Python parser reads some 50 KB/s on a busy VM
+        raise Stop(failed(ctx.t("{path} is {n} bytes, too large for a LeaderWorkerSet YAML manifest (at most {max}). "
+                                "Keep only the LeaderWorkerSet in it.",
+                                "{path} 이(가) {n} 바이트로 LeaderWorkerSet YAML 매니페스트로는 너무 큽니다(최대 {max}). "
+                                "LeaderWorkerSet 만 남기세요.", path=ctx.path(name), n=size, max=MAX_YAML_BYTES)))
+    docs, exc = _parse_yaml(text)
+    if isinstance(exc, yaml.MarkedYAMLError):
         mark = exc.problem_mark
         where = f"{mark.line + 1}:{mark.column + 1}" if mark else "?"
         raise Stop(failed(ctx.t("{path}:{where}: not valid YAML: {problem}",
                                 "{path}:{where}: 올바른 YAML 이 아닙니다: {problem}",
-                                path=ctx.path(name), where=where, problem=exc.problem or exc))) from None
-    except (yaml.YAMLError, RecursionError) as exc:
+                                path=ctx.path(name), where=where, problem=exc.problem or exc)))
+    if exc is not None:
         raise Stop(failed(ctx.t("{path}: not usable YAML: {problem}",
                                 "{path}: 쓸 수 없는 YAML 입니다: {problem}",
-                                path=ctx.path(name), problem=exc))) from None
+                                path=ctx.path(name), problem=exc)))
+    return docs
 
 
 def find_lws_doc(ctx: Context, name: str, lws: str) -> dict:

@@ -2,20 +2,30 @@
 
 from __future__ import annotations
 
-from tutor.checks.common import answer_text, kv_lines
+from tutor.checks.common import MAX_LINES, answer_text, kv_lines
 from tutor.checks.context import Context
 from tutor.checks.verdict import Verdict, failed, passed, waiting
 from tutor.cluster import objects as o
 
 LWS = "llm"
 FILE = "names.txt"
+PODS = ["llm-0", "llm-0-1", "llm-1", "llm-1-1"]
 FORMAT = "pod=<name> group=<group index> worker=<worker index>"
 
 
 def check(ctx: Context) -> Verdict:
     text = answer_text(ctx, FILE, ctx.t("one line per llm pod: " + FORMAT,
-                                        "llm 파드마다 한 줄씩 " + FORMAT))
+                                        "llm 파드마다 한 줄씩 " + FORMAT), max_lines=MAX_LINES)
     pods = {o.name(p): p for p in ctx.pods_of(LWS)}
+    unlabelled = [n for n in PODS if n not in pods and ctx.pod(n) is not None]
+    if unlabelled:
+        return failed(ctx.t("Pod {pod} has no LWS labels ({label} is missing), so it is not part of "
+                            "LeaderWorkerSet {lws}. Was it created by hand? Delete it and let LWS recreate it.",
+                            "파드 {pod} 에 LWS 라벨({label})이 없어 LeaderWorkerSet {lws} 의 파드가 아닙니다. "
+                            "직접 만들었나요? 지우고 LWS 가 다시 만들게 하세요.",
+                            pod=unlabelled[0], label=o.NAME_LABEL, lws=LWS),
+                      ctx.t("labels: {labels}", "라벨: {labels}",
+                            labels=", ".join(f"{k}={v}" for k, v in o.labels(ctx.pod(unlabelled[0])).items()) or "-"))
     if len(pods) < 4:
         return waiting(ctx.t("Waiting for the four llm pods (step 1) before comparing names.txt.",
                              "names.txt 를 비교하려면 llm 파드 넷(1단계)이 있어야 합니다."),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tutor.checks.common import answer_text
+from tutor.checks.common import MAX_LINES, answer_text
 from tutor.checks.context import Context
 from tutor.checks.verdict import Verdict, failed, passed, waiting
 from tutor.cluster import objects as o
@@ -23,7 +23,8 @@ def pod_lws_env(pod: dict) -> dict[str, str]:
 def check(ctx: Context) -> Verdict:
     text = answer_text(ctx, FILE, ctx.t("the LWS_ variables of llm-1-1 "
                                         "(kubectl exec -n infer llm-1-1 -- env | grep ^LWS_)",
-                                        "llm-1-1 의 LWS_ 환경 변수(kubectl exec -n infer llm-1-1 -- env | grep ^LWS_)"))
+                                        "llm-1-1 의 LWS_ 환경 변수(kubectl exec -n infer llm-1-1 -- env | grep ^LWS_)"),
+                       max_lines=MAX_LINES)
     pod = ctx.pod(POD)
     if pod is None:
         return waiting(ctx.t("Waiting for pod {pod} (step 1).", "파드 {pod} 을(를) 기다립니다(1단계).", pod=POD))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from tutor.checks.common import UID_RE, answer_text, kv_lines, pods_running
+from tutor.checks.common import MAX_LINES, UID_RE, answer_text, kv_lines, pods_running
 from tutor.checks.context import Context
 from tutor.checks.verdict import Stop, Verdict, failed, passed, waiting
 from tutor.cluster import objects as o
@@ -35,7 +35,8 @@ def owner_of(ctx: Context, uid: str) -> str | None:
 
 def check(ctx: Context) -> Verdict:
     text = answer_text(ctx, FILE, ctx.t("group0_before=<UID of llm-0> and group1_before=<UID of llm-1>",
-                                        "group0_before=<llm-0 의 UID> 와 group1_before=<llm-1 의 UID>"))
+                                        "group0_before=<llm-0 의 UID> 와 group1_before=<llm-1 의 UID>"),
+                       max_lines=MAX_LINES)
     values: dict[str, str] = {}
     for _, kv, _ in kv_lines(text):
         for k in KEYS:

@@ -76,7 +76,8 @@ def int_or_none(value: Any) -> int | None:
         return None
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+    # isascii: "²".isdigit() is True but int("²") raises
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit() and value.isascii():
         return int(value)
     return None
 

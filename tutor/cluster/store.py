@@ -160,11 +160,12 @@ class Store:
 
     def _observe_restarts(self, old: dict | None, pod: dict, t: float) -> None:
         same_pod = old is not None and o.uid(old) == o.uid(pod)
-        before = {c.get("name"): o.int_or_none(c.get("restartCount")) or 0
+        # str(): a container name of the wrong type (a list, say) must not break the dict
+        before = {str(c.get("name")): o.int_or_none(c.get("restartCount")) or 0
                   for c in o.container_statuses(old)} if same_pod else {}
         for cs in o.container_statuses(pod):
             count = o.int_or_none(cs.get("restartCount")) or 0
-            if count > before.get(cs.get("name"), 0):
+            if count > before.get(str(cs.get("name")), 0):
                 exit_code = o.int_or_none(o.dig(cs, "lastState", "terminated", "exitCode"))
                 self.obs.restarts.append(RestartSeen(o.name(pod), o.uid(pod), count, exit_code, t))
 

@@ -7,6 +7,9 @@ from textual.widgets import Static
 
 from tutor.checks.verdict import Status, Verdict
 
+MAX_DETAILS = 30  # the box shows this many detail lines, then how many more there are
+MAX_CHARS = 2000
+
 STYLE = {Status.PASS: ("PASS", "bold green"), Status.FAIL: ("FAIL", "bold red"),
          Status.WAITING: ("WAIT", "bold yellow"), Status.ERROR: ("ERROR", "bold magenta")}
 
@@ -27,7 +30,15 @@ class VerdictBox(Static):
             t.append(f"  {labels['now']}: ", style="dim")
         t.append(f" {word} ", style=f"{style} reverse")
         t.append(" ")
-        t.append(verdict.message)
-        for d in verdict.details:
-            t.append(f"\n  {d}", style="dim")
+        t.append(_clip(verdict.message))
+        for d in verdict.details[:MAX_DETAILS]:
+            t.append(f"\n  {_clip(d)}", style="dim")
+        if len(verdict.details) > MAX_DETAILS:
+            t.append(f"\n  … +{len(verdict.details) - MAX_DETAILS}", style="dim")
         self.update(t)
+
+
+def _clip(text: str) -> str:
+    """A message quotes the learner's file; a file of one enormous line must not become a
+    box that takes seconds to wrap."""
+    return text if len(text) <= MAX_CHARS else text[:MAX_CHARS] + "…"

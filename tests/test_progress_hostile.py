@@ -1,0 +1,214 @@
+"""The progress file under attack: corrupt, unreadable or odd files are set aside with a notice
+and the tutor starts clean; a write is atomic, so a crash mid-write loses nothing."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+
+import pytest
+
+from tests.ui.harness import empty_recording, make_app
+from tutor import progress as progress_mod
+from tutor.progress import MAX_BYTES, Progress
+
+GOOD = {"version": 1, "current": 3, "lang": "en", "passed": {"1": {"at": "t", "message": "ok"}}, "hints": {"2": 1}}
+
+
+def _aside(path):
+    return sorted(f for f in path.parent.iterdir() if f.name.startswith(path.name + ".corrupt-"))
+
+
+def _good(path) -> Progress:
+    path.write_text(json.dumps(GOOD))
+    p = Progress.load(path, 8)
+    assert set(p.passed) == {1} and not p.notice
+    return p
+
+
+# --- a crash mid-write ----------------------------------------------------------------------
+
+def test_replace_failing_keeps_the_previous_file_and_no_temp_file(tmp_path, monkeypatch):
+    path = tmp_path / "p.json"
+    p = _good(path)
+    before = path.read_bytes()
+
+    def no_space(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", no_space)
+    assert p.latch(2, "second")
+    assert p.notice == "progress not saved: No space left on device"
+    assert path.read_bytes() == before
+    assert [f.name for f in tmp_path.iterdir()] == ["p.json"]  # the temp file was removed
+    monkeypatch.undo()
+    assert set(Progress.load(path, 8).passed) == {1}
+
+
+@pytest.mark.parametrize("where", ["during-write", "before-rename"])
+def test_a_process_killed_mid_save_loses_nothing(tmp_path, where):
+    """A real crash: a child process saving progress dies (os._exit, no cleanup) half-way
+    through the JSON or between the write and the rename. The old file is whole."""
+    path = tmp_path / "p.json"
+    _good(path)
+    before = path.read_bytes()
+    pid = os.fork()
+    if pid == 0:  # the child: save, and die at the chosen moment
+        try:
+            if where == "during-write":
+                def half(obj, fh, **kw):
+                    fh.write(json.dumps(obj)[:10])
+                    fh.flush()
+                    os._exit(9)
+                progress_mod.json.dump = half
+            else:
+                progress_mod.os.replace = lambda *a: os._exit(9)
+            p = Progress.load(path, 8)
+            p.latch(5, "never lands")
+        finally:
+            os._exit(3)  # only reached if the crash did not happen
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 9
+    assert path.read_bytes() == before
+    again = Progress.load(path, 8)
+    assert set(again.passed) == {1} and not again.notice
+    # What a crash can leave is a temp file beside it, never a damaged progress file.
+    leftovers = [f.name for f in tmp_path.iterdir() if f.name != "p.json"]
+    assert all(n.startswith(".progress-") for n in leftovers), leftovers
+
+
+# --- files that cannot be used ----------------------------------------------------------------
+
+BAD_JSON = {
+    "half written": "{ half written",
+    "not JSON at all": "\x00\x01binary",
+    "not UTF-8": b"{\"version\": 1, \"lang\": \"\xff\"}",
+    "nested too deep": "[" * 200_000 + "]" * 200_000,
+    "a list": "[1, 2]",
+    "no version": json.dumps({"current": 2}),
+    "passed is a list": json.dumps({"version": 1, "passed": [1, 2]}),
+    "passed entry is a string": json.dumps({"version": 1, "passed": {"1": "yes"}}),
+    "passed key not a number": json.dumps({"version": 1, "passed": {"one": {}}}),
+    "hints value a string": json.dumps({"version": 1, "hints": {"1": "two"}}),
+    "hints negative": json.dumps({"version": 1, "hints": {"1": -5}}),
+    "current a list": json.dumps({"version": 1, "current": [3]}),
+    "current not a number": json.dumps({"version": 1, "current": "three"}),
+    "NaN": '{"version": 1, "current": NaN}',
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_JSON))
+def test_bad_content_is_set_aside(tmp_path, case):
+    path = tmp_path / "p.json"
+    content = BAD_JSON[case]
+    content = content if isinstance(content, bytes) else content.encode()
+    path.write_bytes(content)
+    p = Progress.load(path, 8)
+    assert p.passed == {} and p.hints == {} and p.current == 1
+    assert "unreadable" in p.notice and "moved to" in p.notice and "starting clean" in p.notice, p.notice
+    (aside,) = _aside(path)
+    assert aside.read_bytes() == content  # kept for the learner to look at
+    assert not path.exists()
+    p.latch(1, "fresh")  # the clean start saves normally
+    assert json.loads(path.read_text())["passed"]["1"]["message"] == "fresh"
+
+
+def test_a_directory_at_the_path_is_set_aside(tmp_path):
+    path = tmp_path / "p.json"
+    path.mkdir()
+    (path / "inside").write_text("kept")
+    p = Progress.load(path, 8)
+    assert p.passed == {} and "moved to" in p.notice
+    (aside,) = _aside(path)
+    assert (aside / "inside").read_text() == "kept"  # set aside, not deleted
+    p.latch(1, "ok")
+    assert path.is_file()
+
+
+def _load_in_thread(path):
+    out = {}
+    t = threading.Thread(target=lambda: out.setdefault("p", Progress.load(path, 8)), daemon=True)
+    t.start()
+    t.join(30)  # generous: only a blocking open or read would take anywhere near this
+    assert not t.is_alive(), "loading the progress file blocked"
+    return out["p"]
+
+
+def test_a_fifo_at_the_path_does_not_block(tmp_path):
+    """The file is opened O_NONBLOCK and checked with fstat before any read, so a FIFO (no
+    writer) is refused instead of waited on."""
+    path = tmp_path / "p.json"
+    os.mkfifo(path)
+    p = _load_in_thread(path)
+    assert "not a regular file" in p.notice and "moved to" in p.notice
+    assert not path.exists()
+
+
+def test_a_huge_sparse_file_is_refused_after_a_capped_read(tmp_path, monkeypatch):
+    """At most MAX_BYTES + 1 bytes are ever asked for, whatever the file's size."""
+    path = tmp_path / "p.json"
+    with open(path, "wb") as fh:
+        fh.truncate(1 << 30)
+    asked = []
+    real_read = os.read
+    monkeypatch.setattr(os, "read", lambda fd, n: asked.append(n) or real_read(fd, n))
+    p = Progress.load(path, 8)
+    monkeypatch.undo()
+    assert f"larger than {MAX_BYTES} bytes" in p.notice
+    assert sum(asked) <= MAX_BYTES + 1
+
+
+def test_a_symlink_loop_cannot_be_moved_so_nothing_is_saved(tmp_path):
+    """A path that can be neither read nor moved: start clean, say so, and write nothing."""
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    path = ro / "p.json"
+    path.symlink_to(path)  # a loop: reading gives ELOOP
+    os.chmod(ro, 0o555)
+    try:
+        p = Progress.load(path, 8)
+        if os.geteuid() == 0:
+            # root may rename in a read-only dir: the loop is set aside like any bad file
+            assert "moved to" in p.notice
+        else:
+            assert "could not be moved" in p.notice and p.path is None
+    finally:
+        os.chmod(ro, 0o755)
+    assert p.passed == {}
+
+
+def test_wrong_lang_type_is_harmless(tmp_path):
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps({**GOOD, "lang": 5}))
+    p = Progress.load(path, 8)
+    assert not p.notice and p.lang == "5" and set(p.passed) == {1}
+
+
+# --- the notice in the TUI ----------------------------------------------------------------------
+
+async def test_the_tui_shows_the_notice_and_starts_clean(tmp_path):
+    state = tmp_path / "progress.json"
+    state.write_text('{"version": 1, "current": 4, "passed": {"1": ')
+    app = make_app(empty_recording(tmp_path), state_file=state)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        notes = [n for n in app._notifications if "progress file unreadable" in n.message]
+        assert len(notes) == 1 and notes[0].severity == "warning", list(app._notifications)
+        assert "moved to" in notes[0].message and "starting clean" in notes[0].message
+        assert app.session.progress.current == 1 and app.session.progress.passed == {}
+        await pilot.press("3")
+        assert app.session.progress.current == 3
+    assert json.loads(state.read_text())["current"] == 3  # the fresh file is written
+    assert len(_aside(state)) == 1
+
+
+async def test_the_tui_starts_with_a_directory_at_the_state_path(tmp_path):
+    state = tmp_path / "progress.json"
+    state.mkdir()
+    app = make_app(empty_recording(tmp_path), state_file=state)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        assert any("IsADirectoryError" in n.message for n in app._notifications), list(app._notifications)
+        await pilot.press("2")
+    assert json.loads(state.read_text())["current"] == 2
