@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.conftest import RECORDINGS
+from tests.conftest import WALKTHROUGH
 from tests.states import check, final_file, state
 from tests.ui.settle import settled
 from tutor.checks.common import MAX_YAML_ALIASES, MAX_YAML_BYTES, MAX_YAML_DEPTH, _BoundedLoader
@@ -445,7 +445,7 @@ def test_yaml_recursive_alias_is_judged_not_followed(tmp_path):
 def _app_on_workdir(workdir: Path, state_file: Path) -> TutorApp:
     """`lwstutor --replay walkthrough.jsonl --workdir DIR`: the recorded cluster, the real files
     of DIR read by the real file watcher."""
-    args = build_parser().parse_args(["--replay", str(RECORDINGS / "walkthrough.jsonl"), "--speed", "0",
+    args = build_parser().parse_args(["--replay", str(WALKTHROUGH), "--speed", "0",
                                       "--lang", "en", "--workdir", str(workdir), "--state-file", str(state_file)])
     lesson = lesson_for(args)
     session = session_for(args, progress_for(args, lesson, replay=True))

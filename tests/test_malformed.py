@@ -2,7 +2,7 @@
 the wrong type. The store, the checkers and the pane renderers take them without raising, and
 the affected step says what is wrong (fail, or error, with a reason).
 
-The objects come from a real recording (tests/data/recordings/walkthrough.jsonl) and are
+The objects come from a real recording (the walkthrough the demo ships) and are
 mutated here; the CLI and the app are driven with a recording file written from them.
 """
 
@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from tests.conftest import RECORDINGS
+from tests.conftest import recording_path
 from tests.states import state
 from tests.ui.harness import make_app
 from tests.ui.settle import settled
@@ -61,7 +61,7 @@ def _statuses(obj: dict, **fields) -> None:
 def mutate_recording(dest: Path, mutations: list[tuple[str, str, callable]], source: str = "walkthrough") -> Path:
     """Copies a committed recording to dest, applying fn(obj) to every version of each
     (kind, name) object; returns dest."""
-    lines = (RECORDINGS / f"{source}.jsonl").read_text(encoding="utf-8").splitlines()
+    lines = recording_path(source).read_text(encoding="utf-8").splitlines()
     out = [lines[0]]
     hits = {(k, n): 0 for k, n, _ in mutations}
     for raw in lines[1:]:

@@ -11,7 +11,7 @@ import pytest
 from textual.events import Resize
 from textual.geometry import Size
 
-from tests.conftest import RECORDINGS
+from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
 from tests.ui.settle import settled
 from tutor.ui.screens import ConfirmScreen, HelpScreen
@@ -21,7 +21,7 @@ SIZES = [(20, 5), (30, 8), (69, 31), (70, 32), (80, 24), (200, 60)]
 
 @pytest.fixture
 def app(tmp_path):
-    return make_app(RECORDINGS / "walkthrough.jsonl", state_file=tmp_path / "p.json")
+    return make_app(WALKTHROUGH, state_file=tmp_path / "p.json")
 
 
 def _burst(app, sizes) -> None:
@@ -116,7 +116,7 @@ async def test_a_burst_of_resizes_on_each_screen(app):
 
 async def test_resizes_while_the_replay_is_still_playing(tmp_path):
     """Data arriving and re-checks running while the terminal shrinks and grows."""
-    app = make_app(RECORDINGS / "walkthrough.jsonl", speed=20, state_file=tmp_path / "p.json")
+    app = make_app(WALKTHROUGH, speed=20, state_file=tmp_path / "p.json")
     async with app.run_test(size=(100, 40)) as pilot:
         for i in range(40):
             w, h = (20 + (i * 41) % 180, 5 + (i * 7) % 55)
