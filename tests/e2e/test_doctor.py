@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.labcluster.lab import install_crds, up, user_kubeconfig
+from tests.e2e.labcluster.lab import install_crds, running_lab, user_kubeconfig
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -19,10 +19,8 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def lab():
     """Its own lab: these tests delete nodes and the CRD, which other tests must not see."""
-    the_lab = up()
-    yield the_lab
-    the_lab.stop()
-    the_lab.remove()
+    with running_lab() as the_lab:
+        yield the_lab
 
 
 @pytest.fixture

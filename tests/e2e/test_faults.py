@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from tests.e2e.labcluster.lab import etcd_delete, up
+from tests.e2e.labcluster.lab import etcd_delete, running_lab
 from tests.e2e.learner import Learner
 from tests.e2e.live_tui import (NS, blocking, header, live_app, states_ok, store_equals_fresh_list, store_pods,
                                 table_keys, until)
@@ -25,10 +25,8 @@ from tutor.progress import Progress
 @pytest.fixture(scope="module")
 def lab():
     """Its own lab: killing the API server would break every other test's cluster."""
-    the_lab = up()
-    yield the_lab
-    the_lab.stop()
-    the_lab.remove()
+    with running_lab() as the_lab:
+        yield the_lab
 
 
 async def test_apiserver_killed_and_restarted_mid_lesson(lab, tmp_path):

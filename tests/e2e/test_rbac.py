@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.e2e.labcluster.lab import install_crds, up, user_kubeconfig
+from tests.e2e.labcluster.lab import install_crds, running_lab, user_kubeconfig
 from tests.e2e.learner import Learner
 from tests.e2e.live_tui import (NS, RESOURCES, blocking, header, live_app, states_ok, store_equals_fresh_list,
                                 table_keys, text_of, until)
@@ -45,11 +45,9 @@ def audit_log(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def lab(audit_log):
     """Its own lab: it records an audit log, and the CRD is deleted here."""
-    the_lab = up(apiserver_args=(f"--audit-policy-file={audit_log.parent / 'policy.yaml'}",
-                                 f"--audit-log-path={audit_log}", "--audit-log-maxbackup=1"))
-    yield the_lab
-    the_lab.stop()
-    the_lab.remove()
+    with running_lab(apiserver_args=(f"--audit-policy-file={audit_log.parent / 'policy.yaml'}",
+                                     f"--audit-log-path={audit_log}", "--audit-log-maxbackup=1")) as the_lab:
+        yield the_lab
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from tests.e2e.labcluster.lab import compact_etcd, up
+from tests.e2e.labcluster.lab import compact_etcd, running_lab
 from tests.e2e.learner import NS, Learner
 from tutor.cluster import objects as o
 from tutor.cluster.connect import connect
@@ -23,10 +23,8 @@ from tutor.session import Session
 
 @pytest.fixture(scope="module")
 def lab():
-    the_lab = up(apiserver_args=("--watch-cache=false",))
-    yield the_lab
-    the_lab.stop()
-    the_lab.remove()
+    with running_lab(apiserver_args=("--watch-cache=false",)) as the_lab:
+        yield the_lab
 
 
 def test_compaction_forces_a_relist_and_the_store_stays_true(lab, tmp_path):

@@ -21,6 +21,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -242,6 +243,17 @@ class Lab:
                 ctx.verify_mode = ssl.CERT_NONE
         with urllib.request.urlopen(url, timeout=5, context=ctx) as resp:
             return resp.read().decode()
+
+
+@contextmanager
+def running_lab(**kw):
+    """A lab for the length of a `with` block (or a fixture's yield); stopped and removed after."""
+    lab = up(**kw)
+    try:
+        yield lab
+    finally:
+        lab.stop()
+        lab.remove()
 
 
 def up(lab_dir: Path | None = None, bin_dir: Path | None = None, apiserver_args: tuple[str, ...] = ()) -> Lab:
