@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import re
+from functools import lru_cache
 
 import yaml
 
@@ -76,19 +78,31 @@ class _BoundedLoader(yaml.SafeLoader):
             self._depth -= 1
 
 
-def yaml_docs(ctx: Context, name: str, text: str) -> list:
+@lru_cache(maxsize=32)
+def _parse_yaml(text: str) -> tuple | yaml.YAMLError | RecursionError:
+    """The documents of one answer file's text, parsed once: every re-check reads the same
+    unchanged files again, and parsing them is most of a re-check's cost."""
     try:
-        return [d for d in yaml.load_all(text, Loader=_BoundedLoader) if d is not None]
-    except yaml.MarkedYAMLError as exc:
+        return tuple(d for d in yaml.load_all(text, Loader=_BoundedLoader) if d is not None)
+    except (yaml.YAMLError, RecursionError) as exc:
+        return exc
+
+
+def yaml_docs(ctx: Context, name: str, text: str) -> list:
+    # Checkers only read the documents; a deep copy keeps the cached ones safe all the same.
+    parsed = _parse_yaml(text)
+    if not isinstance(parsed, BaseException):
+        return copy.deepcopy(list(parsed))
+    exc = parsed
+    if isinstance(exc, yaml.MarkedYAMLError):
         mark = exc.problem_mark
         where = f"{mark.line + 1}:{mark.column + 1}" if mark else "?"
         raise Stop(failed(ctx.t("{path}:{where}: not valid YAML: {problem}",
                                 "{path}:{where}: 올바른 YAML 이 아닙니다: {problem}",
-                                path=ctx.path(name), where=where, problem=exc.problem or exc))) from None
-    except (yaml.YAMLError, RecursionError) as exc:
-        raise Stop(failed(ctx.t("{path}: not usable YAML: {problem}",
-                                "{path}: 쓸 수 없는 YAML 입니다: {problem}",
-                                path=ctx.path(name), problem=exc))) from None
+                                path=ctx.path(name), where=where, problem=exc.problem or exc)))
+    raise Stop(failed(ctx.t("{path}: not usable YAML: {problem}",
+                            "{path}: 쓸 수 없는 YAML 입니다: {problem}",
+                            path=ctx.path(name), problem=exc)))
 
 
 def find_lws_doc(ctx: Context, name: str, lws: str) -> dict:
