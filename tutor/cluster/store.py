@@ -53,6 +53,7 @@ class Observations:
     # (lws, group index) -> revisions in the order first seen
     group_revisions: dict[tuple[str, int], list[str]] = field(default_factory=lambda: defaultdict(list))
     mixed: list[MixedRevisions] = field(default_factory=list)
+    mixed_groups: set[tuple[str, int]] = field(default_factory=set)  # (lws, group) of every `mixed`
     events_seen: dict[str, dict] = field(default_factory=dict)  # event uid -> last version seen
 
     def uid_history(self, pod: str) -> list[UidSeen]:
@@ -77,8 +78,10 @@ class Store:
         # one has thousands of pods and every pod event would scan them all).
         self._pods_by_lws: dict[tuple, dict[str, dict]] = {}
         self._pods_by_group: dict[tuple, dict[str, dict]] = {}
+        self._pods_in: dict[str, dict[str, dict]] = {}  # namespace -> name -> pod
         # Events seen, by (namespace, name of the object they are about), for the checkers.
         self._events_about: dict[tuple[str, str], dict[str, dict]] = {}
+        self._events_in: dict[str, dict[str, dict]] = {}  # namespace -> events_seen key -> event
 
     # --- reading ---------------------------------------------------------------------------
     def all(self, kind: str, namespace: str | None = None) -> list[dict]:
@@ -92,6 +95,15 @@ class Store:
 
     def pods_of(self, lws: str, namespace: str) -> list[dict]:
         return list(self._pods_by_lws.get((namespace, lws), {}).values())
+
+    def pods_named(self, namespace: str) -> dict[str, dict]:
+        """The namespace's pods by name: the store's own index, to read and never to change."""
+        return self._pods_in.get(namespace, {})
+
+    def groups_of(self, lws: str, namespace: str) -> dict[int | None, list[dict]]:
+        """One LWS's pods by group index, groups in no particular order."""
+        return {key[2]: list(members.values()) for key, members in self._pods_by_group.items()
+                if key[0] == namespace and key[1] == lws}
 
     def _group_pods(self, lws: str, group: int, namespace: str) -> list[dict]:
         return list(self._pods_by_group.get((namespace, lws, group), {}).values())
@@ -111,7 +123,7 @@ class Store:
 
     def events_for(self, namespace: str) -> list[dict]:
         """Events in the namespace, including those the cluster has since dropped."""
-        return [e for e in self.obs.events_seen.values() if o.namespace(e) == namespace]
+        return list(self._events_in.get(namespace, {}).values())
 
     def events_about(self, name: str, namespace: str) -> list[dict]:
         """Events (seen, as events_for) about the object called `name`, of any kind."""
@@ -131,6 +143,7 @@ class Store:
             if gone is None:
                 return False
             if kind == "Pod":
+                self._pods_in.get(k[0], {}).pop(k[1], None)
                 self._index_pod(gone, None)
                 self._pod_gone(obj, ev.t)
         elif ev.type in ("ADDED", "MODIFIED"):
@@ -139,6 +152,7 @@ class Store:
                 return False
             bucket[k] = obj
             if kind == "Pod":
+                self._pods_in.setdefault(k[0], {})[k[1]] = obj
                 self._index_pod(old, obj)
                 self._observe_pod(old, obj, ev.t)
         else:
@@ -218,6 +232,7 @@ class Store:
         revs = {rev for _, rev in running}
         if len(revs) > 1:
             self.obs.mixed.append(MixedRevisions(lws, group, tuple(sorted(revs)), t, tuple(running)))
+            self.obs.mixed_groups.add((lws, group))
 
     def _observe_event(self, ev: dict) -> None:
         key = o.uid(ev) or f"{o.namespace(ev)}/{o.name(ev)}"
@@ -227,5 +242,8 @@ class Store:
             old_key = (o.namespace(old), str(o.event_regarding(old).get("name", "")))
             if old_key != about_key:
                 self._events_about.get(old_key, {}).pop(key, None)
+            if old_key[0] != about_key[0]:
+                self._events_in.get(old_key[0], {}).pop(key, None)
         self.obs.events_seen[key] = ev
         self._events_about.setdefault(about_key, {})[key] = ev  # a known event keeps its place
+        self._events_in.setdefault(about_key[0], {})[key] = ev

@@ -213,7 +213,9 @@ class TutorApp(App):
                                         {"checking": self.text("checking…"), "passed": self.text("passed"),
                                          "now": self.text("now")})
         self._draw_status()
-        self.refresh_bindings()
+        # The footer re-reads every binding on refresh_bindings: only when what dims a key moved.
+        if self._changed("bindings", cur, s.progress.hints.get(cur, 0), s.lang):
+            self.refresh_bindings()
 
     def redraw_live(self) -> None:
         s = self.session

@@ -25,8 +25,8 @@ def _en(text: str, **kw) -> str:
     return text.format(**kw) if kw else text
 
 PHASE_STYLE = {"Running": "green", "Pending": "yellow", "Failed": "red", "Succeeded": "blue"}
-MAX_EVENTS = 200
-MAX_GROUPS = 40  # per LWS in the groups pane; the pods table lists every pod
+MAX_EVENTS = 60
+MAX_GROUPS = 6  # per LWS in the groups pane; the pods table lists every pod
 
 # What a pane derives from one object, kept while the store holds that very object (the store
 # replaces an object's dict on every change, so identity means "unchanged"). A re-check in a
@@ -90,7 +90,7 @@ def _group_header(store: Store, lws: str, g, members: list[dict], t: Translate,
         out.append(f" ↻{recreated}", style="magenta")
     if len(running_revs) > 1:
         out.append(" ⚠ " + t("two revisions running"), style="bold red")
-    elif (lws, g) in (mixed if mixed is not None else {(m.lws, m.group) for m in store.obs.mixed}):
+    elif (lws, g) in (mixed if mixed is not None else store.obs.mixed_groups):
         out.append(" ⚠ " + t("once held two revisions"), style="red")
     return out
 
@@ -101,23 +101,41 @@ def _group_row(p: dict) -> tuple:
             Text(o.node_name(p) or "-", style="dim"), Text(o.revision(p)[:8] or "-", style="dim"))
 
 
+def _group_order(g):
+    return (g is None, g or 0)
+
+
+def _shown_groups(store: Store, namespace: str, lws: str) -> tuple[list, int]:
+    """The first MAX_GROUPS groups of an LWS as (group, members), and how many groups it has."""
+    groups = store.groups_of(lws, namespace)
+    first = sorted(groups, key=_group_order)[:MAX_GROUPS]
+    return [(g, sorted(groups[g], key=_sort_key)) for g in first], len(groups)
+
+
+def groups_key(store: Store, namespace: str, t: Translate = _en) -> tuple:
+    """What groups_view shows, as identities: equal keys mean an identical view."""
+    key: list = [t("group {g}", g=0)]
+    mixed = store.obs.mixed_groups
+    for lws in sorted(store.all("LeaderWorkerSet", namespace), key=o.name):
+        name = o.name(lws)
+        shown, total = _shown_groups(store, namespace, name)
+        key.append((id(lws), total))
+        for g, members in shown:
+            key.append((g, (name, g) in mixed, tuple((id(p), store.obs.recreations(o.name(p))) for p in members)))
+    return tuple(key)
+
+
 def groups_view(store: Store, namespace: str, t: Translate = _en) -> RenderableType:
     lwss = sorted(store.all("LeaderWorkerSet", namespace), key=o.name)
     if not lwss:
         return Text(t("No LeaderWorkerSet in {ns} yet.", ns=namespace), style="dim")
     parts: list[RenderableType] = []
-    mixed = {(m.lws, m.group) for m in store.obs.mixed}
+    mixed = store.obs.mixed_groups
     for lws in lwss:
         name = o.name(lws)
         parts.append(_lws_header(lws, t))
-        groups: dict[int | None, list[dict]] = {}
-        for p in sorted(store.pods_of(name, namespace), key=_sort_key):
-            groups.setdefault(o.group_index(p), []).append(p)
-        for i, (g, members) in enumerate(groups.items()):
-            if i == MAX_GROUPS:
-                parts.append(Padding(Text(t("… {n} more groups (every pod is in the Pods pane)",
-                                            n=len(groups) - MAX_GROUPS), style="dim"), (0, 0, 0, 1)))
-                break
+        shown, total = _shown_groups(store, namespace, name)
+        for g, members in shown:
             table = Table.grid(padding=(0, 1))
             table.add_column(no_wrap=True, width=1)
             for _ in range(4):
@@ -126,6 +144,9 @@ def groups_view(store: Store, namespace: str, t: Translate = _en) -> RenderableT
                 table.add_row(*_memo(p, "group-row", _group_row))
             parts.append(Padding(_group_header(store, name, g, members, t, mixed), (0, 0, 0, 1)))
             parts.append(table)
+        if total > len(shown):
+            parts.append(Padding(Text(t("… {n} more groups (every pod is in the Pods pane)",
+                                        n=total - len(shown)), style="dim"), (0, 0, 0, 1)))
         parts.append(Text(""))
     return Group(*parts[:-1])
 
@@ -166,6 +187,33 @@ def pod_rows(store: Store, namespace: str) -> list[PodRow]:
         cells = _memo(p, f"row/{again}", lambda pod: _pod_cells(pod, again))
         rows.append(PodRow(name, cells))
     return rows
+
+
+class PodRows:
+    """pod_rows kept up to date: only pods whose object changed are redone, and the rows are
+    sorted again only when pods came or went. A re-check in a namespace of thousands of pods
+    then costs a dictionary walk, not thousands of rows."""
+
+    def __init__(self) -> None:
+        self._objs: dict[str, dict] = {}
+        self.cells: dict[str, tuple] = {}  # name -> cells, in display order
+
+    def update(self, store: Store, namespace: str) -> bool:
+        """True when any row changed."""
+        pods = store.pods_named(namespace)
+        changed = {name: p for name, p in pods.items() if self._objs.get(name) is not p}
+        gone = len(self._objs) + len(changed) - len(pods) > 0 and [n for n in self._objs if n not in pods]
+        if not changed and not gone:
+            return False
+        for name, p in changed.items():
+            self.cells[name] = _pod_cells(p, store.obs.recreations(name))
+        for name in gone or ():
+            del self.cells[name]
+        if gone or any(name not in self._objs for name in changed):
+            order = sorted(pods.values(), key=_sort_key)
+            self.cells = {o.name(p): self.cells[o.name(p)] for p in order}
+        self._objs = dict(pods)
+        return True
 
 
 # --- events -----------------------------------------------------------------------------------
