@@ -192,7 +192,8 @@ def main(argv: list[str] | None = None) -> int:
             print("lab churn: tutor against kubectl …", file=sys.stderr)
             from tests.bench import churn
 
-            results["churn"] = churn.run(replicas=10 if args.quick else 500, size=2, naive=not args.no_naive,
+            results["churn"] = churn.run(replicas=10 if args.quick else 500, size=2,
+                                         naive_replicas=0 if args.no_naive else (5 if args.quick else 100),
                                          naive_slack=20 if args.quick else 60)
     results["duration_s"] = time.monotonic() - t0
     rows = table(results)

@@ -136,7 +136,9 @@ def make_naive(app: TutorApp) -> None:
         changed = apply(item)
         if changed:
             app._drawn.clear()
-            app.query_one(PodsTable)._rows = {}
+            table = app.query_one(PodsTable)
+            table.clear()
+            table._rows, table._source = {}, render.PodRows()
             render._derived.clear()
             app.recheck()
         return changed
@@ -195,7 +197,7 @@ async def run(args) -> dict:
         out["population_s"] = time.perf_counter() - t0
         out["pods_in_namespace"] = len(session.store.all("Pod", session.lesson.namespace))
         out["rss_population_mb"], _ = rss_mb()
-        await pilot.pause(0.5)
+        await asyncio.sleep(0.5)
         if args.naive:
             make_naive(app)
         storm = cloner.storm(groups, args.rate * args.stream_seconds + args.burst)
@@ -244,7 +246,7 @@ async def run(args) -> dict:
         out["stream_rechecks"] = len(probe.recheck_ms)
         out["stream_recheck_p50_ms"] = pct(probe.recheck_ms, 50)
         out["stream_recheck_max_ms"] = max(probe.recheck_ms, default=0)
-        await pilot.pause(0.5)
+        await asyncio.sleep(0.5)  # not pilot.pause: a naive app may still be busy
 
         # --- burst: `burst` events at once ----------------------------------------------------------
         expect: dict[str, tuple[str, str] | None] = {}
@@ -274,8 +276,8 @@ async def run(args) -> dict:
         out["burst_stall_ms"] = probe.stall * 1000
         out["burst_rechecks"] = app.checks_run - checks0
         out["burst_recheck_max_ms"] = max(probe.recheck_ms, default=0)
-        if t_shown:
-            await pilot.pause(0.2)
+        if t_shown and args.burst:
+            await asyncio.sleep(0.2)
             table = app.query_one(PodsTable)
             ns = session.lesson.namespace
             wrong = 0
@@ -294,7 +296,7 @@ async def run(args) -> dict:
 
         # --- idle ---------------------------------------------------------------------------------
         if args.idle:
-            await pilot.pause(1.0)
+            await asyncio.sleep(1.0)
             probe._beat = False
             await beat
             c0, w0 = cpu_seconds(), time.perf_counter()

@@ -221,12 +221,16 @@ class PodRows:
 LESSON_KINDS = ("Pod", "LeaderWorkerSet", "StatefulSet")
 
 
+def _about_lesson_kind(e: dict) -> bool:
+    return o.event_regarding(e).get("kind") in LESSON_KINDS
+
+
 def _event_order(e: dict) -> tuple:
     return (o.event_time(e), o.resource_version(e))
 
 
 def lesson_events(store: Store, namespace: str) -> list[dict]:
-    evs = [e for e in store.events_for(namespace) if o.event_regarding(e).get("kind") in LESSON_KINDS]
+    evs = [e for e in store.events_for(namespace) if _memo(e, "lesson", _about_lesson_kind)]
     # The newest first; stable for equal keys, like sorted(..., reverse=True)[:MAX_EVENTS].
     return heapq.nlargest(MAX_EVENTS, evs, key=lambda e: _memo(e, "order", _event_order))
 
