@@ -178,13 +178,19 @@ def main(argv: list[str] | None = None) -> int:
         naive = ["--pods", "1000", "--rate", "200", "--stream-seconds", "3", "--burst", "0", "--idle", "0",
                  "--naive", "--catch-up", "30"]
         runs = args.runs
+    def save() -> None:  # after every part, so a part that fails or is stopped loses only itself
+        Path(args.json).write_text(json.dumps(results, indent=1) + "\n")
+
     print("start-up …", file=sys.stderr)
     results["startup"] = startup(runs, tmp)
+    save()
     print("app: reaction, burst, idle, memory …", file=sys.stderr)
     results["app"] = app_run(sizes, tmp)
+    save()
     if not args.no_naive:
         print("naive baseline …", file=sys.stderr)
         results["naive_app"] = app_run(naive, tmp)
+        save()
     if not args.no_lab:
         if shutil.which("go") is None:
             results["churn"] = {"skipped": "go is not installed: the lab control plane cannot be built"}
