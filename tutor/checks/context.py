@@ -47,7 +47,6 @@ class Context:
                                      o.worker_index(p) or 0, o.name(p)))
 
     def events_about(self, name: str, kind: str | None = None) -> list[dict]:
-        out = [e for e in self.store.events_for(self.ns)
-               if o.event_regarding(e).get("name") == name
-               and (kind is None or o.event_regarding(e).get("kind") == kind)]
+        out = [e for e in self.store.events_about(name, self.ns)
+               if kind is None or o.event_regarding(e).get("kind") == kind]
         return sorted(out, key=o.event_time)

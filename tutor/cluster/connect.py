@@ -20,12 +20,25 @@ class Connection:
     server: str
 
 
+def _kubeconfig_path(kubeconfig: str | None) -> tuple[str, bool]:
+    path = kubeconfig or os.environ.get("KUBECONFIG") or os.path.expanduser("~/.kube/config")
+    return path, any(os.path.exists(p) for p in path.split(os.pathsep) if p)
+
+
+def kubeconfig_missing(kubeconfig: str | None = None) -> str:
+    """connect()'s first check, without importing the client: the error, or "" when a
+    kubeconfig file (or the in-cluster config) is there to try."""
+    path, have_file = _kubeconfig_path(kubeconfig)
+    if have_file or (not kubeconfig and os.environ.get("KUBERNETES_SERVICE_HOST")):
+        return ""
+    return f"no kubeconfig at {path}. Pass --kubeconfig FILE or set KUBECONFIG."
+
+
 def connect(kubeconfig: str | None = None, context: str | None = None) -> Connection:
     from kubernetes import client, config
     from kubernetes.config.config_exception import ConfigException
 
-    path = kubeconfig or os.environ.get("KUBECONFIG") or os.path.expanduser("~/.kube/config")
-    have_file = any(os.path.exists(p) for p in path.split(os.pathsep) if p)
+    path, have_file = _kubeconfig_path(kubeconfig)
     if not have_file and not kubeconfig and os.environ.get("KUBERNETES_SERVICE_HOST"):
         try:
             cfg = client.Configuration()
@@ -34,7 +47,7 @@ def connect(kubeconfig: str | None = None, context: str | None = None) -> Connec
             raise ConnectError(f"in-cluster config: {exc}") from None
         return Connection(client.ApiClient(cfg), "in-cluster", cfg.host)
     if not have_file:
-        raise ConnectError(f"no kubeconfig at {path}. Pass --kubeconfig FILE or set KUBECONFIG.")
+        raise ConnectError(kubeconfig_missing(kubeconfig))
     try:
         cfg = client.Configuration()
         config.load_kube_config(config_file=kubeconfig, context=context, client_configuration=cfg)

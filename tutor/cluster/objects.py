@@ -63,6 +63,15 @@ def labels(obj: dict) -> dict[str, str]:
     return {str(k): str(v) for k, v in as_dict(dig(obj, "metadata", "labels")).items()}
 
 
+def label(obj: dict, key: str, default: str | None = "") -> str | None:
+    """One label's value, as labels(obj).get(key, default) without copying every label."""
+    labels_ = dig(obj, "metadata", "labels")
+    if not isinstance(labels_, dict) or key not in labels_:
+        return default
+    value = labels_[key]
+    return value if isinstance(value, str) else str(value)
+
+
 def annotations(obj: dict) -> dict[str, str]:
     return {str(k): str(v) for k, v in as_dict(dig(obj, "metadata", "annotations")).items()}
 
@@ -93,19 +102,19 @@ def is_terminating(obj: dict) -> bool:
 
 
 def lws_name(pod: dict) -> str:
-    return labels(pod).get(NAME_LABEL, "")
+    return label(pod, NAME_LABEL)
 
 
 def group_index(pod: dict) -> int | None:
-    return int_or_none(labels(pod).get(GROUP_INDEX_LABEL))
+    return int_or_none(label(pod, GROUP_INDEX_LABEL, None))
 
 
 def worker_index(pod: dict) -> int | None:
-    return int_or_none(labels(pod).get(WORKER_INDEX_LABEL))
+    return int_or_none(label(pod, WORKER_INDEX_LABEL, None))
 
 
 def revision(obj: dict) -> str:
-    return labels(obj).get(REVISION_LABEL, "")
+    return label(obj, REVISION_LABEL)
 
 
 def node_name(pod: dict) -> str:

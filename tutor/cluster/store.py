@@ -53,6 +53,7 @@ class Observations:
     # (lws, group index) -> revisions in the order first seen
     group_revisions: dict[tuple[str, int], list[str]] = field(default_factory=lambda: defaultdict(list))
     mixed: list[MixedRevisions] = field(default_factory=list)
+    mixed_groups: set[tuple[str, int]] = field(default_factory=set)  # (lws, group) of every `mixed`
     events_seen: dict[str, dict] = field(default_factory=dict)  # event uid -> last version seen
 
     def uid_history(self, pod: str) -> list[UidSeen]:
@@ -70,7 +71,17 @@ class Store:
         self._objs: dict[str, dict[tuple[str, str], dict]] = {k: {} for k in KINDS}
         self.obs = Observations()
         self.version = 0
+        self.kind_version = {k: 0 for k in KINDS}  # grows on every change of that kind
         self.now = 0.0  # time of the newest event applied (seconds since the source started)
+        # Pods by (namespace, LWS) and by (namespace, LWS, group), then by name: pods_of and the
+        # per-group revision check read only what they need, never the whole namespace (a busy
+        # one has thousands of pods and every pod event would scan them all).
+        self._pods_by_lws: dict[tuple, dict[str, dict]] = {}
+        self._pods_by_group: dict[tuple, dict[str, dict]] = {}
+        self._pods_in: dict[str, dict[str, dict]] = {}  # namespace -> name -> pod
+        # Events seen, by (namespace, name of the object they are about), for the checkers.
+        self._events_about: dict[tuple[str, str], dict[str, dict]] = {}
+        self._events_in: dict[str, dict[str, dict]] = {}  # namespace -> events_seen key -> event
 
     # --- reading ---------------------------------------------------------------------------
     def all(self, kind: str, namespace: str | None = None) -> list[dict]:
@@ -83,11 +94,40 @@ class Store:
         return self._objs.get(kind, {}).get((namespace, name))
 
     def pods_of(self, lws: str, namespace: str) -> list[dict]:
-        return [p for p in self.all("Pod", namespace) if o.lws_name(p) == lws]
+        return list(self._pods_by_lws.get((namespace, lws), {}).values())
+
+    def pods_named(self, namespace: str) -> dict[str, dict]:
+        """The namespace's pods by name: the store's own index, to read and never to change."""
+        return self._pods_in.get(namespace, {})
+
+    def groups_of(self, lws: str, namespace: str) -> dict[int | None, list[dict]]:
+        """One LWS's pods by group index, groups in no particular order."""
+        return {key[2]: list(members.values()) for key, members in self._pods_by_group.items()
+                if key[0] == namespace and key[1] == lws}
+
+    def _group_pods(self, lws: str, group: int, namespace: str) -> list[dict]:
+        return list(self._pods_by_group.get((namespace, lws, group), {}).values())
+
+    def _index_pod(self, old: dict | None, new: dict | None) -> None:
+        for index, key_of in ((self._pods_by_lws, lambda p: (o.namespace(p), o.lws_name(p))),
+                              (self._pods_by_group, lambda p: (o.namespace(p), o.lws_name(p), o.group_index(p)))):
+            old_key = key_of(old) if old is not None and o.lws_name(old) else None
+            new_key = key_of(new) if new is not None and o.lws_name(new) else None
+            if old_key is not None and old_key != new_key:
+                members = index.get(old_key, {})
+                members.pop(o.name(old), None)
+                if not members:
+                    index.pop(old_key, None)
+            if new_key is not None:
+                index.setdefault(new_key, {})[o.name(new)] = new  # a known name keeps its place
 
     def events_for(self, namespace: str) -> list[dict]:
         """Events in the namespace, including those the cluster has since dropped."""
-        return [e for e in self.obs.events_seen.values() if o.namespace(e) == namespace]
+        return list(self._events_in.get(namespace, {}).values())
+
+    def events_about(self, name: str, namespace: str) -> list[dict]:
+        """Events (seen, as events_for) about the object called `name`, of any kind."""
+        return list(self._events_about.get((namespace, name), {}).values())
 
     # --- writing ---------------------------------------------------------------------------
     def apply(self, ev: ObjectEvent) -> bool:
@@ -99,9 +139,12 @@ class Store:
         k = (o.namespace(obj), o.name(obj))
         bucket = self._objs[kind]
         if ev.type == "DELETED":
-            if bucket.pop(k, None) is None:
+            gone = bucket.pop(k, None)
+            if gone is None:
                 return False
             if kind == "Pod":
+                self._pods_in.get(k[0], {}).pop(k[1], None)
+                self._index_pod(gone, None)
                 self._pod_gone(obj, ev.t)
         elif ev.type in ("ADDED", "MODIFIED"):
             old = bucket.get(k)
@@ -109,12 +152,15 @@ class Store:
                 return False
             bucket[k] = obj
             if kind == "Pod":
+                self._pods_in.setdefault(k[0], {})[k[1]] = obj
+                self._index_pod(old, obj)
                 self._observe_pod(old, obj, ev.t)
         else:
             return False
         if kind == "Event":
             self._observe_event(obj)
         self.version += 1
+        self.kind_version[kind] += 1
         return True
 
     def replace(self, rl: Relisted) -> list[ObjectEvent]:
@@ -180,13 +226,25 @@ class Store:
         # Two revisions running side by side in one group is what LWS promises never happens.
         running = sorted(
             (o.name(p), o.revision(p))
-            for p in self.pods_of(lws, o.namespace(pod))
-            if o.group_index(p) == group and o.phase(p) == "Running"
+            for p in self._group_pods(lws, group, o.namespace(pod))
+            if o.phase(p) == "Running"
             and not o.is_terminating(p) and o.revision(p)
         )
         revs = {rev for _, rev in running}
         if len(revs) > 1:
             self.obs.mixed.append(MixedRevisions(lws, group, tuple(sorted(revs)), t, tuple(running)))
+            self.obs.mixed_groups.add((lws, group))
 
     def _observe_event(self, ev: dict) -> None:
-        self.obs.events_seen[o.uid(ev) or f"{o.namespace(ev)}/{o.name(ev)}"] = ev
+        key = o.uid(ev) or f"{o.namespace(ev)}/{o.name(ev)}"
+        about_key = (o.namespace(ev), str(o.event_regarding(ev).get("name", "")))
+        old = self.obs.events_seen.get(key)
+        if old is not None:
+            old_key = (o.namespace(old), str(o.event_regarding(old).get("name", "")))
+            if old_key != about_key:
+                self._events_about.get(old_key, {}).pop(key, None)
+            if old_key[0] != about_key[0]:
+                self._events_in.get(old_key[0], {}).pop(key, None)
+        self.obs.events_seen[key] = ev
+        self._events_about.setdefault(about_key, {})[key] = ev  # a known event keeps its place
+        self._events_in.setdefault(about_key[0], {})[key] = ev

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from functools import partial
 
 from tutor.cli import EXIT_OK, UsageError
@@ -9,7 +10,10 @@ from tutor.commands.setup import connect_for, lesson_for, progress_for, session_
 
 
 def run_tui(args) -> int:
-    tui_app(args).run()
+    app = tui_app(args)
+    app.run()
+    if app.connect_error:  # the live connection failed after the first frame: same message and code
+        raise UsageError(app.connect_error)
     return EXIT_OK
 
 
@@ -27,12 +31,37 @@ def tui_app(args):
                           poll=args.poll)
         context = "replay"
     else:
-        conn = connect_for(args)
-        context = conn.context
-        starter = partial(start_live, conn.api_client, poll=args.poll)
+        # The kubernetes client takes about half a second to import: connect in a thread once
+        # the first frame is up. A missing kubeconfig is still an error before the UI starts.
+        from tutor.cluster.connect import ConnectError, kubeconfig_missing
+
+        missing = kubeconfig_missing(args.kubeconfig)
+        if missing:
+            raise UsageError(f"cannot connect: {ConnectError(missing)}")
+        starter = partial(connect_then_start, args, poll=args.poll)
     from tutor.ui.app import TutorApp
 
     return TutorApp(session, context=context, replay=replay, start_sources=starter)
+
+
+def connect_then_start(args, app, poll: bool) -> None:
+    """Connects off the UI thread, then starts the live sources on it; a connection that cannot
+    be configured ends the app with the same message and exit code as before the UI."""
+    def work() -> None:
+        try:
+            conn = connect_for(args)
+        except UsageError as exc:
+            app.connect_error = str(exc)
+            app.call_from_thread(app.exit)
+            return
+        app.call_from_thread(started, conn)
+
+    def started(conn) -> None:
+        app.context_name = conn.context
+        start_live(conn.api_client, app, poll)
+        app.redraw_live()
+
+    threading.Thread(target=work, name="connect", daemon=True).start()
 
 
 def start_files(app, poll: bool) -> None:

@@ -1,14 +1,19 @@
 """The Textual tutor: the step beside live LWS panes, driven by the keyboard.
 
 Data path: source workers (threads) → Inbox → SourceReady message → Session.apply on this
-thread → one debounced refresh (~100 ms) that re-runs the checkers and redraws the panes.
+thread, in slices of a few milliseconds → one refresh that re-runs the checkers and redraws the
+panes. A change after a quiet spell is shown at once; a stream of changes is coalesced (at most
+one refresh per REFRESH_GAP, or per twice the last refresh's cost), and a long burst shows its
+progress every PROGRESS_EVERY while the loop stays free for keys and frames.
 Nothing re-runs on a timer: only a change from a source or a key press triggers work.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
+from time import monotonic
 from typing import Callable
 
 from textual import on, work
@@ -33,7 +38,9 @@ from tutor.ui.widgets.status_bar import StatusBar
 from tutor.ui.widgets.step_list import StepList
 from tutor.ui.widgets.verdict_box import VerdictBox
 
-DEBOUNCE = 0.1  # seconds: a burst of watch events becomes one re-check and one redraw
+REFRESH_GAP = 0.015  # seconds: the least time between two refreshes while changes stream in
+APPLY_SLICE = 0.01  # seconds of applying items before the loop gets a turn (keys, frames)
+PROGRESS_EVERY = 0.5  # seconds: during a long burst, refresh this often to show progress
 
 
 class TutorApp(App):
@@ -69,9 +76,15 @@ class TutorApp(App):
         self._start_sources = start_sources
         self.inbox = Inbox(lambda: self.post_message(SourceReady()))
         self._refresh_timer: Timer | None = None
-        self.checks_run = 0  # how many debounced re-checks ran (tests and benchmarks read it)
+        self.checks_run = 0  # how many re-checks ran (tests and benchmarks read it)
+        self._pending: deque = deque()  # items drained from the inbox, not yet applied
+        self._dirty = False  # the store or the files changed since the last refresh
+        self._refreshed_at = 0.0  # monotonic end of the last refresh, and what it cost
+        self._refresh_cost = 0.0
+        self._drawn: dict[str, tuple] = {}  # what each live pane last showed (skip when the same)
         self._stoppers: list[Callable[[], None]] = []
         self._closing = False  # set on unmount: late source messages must not touch gone widgets
+        self.connect_error = ""  # set when a live connection fails after the first frame
 
     # --- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -125,16 +138,26 @@ class TutorApp(App):
     def _drain(self) -> None:
         if self._closing:
             return
+        self._pending.extend(self.inbox.drain())
         changed = False
-        for item in self.inbox.drain():
+        deadline = monotonic() + APPLY_SLICE
+        while self._pending:
+            item = self._pending.popleft()
             if isinstance(item, ShowStep):
-                if changed or self._refresh_timer is not None:
+                if changed or self._dirty or self._refresh_timer is not None:
                     self._recheck_now()  # the step shown must follow what the data before it passed
                     changed = False
                 self._show_step(item)
             else:
                 changed |= self.session.apply(item)
-        if changed:
+            if monotonic() > deadline:
+                break
+        self._dirty |= changed
+        if self._pending:  # the rest after the loop's other work; call_soon lets it run first
+            asyncio.get_running_loop().call_soon(self.post_message, SourceReady())
+            if self._dirty and monotonic() - self._refreshed_at > PROGRESS_EVERY:
+                self.schedule_refresh()
+        elif self._dirty:
             self.schedule_refresh()
 
     def _show_step(self, item: ShowStep) -> None:
@@ -144,7 +167,9 @@ class TutorApp(App):
 
     def schedule_refresh(self) -> None:
         if self._refresh_timer is None:
-            self._refresh_timer = self.set_timer(DEBOUNCE, self._debounced_refresh, name="recheck")
+            gap = max(REFRESH_GAP, 2 * self._refresh_cost)  # refreshing takes at most 1/3 of the loop
+            wait = max(0.001, self._refreshed_at + gap - monotonic())  # a Timer needs > 0
+            self._refresh_timer = self.set_timer(wait, self._debounced_refresh, name="recheck")
 
     def _debounced_refresh(self) -> None:
         self._refresh_timer = None
@@ -159,10 +184,14 @@ class TutorApp(App):
 
     # --- checking and drawing ----------------------------------------------------------------
     def recheck(self) -> None:
+        start = monotonic()
         self.checks_run += 1
+        self._dirty = False
         newly = self.session.evaluate()
         self.redraw_live()
         self.redraw_lesson()
+        self._refreshed_at = monotonic()
+        self._refresh_cost = self._refreshed_at - start
         if newly:
             self._toast_passed(newly)
 
@@ -210,7 +239,9 @@ class TutorApp(App):
                                         {"checking": self.text("checking…"), "passed": self.text("passed"),
                                          "now": self.text("now")})
         self._draw_status()
-        self.refresh_bindings()
+        # The footer re-reads every binding on refresh_bindings: only when what dims a key moved.
+        if self._changed("bindings", cur, s.progress.hints.get(cur, 0), s.lang):
+            self.refresh_bindings()
 
     def redraw_live(self) -> None:
         s = self.session
@@ -218,12 +249,24 @@ class TutorApp(App):
         conn = s.connection()
         live = self.query_one("#live")
         live.set_class(conn in (Conn.RECONNECTING, Conn.CONNECTING) and bool(s.store.version), "-stale")
-        self.query_one(GroupsPane).show(s.store, ns, self.text, self._unavailable("leaderworkersets"))
-        pods = self.query_one(PodsTable)
-        pods.show(s.store, ns)
-        pods.border_subtitle = self._unavailable("pods")
-        self.query_one(EventsPane).show(s.store, ns, self._unavailable("events"), self.text)
+        kv = s.store.kind_version
+        # A pane is redrawn only when what it shows may have changed.
+        groups_na, pods_na, events_na = (self._unavailable(r) for r in ("leaderworkersets", "pods", "events"))
+        if self._changed("groups", kv["Pod"], kv["LeaderWorkerSet"], len(s.store.obs.mixed), s.lang, groups_na):
+            self.query_one(GroupsPane).show(s.store, ns, self.text, groups_na)
+        if self._changed("pods", kv["Pod"], pods_na):
+            pods = self.query_one(PodsTable)
+            pods.show(s.store, ns)
+            pods.border_subtitle = pods_na
+        if self._changed("events", kv["Event"], events_na, s.lang):
+            self.query_one(EventsPane).show(s.store, ns, events_na, self.text)
         self._draw_status()
+
+    def _changed(self, pane: str, *key) -> bool:
+        if self._drawn.get(pane) == key:
+            return False
+        self._drawn[pane] = key
+        return True
 
     def _unavailable(self, resource: str) -> str:
         """Why a pane cannot show its resource (forbidden, CRD missing), or "" when it can."""

@@ -38,6 +38,7 @@ KO = {
     "group {g}": "그룹 {g}",
     "two revisions running": "리비전 둘이 함께 도는 중",
     "once held two revisions": "리비전 둘이 함께 있었음",
+    "… {n} more groups (every pod is in the Pods pane)": "… 그룹 {n}개 더 (모든 파드는 파드 창에)",
     "No LeaderWorkerSet in {ns} yet.": "{ns} 에 아직 LeaderWorkerSet 이 없습니다.",
     "No events yet.": "아직 이벤트가 없습니다.",
     "Yes": "예",

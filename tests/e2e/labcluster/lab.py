@@ -256,13 +256,16 @@ def running_lab(**kw):
         lab.remove()
 
 
-def up(lab_dir: Path | None = None, bin_dir: Path | None = None, apiserver_args: tuple[str, ...] = ()) -> Lab:
+def up(lab_dir: Path | None = None, bin_dir: Path | None = None, apiserver_args: tuple[str, ...] = (),
+       kcm_args: tuple[str, ...] = (), scheduler_args: tuple[str, ...] = (), kwok_pods: int = 110) -> Lab:
+    """Starts the lab. The optional extras (benchmarks: many pods) append flags to the
+    controller-manager and scheduler and set the pod capacity of the KWOK nodes."""
     bin_dir = bin_dir or build()
     lab_dir = lab_dir or Path(tempfile.mkdtemp(prefix="lwstutor-lab-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None))
     lab = Lab(lab_dir, bin_dir, versions=versions())
     lab.logs.mkdir(parents=True, exist_ok=True)
     try:
-        _up(lab, apiserver_args)
+        _up(lab, apiserver_args, kcm_args, scheduler_args, kwok_pods)
     except BaseException:
         print(f"lab start failed; logs in {lab.logs}\n{lab.tail_logs()}", file=sys.stderr)
         lab.stop()
@@ -270,7 +273,8 @@ def up(lab_dir: Path | None = None, bin_dir: Path | None = None, apiserver_args:
     return lab
 
 
-def _up(lab: Lab, apiserver_args: tuple[str, ...] = ()) -> None:
+def _up(lab: Lab, apiserver_args: tuple[str, ...] = (), kcm_args: tuple[str, ...] = (),
+        scheduler_args: tuple[str, ...] = (), kwok_pods: int = 110) -> None:
     from tests.e2e.labcluster.pki import make_pki
 
     make_pki(lab.pki)
@@ -309,9 +313,11 @@ def _up(lab: Lab, apiserver_args: tuple[str, ...] = ()) -> None:
     kcm = lab.start("kube-controller-manager", common + [
         f"--secure-port={p['kcm']}", f"--root-ca-file={pki / 'ca.crt'}",
         f"--service-account-private-key-file={pki / 'admin.key'}", "--use-service-account-credentials=false",
-        "--controllers=*", "--node-monitor-grace-period=3m20s", f"--cert-dir={lab.dir / 'kcm-certs'}"])
+        "--controllers=*", "--node-monitor-grace-period=3m20s", f"--cert-dir={lab.dir / 'kcm-certs'}",
+        *kcm_args])
     sched = lab.start("kube-scheduler", common + [f"--secure-port={p['scheduler']}",
-                                                  f"--cert-dir={lab.dir / 'scheduler-certs'}"])
+                                                  f"--cert-dir={lab.dir / 'scheduler-certs'}",
+                                                  *scheduler_args])
     lab.wait_for("kube-controller-manager /healthz",
                  lambda: lab.get(f"https://{LOOPBACK}:{p['kcm']}/healthz", insecure=True) == "ok", proc=kcm)
     lab.wait_for("kube-scheduler /healthz",
@@ -338,7 +344,7 @@ def _up(lab: Lab, apiserver_args: tuple[str, ...] = ()) -> None:
                  proc=lws)
     lab.kubectl("apply", "-f", "-", input=_webhooks(lab, lws_mod))
     # topology ------------------------------------------------------------------------------
-    lab.kubectl("apply", "-f", "-", input=yaml.safe_dump_all(_topology()))
+    lab.kubectl("apply", "-f", "-", input=yaml.safe_dump_all(_topology(kwok_pods)))
     lab.wait_for("nodes Ready", lambda: lab.kubectl(
         "get", "nodes", "-o", "jsonpath={.items[*].status.conditions[?(@.type==\"Ready\")].status}"
     ).stdout.split() == ["True"] * (1 + len(KWOK_NODES)), timeout=90, proc=kwok)
@@ -437,8 +443,8 @@ def _wait_webhook_serving(lab: Lab) -> None:
                                                      input=json.dumps(probe)).returncode == 0, timeout=60)
 
 
-def node(name: str, labels: dict, taints: list) -> dict:
-    res = {"cpu": "8", "memory": "32Gi", "pods": "110", GPU: "4"}
+def node(name: str, labels: dict, taints: list, pods: int = 110) -> dict:
+    res = {"cpu": "8", "memory": "32Gi", "pods": str(pods), GPU: "4"}
     return {
         "apiVersion": "v1", "kind": "Node",
         "metadata": {"name": name, "annotations": {"kwok.x-k8s.io/node": "fake", "node.alpha.kubernetes.io/ttl": "0"},
@@ -449,10 +455,10 @@ def node(name: str, labels: dict, taints: list) -> dict:
     }
 
 
-def _topology() -> list[dict]:
+def _topology(kwok_pods: int = 110) -> list[dict]:
     return [
         node(SERVER_NODE, {"node-role.kubernetes.io/control-plane": "true"}, []),
-        *(node(n, {"type": "kwok"}, [KWOK_TAINT]) for n in KWOK_NODES),
+        *(node(n, {"type": "kwok"}, [KWOK_TAINT], kwok_pods) for n in KWOK_NODES),
         {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": NAMESPACE}},
     ]
 

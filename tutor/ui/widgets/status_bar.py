@@ -20,6 +20,10 @@ CONN_STYLE = {
 class StatusBar(Static):
     def show(self, *, title: str, context: str, namespace: str, conn: Conn, passed: int, total: int,
              lang: str, replay: bool) -> None:
+        key = (title, context, namespace, conn, passed, total, lang, replay)
+        if getattr(self, "_shown", None) == key:  # the same line: no relayout
+            return
+        self._shown = key
         label, style = CONN_STYLE.get(conn, (conn.value, "yellow"))
         if replay and conn is Conn.OK:
             label, style = "▶ replay", "cyan"

@@ -19,6 +19,11 @@ class StepList(OptionList):
     """Highlights the current step; selecting one jumps to it (the app handles the message)."""
 
     def show(self, rows: list[tuple[int, str, str]], current: int) -> None:
+        if getattr(self, "_shown", None) == (rows, current):  # nothing new: keep the options
+            if self.highlighted != current - 1:
+                self.highlighted = current - 1
+            return
+        self._shown = (rows, current)
         options = []
         for number, title, mark in rows:
             sym, style = MARKS[mark]

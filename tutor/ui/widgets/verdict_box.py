@@ -16,6 +16,10 @@ STYLE = {Status.PASS: ("PASS", "bold green"), Status.FAIL: ("FAIL", "bold red"),
 
 class VerdictBox(Static):
     def show(self, verdict: Verdict | None, latched: bool, labels: dict[str, str]) -> None:
+        # Verdicts are frozen dataclasses: an equal one draws the same box, so skip the relayout.
+        if getattr(self, "_shown", None) == (verdict, latched, labels):
+            return
+        self._shown = (verdict, latched, labels)
         for cls in ("-pass", "-fail", "-waiting", "-error"):
             self.remove_class(cls)
         t = Text()

@@ -1,0 +1,220 @@
+"""The benchmark: `python -m tests.bench` prints one table and writes JSON (bench-results.json).
+
+    python -m tests.bench                 # everything (about 8 minutes on 2 cores)
+    python -m tests.bench --no-lab        # without the real control plane
+    python -m tests.bench --quick         # tiny sizes: checks that the bench runs, no figures
+
+Each part runs in its own process so one does not skew another's memory or start-up:
+  start-up   tests.bench.firstframe (process start to the first frame, headless) and
+             `lwstutor --version`, each a fresh process, median of --runs;
+  app        tests.bench.app_run: reaction, burst, idle CPU and memory at 1,000 pods;
+  naive      the same with every checker re-run on every event and full table rebuilds;
+  churn      tests.bench.churn: 1,000 pods churned on the lab, the tutor against kubectl.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+from tutor.demo import walkthrough
+
+ROOT = Path(__file__).resolve().parents[2]
+WALKTHROUGH = walkthrough()
+TARGETS = {
+    "reaction_p99_ms": 50, "burst_settled_s": 2.0, "burst_stall_ms": 100, "first_frame_s": 0.6,
+    "idle_cpu_pct": 1.0, "rss_peak_mb": 150, "churn_ratio": 1.2,
+}
+
+
+def python() -> str:
+    return sys.executable
+
+
+def child_env(tmp: Path) -> dict:
+    return {**os.environ, "XDG_STATE_HOME": str(tmp / "state"), "KUBECONFIG": "", "PYTHONPATH": str(ROOT)}
+
+
+def timed_first_frame(args: list[str], env: dict) -> float:
+    t0 = time.time()
+    res = subprocess.run([python(), "-m", "tests.bench.firstframe", *args], capture_output=True, text=True,
+                         timeout=120, env=env, cwd=ROOT, stdin=subprocess.DEVNULL)
+    lines = res.stdout.strip().splitlines()
+    if res.returncode != 0 or not lines:
+        raise RuntimeError(f"first frame run failed: {res.stderr[-2000:]}")
+    return float(lines[-1]) - t0
+
+
+def startup(runs: int, tmp: Path) -> dict:
+    env = child_env(tmp)
+    # Live mode against a loopback port where nothing listens: the first frame must not wait for
+    # the cluster (it shows "connecting"); nothing leaves 127.0.0.1.
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    kubeconfig = tmp / "kubeconfig.yaml"
+    kubeconfig.write_text(json.dumps({
+        "apiVersion": "v1", "kind": "Config", "current-context": "bench",
+        "clusters": [{"name": "bench", "cluster": {"server": f"https://127.0.0.1:{port}",
+                                                   "insecure-skip-tls-verify": True}}],
+        "users": [{"name": "bench", "user": {"token": "bench"}}],
+        "contexts": [{"name": "bench", "context": {"cluster": "bench", "user": "bench"}}]}))
+    workdir = tmp / "workdir"
+    workdir.mkdir(exist_ok=True)
+    lwstutor = shutil.which("lwstutor", path=str(Path(python()).parent)) or "lwstutor"
+    out: dict = {"runs": runs}
+    timed_first_frame(["--replay", str(WALKTHROUGH)], env)  # warm the page cache and .pyc files
+    out["first_frame_replay_s"] = [timed_first_frame(["--replay", str(WALKTHROUGH), "--speed", "0"], env)
+                                   for _ in range(runs)]
+    out["first_frame_live_s"] = [timed_first_frame(["--kubeconfig", str(kubeconfig), "--workdir", str(workdir)], env)
+                                 for _ in range(runs)]
+    version = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run([lwstutor, "--version"], capture_output=True, check=True, env=env, timeout=60)
+        version.append(time.perf_counter() - t0)
+    out["version_s"] = version
+    for k in ("first_frame_replay_s", "first_frame_live_s", "version_s"):
+        out[k.replace("_s", "_median_s")] = statistics.median(out[k])
+    return out
+
+
+def app_run(extra: list[str], tmp: Path) -> dict:
+    res = subprocess.run([python(), "-m", "tests.bench.app_run", *extra], capture_output=True, text=True,
+                         timeout=900, env=child_env(tmp), cwd=ROOT, stdin=subprocess.DEVNULL)
+    if res.returncode != 0:
+        raise RuntimeError(f"app_run {' '.join(extra)} failed: {res.stderr[-3000:]}")
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def machine() -> dict:
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), platform.processor())
+    mem_kb = next(int(line.split()[1]) for line in Path("/proc/meminfo").read_text().splitlines()
+                  if line.startswith("MemTotal:"))
+    load = Path("/proc/loadavg").read_text().split()[:3]
+    return {"cpu": cpu, "cores": os.cpu_count(), "memory_gib": round(mem_kb / 1024 / 1024, 1),
+            "python": platform.python_version(), "kernel": platform.release(), "load_at_start": load}
+
+
+def fmt(v, unit: str = "", digits: int = 0) -> str:
+    if v is None:
+        return "—"
+    if isinstance(v, float):
+        return f"{v:.{digits}f}{unit}"
+    return f"{v}{unit}"
+
+
+def table(r: dict) -> list[tuple[str, str, str, str]]:
+    rows = []
+    a, s = r.get("app", {}), r.get("startup", {})
+
+    def row(name, value, target, unit="", digits=0, lower=True):
+        ok = "" if value is None or target is None else ("yes" if (value < target if lower else value > target) else "NO")
+        rows.append((name, fmt(value, unit, digits), "" if target is None else f"< {target}{unit}", ok))
+
+    row("reaction p50 (200 ev/s, 1,000 pods)", a.get("reaction_p50_ms"), None, " ms", 1)
+    row("reaction p99", a.get("reaction_p99_ms"), TARGETS["reaction_p99_ms"], " ms", 1)
+    row("burst of 10,000: screen shows final state", a.get("burst_settled_s"), TARGETS["burst_settled_s"], " s", 2)
+    row("burst: longest event-loop stall", a.get("burst_stall_ms"), TARGETS["burst_stall_ms"], " ms", 0)
+    row("stream: longest event-loop stall", a.get("stream_stall_ms"), TARGETS["burst_stall_ms"], " ms", 0)
+    row("first frame, replay (median)", s.get("first_frame_replay_median_s"), TARGETS["first_frame_s"], " s", 2)
+    row("first frame, live (median)", s.get("first_frame_live_median_s"), TARGETS["first_frame_s"], " s", 2)
+    row("lwstutor --version (median)", s.get("version_median_s"), None, " s", 2)
+    row("idle CPU over 10 s", a.get("idle_cpu_pct"), TARGETS["idle_cpu_pct"], " %", 2)
+    row("peak RSS (1,000 pods, 10,000 events)", a.get("rss_peak_mb"), TARGETS["rss_peak_mb"], " MB", 0)
+    n = r.get("naive_app", {})
+    if n:
+        row("naive: reaction p50", n.get("reaction_p50_ms"), None, " ms", 0)
+        row("naive: reaction p99", n.get("reaction_p99_ms"), None, " ms", 0)
+        row(f"naive: events shown of {n.get('reaction_events')} streamed", n.get("reaction_shown"), None)
+        row("naive: stream stall", n.get("stream_stall_ms"), None, " ms", 0)
+    c = r.get("churn", {})
+    for label, key in (("design", "design"), ("naive", "naive")):
+        cyc = c.get(key)
+        if not cyc:
+            continue
+        for phase in ("up", "down"):
+            p = cyc.get(phase) or {}
+            k, t_store, t_screen = p.get("kubectl_s"), p.get("tutor_store_s"), p.get("tutor_screen_s")
+            row(f"churn {phase} ({cyc['pods']} pods): kubectl -w sees final state", k, None, " s", 2)
+            row(f"churn {phase}: {label} tutor store / screen", t_store, None, " s", 2)
+            row(f"churn {phase}: {label} tutor screen", t_screen, None, " s", 2)
+            ratio = t_screen / k if t_screen and k else None
+            row(f"churn {phase}: {label} tutor screen / kubectl", ratio,
+                TARGETS["churn_ratio"] if key == "design" else None, "x", 2)
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m tests.bench", description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="tiny sizes (a smoke run; the figures mean nothing)")
+    ap.add_argument("--no-lab", action="store_true", help="skip the side-by-side churn on the lab control plane")
+    ap.add_argument("--no-naive", action="store_true", help="skip the naive baseline")
+    ap.add_argument("--runs", type=int, default=5, help="start-up runs per figure (median)")
+    ap.add_argument("--json", default="bench-results.json", help="where to write the results")
+    args = ap.parse_args(argv)
+    tmp = Path(tempfile.mkdtemp(prefix="lwstutor-bench-"))
+    results: dict = {"date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "machine": machine(),
+                     "command": "python -m tests.bench " + " ".join(argv if argv is not None else sys.argv[1:]),
+                     "targets": TARGETS}
+    t0 = time.monotonic()
+    if args.quick:
+        sizes = ["--pods", "40", "--rate", "50", "--stream-seconds", "1", "--burst", "200", "--idle", "0.5"]
+        naive = ["--pods", "40", "--rate", "20", "--stream-seconds", "1", "--burst", "20", "--idle", "0",
+                 "--naive", "--catch-up", "20"]
+        runs = 1
+    else:
+        sizes = ["--pods", "1000", "--rate", "200", "--stream-seconds", "10", "--burst", "10000", "--idle", "10"]
+        naive = ["--pods", "1000", "--rate", "200", "--stream-seconds", "3", "--burst", "0", "--idle", "0",
+                 "--naive", "--catch-up", "30"]
+        runs = args.runs
+    def save() -> None:  # after every part, so a part that fails or is stopped loses only itself
+        Path(args.json).write_text(json.dumps(results, indent=1) + "\n")
+
+    print("start-up …", file=sys.stderr)
+    results["startup"] = startup(runs, tmp)
+    save()
+    print("app: reaction, burst, idle, memory …", file=sys.stderr)
+    results["app"] = app_run(sizes, tmp)
+    save()
+    if not args.no_naive:
+        print("naive baseline …", file=sys.stderr)
+        results["naive_app"] = app_run(naive, tmp)
+        save()
+    if not args.no_lab:
+        if shutil.which("go") is None:
+            results["churn"] = {"skipped": "go is not installed: the lab control plane cannot be built"}
+        else:
+            print("lab churn: tutor against kubectl …", file=sys.stderr)
+            from tests.bench import churn
+
+            results["churn"] = churn.run(replicas=10 if args.quick else 500, size=2,
+                                         naive_replicas=0 if args.no_naive else (5 if args.quick else 100),
+                                         naive_slack=20 if args.quick else 60)
+    results["duration_s"] = time.monotonic() - t0
+    rows = table(results)
+    results["table"] = [dict(zip(("metric", "measured", "target", "met"), r)) for r in rows]
+    w = [max(len(r[i]) for r in rows + [("metric", "measured", "target", "met")]) for i in range(4)]
+    print(f"{'metric':<{w[0]}}  {'measured':>{w[1]}}  {'target':<{w[2]}}  met")
+    for r in rows:
+        print(f"{r[0]:<{w[0]}}  {r[1]:>{w[1]}}  {r[2]:<{w[2]}}  {r[3]}")
+    Path(args.json).write_text(json.dumps(results, indent=1) + "\n")
+    print(f"\nwrote {args.json} ({results['duration_s']:.0f} s)", file=sys.stderr)
+    shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,333 @@
+"""One headless tutor under load: reaction, burst, idle CPU and memory (run by tests.bench).
+
+    python -m tests.bench.app_run --pods 1000 --rate 200 --stream-seconds 10 --burst 10000 --idle 10
+
+Prints one JSON object on its last line. The app is the real TutorApp (headless, 160x48); items
+go into its inbox from a thread exactly as the live source's watch threads put them, after the
+same json.loads of the watch line. A frame is the screen's compositor update; in headless mode
+Textual skips turning it into terminal bytes, so this harness does that too (render_segments),
+as a terminal would need it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import resource
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from tests.bench.synth import FLEET, Cloner, parse
+from tutor.cluster import objects as o
+from tutor.cluster.events import Conn, SourceState
+from tutor.cluster.live import RESOURCES
+from tutor.lesson.loader import load
+from tutor.progress import Progress
+from tutor.session import Session
+from tutor.ui import render
+from tutor.ui.app import TutorApp
+from tutor.ui.widgets.live_panes import PodsTable
+
+SIZE = (160, 48)
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    vs = sorted(values)
+    return vs[min(len(vs) - 1, max(0, round(q / 100 * len(vs)) - 1))]
+
+
+def rss_mb() -> tuple[float, float]:
+    """(current RSS, peak RSS) of this process in MB."""
+    cur = peak = 0.0
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            cur = int(line.split()[1]) / 1024
+        elif line.startswith("VmHWM:"):
+            peak = int(line.split()[1]) / 1024
+    return cur, peak
+
+
+def cpu_seconds() -> float:
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    return ru.ru_utime + ru.ru_stime
+
+
+class Probe:
+    """Counts items as the app applies them and notes which of them each frame shows."""
+
+    def __init__(self, app: TutorApp):
+        self.app = app
+        self.put = 0  # items handed to the inbox
+        self.applied = 0  # items the app has applied
+        self.shown_upto = 0  # items applied before the last refresh began
+        self.frames: list[tuple[float, int]] = []  # (time, items shown)
+        self.stall = 0.0
+        self.recheck_ms: list[float] = []
+        self._beat = True
+        session = app.session
+        apply, recheck, display = session.apply, app.recheck, app._display
+
+        def counted_apply(item):
+            self.applied += 1
+            return apply(item)
+
+        def noted_recheck():
+            upto = self.applied
+            t0 = time.perf_counter()
+            recheck()
+            self.recheck_ms.append((time.perf_counter() - t0) * 1000)
+            self.shown_upto = upto
+
+        def timed_display(screen, renderable):
+            if renderable is not None and hasattr(renderable, "render_segments"):
+                renderable.render_segments(app.console)
+            self.frames.append((time.perf_counter(), self.shown_upto))
+            display(screen, renderable)
+
+        session.apply = counted_apply
+        app.recheck = noted_recheck
+        app._display = timed_display
+
+    def put_item(self, item) -> None:
+        self.put += 1
+        self.app.inbox.put(item)
+
+    def frame_showing(self, n: int, after: float = 0.0) -> float | None:
+        """Time of the first frame that shows the first n items."""
+        for t, upto in self.frames:
+            if upto >= n and t >= after:
+                return t
+        return None
+
+    async def heartbeat(self) -> None:
+        """The event loop's longest stall: a 5 ms sleep that wakes up late."""
+        while self._beat:
+            t0 = time.perf_counter()
+            await asyncio.sleep(0.005)
+            self.stall = max(self.stall, time.perf_counter() - t0 - 0.005)
+
+    async def until_shown(self, n: int, timeout: float) -> float | None:
+        deadline = time.perf_counter() + timeout
+        while time.perf_counter() < deadline:
+            t = self.frame_showing(n)
+            if t is not None:
+                return t
+            await asyncio.sleep(0.01)
+        return None
+
+
+def make_naive(app: TutorApp) -> None:
+    """The baseline: every item re-runs every checker and redraws every pane at once, the pod
+    table rebuilt from scratch, no reuse of per-pod rows, no slicing, no coalescing."""
+    import tutor.ui.app as app_module
+
+    app_module.APPLY_SLICE = 1e9
+    apply = app.session.apply
+
+    def naive_apply(item) -> bool:
+        changed = apply(item)
+        if changed:
+            app._drawn.clear()
+            table = app.query_one(PodsTable)
+            table.clear()
+            table._rows, table._source = {}, render.PodRows()
+            render._derived.clear()
+            app.recheck()
+        return changed
+
+    app.session.apply = naive_apply
+
+
+def profiler(args, phase: str):
+    """pyinstrument around one phase (--profile PHASE); a developer's tool, not a dependency."""
+    if args.profile != phase:
+        return None
+    from pyinstrument import Profiler
+
+    prof = Profiler(async_mode="disabled")
+    prof.start()
+    return prof
+
+
+def stop_profiler(prof, args) -> None:
+    if prof is not None:
+        prof.stop()
+        Path(args.profile_out).write_text(prof.output_text(unicode=True, show_all=True))
+
+
+async def run(args) -> dict:
+    out: dict = {"pods": args.pods, "rate": args.rate, "burst_events": args.burst, "naive": args.naive}
+    cloner = Cloner()
+    base_pods = sum(1 for it in cloner.walkthrough if getattr(it, "type", "") == "ADDED"
+                    and o.kind(it.obj) == "Pod") - 6  # the walkthrough ends with 10 pods
+    groups = max(1, (args.pods - base_pods) // 2)
+    tmp = Path(tempfile.mkdtemp(prefix="lwstutor-bench-"))
+    session = Session(load(), str(tmp / "workdir"), "en", Progress.load(tmp / "progress.json", 8))
+    app = TutorApp(session, context="bench")
+    async with app.run_test(headless=True, size=SIZE, notifications=True) as pilot:
+        probe = Probe(app)
+        beat = asyncio.create_task(probe.heartbeat())
+        await pilot.pause(0.1)
+        # --- the namespace: the walkthrough's end state plus a fleet LWS of `groups` groups --------
+        t0 = time.perf_counter()
+
+        def populate():
+            for res in RESOURCES:
+                probe.put_item(SourceState(res.name, Conn.OK, "", 0.0))
+            for it in cloner.walkthrough:
+                probe.put_item(it)
+            for line in cloner.population(groups):
+                probe.put_item(parse(line, time.perf_counter()))
+
+        th = threading.Thread(target=populate)
+        th.start()
+        while th.is_alive():
+            await asyncio.sleep(0.05)
+        if await probe.until_shown(probe.put, 300) is None:
+            raise SystemExit("population never shown")
+        out["population_events"] = probe.put
+        out["population_s"] = time.perf_counter() - t0
+        out["pods_in_namespace"] = len(session.store.all("Pod", session.lesson.namespace))
+        out["rss_population_mb"], _ = rss_mb()
+        await asyncio.sleep(0.5)
+        if args.naive:
+            make_naive(app)
+        storm = cloner.storm(groups, args.rate * args.stream_seconds + args.burst)
+
+        # --- reaction: a stream at `rate` events/s ----------------------------------------------
+        n_stream = int(args.rate * args.stream_seconds)
+        base = probe.put
+        puts: list[float] = []
+
+        def stream():
+            start = time.perf_counter()
+            for i in range(n_stream):
+                line = next(storm)
+                delay = start + i / args.rate - time.perf_counter()
+                if delay > 0:
+                    time.sleep(delay)
+                t = time.perf_counter()
+                puts.append(t)
+                probe.put_item(parse(line, t))
+
+        probe.stall = 0.0
+        probe.recheck_ms = []
+        prof = profiler(args, "stream")
+        th = threading.Thread(target=stream)
+        th.start()
+        while th.is_alive():
+            await asyncio.sleep(0.05)
+        await probe.until_shown(probe.put, args.catch_up)
+        stop_profiler(prof, args)
+        lat = []
+        frames = list(probe.frames)
+        j = 0
+        for i, t_put in enumerate(puts):
+            n = base + i + 1
+            while j < len(frames) and frames[j][1] < n:
+                j += 1
+            if j == len(frames):
+                break
+            lat.append((frames[j][0] - t_put) * 1000)
+        out["reaction_events"] = n_stream
+        out["reaction_shown"] = len(lat)
+        out["reaction_p50_ms"] = pct(lat, 50)
+        out["reaction_p99_ms"] = pct(lat, 99)
+        out["reaction_max_ms"] = max(lat) if lat else float("nan")
+        out["stream_stall_ms"] = probe.stall * 1000
+        out["stream_rechecks"] = len(probe.recheck_ms)
+        out["stream_recheck_p50_ms"] = pct(probe.recheck_ms, 50)
+        out["stream_recheck_max_ms"] = max(probe.recheck_ms, default=0)
+        await asyncio.sleep(0.5)  # not pilot.pause: a naive app may still be busy
+
+        # --- burst: `burst` events at once ----------------------------------------------------------
+        expect: dict[str, tuple[str, str] | None] = {}
+
+        def burst():
+            for line in (next(storm) for _ in range(args.burst)):
+                ev = parse(line, time.perf_counter())
+                if o.kind(ev.obj) == "Pod":
+                    expect[o.name(ev.obj)] = None if ev.type == "DELETED" else (o.uid(ev.obj), o.revision(ev.obj))
+                probe.put_item(ev)
+            t_done[0] = time.perf_counter()
+
+        t_done = [0.0]
+        checks0 = app.checks_run
+        probe.stall = 0.0
+        probe.recheck_ms = []
+        t0 = time.perf_counter()
+        prof = profiler(args, "burst")
+        th = threading.Thread(target=burst)
+        th.start()
+        while th.is_alive():
+            await asyncio.sleep(0.01)
+        t_shown = await probe.until_shown(probe.put, args.catch_up)
+        stop_profiler(prof, args)
+        out["burst_put_s"] = t_done[0] - t0
+        out["burst_settled_s"] = (t_shown - t0) if t_shown else None
+        out["burst_stall_ms"] = probe.stall * 1000
+        out["burst_rechecks"] = app.checks_run - checks0
+        out["burst_recheck_max_ms"] = max(probe.recheck_ms, default=0)
+        if t_shown and args.burst:
+            await asyncio.sleep(0.2)
+            table = app.query_one(PodsTable)
+            ns = session.lesson.namespace
+            wrong = 0
+            for name, want in expect.items():
+                live = session.store.get("Pod", name, ns)
+                if want is None:
+                    wrong += live is not None or name in table.rows
+                    continue
+                cells = table.get_row(name) if name in table.rows else None
+                if live is None or (o.uid(live), o.revision(live)) != want or cells is None \
+                        or str(cells[3]) != want[0][:8] or str(cells[7]) != want[1][:10]:
+                    wrong += 1
+            out["burst_final_state_ok"] = wrong == 0 and table.row_count == len(session.store.all("Pod", ns))
+            out["burst_pods_checked"] = len(expect)
+        out["rss_after_burst_mb"], out["rss_peak_mb"] = rss_mb()
+
+        # --- idle ---------------------------------------------------------------------------------
+        if args.idle:
+            await asyncio.sleep(1.0)
+            probe._beat = False
+            await beat
+            c0, w0 = cpu_seconds(), time.perf_counter()
+            frames0, checks0 = len(probe.frames), app.checks_run
+            await asyncio.sleep(args.idle)
+            out["idle_cpu_pct"] = 100 * (cpu_seconds() - c0) / (time.perf_counter() - w0)
+            out["idle_rechecks"] = app.checks_run - checks0
+            out["idle_frames"] = len(probe.frames) - frames0
+        probe._beat = False
+        out["threads"] = threading.active_count()
+    _, out["rss_peak_mb"] = rss_mb()
+    out["fleet"] = FLEET
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pods", type=int, default=1000)
+    ap.add_argument("--rate", type=int, default=200)
+    ap.add_argument("--stream-seconds", type=float, default=10)
+    ap.add_argument("--burst", type=int, default=10_000)
+    ap.add_argument("--idle", type=float, default=10)
+    ap.add_argument("--catch-up", type=float, default=60, help="seconds to wait for the screen to catch up")
+    ap.add_argument("--naive", action="store_true")
+    ap.add_argument("--profile", choices=("stream", "burst"), help="profile one phase with pyinstrument")
+    ap.add_argument("--profile-out", default="bench-profile.txt")
+    args = ap.parse_args(argv)
+    os.environ.setdefault("XDG_STATE_HOME", tempfile.mkdtemp(prefix="lwstutor-bench-state-"))
+    out = asyncio.run(run(args))
+    sys.stdout.write(json.dumps(out) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

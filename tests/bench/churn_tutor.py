@@ -1,0 +1,139 @@
+"""The tutor's side of the lab churn (run by tests.bench.churn): the real headless TutorApp with
+its live source (the same start_live as `lwstutor`), reporting when it reflects a target state.
+
+Prints JSON lines (wall-clock times, to compare with the kubectl reader in another process):
+  {"event": "ready", "t"}                       every watch is OK and the marker pod was seen
+  {"event": "up", "store_t", "screen_t"}        N pods of the LWS, all Running, none terminating
+  {"event": "down", "store_t", "screen_t"}      no pod of the LWS left (after "up")
+  {"event": "stats", ...}                       on stdin EOF, then it exits
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import tempfile
+import threading
+import time
+from functools import partial
+from pathlib import Path
+
+from tests.bench.app_run import SIZE, make_naive, rss_mb
+from tutor.cluster import objects as o
+from tutor.cluster.connect import connect
+from tutor.cluster.events import Conn, ObjectEvent, Relisted
+from tutor.cluster.live import RESOURCES
+from tutor.commands.tui import start_live
+from tutor.lesson.loader import load
+from tutor.progress import Progress
+from tutor.session import Session
+from tutor.ui.app import TutorApp
+
+
+def say(**kw) -> None:
+    sys.stdout.write(json.dumps(kw) + "\n")
+    sys.stdout.flush()
+
+
+class Watcher:
+    """Keeps, per applied item, whether the LWS's pods are in the target state (O(1) each)."""
+
+    def __init__(self, lws: str, want: int, marker: str):
+        self.lws, self.want, self.marker = lws, want, marker
+        self.pods: dict[str, bool] = {}  # name -> Running and not terminating
+        self.marker_seen = False
+        self.items = 0
+        self.phase = "wait-up"
+        self.store_t: float | None = None
+
+    def see(self, obj: dict, gone: bool) -> None:
+        if o.name(obj) == self.marker:
+            self.marker_seen = True
+        if o.lws_name(obj) != self.lws:
+            return
+        if gone:
+            self.pods.pop(o.name(obj), None)
+        else:
+            self.pods[o.name(obj)] = o.phase(obj) == "Running" and not o.is_terminating(obj)
+
+    def reached(self) -> bool:
+        if self.phase == "wait-up":
+            return len(self.pods) == self.want and all(self.pods.values())
+        if self.phase == "wait-down":
+            return not self.pods
+        return False
+
+
+async def run(args) -> None:
+    tmp = Path(tempfile.mkdtemp(prefix="lwstutor-churn-"))
+    session = Session(load(), str(tmp / "workdir"), "en", Progress.load(tmp / "progress.json", 8))
+    conn = connect(args.kubeconfig)
+    app = TutorApp(session, context=conn.context, start_sources=partial(start_live, conn.api_client, poll=False))
+    w = Watcher(args.lws, args.pods, args.marker)
+    apply = session.apply
+
+    def watched_apply(item) -> bool:
+        w.items += 1
+        changed = apply(item)
+        if isinstance(item, ObjectEvent) and o.kind(item.obj) == "Pod":
+            w.see(item.obj, item.type == "DELETED")
+        elif isinstance(item, Relisted) and item.kind == "Pod":
+            w.pods.clear()
+            for obj in item.objs:
+                w.see(obj, False)
+        if w.store_t is None and w.reached():
+            w.store_t = time.time()
+        return changed
+
+    session.apply = watched_apply
+    pending_screen: list[str] = []
+    recheck, display = app.recheck, app._display
+
+    def noted_recheck() -> None:
+        reached = w.store_t is not None and w.reached()
+        recheck()
+        if reached:
+            pending_screen.append(w.phase)
+
+    def timed_display(screen, renderable) -> None:
+        if renderable is not None and hasattr(renderable, "render_segments"):
+            renderable.render_segments(app.console)
+        display(screen, renderable)
+        if pending_screen and pending_screen[-1] == w.phase:
+            pending_screen.clear()
+            say(event=w.phase.removeprefix("wait-"), store_t=w.store_t, screen_t=time.time(), items=w.items)
+            w.phase = {"wait-up": "wait-down", "wait-down": "done"}[w.phase]
+            w.store_t = None
+
+    app.recheck = noted_recheck
+    app._display = timed_display
+    done = threading.Event()
+    threading.Thread(target=lambda: (sys.stdin.read(), done.set()), daemon=True).start()
+    async with app.run_test(headless=True, size=SIZE, notifications=True):
+        if args.naive:
+            make_naive(app)
+        watches = [res.name for res in RESOURCES]
+        while not (all(session.states.get(r) is not None and session.states[r].state is Conn.OK for r in watches)
+                   and w.marker_seen):
+            await asyncio.sleep(0.05)
+        say(event="ready", t=time.time())
+        while not done.is_set():
+            await asyncio.sleep(0.05)
+        say(event="stats", items=w.items, rechecks=app.checks_run, rss_peak_mb=rss_mb()[1], phase=w.phase)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kubeconfig", required=True)
+    ap.add_argument("--lws", default="churn")
+    ap.add_argument("--pods", type=int, required=True)
+    ap.add_argument("--marker", default="bench-marker")
+    ap.add_argument("--naive", action="store_true")
+    asyncio.run(run(ap.parse_args()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

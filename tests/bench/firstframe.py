@@ -1,0 +1,37 @@
+"""`lwstutor ARGS` up to its first frame, headless (run by tests.bench as a fresh process).
+
+The CLI runs as it does for a user (tutor.cli.main with the given arguments); the only change is
+that the app runs headless at 160x48 and, on Textual's Ready event (sent once the first frame
+has been displayed), prints the wall-clock time and leaves at once.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+
+def main() -> None:
+    import tutor.ui.app as app_module
+
+    class FirstFrame(app_module.TutorApp):
+        CSS_PATH = str(Path(app_module.__file__).with_name("tutor.tcss"))  # relative to tutor/ui
+
+        def on_ready(self) -> None:
+            sys.stdout.write(f"{time.time()!r}\n")
+            sys.stdout.flush()
+            os._exit(0)
+
+        def run(self, **kw):
+            return super().run(headless=True, size=(160, 48))
+
+    app_module.TutorApp = FirstFrame
+    from tutor.cli import main as cli_main
+
+    sys.exit(cli_main(sys.argv[1:]))
+
+
+if __name__ == "__main__":
+    main()
