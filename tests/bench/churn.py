@@ -87,23 +87,28 @@ class KubectlWatch:
             buf.clear()
             self.events += 1
             obj = ev.get("object") or {}
-            meta = obj.get("metadata") or {}
-            name = meta.get("name", "")
-            if name == MARKER:
-                self.marker_seen.set()
-            if (meta.get("labels") or {}).get("leaderworkerset.sigs.k8s.io/name") != LWS:
-                continue
-            if ev.get("type") == "DELETED":
-                self.pods.pop(name, None)
-            else:
-                self.pods[name] = (obj.get("status") or {}).get("phase") == "Running" \
-                    and not meta.get("deletionTimestamp")
-            if self.phase == "wait-up" and len(self.pods) == self.want and all(self.pods.values()):
-                self.times["up"] = time.time()
-                self.phase = "wait-down"
-            elif self.phase == "wait-down" and not self.pods:
-                self.times["down"] = time.time()
-                self.phase = "done"
+            # kubectl prints its initial list as one event whose object is a List (1.37, with
+            # --output-watch-events); its items are the pods as they stand.
+            for item in (obj.get("items") or []) if obj.get("kind", "").endswith("List") else [obj]:
+                self._see(ev.get("type"), item)
+
+    def _see(self, type_: str, obj: dict) -> None:
+        meta = obj.get("metadata") or {}
+        name = meta.get("name", "")
+        if name == MARKER:
+            self.marker_seen.set()
+        if (meta.get("labels") or {}).get("leaderworkerset.sigs.k8s.io/name") != LWS:
+            return
+        if type_ == "DELETED":
+            self.pods.pop(name, None)
+        else:
+            self.pods[name] = (obj.get("status") or {}).get("phase") == "Running" and not meta.get("deletionTimestamp")
+        if self.phase == "wait-up" and len(self.pods) == self.want and all(self.pods.values()):
+            self.times["up"] = time.time()
+            self.phase = "wait-down"
+        elif self.phase == "wait-down" and not self.pods:
+            self.times["down"] = time.time()
+            self.phase = "done"
 
     def stop(self) -> None:
         self._stop.set()

@@ -96,6 +96,10 @@ async def run(args) -> None:
         recheck()
         if reached:
             pending_screen.append(w.phase)
+            # The last change may touch nothing visible (a row scrolled out of view, a group past
+            # the pane's cap), and then Textual paints no frame: ask for one, so the moment the
+            # screen reflects the final state is a frame that can be timed.
+            app.screen.refresh()
 
     def timed_display(screen, renderable) -> None:
         if renderable is not None and hasattr(renderable, "render_segments"):
