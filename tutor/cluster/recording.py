@@ -57,6 +57,11 @@ class Recording:
     def duration(self) -> float:
         return self.items[-1].t if self.items else 0.0
 
+    def items_for(self, use_files: bool) -> list:
+        """The items to replay: all of them, or without the answer files when the learner's own
+        files (--workdir) stand in for the recording's."""
+        return self.items if use_files else [it for it in self.items if not isinstance(it, FileChanged)]
+
     def files_at_end(self) -> dict[str, str | None]:
         files: dict[str, str | None] = {}
         for it in self.items:

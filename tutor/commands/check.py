@@ -6,7 +6,7 @@ import sys
 from itertools import groupby
 
 from tutor.cli import EXIT_NOT_PASSED, EXIT_OK, EXIT_USAGE, UsageError, print_json
-from tutor.cluster.events import Conn, FileChanged
+from tutor.cluster.events import Conn
 from tutor.commands.setup import connect_for, session_for
 from tutor.workspace.files import read_answer
 
@@ -55,13 +55,10 @@ def step_report(session, n: int, passed_at: float | None) -> dict:
 
 def replay_instantly(session, args, steps: list[int]) -> dict[int, float]:
     """Feeds the recording in time order, checking after each instant, and notes when each step passed."""
-    use_files = not args.workdir
     passed_at: dict[int, float] = {}
-    for t, items in groupby(args._recording.items, key=lambda it: it.t):
+    for t, items in groupby(args._recording.items_for(use_files=not args.workdir), key=lambda it: it.t):
         changed = False
         for item in items:
-            if isinstance(item, FileChanged) and not use_files:
-                continue
             changed |= session.apply(item)
         if changed:
             todo = [n for n in steps if n not in passed_at]

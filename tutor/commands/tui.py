@@ -83,12 +83,9 @@ def start_live(api_client, app, poll: bool) -> None:
 
 
 def start_replay(recording, speed: float, app, use_files: bool, poll: bool) -> None:
-    from tutor.cluster.events import FileChanged
     from tutor.cluster.replay import ReplaySource
 
-    emit = app.inbox.put
     if not use_files:  # --workdir given: the learner's files, not the recording's
-        emit = lambda item: None if isinstance(item, FileChanged) else app.inbox.put(item)  # noqa: E731
         start_files(app, poll)
-    replay = ReplaySource(recording, emit, speed)
+    replay = ReplaySource(recording, app.inbox.put, speed, items=recording.items_for(use_files))
     app.run_source(replay.run, "replay", replay.stop)
