@@ -27,20 +27,27 @@ class Session:
         self.verdicts: dict[int, Verdict] = {}
 
     def apply(self, item) -> bool:
-        """Applies one item from a source; True when the store or the files changed."""
-        if isinstance(item, ObjectEvent):
-            return self.store.apply(item)
-        if isinstance(item, Relisted):
-            return bool(self.store.replace(item))
-        if isinstance(item, FileChanged):
-            return self.workspace.update(FileRead.from_content(item.name, item.content))
-        if isinstance(item, FileRead):
-            return self.workspace.update(item)
+        """Applies one item from a source; True when the store, the files or a source's state
+        changed."""
         if isinstance(item, SourceState):
             old = self.states.get(item.resource)
             self.states[item.resource] = item
             return old is None or (old.state, old.detail) != (item.state, item.detail)
-        return False
+        return bool(self.changes(item))
+
+    def changes(self, item) -> list:
+        """Applies a data item and returns what it changed: ObjectEvents (a relist becomes the
+        events that turn the old state into the new), or the item itself for an answer file.
+        `lwstutor record` writes exactly these."""
+        if isinstance(item, ObjectEvent):
+            return [item] if self.store.apply(item) else []
+        if isinstance(item, Relisted):
+            return self.store.replace(item)
+        if isinstance(item, FileChanged):
+            return [item] if self.workspace.update(FileRead.from_content(item.name, item.content)) else []
+        if isinstance(item, FileRead):
+            return [item] if self.workspace.update(item) else []
+        return []
 
     def context(self) -> Context:
         return Context(self.store, self.workspace, self.lesson, self.lang)

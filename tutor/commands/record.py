@@ -9,7 +9,7 @@ import threading
 import time
 
 from tutor.cli import EXIT_OK, UsageError
-from tutor.cluster.events import FileChanged, ObjectEvent, Relisted, SourceState
+from tutor.cluster.events import FileChanged, ObjectEvent, SourceState
 from tutor.cluster.live import LiveSource
 from tutor.cluster.recording import Header, Writer
 from tutor.commands.setup import connect_for, session_for
@@ -66,21 +66,13 @@ def run_record(args) -> int:
 
 def write_item(session, writer: Writer, item, clock) -> int:
     """Writes what changed the session's view; relists become the events that explain them."""
-    if isinstance(item, Relisted):
-        changes = session.store.replace(item)
-        for ev in changes:
-            writer.event(ev)
-        return len(changes)
-    if isinstance(item, ObjectEvent):
-        if session.store.apply(item):
-            writer.event(item)
-            return 1
-        return 0
-    if isinstance(item, FileRead):
-        if session.workspace.update(item):
-            writer.file(FileChanged(item.name, item.text, clock()))
-            return 1
-        return 0
     if isinstance(item, SourceState):
         print(f"lwstutor: {item.resource}: {item.state.value} {item.detail}".rstrip(), file=sys.stderr)
-    return 0
+        return 0
+    changes = session.changes(item)
+    for ch in changes:
+        if isinstance(ch, ObjectEvent):
+            writer.event(ch)
+        elif isinstance(ch, FileRead):
+            writer.file(FileChanged(ch.name, ch.text, clock()))
+    return len(changes)
