@@ -80,8 +80,7 @@ def _lws_header(lws: dict, t: Translate) -> Text:
     return out
 
 
-def _group_header(store: Store, lws: str, g, members: list[dict], t: Translate,
-                  mixed: set | None = None) -> Text:
+def _group_header(store: Store, lws: str, g, members: list[dict], t: Translate) -> Text:
     out = Text(t("group {g}", g=g if g is not None else "?"), style="bold")
     running_revs = {o.revision(p) for p in members if o.phase(p) == "Running"
                     and not o.is_terminating(p) and o.revision(p)}
@@ -90,7 +89,7 @@ def _group_header(store: Store, lws: str, g, members: list[dict], t: Translate,
         out.append(f" ↻{recreated}", style="magenta")
     if len(running_revs) > 1:
         out.append(" ⚠ " + t("two revisions running"), style="bold red")
-    elif (lws, g) in (mixed if mixed is not None else store.obs.mixed_groups):
+    elif (lws, g) in store.obs.mixed_groups:
         out.append(" ⚠ " + t("once held two revisions"), style="red")
     return out
 
@@ -130,7 +129,6 @@ def groups_view(store: Store, namespace: str, t: Translate = _en) -> RenderableT
     if not lwss:
         return Text(t("No LeaderWorkerSet in {ns} yet.", ns=namespace), style="dim")
     parts: list[RenderableType] = []
-    mixed = store.obs.mixed_groups
     for lws in lwss:
         name = o.name(lws)
         parts.append(_lws_header(lws, t))
@@ -142,7 +140,7 @@ def groups_view(store: Store, namespace: str, t: Translate = _en) -> RenderableT
                 table.add_column(no_wrap=True, overflow="ellipsis")
             for p in members:
                 table.add_row(*_memo(p, "group-row", _group_row))
-            parts.append(Padding(_group_header(store, name, g, members, t, mixed), (0, 0, 0, 1)))
+            parts.append(Padding(_group_header(store, name, g, members, t), (0, 0, 0, 1)))
             parts.append(table)
         if total > len(shown):
             parts.append(Padding(Text(t("… {n} more groups (every pod is in the Pods pane)",
@@ -180,13 +178,10 @@ def _pod_cells(p: dict, again: int) -> tuple:
 
 
 def pod_rows(store: Store, namespace: str) -> list[PodRow]:
-    rows = []
-    for p in sorted(store.all("Pod", namespace), key=_sort_key):
-        name = o.name(p)
-        again = store.obs.recreations(name)
-        cells = _memo(p, f"row/{again}", lambda pod: _pod_cells(pod, again))
-        rows.append(PodRow(name, cells))
-    return rows
+    """Every pod's row, in display order (the pods table keeps a PodRows and updates it)."""
+    rows = PodRows()
+    rows.update(store, namespace)
+    return [PodRow(name, cells) for name, cells in rows.cells.items()]
 
 
 class PodRows:
