@@ -28,9 +28,10 @@ STEP_OF = {"start": 1, "group0-recreated": 5, "rollout-underway": 6, "wide-place
 async def show_moment(pilot, moment: str) -> None:
     """Once the replay has settled, shows the step the moment is about with its first hint,
     as a learner would, and clears the toasts so the picture is stable."""
-    from tests.ui.settle import settled
+    from tests.ui.settle import hint_in_view, settled
 
     await settled(pilot)
     await pilot.press(str(STEP_OF[moment]), "h")
+    await hint_in_view(pilot, STEP_OF[moment], 1)
     pilot.app.clear_notifications()
     await pilot.pause()

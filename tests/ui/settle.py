@@ -18,3 +18,25 @@ async def settled(pilot, timeout: float = 20) -> None:
             await pilot.pause(0.05)
             return
     raise AssertionError("the replay did not settle")
+
+
+
+async def hint_in_view(pilot, step: int, i: int, timeout: float = 10) -> None:
+    """Waits until hint i of the step is mounted and scrolled to the top of the lesson pane (or
+    the pane is at its end), as revealing it leaves it. The markdown parses in a thread, so
+    this takes a few frames."""
+    from tutor.ui.widgets.lesson_pane import LessonPane
+
+    app = pilot.app
+    pane = app.query_one(LessonPane)
+    text = app.hint_heading(step, i)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline:
+        await pilot.pause(0.05)
+        block = pane.heading(text)
+        if pane.drawn and block is not None and block.region.height and (
+                block.region.y - block.styles.margin.top == pane.content_region.y
+                or pane.scroll_y == pane.max_scroll_y):
+            return
+    raise AssertionError(f"{text!r} did not come into view: scroll {pane.scroll_y} of {pane.max_scroll_y}")

@@ -48,6 +48,19 @@ async def test_hints_one_at_a_time(app):
         assert app.session.progress.hints[1] == len(hints)
 
 
+async def test_each_revealed_hint_is_scrolled_into_view(app):
+    """At 80x24 the step text fills the pane, so a new hint is below the fold until the pane
+    scrolls to it; the markdown mounts a few frames later, which once made this racy."""
+    from tests.ui.settle import hint_in_view
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = app.query_one("#lesson")
+        for i in range(1, len(app.session.lesson.step(1).text("en").hints) + 1):
+            await pilot.press("h")
+            await hint_in_view(pilot, 1, i)
+            assert pane.scroll_y > 0
+
+
 async def test_language_switches_live(app):
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.pause()

@@ -224,10 +224,13 @@ class TutorApp(App):
         parts = [f"# {n}. {text.title}", text.body]
         shown = s.progress.hints.get(n, 0)
         for i, hint in enumerate(text.hints[:shown], start=1):
-            parts.append(f"### {self.text('Hint {i} of {n}', i=i, n=len(text.hints))}\n\n{hint}")
+            parts.append(f"### {self.hint_heading(n, i)}\n\n{hint}")
         if n in s.progress.passed and text.recap:
             parts.append(f"### {self.text('What you just saw')}\n\n{text.recap}")
         return "\n\n".join(parts)
+
+    def hint_heading(self, step: int, i: int) -> str:
+        return self.text("Hint {i} of {n}", i=i, n=len(self.session.lesson.step(step).text(self.session.lang).hints))
 
     def redraw_lesson(self) -> None:
         s = self.session
@@ -315,12 +318,13 @@ class TutorApp(App):
     def action_prev(self) -> None:
         self.action_goto(self.session.progress.current - 1)
 
-    def action_hint(self) -> None:
+    async def action_hint(self) -> None:
         s = self.session
         cur = s.progress.current
         if s.progress.reveal_hint(cur, len(s.lesson.step(cur).text(s.lang).hints)):
             self.redraw_lesson()
-            self.query_one(LessonPane).scroll_end(animate=False)
+            shown = s.progress.hints[cur]
+            await self.query_one(LessonPane).scroll_to_heading_when_drawn(self.hint_heading(cur, shown))
         else:
             self.notify(self.text("No more hints for this step."), timeout=3)
 

@@ -2,19 +2,47 @@
 
 from __future__ import annotations
 
+from textual.await_complete import AwaitComplete
 from textual.containers import VerticalScroll
 from textual.widgets import Markdown
+from textual.widgets.markdown import MarkdownBlock
 
 
 class LessonPane(VerticalScroll):
     ALLOW_MAXIMIZE = True
     can_focus = True
 
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self._shown: str | None = None
+        self._update: AwaitComplete | None = None
+
     def compose(self):
         yield Markdown(id="lesson-md")
 
     def show(self, markdown: str) -> None:
-        md = self.query_one("#lesson-md", Markdown)
-        if getattr(self, "_shown", None) != markdown:
+        if self._shown != markdown:
             self._shown = markdown
-            md.update(markdown)
+            self._update = self.query_one("#lesson-md", Markdown).update(markdown)
+
+    @property
+    def drawn(self) -> bool:
+        """True once the last markdown shown has been parsed and mounted."""
+        return self._update is None or self._update.is_done
+
+    async def scroll_to_heading_when_drawn(self, heading: str) -> None:
+        """Brings a heading (a hint just revealed) to the top of the pane. Markdown parses in a
+        thread and mounts its blocks later, so this waits for that, then for the layout."""
+        if self._update is not None:
+            await self._update
+        block = self.heading(heading)
+        if block is None:
+            self.scroll_end(animate=False)
+        else:
+            self.call_after_refresh(self.scroll_to_widget, block, top=True, animate=False)
+
+    def heading(self, text: str) -> MarkdownBlock | None:
+        for block in self.query(MarkdownBlock):
+            if (block.source or "").strip().lstrip("#").strip() == text:
+                return block
+        return None
