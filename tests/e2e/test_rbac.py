@@ -184,7 +184,11 @@ async def test_without_the_lws_crd_the_lws_pane_says_so_and_nothing_crashes(lab,
             assert "LeaderWorkerSet is not installed" in groups and f"kubectl get crd {CRD}" in groups, groups
             assert "LWS not installed" in header(app) and not app.query_one("#live").has_class("-stale")
             assert not app.session.store.all("LeaderWorkerSet", NS)
-            # The other panes stay live: the LWS's pods go (garbage collected), a plain pod comes.
+            # The other panes stay live: the LWS's pods go, a plain pod comes. Whether the garbage
+            # collector removes llm's StatefulSets is a race: once the LWS type is gone it can no
+            # longer prove their owner absent and leaves them (kubernetes/kubernetes#102641), so
+            # the learner deletes whatever is left, and the pods follow their StatefulSets.
+            await blocking(lab.kubectl, "delete", "statefulsets", "--all", "-n", NS, "--wait=false")
             await blocking(learner.wait, "llm pods gone", lambda: not learner.get("pods")["items"])
             await blocking(lab.kubectl, "run", "plain", "-n", NS, "--image=busybox:1.36", "--restart=Never")
             await until(pilot, lambda: "plain" in table_keys(app), "a plain pod in the pods pane")
