@@ -61,6 +61,6 @@ def test_save_is_atomic(tmp_path, monkeypatch):
     real_replace = os.replace
     monkeypatch.setattr(os, "replace", lambda *a: (_ for _ in ()).throw(OSError(28, "No space left")))
     p.latch(2, "second")
-    assert "not saved" in p.notice
+    assert p.save_error == "No space left"
     monkeypatch.setattr(os, "replace", real_replace)
     assert set(Progress.load(path, 8).passed) == {1}

@@ -39,7 +39,7 @@ def test_replace_failing_keeps_the_previous_file_and_no_temp_file(tmp_path, monk
 
     monkeypatch.setattr(os, "replace", no_space)
     assert p.latch(2, "second")
-    assert p.notice == "progress not saved: No space left on device"
+    assert p.save_error == "No space left on device"
     assert path.read_bytes() == before
     assert [f.name for f in tmp_path.iterdir()] == ["p.json"]  # the temp file was removed
     monkeypatch.undo()

@@ -55,7 +55,8 @@ class Progress:
     passed: dict[int, dict] = field(default_factory=dict)  # step -> {"at": iso time, "message": str}
     hints: dict[int, int] = field(default_factory=dict)  # step -> hints revealed
     path: Path | None = None
-    notice: str = ""  # set when the file on disk could not be used
+    notice: str = ""  # set when the file on disk could not be used at start
+    save_error: str = ""  # why saving fails, while it does; cleared by the next save that works
 
     # --- changes ---------------------------------------------------------------------------
     def latch(self, step: int, message: str) -> bool:
@@ -114,8 +115,9 @@ class Progress:
                 os.fsync(fh.fileno())
             os.replace(tmp, self.path)  # the only step that touches the real file: all or nothing
             tmp = None
+            self.save_error = ""
         except OSError as exc:
-            self.notice = f"progress not saved: {exc.strerror or exc}"
+            self.save_error = str(exc.strerror or exc)
         finally:
             if tmp is not None:  # the write failed: leave no half-written temp file behind
                 try:

@@ -162,3 +162,30 @@ async def test_tab_cycles_panes_and_z_maximises(app):
         assert app.screen.maximized is None
         await pilot.press("z", "z")
         assert app.screen.maximized is None
+
+
+async def test_saving_failing_mid_session_is_said_once_and_nothing_is_lost(tmp_path):
+    """The progress directory turns into a file while the tutor runs (as a full or vanished
+    disk would fail the save): one warning, the session goes on in memory, and the next save
+    that works writes everything, with a word that it did."""
+    import json
+    import shutil
+
+    state_dir = tmp_path / "state"
+    state_dir.mkdir()
+    app = make_app(empty_recording(tmp_path), state_file=state_dir / "progress.json")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        shutil.rmtree(state_dir)
+        state_dir.write_text("not a directory")
+        await pilot.press("h", "n", "h")
+        warnings = [n for n in app._notifications if "Progress not saved" in n.message]
+        assert len(warnings) == 1 and warnings[0].severity == "warning", [n.message for n in app._notifications]
+        assert str(state_dir / "progress.json") in warnings[0].message
+        assert app.session.progress.hints == {1: 1, 2: 1} and app.session.progress.current == 2
+        state_dir.unlink()
+        state_dir.mkdir()
+        await pilot.press("p")
+        assert any(n.message == "Progress saved again." for n in app._notifications)
+    saved = json.loads((state_dir / "progress.json").read_text())
+    assert saved["hints"] == {"1": 1, "2": 1} and saved["current"] == 1

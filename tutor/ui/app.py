@@ -76,6 +76,7 @@ class TutorApp(App):
         self._start_sources = start_sources
         self.inbox = Inbox(lambda: self.post_message(SourceReady()))
         self._refresh_timer: Timer | None = None
+        self._save_error_shown = ""
         self.checks_run = 0  # how many re-checks ran (tests and benchmarks read it)
         self._pending: deque = deque()  # items drained from the inbox, not yet applied
         self._dirty = False  # the store or the files changed since the last refresh
@@ -113,6 +114,7 @@ class TutorApp(App):
         self.query_one(LessonPane).focus()
         if self.session.progress.notice:
             self.notify(self.session.progress.notice, severity="warning", timeout=10)
+        self._report_save()
         if self._start_sources:
             self._start_sources(self)
 
@@ -242,9 +244,23 @@ class TutorApp(App):
                                         {"checking": self.text("checking…"), "passed": self.text("passed"),
                                          "now": self.text("now")})
         self._draw_status()
+        self._report_save()
         # The footer re-reads every binding on refresh_bindings: only when what dims a key moved.
         if self._changed("bindings", cur, s.progress.hints.get(cur, 0), s.lang):
             self.refresh_bindings()
+
+    def _report_save(self) -> None:
+        """Says once when saving progress starts failing (disk full, directory gone) and once
+        when it works again; the session goes on with its progress in memory meanwhile."""
+        err = self.session.progress.save_error
+        if err == self._save_error_shown:
+            return
+        self._save_error_shown = err
+        if err:
+            self.notify(self.text("Progress not saved to {path}: {err}. It is kept while lwstutor runs.",
+                                  err=err, path=self.session.progress.path), severity="warning", timeout=15)
+        else:
+            self.notify(self.text("Progress saved again."), timeout=4)
 
     def redraw_live(self) -> None:
         s = self.session

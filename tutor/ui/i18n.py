@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 KO = {
+    "Progress not saved to {path}: {err}. It is kept while lwstutor runs.":
+        "진행 상황을 {path}에 저장하지 못했습니다: {err}. lwstutor가 실행되는 동안에는 유지됩니다.",
+    "Progress saved again.": "진행 상황을 다시 저장했습니다.",
     "Steps": "단계",
     "Groups": "그룹",
     "Pods": "파드",
