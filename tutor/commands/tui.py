@@ -60,7 +60,8 @@ def connect_then_start(args, app, poll: bool) -> None:
         start_live(conn.api_client, app, poll)
         app.redraw_live()
 
-    threading.Thread(target=work, name="connect", daemon=True).start()
+    # After the first frame: importing the kubernetes client holds the GIL for about half a second.
+    app.call_after_refresh(threading.Thread(target=work, name="connect", daemon=True).start)
 
 
 def start_files(app, poll: bool) -> None:
@@ -100,4 +101,4 @@ def start_replay(recording, speed: float, app, use_files: bool, poll: bool) -> N
     # the first frame; a bad line ends the app with the message that names it.
     replay = ReplaySource(recording, app.inbox.put, speed, items=lambda: recording.items_for(use_files),
                           on_error=partial(stop_with_error, app))
-    app.run_source(replay.run, "replay", replay.stop)
+    app.call_after_refresh(app.run_source, replay.run, "replay", replay.stop)  # parsing holds the GIL
