@@ -148,7 +148,7 @@ class Store:
         kind = o.kind(obj)
         if kind not in self._objs or not o.name(obj):
             return False
-        drop_managed_fields(obj)
+        o.drop_managed_fields(obj)  # the live source drops them already; a recording may not
         self.now = max(self.now, ev.t)
         k = (o.namespace(obj), o.name(obj))
         bucket = self._objs[kind]
@@ -283,12 +283,3 @@ class Store:
         live = self._objs["Event"]
         if live.get((ns, o.name(ev))) is ev:
             del live[(ns, o.name(ev))]
-
-
-def drop_managed_fields(obj: dict) -> None:
-    """Drops metadata.managedFields, in place: the server-side-apply bookkeeping nothing in the
-    tutor reads, yet a third of a watched pod's or StatefulSet's size. The store keeps the
-    objects its sources hand it (fresh from the watch or the recording), so no copy is made."""
-    md = obj.get("metadata")
-    if isinstance(md, dict):
-        md.pop("managedFields", None)
