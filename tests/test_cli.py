@@ -63,3 +63,37 @@ def test_no_cluster_is_a_clear_error(tmp_path):
 def test_version():
     res = run("--version")
     assert res.returncode == 0 and res.stdout.startswith("lwstutor ")
+
+
+# `lwstutor --replay FILE` (the TUI) run for real, only headless: the recording is parsed on the
+# replay's thread after the first frame, so a bad line is found while the app runs.
+HEADLESS_TUI = ("import sys, tutor.ui.app as a; run = a.TutorApp.run; "
+                "a.TutorApp.run = lambda self, **kw: run(self, headless=True, size=(100, 30)); "
+                "from tutor.cli import main; sys.exit(main(sys.argv[1:]))")
+
+
+def test_tui_on_a_recording_with_a_bad_line_ends_with_that_line(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    lines = open(WALK, encoding="utf-8").read().splitlines()[:5] + ["{not json"]
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    res = subprocess.run([sys.executable, "-c", HEADLESS_TUI, "--replay", str(bad), "--speed", "0",
+                          "--state-file", str(tmp_path / "p.json")],
+                         capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert res.returncode == 2, res.stderr
+    assert f"lwstutor: {bad}:6: not JSON" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_tui_refuses_a_file_that_is_not_a_recording_before_starting(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not a recording\n")
+    res = subprocess.run([sys.executable, "-c", HEADLESS_TUI, "--replay", str(bad)],
+                         capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert res.returncode == 2 and "not a lwstutor recording" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_check_on_a_recording_with_a_bad_line_names_it(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    lines = open(WALK, encoding="utf-8").read().splitlines()[:5] + ['{"t": 1, "type": "ADDED"}']
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    res = run("check", "--replay", str(bad))
+    assert res.returncode == 2 and f"{bad}:6: a watch event needs" in res.stderr and "Traceback" not in res.stderr

@@ -8,7 +8,8 @@ import json
 import pytest
 
 from tutor.cluster.events import FileChanged, ObjectEvent
-from tutor.cluster.recording import Header, RecordingError, Writer, read
+from tutor.cluster.recording import Header, RecordingError, Writer, open_recording, read
+from tutor.cluster.replay import ReplaySource
 
 HEADER = {"format": "lwstutor-recording", "version": 1, "namespace": "infer", "workdir": "/w",
           "started_at": "2026-01-01T00:00:00+00:00", "versions": {"kubernetes": "v1.37.2", "lws": "v0.9.0"}}
@@ -80,3 +81,51 @@ def test_not_a_recording(tmp_path):
 def test_newer_version_is_refused(tmp_path):
     with pytest.raises(RecordingError, match="version 2"):
         read(write(tmp_path, header={**HEADER, "version": 2}))
+
+
+def test_open_reads_the_header_and_parses_the_items_when_first_used(tmp_path):
+    """The tutor opens a recording before its first frame and parses it on the replay's
+    thread: a bad line is found on first use, with its line number, not at open."""
+    p = write(tmp_path, {"t": 0, "file": "a", "content": "x"}, "{not json")
+    rec = open_recording(p)
+    assert rec.header.namespace == "infer"
+    for _ in range(2):  # and again: a broken recording never turns into an empty one
+        with pytest.raises(RecordingError, match=r":3: not JSON"):
+            rec.items  # noqa: B018
+
+
+def test_open_still_refuses_a_bad_header_at_once(tmp_path):
+    with pytest.raises(RecordingError, match="not a lwstutor recording"):
+        open_recording(write(tmp_path, header={"hello": 1}))
+    with pytest.raises(RecordingError, match="version 2"):
+        open_recording(write(tmp_path, header={**HEADER, "version": 2}))
+
+
+def test_a_line_separator_inside_a_string_is_not_a_line_break(tmp_path):
+    """The Writer writes U+2028 as is (ensure_ascii=False); it is text inside a JSON string."""
+    buf = io.StringIO()
+    w = Writer(buf, Header("infer"))
+    w.file(FileChanged("env.txt", "A=1\u2028B=2\n", 1.0))
+    p = tmp_path / "r.jsonl"
+    p.write_text(buf.getvalue(), encoding="utf-8")
+    assert read(p).items == [FileChanged("env.txt", "A=1\u2028B=2\n", 1.0)]
+
+
+def test_until_cuts_the_recording_after_a_time(tmp_path):
+    p = write(tmp_path, *({"t": t, "file": "a", "content": str(t)} for t in (1, 2, 3)))
+    rec = open_recording(p)
+    cut = rec.until(2)
+    assert [i.t for i in cut.items] == [1, 2] and cut.duration == 2 and cut.header == rec.header
+    assert len(rec.items) == 3
+
+
+def test_replay_reports_a_bad_line_instead_of_emitting(tmp_path):
+    """The replay parses on its own thread; a bad recording reaches on_error (the TUI ends with
+    that message and exit code 2), and nothing half-read is emitted."""
+    p = write(tmp_path, {"t": 0, "file": "a", "content": "x"}, {"t": 1, "type": "ADDED"})
+    emitted, errors = [], []
+    ReplaySource(open_recording(p), emitted.append, speed=0, on_error=errors.append).run()
+    assert emitted == [] and len(errors) == 1 and ':3: a watch event needs an "object"' in errors[0]
+    good = write(tmp_path, {"t": 0, "file": "a", "content": "x"})
+    ReplaySource(open_recording(good), emitted.append, speed=0, on_error=errors.append).run()
+    assert [type(i).__name__ for i in emitted] == ["SourceState", "FileChanged", "SourceState"] and len(errors) == 1

@@ -76,6 +76,10 @@ def default_lang(cli_lang: str | None, saved: str = "") -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--version"]:  # as argparse would answer, without loading the lesson for the defaults
+        print(f"lwstutor {__version__}")
+        return EXIT_OK
     args = build_parser().parse_args(argv)
     try:
         if args.command == "check":

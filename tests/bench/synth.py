@@ -152,6 +152,7 @@ class Cloner:
 
 
 def parse(line: str, t: float = 0.0) -> ObjectEvent:
-    """What the live source does with one watch line."""
+    """What the live source does with one watch line (tutor.cluster.live LiveSource._watch)."""
     ev = json.loads(line)
+    o.drop_managed_fields(ev["object"])
     return ObjectEvent(ev["type"], ev["object"], t)

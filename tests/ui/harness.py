@@ -29,9 +29,7 @@ def make_app(recording: Path, lang: str = "en", speed: float = 0, upto: float | 
     args = build_parser().parse_args(argv)
     lesson = lesson_for(args)
     session = session_for(args, progress_for(args, lesson, replay=True))
-    rec = args._recording
-    if upto is not None:
-        rec.items = [i for i in rec.items if i.t <= upto]
+    rec = args._recording if upto is None else args._recording.until(upto)
     return TutorApp(session, context="replay", replay=True,
                     start_sources=partial(start_replay, rec, speed, use_files=True, poll=False))
 

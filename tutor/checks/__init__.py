@@ -5,26 +5,34 @@ lesson.yaml names each step's checker; this registry maps those names to code.
 
 from __future__ import annotations
 
+import importlib
 import traceback
 from typing import Callable
 
-from tutor.checks import (step1_llm, step2_names, step3_env, step4_dns, step5_restart, step6_rollout,
-                          step7_exclusive, step8_orphan)
 from tutor.checks.context import Context
 from tutor.checks.verdict import Status, Stop, Verdict
 
 Checker = Callable[[Context], Verdict]
 
-CHECKERS: dict[str, Checker] = {
-    "llm_created": step1_llm.check,
-    "names_match": step2_names.check,
-    "env_captured": step3_env.check,
-    "dns_resolved": step4_dns.check,
-    "group_recreated": step5_restart.check,
-    "rolled_out": step6_rollout.check,
-    "exclusive_placed": step7_exclusive.check,
-    "half_scheduled": step8_orphan.check,
-}
+
+def _imported_on_first_call(module: str) -> Checker:
+    """The check() of tutor.checks.<module>, imported when it first runs: no checker runs
+    before the tutor's first frame, so none is imported before it."""
+    def check(ctx: Context) -> Verdict:
+        return importlib.import_module(f"tutor.checks.{module}").check(ctx)
+    return check
+
+
+CHECKERS: dict[str, Checker] = {name: _imported_on_first_call(module) for name, module in (
+    ("llm_created", "step1_llm"),
+    ("names_match", "step2_names"),
+    ("env_captured", "step3_env"),
+    ("dns_resolved", "step4_dns"),
+    ("group_recreated", "step5_restart"),
+    ("rolled_out", "step6_rollout"),
+    ("exclusive_placed", "step7_exclusive"),
+    ("half_scheduled", "step8_orphan"),
+)}
 
 
 def run_checker(name: str, ctx: Context) -> Verdict:

@@ -107,6 +107,7 @@ def list_once(api_client, res: Resource, namespace: str) -> tuple[list[dict], st
         resp = fn(*args, **kw)
         body = json.loads(resp.data)
         for item in body.get("items") or []:
+            o.drop_managed_fields(item)
             item.setdefault("kind", res.kind)
             item.setdefault("apiVersion", res.api_version)
             items.append(item)
@@ -217,6 +218,7 @@ class LiveSource:
                     raise ApiException(status=obj.get("code"), reason=obj.get("message"))
                 rv = o.resource_version(obj) or rv
                 if typ in ("ADDED", "MODIFIED", "DELETED"):
+                    o.drop_managed_fields(obj)  # here, on the watch's thread: less to queue and keep
                     obj.setdefault("kind", res.kind)
                     obj.setdefault("apiVersion", res.api_version)
                     self.emit(ObjectEvent(typ, obj, self.clock()))

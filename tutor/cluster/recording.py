@@ -13,10 +13,11 @@ Unknown keys are ignored so the format can grow.
 from __future__ import annotations
 
 import json
+import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import IO
+from typing import IO, Callable
 
 from tutor.cluster.events import FileChanged, ObjectEvent
 
@@ -47,15 +48,41 @@ class Header:
         }
 
 
-@dataclass
 class Recording:
-    header: Header
-    items: list  # ObjectEvent | FileChanged, in file order
-    path: str = ""
+    """A recording's header and its items (ObjectEvent | FileChanged) in time order.
+
+    `open_recording` reads only the header; the items are parsed on first use. The tutor's
+    replay thread is that first use, so the first frame does not wait for hundreds of KB of
+    JSON to be parsed. `read` parses everything at once (check, tests)."""
+
+    def __init__(self, header: Header, items: list | None = None, path: str = "",
+                 loader: Callable[[], list] | None = None):
+        self.header = header
+        self.path = path
+        self._items = items
+        self._loader = loader
+        self._lock = threading.Lock()  # the UI thread and the replay thread may both ask
+
+    @property
+    def items(self) -> list:
+        """Every item, parsed on first use; a bad line raises RecordingError (every time)."""
+        if self._items is None:
+            with self._lock:
+                if self._items is None:
+                    self._items = self._loader() if self._loader else []
+        return self._items
+
+    @items.setter
+    def items(self, value: list) -> None:
+        self._items = value
 
     @property
     def duration(self) -> float:
         return self.items[-1].t if self.items else 0.0
+
+    def until(self, t: float) -> "Recording":
+        """The same recording cut after time t (still parsed lazily)."""
+        return Recording(self.header, path=self.path, loader=lambda: [it for it in self.items if it.t <= t])
 
     def items_for(self, use_files: bool) -> list:
         """The items to replay: all of them, or without the answer files when the learner's own
@@ -92,21 +119,26 @@ def parse_line(raw: str, where: str) -> ObjectEvent | FileChanged | None:
     return None  # BOOKMARK, ERROR or a later kind of line: ignored by design
 
 
-def read(path: str | Path) -> Recording:
-    p = Path(path)
+def _open(p: Path) -> IO[str]:
     try:
-        fh = p.open(encoding="utf-8")
+        return p.open(encoding="utf-8")
     except OSError as exc:
         raise RecordingError(f"{p}: cannot open ({exc.strerror or exc})") from None
-    with fh:
+
+
+def open_recording(path: str | Path) -> Recording:
+    """Checks the header now (a file that is not a recording is refused before anything
+    starts); the items are parsed when first asked for."""
+    p = Path(path)
+    with _open(p) as fh:
         try:
-            lines = fh.read().splitlines()
+            first = fh.readline()
         except UnicodeDecodeError:
             raise RecordingError(f"{p}: not UTF-8 text") from None
-    if not lines:
+    if not first:
         raise RecordingError(f"{p}: empty file, expected a lwstutor recording")
     try:
-        head = json.loads(lines[0])
+        head = json.loads(first)
     except json.JSONDecodeError:
         head = None
     if not isinstance(head, dict) or head.get("format") != FORMAT:
@@ -119,14 +151,33 @@ def read(path: str | Path) -> Recording:
         started_at=str(head.get("started_at") or ""),
         versions=head.get("versions") if isinstance(head.get("versions"), dict) else {},
     )
+    return Recording(header, path=str(p), loader=lambda: _read_items(p))
+
+
+def _read_items(p: Path) -> list:
+    """The lines after the header, read one at a time (not the whole file as one string), in
+    time order. Lines end at a newline only: a U+2028 inside a JSON string (the Writer writes
+    it as is) is text, where str.splitlines() used to cut the line in two."""
     items = []
-    for n, raw in enumerate(lines[1:], start=2):
-        if raw.strip():
-            item = parse_line(raw, f"{p}:{n}")
-            if item is not None:
-                items.append(item)
+    with _open(p) as fh:
+        try:
+            fh.readline()  # the header, checked by open_recording
+            for n, raw in enumerate(fh, start=2):
+                if raw.strip():
+                    item = parse_line(raw, f"{p}:{n}")
+                    if item is not None:
+                        items.append(item)
+        except UnicodeDecodeError:
+            raise RecordingError(f"{p}: not UTF-8 text") from None
     items.sort(key=lambda it: it.t)  # stable: equal times keep file order
-    return Recording(header, items, str(p))
+    return items
+
+
+def read(path: str | Path) -> Recording:
+    """The whole recording, parsed now: any bad line raises RecordingError here."""
+    rec = open_recording(path)
+    rec.items  # noqa: B018 - parse now
+    return rec
 
 
 class Writer:

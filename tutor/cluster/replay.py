@@ -7,27 +7,48 @@ from typing import Callable, Iterable
 
 from tutor.background import BackgroundLoop
 from tutor.cluster.events import Conn, SourceState
-from tutor.cluster.recording import Recording
+from tutor.cluster.recording import Recording, RecordingError
 
 RESOURCE = "replay"
 
 
 class ReplaySource(BackgroundLoop):
-    """Emits the recording's items at `speed` times their recorded pace (0 = all at once)."""
+    """Emits the recording's items at `speed` times their recorded pace (0 = all at once).
+
+    The items are parsed here, on the source's thread, not before the UI starts. `items` is
+    what to emit instead of the recording's own items: an iterable (the demo passes re-timed
+    ones) or a function returning one, called on this thread. A recording found to be broken
+    at this point calls `on_error` with its message (the line it names) and emits nothing."""
 
     thread_name = "replay"
 
-    def __init__(self, recording: Recording, emit: Callable, speed: float = 1.0, items: Iterable | None = None):
+    def __init__(self, recording: Recording, emit: Callable, speed: float = 1.0,
+                 items: Iterable | Callable[[], Iterable] | None = None,
+                 on_error: Callable[[str], None] | None = None):
         super().__init__()
         self.recording = recording
-        self.items = recording.items if items is None else items  # the demo passes re-timed ones
+        self.items = items
         self.emit = emit
         self.speed = speed
+        self.on_error = on_error
 
     def run(self) -> None:
+        try:
+            self._run()
+        except RecordingError as exc:
+            if self.on_error is not None:
+                self.on_error(str(exc))
+            else:
+                raise
+
+    def _run(self) -> None:
+        self.recording.items  # noqa: B018 - parse it all first: a bad line stops it before anything is shown
+        items = self.items() if callable(self.items) else self.items
+        if items is None:
+            items = self.recording.items
         self.emit(SourceState(RESOURCE, Conn.OK, self.recording.path, 0.0))
         start = time.monotonic()
-        for item in self.items:
+        for item in items:
             if self.speed > 0:
                 delay = item.t / self.speed - (time.monotonic() - start)
                 if delay > 0 and self._stop.wait(delay):

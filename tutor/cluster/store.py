@@ -15,6 +15,17 @@ from tutor.cluster.events import ObjectEvent, Relisted
 
 KINDS = ("Pod", "LeaderWorkerSet", "Event", "StatefulSet", "Node")
 
+# Bounds on the history kept across events, so a busy namespace cannot grow the tutor without
+# end. A lab namespace sees a few hundred Events and a handful of mixed-revision moments; the
+# bounds sit far above that, so what the checkers read is unchanged there.
+# - Events (live or expired): the newest MAX_EVENTS per namespace by last change. The events
+#   pane shows the newest 60; checkers read the events about one object (step 8 the orphan
+#   worker's FailedScheduling, which the scheduler keeps updating; step 5 llm's RecreateGroup).
+# - Mixed revisions: the first MAX_MIXED per LWS, one per change of what the group runs. Step 6
+#   shows the first; the groups pane marks every group that ever held two (mixed_groups).
+MAX_EVENTS = 1000
+MAX_MIXED = 20
+
 
 @dataclass
 class UidSeen:
@@ -52,7 +63,9 @@ class Observations:
     restarts: list[RestartSeen] = field(default_factory=list)
     # (lws, group index) -> revisions in the order first seen
     group_revisions: dict[tuple[str, int], list[str]] = field(default_factory=lambda: defaultdict(list))
-    mixed: list[MixedRevisions] = field(default_factory=list)
+    mixed: list[MixedRevisions] = field(default_factory=list)  # at most MAX_MIXED per LWS
+    mixed_per_lws: dict[str, int] = field(default_factory=dict)
+    mixed_last: dict[tuple[str, int], tuple] = field(default_factory=dict)  # (lws, group) -> last recorded
     mixed_groups: set[tuple[str, int]] = field(default_factory=set)  # (lws, group) of every `mixed`
     events_seen: dict[str, dict] = field(default_factory=dict)  # event uid -> last version seen
 
@@ -135,6 +148,7 @@ class Store:
         kind = o.kind(obj)
         if kind not in self._objs or not o.name(obj):
             return False
+        o.drop_managed_fields(obj)  # the live source drops them already; a recording may not
         self.now = max(self.now, ev.t)
         k = (o.namespace(obj), o.name(obj))
         bucket = self._objs[kind]
@@ -232,8 +246,13 @@ class Store:
         )
         revs = {rev for _, rev in running}
         if len(revs) > 1:
-            self.obs.mixed.append(MixedRevisions(lws, group, tuple(sorted(revs)), t, tuple(running)))
             self.obs.mixed_groups.add((lws, group))
+            seen = (tuple(sorted(revs)), tuple(running))
+            obs = self.obs
+            if obs.mixed_last.get((lws, group)) != seen and obs.mixed_per_lws.get(lws, 0) < MAX_MIXED:
+                obs.mixed_last[(lws, group)] = seen
+                obs.mixed_per_lws[lws] = obs.mixed_per_lws.get(lws, 0) + 1
+                obs.mixed.append(MixedRevisions(lws, group, seen[0], t, seen[1]))
 
     def _observe_event(self, ev: dict) -> None:
         key = o.uid(ev) or f"{o.namespace(ev)}/{o.name(ev)}"
@@ -243,8 +262,24 @@ class Store:
             old_key = (o.namespace(old), str(o.event_regarding(old).get("name", "")))
             if old_key != about_key:
                 self._events_about.get(old_key, {}).pop(key, None)
-            if old_key[0] != about_key[0]:
-                self._events_in.get(old_key[0], {}).pop(key, None)
+            self._events_in.get(old_key[0], {}).pop(key, None)  # re-added last: the newest change
         self.obs.events_seen[key] = ev
         self._events_about.setdefault(about_key, {})[key] = ev  # a known event keeps its place
-        self._events_in.setdefault(about_key[0], {})[key] = ev
+        in_ns = self._events_in.setdefault(about_key[0], {})
+        in_ns[key] = ev
+        if len(in_ns) > MAX_EVENTS:
+            self._forget_event(next(iter(in_ns)))
+
+    def _forget_event(self, key: str) -> None:
+        """Drops the event least recently changed in its namespace (see MAX_EVENTS)."""
+        ev = self.obs.events_seen.pop(key)
+        ns = o.namespace(ev)
+        about = (ns, str(o.event_regarding(ev).get("name", "")))
+        self._events_in.get(ns, {}).pop(key, None)
+        members = self._events_about.get(about, {})
+        members.pop(key, None)
+        if not members:
+            self._events_about.pop(about, None)
+        live = self._objs["Event"]
+        if live.get((ns, o.name(ev))) is ev:
+            del live[(ns, o.name(ev))]

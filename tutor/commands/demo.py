@@ -33,7 +33,9 @@ def demo_app(args):
 
 def start_demo(recording, speed: float, pause: float, app) -> None:
     from tutor.cluster.replay import ReplaySource
+    from tutor.commands.tui import stop_with_error
     from tutor.demo import paced
 
-    replay = ReplaySource(recording, app.inbox.put, speed, items=paced(recording, app.session.lesson, pause, speed))
+    replay = ReplaySource(recording, app.inbox.put, speed, items=paced(recording, app.session.lesson, pause, speed),
+                          on_error=partial(stop_with_error, app))
     app.run_source(replay.run, "replay", replay.stop)

@@ -13,22 +13,34 @@ from tutor.session import Session
 
 
 def lesson_for(args) -> Lesson:
-    """The lesson, with the namespace from -n (or from the recording being replayed)."""
+    """The lesson, with the namespace from -n (or from the recording being replayed). Only the
+    recording's header is read here (once per args); its items are parsed when first used."""
     lesson = load()
     ns = args.namespace
     if getattr(args, "replay", None):
-        rec = read_recording(args.replay)
-        args._recording = rec
+        rec = getattr(args, "_recording", None)
+        if rec is None or rec.path != str(Path(args.replay)):
+            rec = args._recording = open_recording(args.replay)
         if rec.header.namespace and ns == lesson.namespace:
             ns = rec.header.namespace
     return replace(lesson, namespace=ns)
 
 
-def read_recording(path: str):
-    from tutor.cluster.recording import RecordingError, read
+def open_recording(path: str):
+    from tutor.cluster.recording import RecordingError, open_recording as open_
 
     try:
-        return read(path)
+        return open_(path)
+    except RecordingError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def replay_items(args, use_files: bool) -> list:
+    """The replayed recording's items, parsed now: a bad line is a usage error naming it."""
+    from tutor.cluster.recording import RecordingError
+
+    try:
+        return args._recording.items_for(use_files)
     except RecordingError as exc:
         raise UsageError(str(exc)) from None
 

@@ -12,7 +12,7 @@ from tutor.commands.setup import connect_for, lesson_for, progress_for, session_
 def run_tui(args) -> int:
     app = tui_app(args)
     app.run()
-    if app.connect_error:  # the live connection failed after the first frame: same message and code
+    if app.connect_error:  # the connection or the recording failed after the first frame: same message and code
         raise UsageError(app.connect_error)
     return EXIT_OK
 
@@ -51,8 +51,7 @@ def connect_then_start(args, app, poll: bool) -> None:
         try:
             conn = connect_for(args)
         except UsageError as exc:
-            app.connect_error = str(exc)
-            app.call_from_thread(app.exit)
+            stop_with_error(app, str(exc))
             return
         app.call_from_thread(started, conn)
 
@@ -61,7 +60,8 @@ def connect_then_start(args, app, poll: bool) -> None:
         start_live(conn.api_client, app, poll)
         app.redraw_live()
 
-    threading.Thread(target=work, name="connect", daemon=True).start()
+    # After the first frame: importing the kubernetes client holds the GIL for about half a second.
+    app.call_after_refresh(threading.Thread(target=work, name="connect", daemon=True).start)
 
 
 def start_files(app, poll: bool) -> None:
@@ -82,10 +82,23 @@ def start_live(api_client, app, poll: bool) -> None:
     app.run_doctor(api_client)
 
 
+def stop_with_error(app, message: str) -> None:
+    """From a source's thread: ends the app; run_tui then prints the message and exits with
+    code 2, as when the same problem is found before the UI starts."""
+    app.connect_error = message
+    try:
+        app.call_from_thread(app.exit)
+    except RuntimeError:  # the app has already stopped
+        pass
+
+
 def start_replay(recording, speed: float, app, use_files: bool, poll: bool) -> None:
     from tutor.cluster.replay import ReplaySource
 
     if not use_files:  # --workdir given: the learner's files, not the recording's
         start_files(app, poll)
-    replay = ReplaySource(recording, app.inbox.put, speed, items=recording.items_for(use_files))
-    app.run_source(replay.run, "replay", replay.stop)
+    # The recording is parsed on the replay's thread (items_for is called there), not before
+    # the first frame; a bad line ends the app with the message that names it.
+    replay = ReplaySource(recording, app.inbox.put, speed, items=lambda: recording.items_for(use_files),
+                          on_error=partial(stop_with_error, app))
+    app.call_after_refresh(app.run_source, replay.run, "replay", replay.stop)  # parsing holds the GIL

@@ -1,0 +1,83 @@
+"""The store's history is bounded (a busy namespace cannot grow the tutor without end), and the
+bounds do not change what the checkers see on the real recordings."""
+
+from __future__ import annotations
+
+import copy
+
+from tests.conftest import WALKTHROUGH
+from tests.states import check, event, recording, state
+from tutor.cluster import objects as o
+from tutor.cluster import store as store_module
+from tutor.cluster.events import ObjectEvent
+from tutor.cluster.store import Store
+
+
+def test_managed_fields_are_not_kept():
+    assert "managedFields" in WALKTHROUGH.read_text(encoding="utf-8")  # the real streams carry them
+    s = state("walkthrough")
+    kept = [obj for kind in store_module.KINDS for obj in s.store.all(kind)] + s.store.events_for("infer")
+    assert kept and not any("managedFields" in obj["metadata"] for obj in kept)
+
+
+def _events(n: int) -> list[dict]:
+    """n distinct copies of a real Event from the walkthrough."""
+    real = next(it.obj for it in recording("walkthrough").items
+                if isinstance(it, ObjectEvent) and o.kind(it.obj) == "Event")
+    out = []
+    for i in range(n):
+        ev = copy.deepcopy(real)
+        ev["metadata"].update(name=f"ev-{i}", uid=f"uid-{i}", resourceVersion=str(i + 1))
+        out.append(ev)
+    return out
+
+
+def test_events_past_the_bound_drop_the_least_recently_changed(monkeypatch):
+    monkeypatch.setattr(store_module, "MAX_EVENTS", 3)
+    st = Store()
+    evs = _events(5)
+    for ev in evs[:3]:
+        st.apply(ObjectEvent("ADDED", ev, 1.0))
+    again = copy.deepcopy(evs[0])
+    again["metadata"]["resourceVersion"] = "100"  # the scheduler updating its message: a change
+    st.apply(ObjectEvent("MODIFIED", again, 2.0))
+    for ev in evs[3:]:
+        st.apply(ObjectEvent("ADDED", ev, 3.0))
+    keep = {"ev-0", "ev-3", "ev-4"}
+    ns = o.namespace(evs[0])
+    about = str(o.event_regarding(evs[0]).get("name"))
+    assert {o.name(e) for e in st.events_for(ns)} == keep
+    assert {o.name(e) for e in st.events_about(about, ns)} == keep
+    assert {o.name(e) for e in st.all("Event", ns)} == keep
+    assert set(st.obs.events_seen) == {"uid-0", "uid-3", "uid-4"}
+    assert st.apply(ObjectEvent("DELETED", evs[1], 4.0)) is False  # forgotten: nothing to delete
+
+
+def test_the_walkthrough_passes_every_step_under_a_tight_event_bound(monkeypatch):
+    """59 Events in the walkthrough; with only the newest 10 kept every checker still passes."""
+    monkeypatch.setattr(store_module, "MAX_EVENTS", 10)
+    s = state("walkthrough")
+    assert len(s.store.events_for("infer")) == 10
+    assert [check(s, n).status.value for n in range(1, 9)] == ["pass"] * 8
+
+
+def test_mixed_revisions_are_noted_once_per_change_and_bounded(monkeypatch):
+    """The walkthrough's rollout held two revisions in group 1, then group 0, for a moment.
+    The same moment seen again (a pod update that changes nothing the check reads) is not
+    noted again; past MAX_MIXED per LWS only mixed_groups still grows."""
+    mixing = event("Pod", "llm-1", where=lambda p: o.revision(p) == "557f644bdf" and o.phase(p) == "Running")
+    s = state("walkthrough", after=lambda it: mixing(it) and it.t >= 7.475)
+    obs = s.store.obs
+    assert [(m.lws, m.group) for m in obs.mixed] == [("llm", 1)]
+    pod = copy.deepcopy(s.store.get("Pod", "llm-1", "infer"))
+    for rv in range(3):
+        pod = copy.deepcopy(pod)
+        pod["metadata"]["resourceVersion"] = f"9{rv}"
+        assert s.store.apply(ObjectEvent("MODIFIED", pod, s.store.now))
+    assert [(m.lws, m.group) for m in obs.mixed] == [("llm", 1)]
+
+    monkeypatch.setattr(store_module, "MAX_MIXED", 1)
+    s = state("walkthrough")
+    assert [(m.lws, m.group) for m in s.store.obs.mixed] == [("llm", 1)]
+    assert s.store.obs.mixed_groups == {("llm", 0), ("llm", 1)}
+    assert check(s, 6).passed and "held two revisions" in " ".join(check(s, 6).details)
