@@ -85,7 +85,7 @@ def fresh_pods(lab) -> set[tuple[str, str]]:
 
 
 def table_keys(app) -> set[str]:
-    return {row.value for row in app.query_one("#pods").rows}
+    return set(app.query_one("#pods").keys())
 
 
 async def store_equals_fresh_list(pilot, lab, what: str, timeout: float = 120) -> set[tuple[str, str]]:
@@ -106,4 +106,6 @@ def pod_cells(app, pod: str) -> dict[str, str]:
     """One row of the pods table, by column name."""
     from tutor.ui.render import POD_COLUMNS
 
-    return dict(zip(POD_COLUMNS, (str(c) for c in app.query_one("#pods").get_row(pod))))
+    cells = app.query_one("#pods").cells(pod)
+    assert cells is not None, f"{pod} is not in the pods pane"
+    return dict(zip(POD_COLUMNS, (str(c) for c in cells)))

@@ -33,7 +33,8 @@ from tutor.ui.messages import DoctorDone, SourceReady
 from tutor.ui.screens import ConfirmScreen, HelpScreen
 from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.ui.widgets.lesson_pane import LessonPane
-from tutor.ui.widgets.live_panes import EventsPane, GroupsPane, PodsTable
+from tutor.ui.widgets.live_panes import EventsPane, GroupsPane
+from tutor.ui.widgets.pod_list import PodList
 from tutor.ui.widgets.status_bar import StatusBar
 from tutor.ui.widgets.step_list import StepList
 from tutor.ui.widgets.verdict_box import VerdictBox
@@ -97,7 +98,7 @@ class TutorApp(App):
                 yield VerdictBox(id="verdict")
             with Vertical(id="live"):
                 yield GroupsPane(id="groups")
-                yield PodsTable(id="pods")
+                yield PodList(id="pods")
                 yield EventsPane(id="events")
         yield Footer()
 
@@ -258,7 +259,7 @@ class TutorApp(App):
         if self._changed("groups", kv["Pod"], kv["LeaderWorkerSet"], len(s.store.obs.mixed), s.lang, groups_na):
             self.query_one(GroupsPane).show(s.store, ns, self.text, groups_na)
         if self._changed("pods", kv["Pod"], pods_na):
-            pods = self.query_one(PodsTable)
+            pods = self.query_one(PodList)
             pods.show(s.store, ns)
             pods.border_subtitle = pods_na
         if self._changed("events", kv["Event"], events_na, s.lang):
