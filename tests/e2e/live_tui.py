@@ -59,10 +59,16 @@ def header(app) -> str:
 
 
 def text_of(app, selector: str) -> str:
-    """The plain text a Static shows (a Rich Text or a group of tables, as the panes hold)."""
+    """The plain text a Static shows (a Rich Text or a group of tables, as the panes hold), or
+    the events pane's."""
     from rich.console import Console
 
-    content = app.query_one(selector).content
+    from tutor.ui.widgets.event_list import EventList
+
+    widget = app.query_one(selector)
+    if isinstance(widget, EventList):
+        return widget.text()
+    content = widget.content
     if isinstance(content, str):
         return content
     console = Console(width=200, record=True, file=io.StringIO())

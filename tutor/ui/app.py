@@ -32,8 +32,9 @@ from tutor.ui.inbox import Inbox
 from tutor.ui.messages import DoctorDone, SourceReady
 from tutor.ui.screens import ConfirmScreen, HelpScreen
 from tutor.ui.widgets.doctor_panel import DoctorPanel
+from tutor.ui.widgets.event_list import EventList
 from tutor.ui.widgets.lesson_pane import LessonPane
-from tutor.ui.widgets.live_panes import EventsPane, GroupsPane
+from tutor.ui.widgets.live_panes import GroupsPane
 from tutor.ui.widgets.pod_list import PodList
 from tutor.ui.widgets.status_bar import StatusBar
 from tutor.ui.widgets.step_list import StepList
@@ -99,7 +100,7 @@ class TutorApp(App):
             with Vertical(id="live"):
                 yield GroupsPane(id="groups")
                 yield PodList(id="pods")
-                yield EventsPane(id="events")
+                yield EventList(id="events")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -263,7 +264,7 @@ class TutorApp(App):
             pods.show(s.store, ns)
             pods.border_subtitle = pods_na
         if self._changed("events", kv["Event"], events_na, s.lang):
-            self.query_one(EventsPane).show(s.store, ns, events_na, self.text)
+            self.query_one(EventList).show(s.store, ns, events_na, self.text)
         self._draw_status()
 
     def _changed(self, pane: str, *key) -> bool:

@@ -1,4 +1,4 @@
-"""The live panes: LWS groups and the events, rendered from the store (the pods: pod_list.py)."""
+"""The LWS groups pane, rendered from the store (pods: pod_list.py, events: event_list.py)."""
 
 from __future__ import annotations
 
@@ -22,17 +22,3 @@ class GroupsPane(VerticalScroll):
             self._shown = key
             body = self.query_one("#groups-body", Static)
             body.update(unavailable if unavailable else render.groups_view(store, namespace, t))
-
-
-class EventsPane(VerticalScroll):
-    """Full messages, wrapped: step 8 needs the whole FailedScheduling text."""
-
-    ALLOW_MAXIMIZE = True
-    can_focus = True
-
-    def compose(self):
-        yield Static(id="events-body")
-
-    def show(self, store: Store, namespace: str, denied: str = "", t: render.Translate = render._en) -> None:
-        body = self.query_one("#events-body", Static)
-        body.update(denied if denied else render.events_text(store, namespace, t))
