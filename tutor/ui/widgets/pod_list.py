@@ -76,7 +76,7 @@ class PodList(ScrollView, can_focus=True):
             for gone in [k for k in self._strips if k not in rows]:
                 del self._strips[gone]
         if self._fit_widths(rows) or reordered or not self.virtual_size.height:
-            self.virtual_size = Size(self._table_width(), len(keys) + 1)
+            self._set_virtual_size(Size(self._table_width(), len(keys) + 1))
             self.cursor_row = min(self.cursor_row, max(0, len(keys) - 1))
             self.refresh()
             return
@@ -104,6 +104,15 @@ class PodList(ScrollView, can_focus=True):
         self._widths = widths
         self._clear_cache()
         return True
+
+    def _set_virtual_size(self, size: Size) -> None:
+        """A new scroll range without a layout of the whole screen: assigning virtual_size does one
+        (it is a layout reactive), and then every widget is drawn again, in every frame where a pod
+        came or went. This is what Textual does itself for a size change that needs no layout;
+        the scrollbars' own reactives still ask for a layout when one appears or goes."""
+        if size != self.virtual_size:
+            self.set_reactive(ScrollView.virtual_size, size)
+            self._scroll_update(size)
 
     def _table_width(self) -> int:
         return sum(w + 2 * PAD for w in self._widths)
