@@ -79,3 +79,20 @@ async def test_events_wrap_whole_messages(tmp_path):
         y = pane.scroll_offset.y
         assert y > 0 and _screen_line(pane, 0).rstrip() == lines[y]
         assert re.search(r"\S", _screen_line(pane, pane.size.height - 1))
+
+
+async def test_events_text_can_be_selected_with_the_mouse(tmp_path):
+    """Dragging over the events pane selects the text under the mouse, as the Static it was."""
+    app = make_app(WALKTHROUGH, state_file=tmp_path / "p.json")
+    async with app.run_test(size=(80, 40)) as pilot:
+        await settled(pilot)
+        pane = app.query_one("#events")
+        lines = pane.lines()
+        # offsets count the border and the padding: content column c of line y is (c + 2, y + 1)
+        await pilot.mouse_down("#events", offset=(3 + 2, 0 + 1))
+        await pilot.hover("#events", offset=(9 + 2, 1 + 1))
+        await pilot.mouse_up("#events", offset=(9 + 2, 1 + 1))
+        await pilot.pause()
+        picked = app.screen.get_selected_text()
+        first, second = picked.split("\n")
+        assert first.rstrip() == lines[0][3:] and lines[1].startswith(second) and len(second) >= 9, (picked, lines[:2])

@@ -8,9 +8,11 @@ same event object, a change only re-joins lists of lines, and a frame renders th
 
 from __future__ import annotations
 
+from rich.segment import Segment
 from rich.text import Text
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
+from textual.selection import Selection
 from textual.strip import Strip
 from textual.visual import Visual, visualize
 
@@ -88,4 +90,24 @@ class EventList(ScrollView, can_focus=True):
         y += self.scroll_offset.y
         if y >= len(self._lines):
             return Strip.blank(width, self.rich_style)
-        return self._lines[y].crop_extend(0, width, self.rich_style)
+        line = self._lines[y]
+        selection = self.text_selection
+        if selection is not None and (span := selection.get_span(y)) is not None:
+            line = self._selected(line, *span)
+        # offsets: where the mouse is in the text, for selecting it (line y of get_selection's text)
+        return line.crop_extend(0, width, self.rich_style).apply_offsets(0, y)
+
+    # --- mouse selection: the wrapped lines, as shown ----------------------------------------------
+    def get_selection(self, selection: Selection) -> tuple[str, str] | None:
+        return selection.extract("\n".join(strip.text for strip in self._lines)), "\n"
+
+    def selection_updated(self, selection: Selection | None) -> None:
+        self.refresh()
+
+    def _selected(self, line: Strip, start: int, end: int) -> Strip:
+        cut_a = line.index_to_cell_position(start)
+        cut_b = line.cell_length if end == -1 else line.index_to_cell_position(end)
+        head, middle, tail = line.divide([cut_a, cut_b, line.cell_length])
+        style = self.screen.get_component_rich_style("screen--selection")
+        middle = Strip(list(Segment.apply_style(iter(middle), post_style=style)), middle.cell_length)
+        return Strip.join([head, middle, tail])
