@@ -30,6 +30,7 @@ from tutor.ui.commands import TutorCommands
 from tutor.ui.i18n import translate
 from tutor.ui.inbox import Inbox
 from tutor.ui.messages import DoctorDone, SourceReady
+from tutor.ui.quiet_gc import QuietCollector
 from tutor.ui.screens import ConfirmScreen, HelpScreen
 from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.ui.widgets.event_list import EventList
@@ -87,6 +88,7 @@ class TutorApp(App):
         self._stoppers: list[Callable[[], None]] = []
         self._closing = False  # set on unmount: late source messages must not touch gone widgets
         self.connect_error = ""  # set when a live connection fails after the first frame
+        self._gc = QuietCollector()  # full collections wait for a quiet moment
 
     # --- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -108,6 +110,7 @@ class TutorApp(App):
         # small VM: five watches plus the file watcher would starve anything else.
         asyncio.get_running_loop().set_default_executor(
             ThreadPoolExecutor(max_workers=16, thread_name_prefix="lwstutor"))
+        self._gc.start()
         self.session.progress.set_lang(self.session.lang)
         self._set_titles()
         self.redraw_lesson()
@@ -131,6 +134,7 @@ class TutorApp(App):
 
     def on_unmount(self) -> None:
         self._closing = True
+        self._gc.stop()
         if self._refresh_timer is not None:
             self._refresh_timer.stop()
         for stop in self._stoppers:
@@ -194,6 +198,7 @@ class TutorApp(App):
         self.redraw_lesson()
         self._refreshed_at = monotonic()
         self._refresh_cost = self._refreshed_at - start
+        self._gc.busy()
         if newly:
             self._toast_passed(newly)
 
