@@ -96,9 +96,8 @@ class PodList(ScrollView, can_focus=True):
             hit = memo.get(key)
             if hit is None or hit[0] is not cells:
                 memo[key] = (cells, tuple(_text(c).cell_len for c in cells))
-        widths = [len(c) for c in render.POD_COLUMNS]
-        for _, ws in memo.values():
-            widths = [max(a, b) for a, b in zip(widths, ws)]
+        headers = tuple(len(c) for c in render.POD_COLUMNS)
+        widths = list(map(max, zip(headers, *(ws for _, ws in memo.values()))))
         if widths == self._widths:
             return False
         self._widths = widths
