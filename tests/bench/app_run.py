@@ -31,7 +31,7 @@ from tutor.progress import Progress
 from tutor.session import Session
 from tutor.ui import render
 from tutor.ui.app import TutorApp
-from tutor.ui.widgets.live_panes import PodsTable
+from tutor.ui.widgets.pod_list import PodList
 
 SIZE = (160, 48)
 
@@ -135,9 +135,9 @@ def make_naive(app: TutorApp) -> None:
         changed = apply(item)
         if changed:
             app._drawn.clear()
-            table = app.query_one(PodsTable)
-            table.clear()
-            table._rows, table._source = {}, render.PodRows()
+            table = app.query_one(PodList)
+            table._source = render.PodRows()
+            table._clear_cache()
             render._derived.clear()
             app.recheck()
         return changed
@@ -277,15 +277,15 @@ async def run(args) -> dict:
         out["burst_recheck_max_ms"] = max(probe.recheck_ms, default=0)
         if t_shown and args.burst:
             await asyncio.sleep(0.2)
-            table = app.query_one(PodsTable)
+            table = app.query_one(PodList)
             ns = session.lesson.namespace
             wrong = 0
             for name, want in expect.items():
                 live = session.store.get("Pod", name, ns)
                 if want is None:
-                    wrong += live is not None or name in table.rows
+                    wrong += live is not None or table.cells(name) is not None
                     continue
-                cells = table.get_row(name) if name in table.rows else None
+                cells = table.cells(name)
                 if live is None or (o.uid(live), o.revision(live)) != want or cells is None \
                         or str(cells[3]) != want[0][:8] or str(cells[7]) != want[1][:10]:
                     wrong += 1

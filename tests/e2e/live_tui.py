@@ -59,10 +59,16 @@ def header(app) -> str:
 
 
 def text_of(app, selector: str) -> str:
-    """The plain text a Static shows (a Rich Text or a group of tables, as the panes hold)."""
+    """The plain text a Static shows (a Rich Text or a group of tables, as the panes hold), or
+    the events pane's."""
     from rich.console import Console
 
-    content = app.query_one(selector).content
+    from tutor.ui.widgets.event_list import EventList
+
+    widget = app.query_one(selector)
+    if isinstance(widget, EventList):
+        return widget.text()
+    content = widget.content
     if isinstance(content, str):
         return content
     console = Console(width=200, record=True, file=io.StringIO())
@@ -85,7 +91,7 @@ def fresh_pods(lab) -> set[tuple[str, str]]:
 
 
 def table_keys(app) -> set[str]:
-    return {row.value for row in app.query_one("#pods").rows}
+    return set(app.query_one("#pods").keys())
 
 
 async def store_equals_fresh_list(pilot, lab, what: str, timeout: float = 120) -> set[tuple[str, str]]:
@@ -106,4 +112,6 @@ def pod_cells(app, pod: str) -> dict[str, str]:
     """One row of the pods table, by column name."""
     from tutor.ui.render import POD_COLUMNS
 
-    return dict(zip(POD_COLUMNS, (str(c) for c in app.query_one("#pods").get_row(pod))))
+    cells = app.query_one("#pods").cells(pod)
+    assert cells is not None, f"{pod} is not in the pods pane"
+    return dict(zip(POD_COLUMNS, (str(c) for c in cells)))

@@ -115,7 +115,7 @@ async def test_every_feature_works_as_the_read_only_user(lab, learner, reader, t
         assert table_keys(app) == set(learner.LLM_PODS)
         groups = text_of(app, "#groups-body")
         assert "llm 2×2" in groups and "group 0" in groups and "group 1" in groups, groups
-        await until(pilot, lambda: "pod/llm-" in text_of(app, "#events-body"), "events about the llm pods")
+        await until(pilot, lambda: "pod/llm-" in text_of(app, "#events"), "events about the llm pods")
         assert "● live" in header(app) and "denied" not in header(app)
     code, checks = doctor_checks(reader, learner.workdir)
     assert code == 0, {k: c for k, c in checks.items() if not c["ok"]}
@@ -139,7 +139,7 @@ async def test_without_events_the_events_pane_says_so_and_the_rest_stays_live(la
         await until(pilot, lambda: states_ok(app, others) and "events" in st and st["events"].state is Conn.FORBIDDEN,
                     "the other watches live and events forbidden")
         await pilot.pause(0.3)
-        events = text_of(app, "#events-body")
+        events = text_of(app, "#events")
         assert "no access to events (forbidden by RBAC)" in events, events
         assert "some access denied" in header(app), header(app)
         assert not app.query_one("#live").has_class("-stale")
@@ -157,7 +157,7 @@ async def test_without_events_the_events_pane_says_so_and_the_rest_stays_live(la
                     "--user=learner-noevents")
         try:
             await until(pilot, lambda: st["events"].state is Conn.OK, "events access to be picked up", timeout=60)
-            await until(pilot, lambda: "pod/llm-" in text_of(app, "#events-body"), "the events pane to fill")
+            await until(pilot, lambda: "pod/llm-" in text_of(app, "#events"), "the events pane to fill")
             assert "● live" in header(app) and "denied" not in header(app)
         finally:
             lab.kubectl("delete", "clusterrolebinding", "noevents-gets-events")

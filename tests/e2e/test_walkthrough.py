@@ -77,7 +77,7 @@ def _step7(app, _) -> bool:
 
 
 def _step8(app, _) -> bool:
-    events = text_of(app, "#events-body")
+    events = text_of(app, "#events")
     return pod_cells(app, "orphan-0-1")["phase"] == "Pending" and "FailedScheduling pod/orphan-0-1" in events \
         and "Insufficient nvidia.com/gpu" in events
 

@@ -20,7 +20,7 @@ async def test_a_source_change_updates_verdict_and_panes(tmp_path):
         await pilot.press("2")
         assert app.session.verdicts[2].status is Status.FAIL
         table = app.query_one("#pods")
-        assert table.row_count == 4 and "llm-1-1" in str(table.get_row("llm-1-1")[0])
+        assert table.row_count == 4 and "llm-1-1" in str(table.cells("llm-1-1")[0])
         runs = app.checks_run
         # A source thread delivers the learner's names.txt, exactly as the file watcher would.
         item = next(it for it in rec.items if file_written("names.txt")(it))

@@ -30,10 +30,13 @@ from tutor.ui.commands import TutorCommands
 from tutor.ui.i18n import translate
 from tutor.ui.inbox import Inbox
 from tutor.ui.messages import DoctorDone, SourceReady
+from tutor.ui.quiet_gc import QuietCollector
 from tutor.ui.screens import ConfirmScreen, HelpScreen
 from tutor.ui.widgets.doctor_panel import DoctorPanel
+from tutor.ui.widgets.event_list import EventList
 from tutor.ui.widgets.lesson_pane import LessonPane
-from tutor.ui.widgets.live_panes import EventsPane, GroupsPane, PodsTable
+from tutor.ui.widgets.live_panes import GroupsPane
+from tutor.ui.widgets.pod_list import PodList
 from tutor.ui.widgets.status_bar import StatusBar
 from tutor.ui.widgets.step_list import StepList
 from tutor.ui.widgets.verdict_box import VerdictBox
@@ -86,6 +89,7 @@ class TutorApp(App):
         self._stoppers: list[Callable[[], None]] = []
         self._closing = False  # set on unmount: late source messages must not touch gone widgets
         self.connect_error = ""  # set when a live connection fails after the first frame
+        self._gc = QuietCollector()  # full collections wait for a quiet moment
 
     # --- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -98,8 +102,8 @@ class TutorApp(App):
                 yield VerdictBox(id="verdict")
             with Vertical(id="live"):
                 yield GroupsPane(id="groups")
-                yield PodsTable(id="pods")
-                yield EventsPane(id="events")
+                yield PodList(id="pods")
+                yield EventList(id="events")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -107,6 +111,7 @@ class TutorApp(App):
         # small VM: five watches plus the file watcher would starve anything else.
         asyncio.get_running_loop().set_default_executor(
             ThreadPoolExecutor(max_workers=16, thread_name_prefix="lwstutor"))
+        self._gc.start()
         self.session.progress.set_lang(self.session.lang)
         self._set_titles()
         self.redraw_lesson()
@@ -131,6 +136,7 @@ class TutorApp(App):
 
     def on_unmount(self) -> None:
         self._closing = True
+        self._gc.stop()
         if self._refresh_timer is not None:
             self._refresh_timer.stop()
         for stop in self._stoppers:
@@ -194,6 +200,7 @@ class TutorApp(App):
         self.redraw_lesson()
         self._refreshed_at = monotonic()
         self._refresh_cost = self._refreshed_at - start
+        self._gc.busy()
         if newly:
             self._toast_passed(newly)
 
@@ -274,11 +281,11 @@ class TutorApp(App):
         if self._changed("groups", kv["Pod"], kv["LeaderWorkerSet"], len(s.store.obs.mixed), s.lang, groups_na):
             self.query_one(GroupsPane).show(s.store, ns, self.text, groups_na)
         if self._changed("pods", kv["Pod"], pods_na):
-            pods = self.query_one(PodsTable)
+            pods = self.query_one(PodList)
             pods.show(s.store, ns)
             pods.border_subtitle = pods_na
         if self._changed("events", kv["Event"], events_na, s.lang):
-            self.query_one(EventsPane).show(s.store, ns, events_na, self.text)
+            self.query_one(EventList).show(s.store, ns, events_na, self.text)
         self._draw_status()
 
     def _changed(self, pane: str, *key) -> bool:

@@ -230,21 +230,31 @@ def lesson_events(store: Store, namespace: str) -> list[dict]:
     return heapq.nlargest(MAX_EVENTS, evs, key=lambda e: _memo(e, "order", _event_order))
 
 
-def events_text(store: Store, namespace: str, t: Translate = _en) -> Text:
+def _event_text(e: dict) -> Text:
+    warn = o.event_type(e) != "Normal"
+    reg = o.event_regarding(e)
     out = Text()
+    out.append("⚠ " if warn else "  ", style="bold yellow")
+    out.append(o.event_reason(e), style="bold yellow" if warn else "bold")
+    out.append(f" {str(reg.get('kind', '')).lower()}/{reg.get('name', '')}", style="cyan")
+    count = o.event_count(e)
+    if count > 1:
+        out.append(f" ×{count}", style="dim")
+    out.append("\n")
+    out.append(f"  {o.event_message(e)}", style="" if warn else "dim")
+    return out
+
+
+def event_text(e: dict) -> Text:
+    """One event as the events pane shows it: its headline, then the whole message. Kept while
+    the store holds the same event object, so the pane can keep its wrapped lines too."""
+    return _memo(e, "text", _event_text)
+
+
+def events_text(store: Store, namespace: str, t: Translate = _en) -> Text:
     evs = lesson_events(store, namespace)
     if not evs:
         return Text(t("No events yet."), style="dim")
-    for e in evs:
-        warn = o.event_type(e) != "Normal"
-        reg = o.event_regarding(e)
-        out.append("⚠ " if warn else "  ", style="bold yellow")
-        out.append(o.event_reason(e), style="bold yellow" if warn else "bold")
-        out.append(f" {str(reg.get('kind', '')).lower()}/{reg.get('name', '')}", style="cyan")
-        count = o.event_count(e)
-        if count > 1:
-            out.append(f" ×{count}", style="dim")
-        out.append("\n")
-        out.append(f"  {o.event_message(e)}\n", style="" if warn else "dim")
+    out = Text("\n").join(event_text(e) for e in evs)
     out.rstrip()
     return out

@@ -1,0 +1,46 @@
+"""Full collections wait for a quiet moment, and the app leaves the collector as it found it."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+
+from tests.conftest import WALKTHROUGH
+from tests.ui.harness import make_app
+from tests.ui.settle import settled
+from tutor.ui.quiet_gc import NEVER, QuietCollector
+
+
+async def test_a_full_collection_runs_once_refreshes_stop():
+    saved = gc.get_threshold()
+    full = []
+
+    def note(phase, info):
+        if phase == "stop" and info["generation"] == 2:
+            full.append(info)
+
+    qc = QuietCollector()
+    qc.start()
+    gc.callbacks.append(note)
+    try:
+        assert gc.get_threshold() == (saved[0], saved[1], NEVER)
+        qc.busy()
+        qc.busy()  # a second refresh replaces the first's pending collection
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            if full:
+                break
+        assert len(full) == 1
+    finally:
+        gc.callbacks.remove(note)
+        qc.stop()
+    assert gc.get_threshold() == saved
+
+
+async def test_the_app_restores_the_thresholds(tmp_path):
+    saved = gc.get_threshold()
+    app = make_app(WALKTHROUGH, state_file=tmp_path / "p.json")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settled(pilot)
+        assert gc.get_threshold()[2] == NEVER
+    assert gc.get_threshold() == saved

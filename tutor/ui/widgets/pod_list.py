@@ -1,0 +1,212 @@
+"""The pods pane: a virtual list on Textual's Line API.
+
+A DataTable re-rendered every visible cell and walked all rows after any change; with 1,000
+pods that was most of a frame. Here a frame asks only for the visible lines, each row's Strip is
+kept while the row's cells are the very same tuple (render.PodRows keeps unchanged pods' cells),
+and an update refreshes only the visible lines whose row changed.
+"""
+
+from __future__ import annotations
+
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from tutor.cluster.store import Store
+from tutor.ui import render
+
+PAD = 1  # blank cells each side of a column, as DataTable draws them
+
+
+def _text(cell) -> Text:
+    return cell if isinstance(cell, Text) else Text(str(cell))
+
+
+class PodList(ScrollView, can_focus=True):
+    """One header line, then one line per pod in render.PodRows order; a row cursor."""
+
+    ALLOW_MAXIMIZE = True
+    COMPONENT_CLASSES = {"pod-list--header", "pod-list--even-row", "pod-list--cursor"}
+    BINDINGS = [
+        Binding("up", "cursor(-1)", "Cursor up", show=False),
+        Binding("down", "cursor(1)", "Cursor down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("ctrl+home", "cursor_to(0)", "Top", show=False),
+        Binding("ctrl+end", "cursor_to(-1)", "Bottom", show=False),
+    ]  # the keys DataTable had; home/end and left/right scroll sideways (ScrollView's own)
+
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self._source = render.PodRows()
+        self._keys: list[str] = []  # display order
+        self._widths = [len(c) for c in render.POD_COLUMNS]
+        self._row_widths: dict[str, tuple[tuple, tuple]] = {}  # key -> (cells, widths)
+        self._strips: dict[str, tuple[tuple, bool, bool, Strip]] = {}  # key -> (cells, even, cursor, strip)
+        self._header: Strip | None = None
+        self.cursor_row = 0
+
+    # --- public API (tests and the benchmark read the pane through it) ---------------------------
+    @property
+    def row_count(self) -> int:
+        return len(self._keys)
+
+    def keys(self) -> list[str]:
+        """The pods shown, top to bottom."""
+        return list(self._keys)
+
+    def cells(self, key: str) -> tuple | None:
+        """The cells of one pod's row (render.POD_COLUMNS order), or None when it is not shown."""
+        return self._source.cells.get(key)
+
+    # --- data ---------------------------------------------------------------------------------
+    def show(self, store: Store, namespace: str) -> None:
+        if not self._source.update(store, namespace) and self.virtual_size.height:
+            return  # nothing changed, and the header has been sized
+        rows = self._source.cells
+        keys = list(rows)
+        reordered = keys != self._keys
+        self._keys = keys
+        if reordered:
+            for gone in [k for k in self._strips if k not in rows]:
+                del self._strips[gone]
+        if self._fit_widths(rows) or reordered or not self.virtual_size.height:
+            self._set_virtual_size(Size(self._table_width(), len(keys) + 1))
+            self.cursor_row = min(self.cursor_row, max(0, len(keys) - 1))
+            self.refresh()
+            return
+        # Same rows in the same order: redraw only the visible lines whose cells changed.
+        top = self.scroll_offset.y
+        for i in range(top, min(len(keys), top + self.size.height)):
+            cached = self._strips.get(keys[i])
+            if cached is None or cached[0] is not rows[keys[i]]:
+                self.refresh_line(i + 1)
+
+    def _fit_widths(self, rows: dict[str, tuple]) -> bool:
+        """Each column as wide as its widest cell or its header; True when a width moved."""
+        memo = self._row_widths
+        for gone in [k for k in memo if k not in rows]:
+            del memo[gone]
+        for key, cells in rows.items():
+            hit = memo.get(key)
+            if hit is None or hit[0] is not cells:
+                memo[key] = (cells, tuple(_text(c).cell_len for c in cells))
+        headers = tuple(len(c) for c in render.POD_COLUMNS)
+        widths = list(map(max, zip(headers, *(ws for _, ws in memo.values()))))
+        if widths == self._widths:
+            return False
+        self._widths = widths
+        self._clear_cache()
+        return True
+
+    def _set_virtual_size(self, size: Size) -> None:
+        """A new scroll range without a layout of the whole screen: assigning virtual_size does one
+        (it is a layout reactive), and then every widget is drawn again, in every frame where a pod
+        came or went. This is what Textual does itself for a size change that needs no layout;
+        the scrollbars' own reactives still ask for a layout when one appears or goes."""
+        if size != self.virtual_size:
+            self.set_reactive(ScrollView.virtual_size, size)
+            self._scroll_update(size)
+
+    def _table_width(self) -> int:
+        return sum(w + 2 * PAD for w in self._widths)
+
+    def _clear_cache(self) -> None:
+        self._strips.clear()
+        self._header = None
+
+    # --- drawing ------------------------------------------------------------------------------
+    def notify_style_update(self) -> None:
+        super().notify_style_update()  # focus and theme changes restyle every row
+        self._clear_cache()
+
+    def _line(self, cells, style: Style, post: Style | None = None) -> Strip:
+        text = Text(no_wrap=True, end="")
+        for cell, width in zip(cells, self._widths):
+            cell = _text(cell)
+            text.append(" " * PAD)
+            text.append_text(cell)
+            text.append(" " * (width - cell.cell_len + PAD))
+        segments = Segment.apply_style(text.render(self.app.console), style, post)
+        return Strip(segments, self._table_width())
+
+    def _row_style(self, i: int) -> tuple[Style, Style | None]:
+        style = self.get_component_rich_style("pod-list--even-row") if i % 2 == 0 else self.rich_style
+        if i != self.cursor_row:
+            return style, None
+        cursor = self.get_component_rich_style("pod-list--cursor")
+        # the cursor's colours win over the cells' own, as in DataTable
+        return style + cursor, Style.from_color(cursor.color, cursor.bgcolor)
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.size.width
+        if y == 0:  # the header stays put while the rows scroll
+            style = self.get_component_rich_style("pod-list--header")
+            if self._header is None:
+                self._header = self._line(render.POD_COLUMNS, style)
+            return self._header.crop_extend(scroll_x, scroll_x + width, style)
+        i = scroll_y + y - 1
+        if i >= len(self._keys):
+            return Strip.blank(width, self.rich_style)
+        key = self._keys[i]
+        cells = self._source.cells[key]
+        even, cursor = i % 2 == 0, i == self.cursor_row
+        style, post = self._row_style(i)
+        hit = self._strips.get(key)
+        if hit is not None and hit[0] is cells and hit[1] == even and hit[2] == cursor:
+            strip = hit[3]
+        else:
+            strip = self._line(cells, style, post)
+            self._strips[key] = (cells, even, cursor, strip)
+        return strip.crop_extend(scroll_x, scroll_x + width, style + post if post else style)
+
+    # --- cursor -------------------------------------------------------------------------------
+    def _rows_in_view(self) -> int:
+        # size counts a horizontal scrollbar's line; the header takes one more
+        return max(1, self.scrollable_content_region.height - 1)
+
+    def move_cursor(self, row: int) -> None:
+        row = max(0, min(row, len(self._keys) - 1))
+        old, self.cursor_row = self.cursor_row, row
+        if old != row:
+            self.refresh_line(old + 1)
+            self.refresh_line(row + 1)
+        top, rows = self.scroll_offset.y, self._rows_in_view()
+        if row < top:
+            self.scroll_to(y=row, animate=False, immediate=True)
+        elif row >= top + rows:
+            self.scroll_to(y=row - rows + 1, animate=False, immediate=True)
+
+    def action_cursor(self, step: int) -> None:
+        self.move_cursor(self.cursor_row + step)
+
+    def action_page(self, pages: int) -> None:
+        step = pages * self._rows_in_view()
+        self.scroll_to(y=self.scroll_offset.y + step, animate=False, immediate=True)
+        self.move_cursor(self.cursor_row + step)
+
+    def action_scroll_home(self) -> None:
+        self.scroll_to(x=0, animate=False)
+
+    def action_scroll_end(self) -> None:
+        self.scroll_to(x=self.max_scroll_x, animate=False)
+
+    def action_cursor_to(self, row: int) -> None:
+        self.move_cursor(row if row >= 0 else len(self._keys) - 1)
+
+    def refresh_line(self, y: int) -> None:
+        """Refreshes row y-1 if it is on screen (y counts the header as line 0)."""
+        top = self.scroll_offset.y
+        if top < y < top + self.size.height:
+            super().refresh_line(y)
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is not None and offset.y > 0:
+            self.move_cursor(self.scroll_offset.y + offset.y - 1)
