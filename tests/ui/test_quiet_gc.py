@@ -37,6 +37,34 @@ async def test_a_full_collection_runs_once_refreshes_stop():
     assert gc.get_threshold() == saved
 
 
+async def test_a_busy_stream_still_collects_in_full_after_the_longest_wait(monkeypatch):
+    import tutor.ui.quiet_gc as quiet_gc
+
+    saved = gc.get_threshold()
+    full = []
+
+    def note(phase, info):
+        if phase == "stop" and info["generation"] == 2:
+            full.append(info)
+
+    monkeypatch.setattr(quiet_gc, "LONGEST", 0.2)
+    qc = QuietCollector()
+    qc.start()
+    gc.callbacks.append(note)
+    try:
+        # refreshes every 0.1 s: never quiet for QUIET seconds, yet a full collection comes
+        for _ in range(40):
+            qc.busy()
+            await asyncio.sleep(0.1)
+            if full:
+                break
+        assert full
+    finally:
+        gc.callbacks.remove(note)
+        qc.stop()
+    assert gc.get_threshold() == saved
+
+
 async def test_the_app_restores_the_thresholds(tmp_path):
     saved = gc.get_threshold()
     app = make_app(WALKTHROUGH, state_file=tmp_path / "p.json")

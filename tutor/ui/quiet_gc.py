@@ -5,15 +5,19 @@ million objects, and CPython's automatic full (generation 2) collection walks ev
 200 to 400 ms on a small machine: the longest stall of the event loop while changes stream in.
 Those objects are plain dicts, lists and strings, freed by reference counting as soon as the
 store replaces them, so holding back the cycle collector keeps little alive. Generations 0 and
-1 still run as usual; the full collection runs once nothing has been refreshed for QUIET seconds.
+1 still run as usual; the full collection runs once nothing has been refreshed for QUIET seconds,
+or at the latest LONGEST seconds after the last one, so a cluster that never goes quiet cannot
+pile up cycles without end.
 """
 
 from __future__ import annotations
 
 import asyncio
 import gc
+from time import monotonic
 
 QUIET = 0.5  # seconds without a refresh before the full collection
+LONGEST = 30.0  # seconds: a full collection is never put off longer than this
 NEVER = 1_000_000  # a generation-2 threshold that younger collections never reach
 
 
@@ -21,8 +25,10 @@ class QuietCollector:
     def __init__(self) -> None:
         self._saved: tuple[int, int, int] | None = None
         self._pending: asyncio.TimerHandle | None = None
+        self._last = monotonic()
 
     def start(self) -> None:
+        self._last = monotonic()
         self._saved = gc.get_threshold()
         gc.set_threshold(self._saved[0], self._saved[1], NEVER)
 
@@ -40,8 +46,10 @@ class QuietCollector:
             return
         if self._pending is not None:
             self._pending.cancel()
-        self._pending = asyncio.get_running_loop().call_later(QUIET, self._collect)
+        wait = 0 if monotonic() - self._last > LONGEST else QUIET
+        self._pending = asyncio.get_running_loop().call_later(wait, self._collect)
 
     def _collect(self) -> None:
         self._pending = None
+        self._last = monotonic()
         gc.collect()
