@@ -109,9 +109,14 @@ class PodList(ScrollView, can_focus=True):
         (it is a layout reactive), and then every widget is drawn again, in every frame where a pod
         came or went. This is what Textual does itself for a size change that needs no layout;
         the scrollbars' own reactives still ask for a layout when one appears or goes."""
-        if size != self.virtual_size:
+        if size == self.virtual_size:
+            return
+        scroll_update = getattr(self, "_scroll_update", None)  # private in Textual 8: keep a way back
+        if scroll_update is None:
+            self.virtual_size = size
+        else:
             self.set_reactive(ScrollView.virtual_size, size)
-            self._scroll_update(size)
+            scroll_update(size)
 
     def _table_width(self) -> int:
         return sum(w + 2 * PAD for w in self._widths)
