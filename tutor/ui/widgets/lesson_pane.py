@@ -7,22 +7,22 @@ from textual.containers import VerticalScroll
 from textual.widgets import Markdown
 from textual.widgets.markdown import MarkdownBlock
 
+from tutor.ui.widgets.redraw import RedrawsOnChange
 
-class LessonPane(VerticalScroll):
+
+class LessonPane(RedrawsOnChange, VerticalScroll):
     ALLOW_MAXIMIZE = True
     can_focus = True
 
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
-        self._shown: str | None = None
         self._update: AwaitComplete | None = None
 
     def compose(self):
         yield Markdown(id="lesson-md")
 
     def show(self, markdown: str) -> None:
-        if self._shown != markdown:
-            self._shown = markdown
+        if self._is_new(markdown):
             self._update = self.query_one("#lesson-md", Markdown).update(markdown)
 
     @property

@@ -7,9 +7,10 @@ from textual.widgets import Static
 
 from tutor.cluster.store import Store
 from tutor.ui import render
+from tutor.ui.widgets.redraw import RedrawsOnChange
 
 
-class GroupsPane(VerticalScroll):
+class GroupsPane(RedrawsOnChange, VerticalScroll):
     ALLOW_MAXIMIZE = True
     can_focus = True
 
@@ -17,8 +18,7 @@ class GroupsPane(VerticalScroll):
         yield Static(id="groups-body")
 
     def show(self, store: Store, namespace: str, t: render.Translate = render._en, unavailable: str = "") -> None:
-        key = (unavailable, render.groups_key(store, namespace, t))
-        if getattr(self, "_shown", None) != key:  # changes beyond the groups shown change nothing
-            self._shown = key
+        # changes beyond the groups shown change nothing
+        if self._is_new((unavailable, render.groups_key(store, namespace, t))):
             body = self.query_one("#groups-body", Static)
             body.update(unavailable if unavailable else render.groups_view(store, namespace, t))

@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from tutor.cluster.events import Conn
+from tutor.ui.widgets.redraw import RedrawsOnChange
 
 CONN_STYLE = {
     Conn.OK: ("● live", "green"),
@@ -17,13 +18,12 @@ CONN_STYLE = {
 }
 
 
-class StatusBar(Static):
+class StatusBar(RedrawsOnChange, Static):
     def show(self, *, title: str, context: str, namespace: str, conn: Conn, passed: int, total: int,
              lang: str, replay: bool) -> None:
         key = (title, context, namespace, conn, passed, total, lang, replay)
-        if getattr(self, "_shown", None) == key:  # the same line: no relayout
+        if not self._is_new(key):
             return
-        self._shown = key
         label, style = CONN_STYLE.get(conn, (conn.value, "yellow"))
         if replay and conn is Conn.OK:
             label, style = "▶ replay", "cyan"

@@ -6,6 +6,8 @@ from rich.text import Text
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from tutor.ui.widgets.redraw import RedrawsOnChange
+
 MARKS = {
     "passed": ("✓", "bold green"),
     "fail": ("✗", "bold red"),
@@ -15,15 +17,14 @@ MARKS = {
 }
 
 
-class StepList(OptionList):
+class StepList(RedrawsOnChange, OptionList):
     """Highlights the current step; selecting one jumps to it (the app handles the message)."""
 
     def show(self, rows: list[tuple[int, str, str]], current: int) -> None:
-        if getattr(self, "_shown", None) == (rows, current):  # nothing new: keep the options
+        if not self._is_new((rows, current)):  # nothing new: keep the options
             if self.highlighted != current - 1:
                 self.highlighted = current - 1
             return
-        self._shown = (rows, current)
         options = []
         for number, title, mark in rows:
             sym, style = MARKS[mark]

@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from tutor.checks.verdict import Status, Verdict
+from tutor.ui.widgets.redraw import RedrawsOnChange
 
 MAX_DETAILS = 30  # the box shows this many detail lines, then how many more there are
 MAX_CHARS = 2000
@@ -14,12 +15,11 @@ STYLE = {Status.PASS: ("PASS", "bold green"), Status.FAIL: ("FAIL", "bold red"),
          Status.WAITING: ("WAIT", "bold yellow"), Status.ERROR: ("ERROR", "bold magenta")}
 
 
-class VerdictBox(Static):
+class VerdictBox(RedrawsOnChange, Static):
     def show(self, verdict: Verdict | None, latched: bool, labels: dict[str, str]) -> None:
         # Verdicts are frozen dataclasses: an equal one draws the same box, so skip the relayout.
-        if getattr(self, "_shown", None) == (verdict, latched, labels):
+        if not self._is_new((verdict, latched, labels)):
             return
-        self._shown = (verdict, latched, labels)
         for cls in ("-pass", "-fail", "-waiting", "-error"):
             self.remove_class(cls)
         t = Text()
