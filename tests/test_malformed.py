@@ -236,9 +236,12 @@ def test_any_damage_never_raises(data):
         assert v.status is not Status.ERROR, (n, v)
     con = Console(file=io.StringIO(), width=80)
     con.print(render.groups_view(s.store, NS))
-    con.print(render.events_text(s.store, NS))
-    for row in render.pod_rows(s.store, NS):
-        con.print(*row.cells)
+    for block in render.event_blocks(s.store, NS):
+        con.print(block)
+    rows = render.PodRows()
+    rows.update(s.store, NS)
+    for cells in rows.cells.values():
+        con.print(*cells)
 
 
 def test_event_without_involved_object_is_kept_out_of_the_panes():

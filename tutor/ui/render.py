@@ -7,7 +7,6 @@ way every run (snapshot tests rely on it).
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass
 from typing import Callable
 
 from rich.console import Group, RenderableType
@@ -154,12 +153,6 @@ def groups_view(store: Store, namespace: str, t: Translate = _en) -> RenderableT
 POD_COLUMNS = ("pod", "group", "worker", "uid", "node", "phase", "restarts", "revision")
 
 
-@dataclass(frozen=True)
-class PodRow:
-    key: str
-    cells: tuple
-
-
 def _pod_cells(p: dict, again: int) -> tuple:
     label = Text(o.name(p))
     if again:
@@ -177,15 +170,8 @@ def _pod_cells(p: dict, again: int) -> tuple:
     )
 
 
-def pod_rows(store: Store, namespace: str) -> list[PodRow]:
-    """Every pod's row, in display order (the pods table keeps a PodRows and updates it)."""
-    rows = PodRows()
-    rows.update(store, namespace)
-    return [PodRow(name, cells) for name, cells in rows.cells.items()]
-
-
 class PodRows:
-    """pod_rows kept up to date: only pods whose object changed are redone, and the rows are
+    """Every pod's row in display order, kept up to date: only pods whose object changed are redone, and the rows are
     sorted again only when pods came or went. A re-check in a namespace of thousands of pods
     then costs a dictionary walk, not thousands of rows."""
 
@@ -251,10 +237,7 @@ def event_text(e: dict) -> Text:
     return _memo(e, "text", _event_text)
 
 
-def events_text(store: Store, namespace: str, t: Translate = _en) -> Text:
-    evs = lesson_events(store, namespace)
-    if not evs:
-        return Text(t("No events yet."), style="dim")
-    out = Text("\n").join(event_text(e) for e in evs)
-    out.rstrip()
-    return out
+def event_blocks(store: Store, namespace: str, t: Translate = _en) -> tuple[Text, ...]:
+    """What the events pane shows: one Text per lesson event, newest first, or a word that
+    there are none yet."""
+    return tuple(event_text(e) for e in lesson_events(store, namespace)) or (Text(t("No events yet."), style="dim"),)

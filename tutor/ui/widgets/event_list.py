@@ -41,8 +41,7 @@ class EventList(ScrollView, can_focus=True):
         if denied:
             blocks: tuple[Text, ...] = (Text(denied),)
         else:
-            evs = render.lesson_events(store, namespace)
-            blocks = tuple(render.event_text(e) for e in evs) or (Text(t("No events yet."), style="dim"),)
+            blocks = render.event_blocks(store, namespace, t)
         if len(blocks) != len(self._blocks) or any(a is not b and a != b for a, b in zip(blocks, self._blocks)):
             self._blocks = blocks
             self._layout()
