@@ -27,6 +27,20 @@ MAX_EVENTS = 1000
 MAX_MIXED = 20
 
 
+def _subject(ev: dict) -> tuple[str, str]:
+    """(namespace, name of the object an Event is about): how events_about finds them."""
+    return (o.namespace(ev), str(o.event_regarding(ev).get("name", "")))
+
+
+def _unindex(index: dict[tuple | str, dict], key, member: str) -> None:
+    """Removes member from index[key], and the key once nothing is left under it."""
+    members = index.get(key)
+    if members is not None:
+        members.pop(member, None)
+        if not members:
+            del index[key]
+
+
 @dataclass
 class UidSeen:
     uid: str
@@ -127,10 +141,7 @@ class Store:
             old_key = key_of(old) if old is not None and o.lws_name(old) else None
             new_key = key_of(new) if new is not None and o.lws_name(new) else None
             if old_key is not None and old_key != new_key:
-                members = index.get(old_key, {})
-                members.pop(o.name(old), None)
-                if not members:
-                    index.pop(old_key, None)
+                _unindex(index, old_key, o.name(old))
             if new_key is not None:
                 index.setdefault(new_key, {})[o.name(new)] = new  # a known name keeps its place
 
@@ -157,7 +168,7 @@ class Store:
             if gone is None:
                 return False
             if kind == "Pod":
-                self._pods_in.get(k[0], {}).pop(k[1], None)
+                _unindex(self._pods_in, k[0], k[1])
                 self._index_pod(gone, None)
                 self._pod_gone(obj, ev.t)
         elif ev.type in ("ADDED", "MODIFIED"):
@@ -256,13 +267,13 @@ class Store:
 
     def _observe_event(self, ev: dict) -> None:
         key = o.uid(ev) or f"{o.namespace(ev)}/{o.name(ev)}"
-        about_key = (o.namespace(ev), str(o.event_regarding(ev).get("name", "")))
+        about_key = _subject(ev)
         old = self.obs.events_seen.get(key)
         if old is not None:
-            old_key = (o.namespace(old), str(o.event_regarding(old).get("name", "")))
+            old_key = _subject(old)
             if old_key != about_key:
-                self._events_about.get(old_key, {}).pop(key, None)
-            self._events_in.get(old_key[0], {}).pop(key, None)  # re-added last: the newest change
+                _unindex(self._events_about, old_key, key)
+            _unindex(self._events_in, old_key[0], key)  # re-added last: the newest change
         self.obs.events_seen[key] = ev
         self._events_about.setdefault(about_key, {})[key] = ev  # a known event keeps its place
         in_ns = self._events_in.setdefault(about_key[0], {})
@@ -274,12 +285,8 @@ class Store:
         """Drops the event least recently changed in its namespace (see MAX_EVENTS)."""
         ev = self.obs.events_seen.pop(key)
         ns = o.namespace(ev)
-        about = (ns, str(o.event_regarding(ev).get("name", "")))
-        self._events_in.get(ns, {}).pop(key, None)
-        members = self._events_about.get(about, {})
-        members.pop(key, None)
-        if not members:
-            self._events_about.pop(about, None)
+        _unindex(self._events_in, ns, key)
+        _unindex(self._events_about, _subject(ev), key)
         live = self._objs["Event"]
         if live.get((ns, o.name(ev))) is ev:
             del live[(ns, o.name(ev))]
