@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -26,23 +27,28 @@ def lesson_for(args) -> Lesson:
     return replace(lesson, namespace=ns)
 
 
-def open_recording(path: str):
-    from tutor.cluster.recording import RecordingError, open_recording as open_
+@contextmanager
+def _recording_errors_as_usage():
+    """A recording that cannot be read is the user's input to fix: exit code 2, its message."""
+    from tutor.cluster.recording import RecordingError
 
     try:
-        return open_(path)
+        yield
     except RecordingError as exc:
         raise UsageError(str(exc)) from None
+
+
+def open_recording(path: str):
+    from tutor.cluster.recording import open_recording as open_
+
+    with _recording_errors_as_usage():
+        return open_(path)
 
 
 def replay_items(args, use_files: bool) -> list:
     """The replayed recording's items, parsed now: a bad line is a usage error naming it."""
-    from tutor.cluster.recording import RecordingError
-
-    try:
+    with _recording_errors_as_usage():
         return args._recording.items_for(use_files)
-    except RecordingError as exc:
-        raise UsageError(str(exc)) from None
 
 
 def workdir_for(args, lesson: Lesson) -> str:
