@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+from contextlib import contextmanager
 
 from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
@@ -11,7 +12,10 @@ from tests.ui.settle import settled
 from tutor.ui.quiet_gc import NEVER, QuietCollector
 
 
-async def test_a_full_collection_runs_once_refreshes_stop():
+@contextmanager
+def started_collector():
+    """A started QuietCollector and the list of full collections that ran meanwhile; on leaving,
+    the collector is stopped and the thresholds must be back as they were."""
     saved = gc.get_threshold()
     full = []
 
@@ -24,6 +28,15 @@ async def test_a_full_collection_runs_once_refreshes_stop():
     gc.callbacks.append(note)
     try:
         assert gc.get_threshold() == (saved[0], saved[1], NEVER)
+        yield qc, full
+    finally:
+        gc.callbacks.remove(note)
+        qc.stop()
+    assert gc.get_threshold() == saved
+
+
+async def test_a_full_collection_runs_once_refreshes_stop():
+    with started_collector() as (qc, full):
         qc.busy()
         qc.busy()  # a second refresh replaces the first's pending collection
         for _ in range(100):
@@ -31,27 +44,13 @@ async def test_a_full_collection_runs_once_refreshes_stop():
             if full:
                 break
         assert len(full) == 1
-    finally:
-        gc.callbacks.remove(note)
-        qc.stop()
-    assert gc.get_threshold() == saved
 
 
 async def test_a_busy_stream_still_collects_in_full_after_the_longest_wait(monkeypatch):
     import tutor.ui.quiet_gc as quiet_gc
 
-    saved = gc.get_threshold()
-    full = []
-
-    def note(phase, info):
-        if phase == "stop" and info["generation"] == 2:
-            full.append(info)
-
     monkeypatch.setattr(quiet_gc, "LONGEST", 0.2)
-    qc = QuietCollector()
-    qc.start()
-    gc.callbacks.append(note)
-    try:
+    with started_collector() as (qc, full):
         # refreshes every 0.1 s: never quiet for QUIET seconds, yet a full collection comes
         for _ in range(40):
             qc.busy()
@@ -59,10 +58,6 @@ async def test_a_busy_stream_still_collects_in_full_after_the_longest_wait(monke
             if full:
                 break
         assert full
-    finally:
-        gc.callbacks.remove(note)
-        qc.stop()
-    assert gc.get_threshold() == saved
 
 
 async def test_the_app_restores_the_thresholds(tmp_path):
