@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from itertools import groupby
 
-from tutor.cli import EXIT_NOT_PASSED, EXIT_OK, EXIT_USAGE, UsageError, print_json
+from tutor.commands.results import EXIT_NOT_PASSED, EXIT_OK, EXIT_USAGE, UsageError, print_json
 from tutor.cluster.events import Conn
 from tutor.commands.setup import connect_for, replay_items, session_for
 from tutor.workspace.files import read_answer

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from tutor.cli import EXIT_OK, UsageError
+from tutor.commands.results import EXIT_OK, UsageError
 from tutor.commands.setup import session_for
 from tutor.progress import Progress
 

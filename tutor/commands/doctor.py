@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tutor.cli import EXIT_NOT_PASSED, EXIT_OK, print_json
+from tutor.commands.results import EXIT_NOT_PASSED, EXIT_OK, print_json
 from tutor.commands.setup import connect_for, lesson_for, workdir_for
 
 

@@ -8,7 +8,7 @@ import sys
 import threading
 import time
 
-from tutor.cli import EXIT_OK, UsageError
+from tutor.commands.results import EXIT_OK, UsageError
 from tutor.cluster.events import FileChanged, ObjectEvent, SourceState
 from tutor.cluster.live import LiveSource
 from tutor.cluster.recording import Header, Writer

@@ -7,14 +7,14 @@ from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
-from tutor.cli import UsageError, default_lang
+from tutor.commands.results import UsageError
 from tutor.lesson.loader import Lesson, load
 from tutor.progress import Progress, state_dir
 from tutor.session import Session
 
 
 def lesson_for(args) -> Lesson:
-    """The lesson, with the namespace from -n (or from the recording being replayed). Only the
+    """The lesson, with the namespace from -n (else the replayed recording's, else the lesson's). Only the
     recording's header is read here (once per args); its items are parsed when first used."""
     lesson = load()
     ns = args.namespace
@@ -22,9 +22,8 @@ def lesson_for(args) -> Lesson:
         rec = getattr(args, "_recording", None)
         if rec is None or rec.path != str(Path(args.replay)):
             rec = args._recording = open_recording(args.replay)
-        if rec.header.namespace and ns == lesson.namespace:
-            ns = rec.header.namespace
-    return replace(lesson, namespace=ns)
+        ns = ns or rec.header.namespace
+    return replace(lesson, namespace=ns or lesson.namespace)
 
 
 @contextmanager
@@ -65,6 +64,17 @@ def progress_for(args, lesson: Lesson, replay: bool) -> Progress:
     else:
         path = state_dir() / f"progress-{lesson.id}.json"
     return Progress.load(path, len(lesson.steps))
+
+
+def default_lang(cli_lang: str | None, saved: str = "") -> str:
+    """--lang, else the language saved with the progress, else the locale (Korean unless it is
+    clearly another language)."""
+    if cli_lang:
+        return cli_lang
+    if saved in ("ko", "en"):
+        return saved
+    env = os.environ.get("LC_ALL") or os.environ.get("LC_MESSAGES") or os.environ.get("LANG") or ""
+    return "en" if env and not env.startswith("ko") and not env.startswith(("C", "POSIX")) else "ko"
 
 
 def session_for(args, progress: Progress | None = None) -> Session:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from functools import partial
 
-from tutor.cli import EXIT_OK, UsageError
+from tutor.commands.results import EXIT_OK, UsageError
 from tutor.commands.setup import connect_for, lesson_for, progress_for, session_for
 
 
