@@ -1,16 +1,53 @@
-"""Connection settings the kubectl way: --kubeconfig, --context, KUBECONFIG, in-cluster config.
+"""Finds the cluster the way the learner's kubectl does, then connects.
 
-The kubernetes client is imported here, lazily, so the first frame of the UI never waits for it.
+The order: --kubeconfig, $KUBECONFIG (a path list, merged), ~/.kube/config, then k3s's own
+/etc/rancher/k3s/k3s.yaml (a stock k3s VM has only that, and its kubectl reads it), then the
+in-cluster config. Finding the file imports nothing heavy; the kubernetes client (imported in
+connect(), lazily, so the first frame of the UI never waits for it) reads and merges the files.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+import stat
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+K3S_KUBECONFIG = "/etc/rancher/k3s/k3s.yaml"
 
 
 class ConnectError(Exception):
-    """The cluster cannot be reached or configured; the message says what to do."""
+    """The cluster cannot be found or configured; the message (and the fixes) say what to do."""
+
+    def __init__(self, message: str, fixes: tuple[str, ...] = ()):
+        super().__init__(message)
+        self.fixes = fixes
+
+    def __str__(self) -> str:
+        return "\n".join([self.args[0], *(f"  fix: {f}" for f in self.fixes)])
+
+
+class NoCluster(ConnectError):
+    """Nothing to connect to at all: one line, pointing to the demo."""
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where kubectl would look. The tests point it at a temp root."""
+    environ: Mapping[str, str] = field(default_factory=lambda: os.environ)
+    home: str = field(default_factory=lambda: os.path.expanduser("~"))
+    k3s: str = field(default_factory=lambda: K3S_KUBECONFIG)  # read when made, so tests may patch it
+    opener: Callable = open  # only to try reading a file; injectable because root reads a 0600 file
+
+
+@dataclass(frozen=True)
+class Source:
+    """The kubeconfig files used (merged in this order; none = in-cluster) and why those."""
+    files: tuple[str, ...]
+    why: str
+
+    def describe(self) -> str:
+        return f"{', '.join(self.files) or 'in-cluster config'} ({self.why})"
 
 
 @dataclass
@@ -18,45 +55,109 @@ class Connection:
     api_client: object  # kubernetes.client.ApiClient
     context: str
     server: str
+    source: Source | None = None
 
 
-def _kubeconfig_path(kubeconfig: str | None) -> tuple[str, bool]:
-    path = kubeconfig or os.environ.get("KUBECONFIG") or os.path.expanduser("~/.kube/config")
-    return path, any(os.path.exists(p) for p in path.split(os.pathsep) if p)
+def _split(paths: str) -> list[str]:
+    return [os.path.expanduser(p) for p in paths.split(os.pathsep) if p]
 
 
-def kubeconfig_missing(kubeconfig: str | None = None) -> str:
-    """connect()'s first check, without importing the client: the error, or "" when a
-    kubeconfig file (or the in-cluster config) is there to try."""
-    path, have_file = _kubeconfig_path(kubeconfig)
-    if have_file or (not kubeconfig and os.environ.get("KUBERNETES_SERVICE_HOST")):
-        return ""
-    return f"no kubeconfig at {path}. Pass --kubeconfig FILE or set KUBECONFIG."
+def find_kubeconfig(kubeconfig: str | None = None, where: Where | None = None) -> Source:
+    """kubectl's order, without importing the client. Raises ConnectError with the fix."""
+    where = where or Where()
+    home_config = os.path.join(where.home, ".kube", "config")
+    env = where.environ.get("KUBECONFIG", "")
+    if kubeconfig:
+        files = [p for p in _split(kubeconfig) if os.path.exists(p)]
+        if not files:
+            raise ConnectError(f"no kubeconfig at {kubeconfig} (given with --kubeconfig)")
+        source = Source(tuple(files), "given with --kubeconfig")
+    elif env:
+        files = [p for p in _split(env) if os.path.exists(p)]
+        if not files:  # kubectl does not fall back to ~/.kube/config either
+            raise ConnectError(f"$KUBECONFIG is {env}, and no such file exists",
+                               ("unset KUBECONFIG, or point it at your kubeconfig",))
+        source = Source(tuple(files), "from $KUBECONFIG" + (", merged" if len(files) > 1 else ""))
+    elif os.path.exists(home_config):
+        source = Source((home_config,), "kubectl's default: $KUBECONFIG is unset")
+    elif os.path.exists(where.k3s):
+        source = Source((where.k3s,), f"k3s's kubeconfig: $KUBECONFIG is unset and {home_config} does not exist")
+    elif where.environ.get("KUBERNETES_SERVICE_HOST"):
+        return Source((), "running in a pod: no kubeconfig file found")
+    else:
+        raise NoCluster(f"no cluster found: no --kubeconfig, $KUBECONFIG, {home_config}, {where.k3s} "
+                        "or in-cluster config. To watch the lab being done without a cluster: lwstutor demo")
+    for path in source.files:
+        _check_readable(path, where)
+    return source
 
 
-def connect(kubeconfig: str | None = None, context: str | None = None) -> Connection:
+def _check_readable(path: str, where: Where) -> None:
+    try:
+        where.opener(path, "rb").close()
+    except PermissionError:
+        raise _unreadable(path, where) from None
+    except OSError as exc:
+        raise ConnectError(f"cannot read the kubeconfig {path}: {exc.strerror or exc}") from None
+
+
+def _unreadable(path: str, where: Where) -> ConnectError:
+    try:
+        st = os.stat(path)
+        mode = f"mode {stat.S_IMODE(st.st_mode):04o}, owner {'root' if st.st_uid == 0 else f'uid {st.st_uid}'}"
+    except OSError:
+        mode = "its mode could not be read"
+    copy_to = "~/.kube/config"
+    if path != where.k3s:
+        return ConnectError(f"cannot read the kubeconfig {path}: permission denied ({mode})",
+                            (f"sudo chown $USER {path}", "or pass --kubeconfig with a file you can read"))
+    return ConnectError(
+        f"cannot read {path}, k3s's kubeconfig: permission denied ({mode})",
+        ("run lwstutor as root: sudo $(command -v lwstutor)",
+         f"or copy it for yourself: mkdir -p ~/.kube && sudo cp {path} {copy_to} && sudo chown $USER {copy_to}",
+         f"or: mkdir -p ~/.kube && sudo k3s kubectl config view --raw > {copy_to}"))
+
+
+def _first_current_context(files: tuple[str, ...]) -> str | None:
+    """kubectl takes current-context from the first file that sets it; the client's merge takes
+    the last one, so it is read here, file by file, with the client's own loader."""
+    from kubernetes.config.kube_config import KubeConfigMerger
+
+    for path in files:
+        merged = KubeConfigMerger(path).config
+        current = merged.value.get("current-context") if merged is not None else None
+        if current:
+            return current
+    return None
+
+
+def connect(kubeconfig: str | None = None, context: str | None = None, where: Where | None = None) -> Connection:
+    source = find_kubeconfig(kubeconfig, where)
     from kubernetes import client, config
     from kubernetes.config.config_exception import ConfigException
 
-    path, have_file = _kubeconfig_path(kubeconfig)
-    if not have_file and not kubeconfig and os.environ.get("KUBERNETES_SERVICE_HOST"):
+    if not source.files:
         try:
             cfg = client.Configuration()
             config.load_incluster_config(client_configuration=cfg)
         except ConfigException as exc:
             raise ConnectError(f"in-cluster config: {exc}") from None
-        return Connection(client.ApiClient(cfg), "in-cluster", cfg.host)
-    if not have_file:
-        raise ConnectError(kubeconfig_missing(kubeconfig))
+        return Connection(client.ApiClient(cfg), "in-cluster", cfg.host, source)
+    label = ", ".join(source.files)
+    merged = os.pathsep.join(source.files)
     try:
+        contexts, _ = config.list_kube_config_contexts(config_file=merged)
+        name = context or _first_current_context(source.files)
+        if context and context not in {c.get("name") for c in contexts or []}:
+            raise ConnectError(f"context {context!r} not found in {label}")
         cfg = client.Configuration()
-        config.load_kube_config(config_file=kubeconfig, context=context, client_configuration=cfg)
-        contexts, active = config.list_kube_config_contexts(config_file=kubeconfig)
+        # persist_config=False: the client would otherwise write refreshed tokens back into the
+        # learner's kubeconfig, and the tutor never writes the learner's files.
+        config.load_kube_config(config_file=merged, context=name, client_configuration=cfg, persist_config=False)
     except ConfigException as exc:
-        raise ConnectError(f"kubeconfig {path}: {exc}") from None
+        raise ConnectError(f"kubeconfig {label}: {exc}") from None
+    except ConnectError:
+        raise
     except Exception as exc:  # noqa: BLE001 - malformed kubeconfig YAML and the like
-        raise ConnectError(f"kubeconfig {path}: {type(exc).__name__}: {exc}") from None
-    name = context or (active or {}).get("name", "")
-    if context and context not in {c.get("name") for c in contexts or []}:
-        raise ConnectError(f"context {context!r} not found in {path}")
-    return Connection(client.ApiClient(cfg), name, cfg.host)
+        raise ConnectError(f"kubeconfig {label}: {type(exc).__name__}: {exc}") from None
+    return Connection(client.ApiClient(cfg), name or "", cfg.host, source)

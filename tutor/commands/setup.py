@@ -84,10 +84,26 @@ def session_for(args, progress: Progress | None = None) -> Session:
     return Session(lesson, workdir_for(args, lesson), lang, progress)
 
 
-def connect_for(args):
-    from tutor.cluster.connect import ConnectError, connect
+@contextmanager
+def _connect_errors_as_usage():
+    from tutor.cluster.connect import ConnectError
 
     try:
-        return connect(args.kubeconfig, args.context)
+        yield
     except ConnectError as exc:
         raise UsageError(f"cannot connect: {exc}") from None
+
+
+def find_kubeconfig_for(args):
+    """Which kubeconfig kubectl would use, without importing the kubernetes client."""
+    from tutor.cluster.connect import find_kubeconfig
+
+    with _connect_errors_as_usage():
+        return find_kubeconfig(args.kubeconfig)
+
+
+def connect_for(args):
+    from tutor.cluster.connect import connect
+
+    with _connect_errors_as_usage():
+        return connect(args.kubeconfig, args.context)

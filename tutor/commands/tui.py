@@ -6,7 +6,7 @@ import threading
 from functools import partial
 
 from tutor.commands.results import EXIT_OK, UsageError
-from tutor.commands.setup import connect_for, lesson_for, progress_for, session_for
+from tutor.commands.setup import connect_for, find_kubeconfig_for, lesson_for, progress_for, session_for
 
 
 def run_tui(args) -> int:
@@ -32,12 +32,9 @@ def tui_app(args):
         context = "replay"
     else:
         # The kubernetes client takes about half a second to import: connect in a thread once
-        # the first frame is up. A missing kubeconfig is still an error before the UI starts.
-        from tutor.cluster.connect import ConnectError, kubeconfig_missing
-
-        missing = kubeconfig_missing(args.kubeconfig)
-        if missing:
-            raise UsageError(f"cannot connect: {ConnectError(missing)}")
+        # the first frame is up. A kubeconfig that is missing or unreadable is still an error
+        # before the UI starts (finding it imports nothing heavy).
+        find_kubeconfig_for(args)
         starter = partial(connect_then_start, args, poll=args.poll)
     from tutor.ui.app import TutorApp
 

@@ -1,0 +1,198 @@
+"""Finding the cluster the way kubectl does, in a temp root that stands in for the VM's /:
+--kubeconfig, $KUBECONFIG (merged), ~/.kube/config, /etc/rancher/k3s/k3s.yaml, in-cluster."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tutor.cluster.connect import ConnectError, NoCluster, Where, connect, find_kubeconfig
+
+
+def kubeconfig(path: Path, context: str = "default", server: str = "https://127.0.0.1:6443",
+               current: bool = True) -> Path:
+    """A kubeconfig shaped like k3s's (one cluster, user and context), with a token user."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    doc = {"apiVersion": "v1", "kind": "Config",
+           "clusters": [{"name": context, "cluster": {"server": server, "insecure-skip-tls-verify": True}}],
+           "users": [{"name": context, "user": {"token": "t"}}],
+           "contexts": [{"name": context, "context": {"cluster": context, "user": context}}]}
+    if current:
+        doc["current-context"] = context
+    path.write_text(yaml.safe_dump(doc))
+    return path
+
+
+@pytest.fixture
+def vm(tmp_path) -> Where:
+    """An empty VM: root's home without .kube, no k3s file yet, no KUBECONFIG, not in a pod."""
+    (tmp_path / "root").mkdir()
+    return Where(environ={}, home=str(tmp_path / "root"), k3s=str(tmp_path / "etc/rancher/k3s/k3s.yaml"))
+
+
+def test_a_stock_k3s_vm_connects_with_no_flags(vm):
+    kubeconfig(Path(vm.k3s), server="https://127.0.0.1:6443")
+    conn = connect(where=vm)
+    assert conn.server == "https://127.0.0.1:6443" and conn.context == "default"
+    assert conn.source.files == (vm.k3s,)
+    assert "k3s's kubeconfig" in conn.source.why and "$KUBECONFIG is unset" in conn.source.why
+
+
+def test_the_order_is_kubectls(vm, tmp_path):
+    kubeconfig(Path(vm.k3s), "k3s")
+    home = kubeconfig(Path(vm.home) / ".kube/config", "home")
+    assert find_kubeconfig(where=vm).files == (str(home),)
+    env = kubeconfig(tmp_path / "env.yaml", "env")
+    with_env = Where(environ={"KUBECONFIG": str(env)}, home=vm.home, k3s=vm.k3s)
+    assert find_kubeconfig(where=with_env).files == (str(env),)
+    flag = kubeconfig(tmp_path / "flag.yaml", "flag")
+    assert find_kubeconfig(str(flag), where=with_env).files == (str(flag),)
+    assert connect(str(flag), where=with_env).context == "flag"
+
+
+def test_kubeconfig_is_a_merged_path_list_and_the_first_current_context_wins(vm, tmp_path):
+    a = kubeconfig(tmp_path / "a.yaml", "ctx-a", "https://127.0.0.1:1001")
+    b = kubeconfig(tmp_path / "b.yaml", "ctx-b", "https://127.0.0.1:1002")
+    where = Where(environ={"KUBECONFIG": f"{tmp_path / 'absent'}{os.pathsep}{a}{os.pathsep}{b}"},
+                  home=vm.home, k3s=vm.k3s)
+    conn = connect(where=where)
+    assert conn.source.files == (str(a), str(b)) and "merged" in conn.source.why
+    assert (conn.context, conn.server) == ("ctx-a", "https://127.0.0.1:1001")  # as kubectl: first file's
+    assert connect(context="ctx-b", where=where).server == "https://127.0.0.1:1002"  # both files' contexts
+    with pytest.raises(ConnectError, match="context 'nope' not found"):
+        connect(context="nope", where=where)
+
+
+def test_a_kubeconfig_that_names_no_file_does_not_fall_back(vm, tmp_path):
+    kubeconfig(Path(vm.home) / ".kube/config")
+    where = Where(environ={"KUBECONFIG": str(tmp_path / "gone")}, home=vm.home, k3s=vm.k3s)
+    with pytest.raises(ConnectError, match=r"\$KUBECONFIG is .*gone, and no such file exists"):
+        find_kubeconfig(where=where)
+    with pytest.raises(ConnectError, match="given with --kubeconfig"):
+        find_kubeconfig(str(tmp_path / "typo"), where=vm)
+
+
+def test_in_a_pod_without_files_it_is_the_in_cluster_config(vm):
+    where = Where(environ={"KUBERNETES_SERVICE_HOST": "10.0.0.1"}, home=vm.home, k3s=vm.k3s)
+    assert find_kubeconfig(where=where).files == ()
+    with pytest.raises(ConnectError, match="in-cluster config"):  # no service account token here
+        connect(where=where)
+
+
+def test_no_cluster_at_all_is_one_line_pointing_to_the_demo(vm):
+    with pytest.raises(NoCluster) as exc:
+        find_kubeconfig(where=vm)
+    assert "\n" not in str(exc.value) and "lwstutor demo" in str(exc.value) and vm.k3s in str(exc.value)
+
+
+def test_a_broken_kubeconfig_names_the_file(vm):
+    Path(vm.k3s).parent.mkdir(parents=True)
+    Path(vm.k3s).write_text("clusters: [\n")
+    with pytest.raises(ConnectError, match=f"kubeconfig {vm.k3s}"):
+        connect(where=vm)
+
+
+K3S_FIXES = ("sudo $(command -v lwstutor)",
+             "mkdir -p ~/.kube && sudo cp {k3s} ~/.kube/config && sudo chown $USER ~/.kube/config",
+             "mkdir -p ~/.kube && sudo k3s kubectl config view --raw > ~/.kube/config")
+
+
+def assert_k3s_unreadable_message(message: str, k3s: str) -> None:
+    assert f"cannot read {k3s}, k3s's kubeconfig: permission denied" in message
+    for fix in K3S_FIXES:
+        assert fix.format(k3s=k3s) in message, fix
+
+
+def test_an_unreadable_k3s_file_says_so_with_the_fixes(vm):
+    """Root reads a 0600 file, so the denial comes from an injected opener that raises what
+    open() raises for a user who may not read the file."""
+    kubeconfig(Path(vm.k3s))
+
+    def denied(path, mode):
+        raise PermissionError(13, "Permission denied", path)
+
+    where = Where(environ={}, home=vm.home, k3s=vm.k3s, opener=denied)
+    with pytest.raises(ConnectError) as exc:
+        find_kubeconfig(where=where)
+    assert_k3s_unreadable_message(str(exc.value), vm.k3s)
+
+
+def test_an_unreadable_k3s_file_for_real():
+    """The real EACCES: a 0600 root file read by uid 65534 (a forked child drops to it when the
+    tests run as root; otherwise the file is made mode 000 for the current user)."""
+    root = Path(tempfile.mkdtemp(prefix="lwstutor-k3s-"))
+    try:
+        root.chmod(0o755)  # the child may traverse it, not read the file
+        where = Where(environ={}, home=str(root / "home"), k3s=str(root / "k3s.yaml"))
+        kubeconfig(Path(where.k3s)).chmod(0o600 if os.geteuid() == 0 else 0)
+        message = _find_as_another_user(where) if os.geteuid() == 0 else _find(where)
+        assert_k3s_unreadable_message(message, where.k3s)
+        assert "mode 0600" in message or "mode 0000" in message
+    finally:
+        Path(root / "k3s.yaml").chmod(0o600)
+        for p in sorted(root.rglob("*"), reverse=True):
+            p.unlink() if p.is_file() else p.rmdir()
+        root.rmdir()
+
+
+def _find(where: Where) -> str:
+    try:
+        find_kubeconfig(where=where)
+    except ConnectError as exc:
+        return str(exc)
+    return "found"
+
+
+def _find_as_another_user(where: Where) -> str:
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: drop to nobody, try, report, leave without running pytest's exit
+        try:
+            os.close(read)
+            os.setgid(65534)
+            os.setuid(65534)
+            os.write(write, _find(where).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as fh:
+        out = fh.read()
+    os.waitpid(pid, 0)
+    return out
+
+
+# --- through the command line --------------------------------------------------------------------
+
+# Runs `lwstutor` with the k3s path moved into the temp root (HOME moves the home).
+IN_ROOT = ("import sys, tutor.cluster.connect as c; c.K3S_KUBECONFIG = sys.argv.pop(1); "
+           "from tutor.cli import main; sys.exit(main(sys.argv[1:]))")
+
+
+def lwstutor_in(vm: Where, *argv: str):
+    env = {k: v for k, v in os.environ.items() if k not in ("KUBECONFIG", "KUBERNETES_SERVICE_HOST")}
+    return subprocess.run([sys.executable, "-c", IN_ROOT, vm.k3s, *argv], capture_output=True, text=True,
+                          timeout=120, stdin=subprocess.DEVNULL, env={**env, "HOME": vm.home})
+
+
+def test_lwstutor_with_no_cluster_says_so_in_one_line(vm):
+    res = lwstutor_in(vm)
+    assert res.returncode == 2
+    assert res.stderr.count("\n") == 1 and "no cluster found" in res.stderr and "lwstutor demo" in res.stderr
+
+
+def test_doctor_on_a_stock_k3s_vm_says_which_file_and_why(vm):
+    kubeconfig(Path(vm.k3s), server="https://127.0.0.1:9")  # nothing listens there
+    res = lwstutor_in(vm, "doctor", "--json")
+    out = json.loads(res.stdout)
+    assert res.returncode == 1 and out["kubeconfig"]["files"] == [vm.k3s]
+    assert "k3s's kubeconfig" in out["kubeconfig"]["why"]
+    first = out["checks"][0]
+    assert first["id"] == "kubeconfig" and vm.k3s in first["title"] and "k3s's kubeconfig" in first["title"]
+    assert out["checks"][1]["id"] == "cluster" and not out["checks"][1]["ok"]
