@@ -1,0 +1,128 @@
+"""The offline install a lab author does for a VM image (README, "Into a lab VM, offline"):
+a wheelhouse of lwstutor and its dependencies built where PyPI is reachable, then installed into a
+fresh venv with `pip install --no-index --find-links`, then the installed `lwstutor demo` run in
+a terminal (a pty), read until it has drawn the lab to its last step, and quit with `q`.
+
+Building the wheelhouse needs PyPI (CI has it). With CI=true this test never skips; elsewhere,
+a machine that cannot reach PyPI skips it. Everything is built in a temp dir, nothing in the repo.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import pty
+import re
+import select
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = ("pyproject.toml", "README.md", "tutor", "lessons")  # what the wheel is built from
+ANSI = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[PX^_][^\x1b]*\x1b\\|.)")
+
+pytestmark = pytest.mark.install
+
+
+def pypi_reachable() -> bool:
+    try:
+        socket.create_connection(("pypi.org", 443), timeout=5).close()
+        return True
+    except OSError:
+        return False
+
+
+def sh(*argv, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess:
+    res = subprocess.run([str(a) for a in argv], cwd=cwd, capture_output=True, text=True, timeout=timeout,
+                         stdin=subprocess.DEVNULL)
+    assert res.returncode == 0, f"{' '.join(map(str, argv))}\n{res.stdout[-2000:]}\n{res.stderr[-2000:]}"
+    return res
+
+
+def test_offline_wheelhouse_install_runs_the_demo(tmp_path):
+    if os.environ.get("CI") != "true" and not pypi_reachable():
+        pytest.skip("PyPI is not reachable: the wheelhouse cannot be built here")
+    src, wheels, venv = tmp_path / "src", tmp_path / "wheelhouse", tmp_path / "venv"
+    src.mkdir()
+    for name in SOURCES:  # a copy, so pip's in-tree build leaves nothing in the repo
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, src / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy(ROOT / name, src / name)
+
+    # Where PyPI is reachable: lwstutor's wheel and a wheel of every dependency.
+    sh(sys.executable, "-m", "pip", "wheel", "-q", "--wheel-dir", wheels, src, cwd=tmp_path)
+    assert any(wheels.glob("lwstutor-*.whl")) and any(wheels.glob("textual-*.whl"))
+
+    # In the VM: a fresh venv, and no index at all.
+    sh(sys.executable, "-m", "venv", venv, cwd=tmp_path)
+    sh(venv / "bin/python", "-m", "pip", "install", "-q", "--no-index", "--find-links", wheels, "lwstutor",
+       cwd=tmp_path)
+    lwstutor = venv / "bin/lwstutor"
+    where = sh(venv / "bin/python", "-c", "import tutor.demo as d; print(d.__file__); print(d.walkthrough())",
+               cwd=tmp_path).stdout.split()
+    assert all(p.startswith(str(venv)) for p in where), where  # the installed copy, not the repo's
+
+    # The shipped walkthrough, checked by the installed package: every step passes.
+    res = sh(lwstutor, "check", "--json", "--replay", where[1], cwd=tmp_path)
+    assert [s["status"] for s in json.loads(res.stdout)["steps"]] == ["pass"] * 8
+
+    # The installed demo in a 100x30 terminal: its first frame, then the lab played to step 8, then q.
+    seen, code = run_in_pty([str(lwstutor), "demo", "--speed", "20", "--pause", "0.2", "--lang", "en"], tmp_path,
+                            until=lambda text: "8/8" in text, timeout=90)
+    assert "lwstutor" in seen and "LeaderWorkerSet" in seen and "1/8" in seen, seen[-2000:]
+    assert "8/8" in seen, seen[-2000:]
+    assert code == 0
+
+
+def run_in_pty(argv: list[str], cwd: Path, until, timeout: float, cols: int = 100, rows: int = 30):
+    """Runs argv on a pty of cols x rows, reads what it draws (escape sequences removed) until
+    until(text) holds, then presses q and waits for the exit. Returns (text, exit code)."""
+    env = {**os.environ, "TERM": "xterm-256color", "LANG": "C.UTF-8"}
+    env.pop("TEXTUAL", None)
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the pty is its terminal; give it its size before the app asks
+        try:
+            os.chdir(cwd)
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+            os.execve(argv[0], argv, env)
+        finally:
+            os._exit(127)
+    raw, pressed, deadline = b"", False, time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([fd], [], [], 0.2)
+            if ready:
+                try:
+                    chunk = os.read(fd, 65536)
+                except OSError:  # EIO: the child closed the terminal
+                    break
+                if not chunk:
+                    break
+                raw += chunk
+            if not pressed and until(ANSI.sub("", raw.decode("utf-8", "replace"))):
+                os.write(fd, b"q")
+                pressed = True
+        code = None
+        for _ in range(100):  # the terminal is closed; the process ends right after
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                code = os.waitstatus_to_exitcode(status)
+                break
+            time.sleep(0.1)
+        else:
+            os.kill(pid, signal.SIGKILL)  # it did not end: the caller's assertions say so
+            os.waitpid(pid, 0)
+    finally:
+        os.close(fd)
+    return ANSI.sub("", raw.decode("utf-8", "replace")), code
