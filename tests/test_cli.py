@@ -56,8 +56,10 @@ def test_usage_errors_exit_2(tmp_path):
 
 
 def test_no_cluster_is_a_clear_error(tmp_path):
-    res = run("check", "--kubeconfig", str(tmp_path / "missing"))
+    res = run("check", "--kubeconfig", str(tmp_path / "missing"), "--lang", "en")
     assert res.returncode == 2 and "cannot connect" in res.stderr and "kubeconfig" in res.stderr
+    res = run("check", "--kubeconfig", str(tmp_path / "missing"), "--lang", "ko")
+    assert res.returncode == 2 and "연결할 수 없습니다" in res.stderr and "kubeconfig" in res.stderr
 
 
 def test_version():

@@ -122,6 +122,8 @@ def test_an_unreadable_k3s_file_says_so_with_the_fixes(vm):
     with pytest.raises(ConnectError) as exc:
         find_kubeconfig(where=where)
     assert_k3s_unreadable_message(str(exc.value), vm.k3s)
+    korean = exc.value.text("ko")
+    assert "k3s의 kubeconfig" in korean and "root로 실행" in korean and "sudo k3s kubectl config view --raw" in korean
 
 
 def test_an_unreadable_k3s_file_for_real():
@@ -181,10 +183,20 @@ def lwstutor_in(vm: Where, *argv: str):
                           timeout=120, stdin=subprocess.DEVNULL, env={**env, "HOME": vm.home})
 
 
-def test_lwstutor_with_no_cluster_says_so_in_one_line(vm):
-    res = lwstutor_in(vm)
+@pytest.mark.parametrize(("lang", "words"), [("en", "no cluster found"), ("ko", "클러스터를 찾지 못했습니다")])
+def test_lwstutor_with_no_cluster_says_so_in_one_line(vm, lang, words):
+    res = lwstutor_in(vm, "--lang", lang)
     assert res.returncode == 2
-    assert res.stderr.count("\n") == 1 and "no cluster found" in res.stderr and "lwstutor demo" in res.stderr
+    assert res.stderr.count("\n") == 1 and words in res.stderr and "lwstutor demo" in res.stderr
+
+
+def test_lwstutor_on_an_unreadable_k3s_file_stops_before_the_ui_with_the_fixes(vm):
+    """The same message from the command as from find_kubeconfig; the file is a directory here,
+    which open() refuses for root too (a permission denial is tested above)."""
+    Path(vm.k3s).mkdir(parents=True)
+    res = lwstutor_in(vm, "--lang", "en")
+    assert res.returncode == 2 and f"cannot connect: cannot read the kubeconfig {vm.k3s}" in res.stderr
+    assert "Traceback" not in res.stderr
 
 
 def test_doctor_on_a_stock_k3s_vm_says_which_file_and_why(vm):

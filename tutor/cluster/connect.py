@@ -17,14 +17,20 @@ K3S_KUBECONFIG = "/etc/rancher/k3s/k3s.yaml"
 
 
 class ConnectError(Exception):
-    """The cluster cannot be found or configured; the message (and the fixes) say what to do."""
+    """The cluster cannot be found or configured; the message (and the fixes) say what to do.
+    The learner sees it first, so it is in English and Korean; the fixes are commands."""
 
-    def __init__(self, message: str, fixes: tuple[str, ...] = ()):
-        super().__init__(message)
+    def __init__(self, en: str, ko: str, fixes: tuple[str, ...] = ()):
+        super().__init__(en)
+        self.texts = {"en": en, "ko": ko}
         self.fixes = fixes
 
+    def text(self, lang: str = "en") -> str:
+        label = "해결" if lang == "ko" else "fix"
+        return "\n".join([self.texts.get(lang, self.texts["en"]), *(f"  {label}: {f}" for f in self.fixes)])
+
     def __str__(self) -> str:
-        return "\n".join([self.args[0], *(f"  fix: {f}" for f in self.fixes)])
+        return self.text("en")
 
 
 class NoCluster(ConnectError):
@@ -70,13 +76,15 @@ def find_kubeconfig(kubeconfig: str | None = None, where: Where | None = None) -
     if kubeconfig:
         files = [p for p in _split(kubeconfig) if os.path.exists(p)]
         if not files:
-            raise ConnectError(f"no kubeconfig at {kubeconfig} (given with --kubeconfig)")
+            raise ConnectError(f"no kubeconfig at {kubeconfig} (given with --kubeconfig)",
+                               f"{kubeconfig} 에 kubeconfig가 없습니다 (--kubeconfig 로 지정됨)")
         source = Source(tuple(files), "given with --kubeconfig")
     elif env:
         files = [p for p in _split(env) if os.path.exists(p)]
         if not files:  # kubectl does not fall back to ~/.kube/config either
             raise ConnectError(f"$KUBECONFIG is {env}, and no such file exists",
-                               ("unset KUBECONFIG, or point it at your kubeconfig",))
+                               f"$KUBECONFIG 가 {env} 인데, 그런 파일이 없습니다",
+                               ("unset KUBECONFIG", "export KUBECONFIG=<your kubeconfig>"))
         source = Source(tuple(files), "from $KUBECONFIG" + (", merged" if len(files) > 1 else ""))
     elif os.path.exists(home_config):
         source = Source((home_config,), "kubectl's default: $KUBECONFIG is unset")
@@ -85,8 +93,11 @@ def find_kubeconfig(kubeconfig: str | None = None, where: Where | None = None) -
     elif where.environ.get("KUBERNETES_SERVICE_HOST"):
         return Source((), "running in a pod: no kubeconfig file found")
     else:
-        raise NoCluster(f"no cluster found: no --kubeconfig, $KUBECONFIG, {home_config}, {where.k3s} "
-                        "or in-cluster config. To watch the lab being done without a cluster: lwstutor demo")
+        looked = f"--kubeconfig, $KUBECONFIG, {home_config}, {where.k3s}"
+        raise NoCluster(f"no cluster found: no {looked} or in-cluster config. "
+                        "To watch the lab being done without a cluster: lwstutor demo",
+                        f"클러스터를 찾지 못했습니다: {looked}, in-cluster 설정이 모두 없습니다. "
+                        "클러스터 없이 실습 과정을 보려면: lwstutor demo")
     for path in source.files:
         _check_readable(path, where)
     return source
@@ -98,7 +109,9 @@ def _check_readable(path: str, where: Where) -> None:
     except PermissionError:
         raise _unreadable(path, where) from None
     except OSError as exc:
-        raise ConnectError(f"cannot read the kubeconfig {path}: {exc.strerror or exc}") from None
+        why = exc.strerror or str(exc)
+        raise ConnectError(f"cannot read the kubeconfig {path}: {why}",
+                           f"kubeconfig {path} 를 읽을 수 없습니다: {why}") from None
 
 
 def _unreadable(path: str, where: Where) -> ConnectError:
@@ -106,16 +119,20 @@ def _unreadable(path: str, where: Where) -> ConnectError:
         st = os.stat(path)
         mode = f"mode {stat.S_IMODE(st.st_mode):04o}, owner {'root' if st.st_uid == 0 else f'uid {st.st_uid}'}"
     except OSError:
-        mode = "its mode could not be read"
+        mode = "mode ?"
     copy_to = "~/.kube/config"
     if path != where.k3s:
         return ConnectError(f"cannot read the kubeconfig {path}: permission denied ({mode})",
-                            (f"sudo chown $USER {path}", "or pass --kubeconfig with a file you can read"))
+                            f"kubeconfig {path} 를 읽을 권한이 없습니다 ({mode})",
+                            (f"sudo chown $USER {path}", "lwstutor --kubeconfig <a file you can read>"))
     return ConnectError(
-        f"cannot read {path}, k3s's kubeconfig: permission denied ({mode})",
-        ("run lwstutor as root: sudo $(command -v lwstutor)",
-         f"or copy it for yourself: mkdir -p ~/.kube && sudo cp {path} {copy_to} && sudo chown $USER {copy_to}",
-         f"or: mkdir -p ~/.kube && sudo k3s kubectl config view --raw > {copy_to}"))
+        f"cannot read {path}, k3s's kubeconfig: permission denied ({mode}). "
+        "Run lwstutor as root, or copy the file for yourself (one of these):",
+        f"k3s의 kubeconfig {path} 를 읽을 권한이 없습니다 ({mode}). "
+        "lwstutor를 root로 실행하거나, 파일을 내 것으로 복사하세요 (아래 중 하나):",
+        ("sudo $(command -v lwstutor)",
+         f"mkdir -p ~/.kube && sudo cp {path} {copy_to} && sudo chown $USER {copy_to}",
+         f"mkdir -p ~/.kube && sudo k3s kubectl config view --raw > {copy_to}"))
 
 
 def _first_current_context(files: tuple[str, ...]) -> str | None:
@@ -141,7 +158,7 @@ def connect(kubeconfig: str | None = None, context: str | None = None, where: Wh
             cfg = client.Configuration()
             config.load_incluster_config(client_configuration=cfg)
         except ConfigException as exc:
-            raise ConnectError(f"in-cluster config: {exc}") from None
+            raise ConnectError(f"in-cluster config: {exc}", f"in-cluster 설정: {exc}") from None
         return Connection(client.ApiClient(cfg), "in-cluster", cfg.host, source)
     label = ", ".join(source.files)
     merged = os.pathsep.join(source.files)
@@ -149,15 +166,17 @@ def connect(kubeconfig: str | None = None, context: str | None = None, where: Wh
         contexts, _ = config.list_kube_config_contexts(config_file=merged)
         name = context or _first_current_context(source.files)
         if context and context not in {c.get("name") for c in contexts or []}:
-            raise ConnectError(f"context {context!r} not found in {label}")
+            raise ConnectError(f"context {context!r} not found in {label}",
+                               f"{label} 에 context {context!r} 가 없습니다")
         cfg = client.Configuration()
         # persist_config=False: the client would otherwise write refreshed tokens back into the
         # learner's kubeconfig, and the tutor never writes the learner's files.
         config.load_kube_config(config_file=merged, context=name, client_configuration=cfg, persist_config=False)
     except ConfigException as exc:
-        raise ConnectError(f"kubeconfig {label}: {exc}") from None
+        raise ConnectError(f"kubeconfig {label}: {exc}", f"kubeconfig {label}: {exc}") from None
     except ConnectError:
         raise
     except Exception as exc:  # noqa: BLE001 - malformed kubeconfig YAML and the like
-        raise ConnectError(f"kubeconfig {label}: {type(exc).__name__}: {exc}") from None
+        what = f"kubeconfig {label}: {type(exc).__name__}: {exc}"  # the parser's own words
+        raise ConnectError(what, what) from None
     return Connection(client.ApiClient(cfg), name or "", cfg.host, source)

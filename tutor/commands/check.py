@@ -70,7 +70,7 @@ def replay_instantly(session, args, steps: list[int]) -> dict[int, float]:
 def load_live(session, args) -> int | None:
     from tutor.cluster.live import list_all
 
-    conn = connect_for(args)
+    conn = connect_for(args, session.lang)
     list_all(conn.api_client, session.lesson.namespace, session.apply)
     down = [s for s in session.states.values() if s.state is Conn.RECONNECTING]
     if len(down) == len(session.states):

@@ -85,25 +85,29 @@ def session_for(args, progress: Progress | None = None) -> Session:
 
 
 @contextmanager
-def _connect_errors_as_usage():
+def _connect_errors_as_usage(args, lang: str | None):
+    """A cluster that cannot be found or configured: exit code 2, the message in the learner's
+    language (the session's when there is one, else --lang or the locale)."""
     from tutor.cluster.connect import ConnectError
 
     try:
         yield
     except ConnectError as exc:
-        raise UsageError(f"cannot connect: {exc}") from None
+        lang = lang or default_lang(getattr(args, "lang", None))
+        prefix = "연결할 수 없습니다" if lang == "ko" else "cannot connect"
+        raise UsageError(f"{prefix}: {exc.text(lang)}") from None
 
 
-def find_kubeconfig_for(args):
+def find_kubeconfig_for(args, lang: str | None = None):
     """Which kubeconfig kubectl would use, without importing the kubernetes client."""
     from tutor.cluster.connect import find_kubeconfig
 
-    with _connect_errors_as_usage():
+    with _connect_errors_as_usage(args, lang):
         return find_kubeconfig(args.kubeconfig)
 
 
-def connect_for(args):
+def connect_for(args, lang: str | None = None):
     from tutor.cluster.connect import connect
 
-    with _connect_errors_as_usage():
+    with _connect_errors_as_usage(args, lang):
         return connect(args.kubeconfig, args.context)

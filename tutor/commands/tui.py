@@ -34,7 +34,7 @@ def tui_app(args):
         # The kubernetes client takes about half a second to import: connect in a thread once
         # the first frame is up. A kubeconfig that is missing or unreadable is still an error
         # before the UI starts (finding it imports nothing heavy).
-        find_kubeconfig_for(args)
+        find_kubeconfig_for(args, session.lang)
         starter = partial(connect_then_start, args, poll=args.poll)
     from tutor.ui.app import TutorApp
 
@@ -46,7 +46,7 @@ def connect_then_start(args, app, poll: bool) -> None:
     be configured ends the app with the same message and exit code as before the UI."""
     def work() -> None:
         try:
-            conn = connect_for(args)
+            conn = connect_for(args, app.session.lang)
         except UsageError as exc:
             stop_with_error(app, str(exc))
             return
