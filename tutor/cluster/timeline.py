@@ -134,6 +134,20 @@ class Timeline:
     def created(self, pod: str, uid: str) -> Fact | None:
         return next((f for f in self.uids(pod) if f.uid == uid), None)
 
+    def uid_at(self, pod: str, at: float) -> Fact | None:
+        """The pod's UID at a moment (its POD_CREATED fact), or None when nothing known is older."""
+        before = [f for f in self.uids(pod) if f.at <= at]
+        return before[-1] if before else None
+
+    def successor(self, pod: str, uid: str) -> Fact | None:
+        """The UID that replaced this one, if known."""
+        return next((f for f in self.uids(pod) if f.detail == uid), None)
+
+    def covers(self, at: float) -> bool:
+        """Whether the evidence reaches back to a moment: the tutor was watching then, or the
+        cluster still keeps an event from then or before (events expire, by default after an hour)."""
+        return self.anchor <= at + SLACK or any(f.source == "event" and f.at <= at for f in self.facts)
+
     def owner_of(self, uid: str) -> str | None:
         """The pod name that held this UID, from any evidence (history, live pods, events)."""
         uid = uid.lower()
@@ -253,6 +267,7 @@ class _Names:
     """Pod name -> (lws, group): from the pod's labels when it is live, else from its name."""
 
     def __init__(self, store: Store, namespace: str):
+        self.lws_uid = {o.name(x): o.uid(x) for x in store.all("LeaderWorkerSet", namespace) if o.uid(x)}
         self.lws = {o.name(x) for x in store.all("LeaderWorkerSet", namespace)}
         self.lws |= {o.lws_name(p) for p in store.all("Pod", namespace) if o.lws_name(p)}
         self.lws |= {str(o.event_regarding(e).get("name", "")) for e in store.events_for(namespace)
@@ -323,6 +338,8 @@ def build(store: Store, namespace: str) -> Timeline:
         if not times:
             continue
         if kind == o.LWS_KIND:
+            if about.get("uid") and names.lws_uid.get(name, about["uid"]) != about["uid"]:
+                continue  # about an earlier LeaderWorkerSet of that name, deleted since
             facts.extend(_lws_facts(ev, name, times))
         elif kind == "Pod":
             where = names.of(name)
