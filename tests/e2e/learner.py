@@ -367,15 +367,28 @@ def nothing(ln: Learner) -> None:
     """The tutor only looks: the recording holds what the cluster shows when it starts."""
 
 
+PARTITION = "/spec/rolloutStrategy/rollingUpdateConfiguration/partition"
+
+
+def set_partition(ln: Learner, n: int) -> None:
+    ln.lab.kubectl("patch", "leaderworkerset", "llm", "-n", NS, "--type=json",
+                   "-p", json.dumps([{"op": "replace", "path": PARTITION, "value": n}]))
+
+
 def rollout_started(ln: Learner) -> None:
-    """Steps 1 to 5, then step 6's change applied; the tutor starts while LWS rolls."""
+    """Steps 1 to 5, then step 6's change applied while the rollout is held after group 1 (a
+    partition of 1, set with kubectl patch beside the file): the tutor starts in the middle."""
     steps_up_to(5)(ln)
+    set_partition(ln, 1)
     ln.apply(llm("v2"), "lws.yaml")
-    ln.wait("the rollout under way", lambda: any(
-        (p := ln.pod(n)) is None or p["metadata"].get("deletionTimestamp") for n in ("llm-1", "llm-1-1")), timeout=60)
+    ln.wait("group 1 on the new template", lambda: all(
+        (p := ln.pod(n)) and p["status"].get("phase") == "Running" and not p["metadata"].get("deletionTimestamp")
+        and any(e.get("name") == "VERSION" for e in p["spec"]["containers"][0].get("env", []))
+        for n in ("llm-1", "llm-1-1")), timeout=120)
 
 
 def finish_rollout(ln: Learner) -> None:
+    set_partition(ln, 0)
     ln.wait_rolled()
 
 

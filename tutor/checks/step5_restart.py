@@ -60,7 +60,7 @@ def check(ctx: Context) -> Verdict:
     values = read_values(ctx)
     g0, g1 = values["group0_before"], values["group1_before"]
     tl = timeline(ctx.store, ctx.ns)
-    story = [ctx.t("timeline of llm:", "llm 의 타임라인:"), *tl.lines(ctx.lang, LWS)]
+    story = [ctx.t("timeline of llm (UTC):", "llm 의 타임라인(UTC):"), *tl.lines(ctx.lang, LWS, limit=12)]
 
     def fail(msg: str, *details: str) -> Verdict:
         return failed(msg, *details, *story)
@@ -89,6 +89,11 @@ def check(ctx: Context) -> Verdict:
     rec0 = [f for f in tl.recreations(LWS, 0) if not tl.in_rollout(f)]
 
     if g0 == uid0:
+        if any(deleted_by(tl, r) == g0 for r in rec0) or [
+                f for f in tl.of(LWS, 0, (Kind.RESTARTED,), since=born0.at if born0 else None)
+                if not tl.in_rollout(f)]:
+            return waiting(ctx.t("llm-0-1 failed; LWS is recreating group 0.",
+                                 "llm-0-1 이 실패했습니다. LWS 가 그룹 0 을 다시 만드는 중입니다."), *story)
         if born0 is not None and any(r.at <= born0.at + (0 if born0.precise else SLACK) for r in rec0):
             return fail(ctx.t("group0_before equals llm-0's UID after the recreation: restart.txt was written "
                               "after the failure. The point is to record the UIDs before, then compare.",
@@ -190,8 +195,8 @@ def _group1_failed(ctx: Context, fails: list[Fact]) -> str:
         Kind.POD_CREATED: ctx.t("{pod} got a new UID {uid}", "{pod} 이(가) 새 UID {uid} 를 받았습니다",
                                 pod=first.pod, uid=first.uid),
     }[first.kind]
-    return ctx.t("Group 1 must see no failure, but at {at} {what}; LWS has not recreated group 1 yet, and will.",
-                 "그룹 1 에는 어떤 실패도 없어야 하는데, {at} 에 {what}. LWS 가 곧 그룹 1 도 다시 만듭니다.",
+    return ctx.t("Group 1 must see no failure, but at {at} {what}: LWS recreates group 1 as well.",
+                 "그룹 1 에는 어떤 실패도 없어야 하는데, {at} 에 {what}. LWS 가 그룹 1 도 다시 만듭니다.",
                  at=first.clock(), what=what)
 
 
