@@ -9,6 +9,7 @@ reproduced from the live pod spec/status exactly as the lab's commands would pri
 from __future__ import annotations
 
 import json
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -316,7 +317,26 @@ def uid_made_up(ln: Learner) -> None:
 
 
 def both_workers_failed(ln: Learner) -> None:
-    """Step 5 done right, then group 1's worker failed too, right after group 0 came back."""
+    """restart.txt written right, then both workers failed one right after the other: llm-1-1
+    fails while group 0 is still being recreated."""
+    ln.step1()
+    g0, g1 = ln.uids()
+    ln.write_restart(g0, g1)
+    # Two shells: llm-1-1 fails while group 0 is still being recreated.
+    other = threading.Thread(target=fail_container, args=(ln.lab, "llm-1-1", NS))
+    other.start()
+    fail_container(ln.lab, "llm-0-1", NS)
+    other.join()
+
+    def both_new():
+        now = [ln.pod(n) for n in ("llm-0", "llm-1")]
+        return all(now) and now[0]["metadata"]["uid"] != g0 and now[1]["metadata"]["uid"] != g1
+    ln.wait("both groups recreated", both_new)
+    ln.running(*ln.LLM_PODS)
+
+
+def group1_failed_after_step5(ln: Learner) -> None:
+    """Step 5 done right, then llm-1-1 failed too as soon as group 0 was back."""
     ln.step1()
     ln.step5()
     g1 = ln.uids()[1]
@@ -350,7 +370,8 @@ def rollout_recreating_group1(ln: Learner, tries: int = 12) -> None:
 
 WRONG_TURNS = {f.__name__.replace("_", "-"): f for f in (wrong_annotation, restart_after_failure, dns_short_name,
                                                           names_swapped, orphan_without_llm, version_worker_only,
-                                                          uid_typo, uid_made_up, both_workers_failed)}
+                                                          uid_typo, uid_made_up, both_workers_failed,
+                                                          group1_failed_after_step5)}
 
 
 # --- late starts: what the learner did before the tutor (or `check`) started, and what after --

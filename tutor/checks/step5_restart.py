@@ -89,9 +89,9 @@ def check(ctx: Context) -> Verdict:
     rec0 = [f for f in tl.recreations(LWS, 0) if not tl.in_rollout(f)]
 
     if g0 == uid0:
-        if any(deleted_by(tl, r) == g0 for r in rec0) or [
-                f for f in tl.of(LWS, 0, (Kind.RESTARTED,), since=born0.at if born0 else None)
-                if not tl.in_rollout(f)]:
+        worker0 = ctx.pod("llm-0-1")
+        if any(deleted_by(tl, r) == g0 for r in rec0) or (worker0 is not None and tl.of(
+                LWS, 0, (Kind.RESTARTED,), pod="llm-0-1") and tl.of(LWS, 0, (Kind.RESTARTED,))[-1].uid == o.uid(worker0)):
             return waiting(ctx.t("llm-0-1 failed; LWS is recreating group 0.",
                                  "llm-0-1 이 실패했습니다. LWS 가 그룹 0 을 다시 만드는 중입니다."), *story)
         if born0 is not None and any(r.at <= born0.at + (0 if born0.precise else SLACK) for r in rec0):

@@ -172,10 +172,12 @@ class Timeline:
 
     def failures(self, lws: str, group: int, since: float | None = None) -> list[Fact]:
         """What went wrong in a group (outside rollouts), in time order: restarts, deletions
-        asked for, UID replacements and LWS's recreations."""
+        asked for, UID replacements and LWS's recreations; since `since` (a UID created at that
+        very moment is the one current then, not a replacement)."""
         kinds = (Kind.RESTARTED, Kind.POD_DELETING, Kind.GROUP_RECREATED, Kind.POD_CREATED)
         return [f for f in self.of(lws, group, kinds, since=since)
-                if not (f.kind is Kind.POD_CREATED and not f.detail) and not self.in_rollout(f)]
+                if not (f.kind is Kind.POD_CREATED and (not f.detail or (since is not None and f.at <= since)))
+                and not self.in_rollout(f)]
 
     def _replaced_by_new_revision(self, fact: Fact) -> bool:
         chain = self.uids(fact.pod)
@@ -374,7 +376,24 @@ def build(store: Store, namespace: str) -> Timeline:
     # Live pods' revisions fill in what events cannot say.
     revs = {o.uid(p): o.revision(p) for p in store.all("Pod", namespace)}
     facts = [f if f.revision or f.uid not in revs else _with(f, revision=revs[f.uid]) for f in facts]
-    return Timeline(facts, anchor, names.lws)
+    # Only what happened to the LeaderWorkerSet that exists now: one deleted and created again
+    # under the same name left events about pods of the same names.
+    born = {name: parse_time(o.dig(x, "metadata", "creationTimestamp"))
+            for x in store.all("LeaderWorkerSet", namespace) if (name := o.name(x))}
+    facts = [f for f in facts if born.get(f.lws) is None or f.at >= born[f.lws][0]]
+    return Timeline(_chained(facts), anchor, names.lws)
+
+
+def _chained(facts: list[Fact]) -> list[Fact]:
+    """Each POD_CREATED names the UID it replaced: the pod's UID before it, in time order."""
+    prev: dict[str, str] = {}
+    out = []
+    for f in sorted(facts, key=lambda f: f.at):
+        if f.kind is Kind.POD_CREATED:
+            f = _with(f, detail=prev.get(f.pod, ""))
+            prev[f.pod] = f.uid
+        out.append(f)
+    return out
 
 
 def _finished(pod: dict | None) -> float | None:
