@@ -169,7 +169,8 @@ def check(ctx: Context) -> Verdict:
         return waiting(ctx.t("Group 0 is being recreated.", "그룹 0 을 다시 만드는 중입니다."),
                        *stop.verdict.details, *story)
     evidence = (ctx.t("event {reason} at {at}: {msg}", "이벤트 {reason} ({at}): {msg}",
-                      reason=o.event_reason(counted[-1].evidence), at=counted[-1].clock(), msg=counted[-1].detail)
+                      reason=o.event_reason(counted[-1].evidence), at=counted[-1].clock() + " UTC",
+                      msg=counted[-1].detail)
                 if counted else
                 ctx.t("the tutor saw llm-0-1 restart ({d})", "llm-0-1 재시작을 보았습니다({d})", d=restart0[-1].detail))
     kept = (f"llm-1: {uid1}" if g1 == uid1 else
@@ -186,7 +187,7 @@ def _group1_failed(ctx: Context, fails: list[Fact]) -> str:
         return ctx.t("Group 1 must stay untouched when a group-0 worker fails, but LWS recreated group 1 too "
                      "({at}: {msg}).",
                      "그룹 0 의 워커가 실패할 때 그룹 1 은 그대로여야 하는데, LWS 가 그룹 1 도 다시 만들었습니다"
-                     "({at}: {msg}).", at=rec[0].clock(), msg=rec[0].detail)
+                     "({at}: {msg}).", at=rec[0].clock() + " UTC", msg=rec[0].detail)
     first = fails[0]
     what = {
         Kind.RESTARTED: ctx.t("the container of {pod} failed ({d})", "{pod} 의 컨테이너가 실패했습니다({d})",
@@ -197,7 +198,7 @@ def _group1_failed(ctx: Context, fails: list[Fact]) -> str:
     }[first.kind]
     return ctx.t("Group 1 must see no failure, but at {at} {what}: LWS recreates group 1 as well.",
                  "그룹 1 에는 어떤 실패도 없어야 하는데, {at} 에 {what}. LWS 가 그룹 1 도 다시 만듭니다.",
-                 at=first.clock(), what=what)
+                 at=first.clock() + " UTC", what=what)
 
 
 def _evidence_gone(ctx: Context, uid0: str, story: list[str]) -> Verdict:
