@@ -14,8 +14,10 @@ from tests.conftest import recording_path
 from tutor.checks import run_checker
 from tutor.checks.verdict import Verdict
 from tutor.cluster import objects as o
-from tutor.cluster.events import FileChanged, ObjectEvent
+from tutor.cluster.events import FileChanged, ObjectEvent, Relisted
 from tutor.cluster.recording import Recording, read
+from tutor.cluster.store import KINDS
+from tutor.cluster.timeline import parse_time
 from tutor.lesson.loader import load
 from tutor.session import Session
 
@@ -32,6 +34,7 @@ def state(name: str, stop: Pred | None = None, after: Pred | None = None, lang: 
     """Replays up to the first item matching `stop` (excluded), or through the first matching
     `after` (included), or to the end."""
     s = Session(load(), "/root/gsb-lws", lang)
+    s.store.started_at = started_at(name)
     for item in recording(name).items:
         if stop is not None and stop(item):
             break
@@ -65,3 +68,24 @@ def running(pod: str) -> Pred:
 
 def final_file(name: str, fname: str) -> str:
     return recording(name).files_at_end()[fname]
+
+
+def started_at(name: str) -> float | None:
+    """The recording's start as wall-clock seconds, as the tutor's replay sets it."""
+    parsed = parse_time(recording(name).header.started_at)
+    return parsed[0] if parsed else None
+
+
+def late(session: Session, lang: str | None = None, events_expired: bool = False) -> Session:
+    """A tutor (or `check`) started only now: one list of what the cluster holds at this moment
+    (the Events it still keeps included, or none once they expired), the answer files as they
+    are, and no history."""
+    fresh = Session(session.lesson, "/root/gsb-lws", lang or session.lang)
+    now = session.store.now
+    fresh.store.started_at = (session.store.started_at or 0.0) + now
+    for kind in KINDS:
+        objs = [] if kind == "Event" and events_expired else session.store.all(kind)
+        fresh.apply(Relisted(kind, objs, 0.0))
+    for name in session.lesson.answer_files:
+        fresh.apply(session.workspace.get(name))  # with the time it was written, as its mtime says
+    return fresh

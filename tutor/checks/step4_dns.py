@@ -3,16 +3,32 @@
 from __future__ import annotations
 
 import re
+import time
 
 from tutor.checks.common import answer_text
 from tutor.checks.context import Context
 from tutor.checks.verdict import Verdict, failed, passed, waiting
 from tutor.cluster import objects as o
+from tutor.cluster.timeline import SLACK, parse_time, timeline
 
 LEADER = "llm-1"
 FILE = "dns.txt"
 # A whole IPv4 address: 10.42.0.1 must not match inside 10.42.0.15 or 110.42.0.1.
+NAME_RE = re.compile(r"^\s*Name:\s*(\S+)", re.M)  # what nslookup says it looked up
 IPV4_RE = re.compile(r"(?<![\d.])((?:\d{1,3}\.){3}\d{1,3})(?!\.?\d)")
+
+
+def _clock(at: float) -> str:
+    return time.strftime("%H:%M:%S UTC", time.gmtime(at))
+
+
+def answers(text: str) -> set[str]:
+    """The addresses a lookup answered: those after its Name: line, never the DNS server's own."""
+    lines = text.split("\n")
+    named = next((i for i, line in enumerate(lines) if NAME_RE.match(line)), None)
+    if named is not None:
+        return addresses("\n".join(lines[named:]))
+    return addresses("\n".join(line for line in lines if not line.strip().startswith("Server") and ":53" not in line))
 
 
 def addresses(text: str) -> set[str]:
@@ -29,12 +45,57 @@ def check(ctx: Context) -> Verdict:
         return waiting(ctx.t("Waiting for leader pod {pod} to have an IP.",
                              "리더 파드 {pod} 에 IP 가 생기기를 기다립니다.", pod=LEADER))
     found = addresses(text)
+    looked_up = [n.rstrip(".").lower() for n in NAME_RE.findall(text)]
+    if looked_up and full not in looked_up:
+        return failed(ctx.t("{path} shows a lookup of {name}, not of {full}. Look up the full name.",
+                            "{path} 은(는) {full} 이 아니라 {name} 을(를) 조회한 결과입니다. 전체 이름으로 조회하세요.",
+                            path=ctx.path(FILE), name=looked_up[0], full=full),
+                      f"kubectl exec -n {ctx.ns} llm-1-1 -- nslookup {full}")
     if ip in found:
         return passed(ctx.t("The lookup returned {ip}, the IP of leader pod {pod}: the headless Service "
                             "gives every pod in the group a stable name.",
                             "조회 결과가 리더 파드 {pod} 의 IP {ip} 입니다. 헤드리스 서비스가 그룹의 파드마다 "
                             "고정된 이름을 줍니다.", ip=ip, pod=LEADER))
+    tl = timeline(ctx.store, ctx.ns)
+    written = ctx.workspace.get(FILE).written_at
     old = {a for u in ctx.store.obs.uid_history(LEADER) for a in u.ips if a != ip}
+    for seen in ctx.store.obs.uid_history(LEADER):
+        # An earlier IP of llm-1 is right if the file was written while llm-1 had it.
+        held = found & set(seen.ips) - {ip}
+        end = tl.anchor + (seen.gone_t if seen.gone_t is not None else ctx.store.now)
+        if held and written is not None and written <= end + SLACK:
+            return passed(ctx.t("The lookup returned {old}, the IP leader pod {pod} had when you looked it up; "
+                                "{pod} has been replaced since and now has {ip}.",
+                                "조회 결과 {old} 는 조회할 때의 리더 파드 {pod} IP 입니다. {pod} 는 그 뒤 다시 "
+                                "만들어져 지금은 {ip} 입니다.", old=", ".join(sorted(held)), pod=LEADER, ip=ip))
+    current = tl.created(LEADER, o.uid(leader))
+    unproved = answers(text) - old - {ip}
+    if unproved and written is not None and current is not None and written < current.at \
+            and tl.anchor > written and "NXDOMAIN" not in text.upper():
+        # Written before llm-1 was last replaced, and the tutor was not running then: only the
+        # tutor keeps a pod's earlier IPs, so this can be refuted but not proved.
+        # A pod keeps its IP for life: one that held the address when the file was written refutes it.
+        others = {o.pod_ip(p): o.name(p) for p in ctx.store.all("Pod", ctx.ns)
+                  if o.name(p) != LEADER and (born := parse_time(o.dig(p, "metadata", "creationTimestamp")))
+                  and born[0] + SLACK <= written}
+        taken = sorted(a for a in unproved if a in others)
+        if taken:
+            return failed(ctx.t("{path} holds {a}, the IP pod {other} had already when the file was written, "
+                                "not {pod}'s.",
+                                "{path} 의 {a} 는 파일을 적을 때 이미 파드 {other} 의 IP 였습니다. {pod} 의 IP 가 "
+                                "아닙니다.",
+                                path=ctx.path(FILE), a=taken[0], other=others[taken[0]], pod=LEADER),
+                          f"kubectl exec -n {ctx.ns} llm-1-1 -- nslookup {full}")
+        return passed(ctx.t("The lookup returned {found}; {path} was written at {w}, before leader pod {pod} was "
+                            "last replaced (at {at}; it now has {ip}).",
+                            "조회 결과는 {found} 입니다. {path} 는 리더 파드 {pod} 가 마지막으로 다시 만들어지기"
+                            "({at}, 지금 {ip}) 전인 {w} 에 적혔습니다.",
+                            found=", ".join(sorted(unproved)), path=ctx.path(FILE), w=_clock(written), pod=LEADER,
+                            at=current.clock(), ip=ip),
+                      ctx.t("Not confirmed: the cluster keeps no record of a pod's earlier IPs and the tutor was not "
+                            "running then. No other pod held that address when the file was written.",
+                            "확인은 못 했습니다. 클러스터는 파드의 예전 IP 를 남기지 않고 그때 튜터는 돌고 있지 "
+                            "않았습니다. 파일을 적을 때 그 주소를 쓰던 다른 파드는 없습니다."))
     if found & old:
         return failed(ctx.t("{path} shows {old}, an earlier IP of {pod}; the pod was recreated and now has {ip}. "
                             "Look it up again.",

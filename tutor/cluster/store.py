@@ -49,6 +49,11 @@ class UidSeen:
     revision: str = ""
     ips: list[str] = field(default_factory=list)
     gone_t: float | None = None  # when this UID was deleted or replaced
+    # The API server's own times (wall clock, as the API gave them): when this UID was created,
+    # and the deletionTimestamp and grace period of its deletion, once one was asked for.
+    # tutor/cluster/timeline.py puts them on one time axis with the events.
+    created: str = ""
+    deletion: tuple[str, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -100,6 +105,10 @@ class Store:
         self.version = 0
         self.kind_version = {k: 0 for k in KINDS}  # grows on every change of that kind
         self.now = 0.0  # time of the newest event applied (seconds since the source started)
+        # Wall-clock time (epoch seconds) of the source's t=0, when the source knows it: a
+        # recording's started_at, or the moment a live source started. Events and object
+        # timestamps are wall-clock times; the timeline relates them to `t` through this.
+        self.started_at: float | None = None
         # Pods by (namespace, LWS) and by (namespace, LWS, group), then by name: pods_of and the
         # per-group revision check read only what they need, never the whole namespace (a busy
         # one has thousands of pods and every pod event would scan them all).
@@ -217,6 +226,10 @@ class Store:
             hist.append(cur)
         cur.last_t = t
         cur.revision = o.revision(pod) or cur.revision
+        cur.created = cur.created or str(o.dig(pod, "metadata", "creationTimestamp", default=""))
+        if cur.deletion is None and o.is_terminating(pod):
+            cur.deletion = (str(o.dig(pod, "metadata", "deletionTimestamp")),
+                            o.int_or_none(o.dig(pod, "metadata", "deletionGracePeriodSeconds")) or 0)
         ip = o.pod_ip(pod)
         if ip and ip not in cur.ips:
             cur.ips.append(ip)

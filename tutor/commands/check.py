@@ -7,7 +7,7 @@ from itertools import groupby
 
 from tutor.commands.results import EXIT_NOT_PASSED, EXIT_OK, EXIT_USAGE, UsageError, print_json
 from tutor.cluster.events import Conn
-from tutor.commands.setup import connect_for, replay_items, session_for
+from tutor.commands.setup import connect_for, mark_start, replay_items, session_for
 from tutor.workspace.files import read_answer
 
 MARKS = {"pass": "✓", "fail": "✗", "waiting": "…", "error": "!"}
@@ -56,6 +56,7 @@ def step_report(session, n: int, passed_at: float | None) -> dict:
 def replay_instantly(session, args, steps: list[int]) -> dict[int, float]:
     """Feeds the recording in time order, checking after each instant, and notes when each step passed."""
     passed_at: dict[int, float] = {}
+    mark_start(session, args._recording)
     for t, items in groupby(replay_items(args, use_files=not args.workdir), key=lambda it: it.t):
         changed = False
         for item in items:
@@ -71,6 +72,7 @@ def load_live(session, args) -> int | None:
     from tutor.cluster.live import list_all
 
     conn = connect_for(args, session.lang)
+    mark_start(session)
     list_all(conn.api_client, session.lesson.namespace, session.apply)
     down = [s for s in session.states.values() if s.state is Conn.RECONNECTING]
     if len(down) == len(session.states):

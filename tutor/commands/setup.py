@@ -84,6 +84,20 @@ def session_for(args, progress: Progress | None = None) -> Session:
     return Session(lesson, workdir_for(args, lesson), lang, progress)
 
 
+def mark_start(session: Session, recording=None) -> None:
+    """Tells the store the wall-clock time of its t=0, so the timeline can put what the tutor saw
+    beside the cluster's own timestamps: a recording's started_at, or now for a live source."""
+    import time
+
+    if recording is None:
+        session.store.started_at = time.time()
+        return
+    from tutor.cluster.timeline import parse_time
+
+    parsed = parse_time(recording.header.started_at)
+    session.store.started_at = parsed[0] if parsed else None
+
+
 @contextmanager
 def _connect_errors_as_usage(args, lang: str | None):
     """A cluster that cannot be found or configured: exit code 2, the message in the learner's

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from functools import partial
 
 from tutor.commands.results import EXIT_OK, UsageError
@@ -73,6 +74,7 @@ def start_live(api_client, app, poll: bool) -> None:
     from tutor.cluster.live import LiveSource
 
     live = LiveSource(api_client, app.session.lesson.namespace, app.inbox.put)
+    app.session.store.started_at = time.time() - live.clock()
     for res in live.resources:
         app.run_source(partial(live.run_resource, res), f"watch-{res.name}", live.stop)
     start_files(app, poll)
@@ -92,6 +94,9 @@ def stop_with_error(app, message: str) -> None:
 def start_replay(recording, speed: float, app, use_files: bool, poll: bool) -> None:
     from tutor.cluster.replay import ReplaySource
 
+    from tutor.commands.setup import mark_start
+
+    mark_start(app.session, recording)
     if not use_files:  # --workdir given: the learner's files, not the recording's
         start_files(app, poll)
     # The recording is parsed on the replay's thread (items_for is called there), not before

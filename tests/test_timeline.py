@@ -1,0 +1,121 @@
+"""The timeline rules on states recorded from the lab control plane: evidence in time order,
+recreations during a rollout told apart from failures, and the same answers when the tutor
+starts late and only the cluster's own records are left."""
+
+from __future__ import annotations
+
+from tests.states import event, file_written, late, recording, started_at, state
+from tutor.cluster import objects as o
+from tutor.cluster.store import Store
+from tutor.cluster.timeline import MAX_FACTS, Kind, anchor_of, occurrences, parse_time, timeline
+
+W = "walkthrough"
+
+
+def tl_of(session):
+    return timeline(session.store, "infer")
+
+
+def test_facts_are_in_time_order_and_name_their_group():
+    tl = tl_of(state(W))
+    times = [f.at for f in tl.facts]
+    assert times == sorted(times)
+    rec = tl.recreations("llm", 0)
+    assert len(rec) == 1 and rec[0].pod == "llm-0-1" and rec[0].source == "event" and rec[0].precise
+    assert rec[0].uid == tl.uids("llm-0")[0].uid  # the related leader pod: the UID LWS deleted
+    assert tl.recreations("llm", 1) == []
+
+
+def test_the_anchor_relates_the_store_clock_to_wall_clock():
+    s = state(W)
+    start = started_at(W)
+    anchor = anchor_of(s.store)
+    # started_at has whole seconds; the pods seen being created sharpen it, never below it
+    assert start <= anchor < start + 1.0
+    bare = state(W)
+    bare.store.started_at = None  # a source that did not say when it started
+    assert abs(anchor_of(bare.store) - anchor) < 1.0
+
+
+def test_the_rollout_is_one_window_after_the_recreation_of_group_0():
+    tl = tl_of(state(W))
+    windows = tl.rollouts("llm")
+    assert len(windows) == 1 and windows[0].end is not None
+    rec0 = tl.recreations("llm", 0)[0]
+    assert rec0.at < windows[0].start and not tl.in_rollout(rec0)
+    # every UID change of group 1 is the rollout's: group 1 saw no failure
+    assert tl.failures("llm", 1) == []
+    replaced = [f for f in tl.uids("llm-1") if f.detail]
+    assert replaced and all(tl.in_rollout(f) for f in replaced)
+
+
+def test_group_0_failures_in_order():
+    kinds = [f.kind for f in tl_of(state(W)).failures("llm", 0)]
+    assert kinds.index(Kind.RESTARTED) < kinds.index(Kind.GROUP_RECREATED)
+    assert Kind.POD_CREATED in kinds  # the new UIDs of group 0 replace the old ones
+
+
+def test_uids_replace_each_other_in_order():
+    chain = tl_of(state(W)).uids("llm-0")
+    assert len(chain) == 3 and chain[0].detail == ""
+    assert [f.detail for f in chain[1:]] == [f.uid for f in chain[:-1]]
+
+
+def test_a_late_start_reads_the_same_story_from_events():
+    """Started after step 6: no history, only the cluster's events and live objects."""
+    full = state(W, stop=file_written("wide.yaml"))
+    tl = tl_of(late(full))
+    rec0 = tl.recreations("llm", 0)
+    assert len(rec0) == 1 and not tl.in_rollout(rec0[0])
+    assert rec0[0].uid == tl_of(full).uids("llm-0")[0].uid
+    assert tl.failures("llm", 1) == []
+    # llm-1's UIDs come from the scheduler's events: the one before the rollout is known
+    before = tl_of(full).uids("llm-1")[0].uid
+    assert tl.owner_of(before) == "llm-1"
+    assert len(tl.rollouts("llm")) == 1
+
+
+def test_restarts_seen_at_start_come_from_the_pod():
+    """Between the failure and LWS's recreation, restartCount and lastState say it."""
+    s = state(W, after=event("Pod", "llm-0-1", "MODIFIED",
+                             lambda p: o.restart_count(p) == 1))
+    tl = tl_of(late(s))
+    restarts = tl.of("llm", 0, (Kind.RESTARTED,))
+    assert len(restarts) == 1 and restarts[0].source == "object" and "exit 1" in restarts[0].detail
+
+
+def test_occurrences_of_series_and_aggregated_events():
+    ev = {"eventTime": "2026-11-29T14:20:18.397696Z",
+          "series": {"count": 2, "lastObservedTime": "2026-11-29T14:20:18.463473Z"}}
+    assert [p for _, p in occurrences(ev)] == [True, True] and len(occurrences(ev)) == 2
+    core = {"firstTimestamp": "2026-11-29T14:20:10Z", "lastTimestamp": "2026-11-29T14:20:15Z", "count": 3}
+    assert [t for t, _ in occurrences(core)] == [parse_time(core["firstTimestamp"])[0],
+                                                parse_time(core["lastTimestamp"])[0]]
+    assert occurrences({"message": "no time at all"}) == []
+    assert parse_time("not a time") is None and parse_time("2026-11-29T14:20:10") is None  # no zone
+
+
+def test_lines_mark_the_rollout_and_speak_korean():
+    tl = tl_of(state(W))
+    en = tl.lines("en", "llm", limit=100)
+    assert any("LWS recreated group 0" in line and "[rollout]" not in line for line in en)
+    assert any("[rollout]" in line and "llm-1 is" in line for line in en)
+    assert any("그룹 0" in line for line in tl.lines("ko", "llm", limit=100))
+    assert len(tl.lines("en", "llm", limit=5)) == 5
+
+
+def test_the_timeline_is_bounded_and_cached():
+    s = state(W)
+    tl = tl_of(s)
+    assert tl is tl_of(s) and len(tl.facts) <= MAX_FACTS
+    assert timeline(Store(), "infer").facts == ()
+    assert recording(W).header.started_at  # the recordings carry the start the anchor uses
+
+
+def test_facts_as_json_for_a_narrator():
+    import json
+    tl = tl_of(state(W))
+    facts = tl.to_json("llm", 1)
+    assert json.loads(json.dumps(facts)) == facts
+    assert {f["kind"] for f in facts} >= {"pod-created", "pod-deleting"} and all(f["group"] == 1 for f in facts)
+    assert any(f["rollout"] for f in facts) and facts[0]["at"].endswith("+00:00")

@@ -1,0 +1,454 @@
+"""The store's evidence on one time axis: what happened to each LeaderWorkerSet group, in order.
+
+Checkers read evidence in time order through this module, and only here are the rules written:
+- a recreation, deletion or UID change that falls inside a rolling update (between a template
+  revision change and the next "all groups ready") belongs to the rollout, not to a failure;
+- a pod's UID replaced by one of another template revision was replaced by the rollout;
+- what counts as a failure of a group (`failures`): a container restart, a deletion asked for,
+  a replacement of its pods' UIDs, or LWS's RecreateGroup event, outside a rollout.
+
+The axis is wall-clock time, seconds since the epoch (UTC). Events and object timestamps are wall
+clock already. What the tutor saw itself (a UID going, a restart count rising) carries the store's
+`t`, seconds since its source started; `anchor` relates the two (the source's start time, sharpened
+by the pods the tutor saw being created). Facts from whole-second timestamps, or from the tutor's
+own clock, are marked `precise=False`: ordering them against others allows a second of slack.
+
+A Fact is (at, kind, lws, group, pod, uid, revision, detail, source, evidence); `evidence` is the
+object it was read from (an Event dict, a store UidSeen or RestartSeen, a Pod dict). `timeline(store,
+namespace)` builds the Timeline once per store version. It holds at most MAX_FACTS facts (the
+newest), on top of the store's own bounds on history.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import weakref
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from enum import Enum
+
+from tutor.cluster import objects as o
+from tutor.cluster.store import Store
+
+MAX_FACTS = 2000
+SLACK = 1.0  # seconds: the resolution of creationTimestamp, lastTimestamp and a recording's started_at
+RECREATE_REASONS = ("RecreateGroup", "RecreateGroupOnPodRestart")  # v0.9+, and v0.8 and older
+RESTART_POD_REASONS = ("BackOff",)  # kubelet: "Back-off restarting failed container"
+
+
+class Kind(str, Enum):
+    POD_CREATED = "pod-created"  # a pod name got a UID; detail = the UID it replaced ("" if none known)
+    POD_DELETING = "pod-deleting"  # its deletion was asked for (deletionTimestamp - grace period)
+    POD_GONE = "pod-gone"  # the tutor saw this UID go
+    RESTARTED = "restarted"  # a container of this pod UID restarted; detail = "exit <code>" when known
+    REVISION_CREATED = "revision-created"  # LWS made a template revision; detail = "initial" | "update"
+    GROUPS_UPDATING = "groups-updating"  # the rollout moved on to a group; detail = the event's message
+    GROUP_RECREATED = "group-recreated"  # LWS deleted the group's leader to recreate it; uid = that leader's
+    ALL_READY = "all-ready"  # LWS reported every group ready
+
+
+@dataclass(frozen=True)
+class Fact:
+    at: float  # wall-clock seconds since the epoch
+    kind: Kind
+    lws: str
+    group: int | None = None
+    pod: str = ""
+    uid: str = ""
+    revision: str = ""
+    detail: str = ""
+    source: str = "event"  # "event" (an Event the cluster keeps), "object" (a field of a live
+    # object), or "watched" (the tutor saw it change)
+    precise: bool = True
+    evidence: object = field(default=None, compare=False, repr=False)
+
+    def clock(self) -> str:
+        """HH:MM:SS in UTC, with tenths when the time is precise."""
+        stamp = time.strftime("%H:%M:%S", time.gmtime(self.at))
+        return f"{stamp}.{int(self.at * 10) % 10}" if self.precise else stamp
+
+
+@dataclass(frozen=True)
+class Window:
+    """A rolling update of one LWS: from a template revision change to the next all-ready (None:
+    still rolling, as far as the evidence goes)."""
+
+    lws: str
+    start: float
+    end: float | None
+    revision: str = ""
+
+
+def parse_time(value) -> tuple[float, bool] | None:
+    """(epoch seconds, has sub-second precision) of an API timestamp, or None."""
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        dt = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    if dt.tzinfo is None:
+        return None
+    return dt.timestamp(), "." in value
+
+
+def occurrences(ev: dict) -> list[tuple[float, bool]]:
+    """When an Event happened: once, or first and last for a series or an aggregated core event
+    (count > 1); the times between are not kept by the cluster."""
+    series = o.as_dict(ev.get("series"))
+    first = (parse_time(ev.get("eventTime")) or parse_time(ev.get("firstTimestamp"))
+             or parse_time(ev.get("lastTimestamp")) or parse_time(o.dig(ev, "metadata", "creationTimestamp")))
+    last = parse_time(series.get("lastObservedTime")) if series else (
+        parse_time(ev.get("lastTimestamp")) if o.event_count(ev) > 1 else None)
+    out = [t for t in (first, last) if t is not None]
+    return sorted(set(out))
+
+
+_LEADER_RE = re.compile(r"^(.+)-(\d+)$")
+_WORKER_RE = re.compile(r"^(.+)-(\d+)-(\d+)$")
+
+
+class Timeline:
+    def __init__(self, facts: list[Fact], anchor: float, lws_names: set[str]):
+        facts.sort(key=lambda f: (f.at, _KIND_ORDER[f.kind]))
+        self.facts: tuple[Fact, ...] = tuple(facts[-MAX_FACTS:])
+        self.anchor = anchor
+        self.lws_names = lws_names
+        self._uids: dict[str, list[Fact]] = {}  # pod -> its POD_CREATED facts, oldest first
+        for f in self.facts:
+            if f.kind is Kind.POD_CREATED:
+                self._uids.setdefault(f.pod, []).append(f)
+        self._windows = {name: self._rollouts(name) for name in lws_names}
+
+    # --- reading facts ------------------------------------------------------------------------
+    def of(self, lws: str | None = None, group: int | None = None, kinds: tuple[Kind, ...] | None = None,
+           pod: str | None = None, since: float | None = None) -> list[Fact]:
+        """Facts in time order, filtered; `since` keeps those at or after it (less a second of slack
+        for imprecise facts)."""
+        return [f for f in self.facts
+                if (lws is None or f.lws == lws) and (group is None or f.group == group)
+                and (kinds is None or f.kind in kinds) and (pod is None or f.pod == pod)
+                and (since is None or f.at >= since - (0 if f.precise else SLACK))]
+
+    def uids(self, pod: str) -> list[Fact]:
+        """Every UID known for a pod name, oldest first (POD_CREATED facts)."""
+        return list(self._uids.get(pod, ()))
+
+    def created(self, pod: str, uid: str) -> Fact | None:
+        return next((f for f in self.uids(pod) if f.uid == uid), None)
+
+    def uid_at(self, pod: str, at: float) -> Fact | None:
+        """The pod's UID at a moment (its POD_CREATED fact), or None when nothing known is older."""
+        before = [f for f in self.uids(pod) if f.at <= at]
+        return before[-1] if before else None
+
+    def successor(self, pod: str, uid: str) -> Fact | None:
+        """The UID that replaced this one, if known."""
+        return next((f for f in self.uids(pod) if f.detail == uid), None)
+
+    def covers(self, at: float) -> bool:
+        """Whether the evidence reaches back to a moment: the tutor was watching then, or the
+        cluster still keeps an event from then or before (events expire, by default after an hour)."""
+        return self.anchor <= at + SLACK or any(f.source == "event" and f.at <= at for f in self.facts)
+
+    def owner_of(self, uid: str) -> str | None:
+        """The pod name that held this UID, from any evidence (history, live pods, events)."""
+        uid = uid.lower()
+        return next((f.pod for f in self.facts if f.kind is Kind.POD_CREATED and f.uid.lower() == uid), None)
+
+    def recreations(self, lws: str, group: int) -> list[Fact]:
+        return self.of(lws, group, (Kind.GROUP_RECREATED,))
+
+    # --- the rules ----------------------------------------------------------------------------
+    def rollouts(self, lws: str) -> list[Window]:
+        return self._windows.get(lws, [])
+
+    def in_rollout(self, fact: Fact) -> bool:
+        """Whether a fact belongs to a rolling update rather than to a failure: a pod UID replaced
+        by one of another revision, or anything inside a rollout window of its LWS."""
+        if fact.kind in (Kind.POD_CREATED, Kind.POD_DELETING, Kind.POD_GONE) and self._replaced_by_new_revision(fact):
+            return True
+        # A whole-second time t stands for [t, t+1): it may be in a window that starts before t+1.
+        slack = 0.0 if fact.precise else SLACK
+        return any(w.start - slack <= fact.at and (w.end is None or fact.at <= w.end)
+                   for w in self.rollouts(fact.lws))
+
+    def failures(self, lws: str, group: int, since: float | None = None) -> list[Fact]:
+        """What went wrong in a group (outside rollouts), in time order: restarts, deletions
+        asked for, UID replacements and LWS's recreations; since `since` (a UID created at that
+        very moment is the one current then, not a replacement)."""
+        kinds = (Kind.RESTARTED, Kind.POD_DELETING, Kind.GROUP_RECREATED, Kind.POD_CREATED)
+        return [f for f in self.of(lws, group, kinds, since=since)
+                if not (f.kind is Kind.POD_CREATED and (not f.detail or (since is not None and f.at <= since)))
+                and not self.in_rollout(f)]
+
+    def _replaced_by_new_revision(self, fact: Fact) -> bool:
+        chain = self.uids(fact.pod)
+        for prev, nxt in zip(chain, chain[1:]):
+            if fact.uid in (prev.uid, nxt.uid) and prev.revision and nxt.revision and prev.revision != nxt.revision:
+                return fact.uid == nxt.uid if fact.kind is Kind.POD_CREATED else fact.uid == prev.uid
+        return False
+
+    def _rollouts(self, lws: str) -> list[Window]:
+        starts: list[tuple[float, str]] = []
+        for f in self.of(lws, kinds=(Kind.REVISION_CREATED, Kind.GROUPS_UPDATING)):
+            if f.kind is Kind.GROUPS_UPDATING or f.detail == "update":
+                starts.append((f.at, f.revision))
+        seen_revs: list[str] = []
+        for f in self.of(lws, kinds=(Kind.POD_CREATED,)):  # a pod of a revision not seen before
+            if f.revision and f.revision not in seen_revs:
+                if seen_revs:
+                    starts.append((f.at, f.revision))
+                seen_revs.append(f.revision)
+        ready = [f.at for f in self.of(lws, kinds=(Kind.ALL_READY,))]
+        windows: list[Window] = []
+        for start, rev in sorted(starts):
+            end = next((t for t in ready if t > start), None)
+            if windows and windows[-1].end == end:
+                continue  # the same rollout, seen through another piece of evidence
+            windows.append(Window(lws, start, end, rev))
+        return windows
+
+    # --- for people and programs --------------------------------------------------------------
+    def to_json(self, lws: str, group: int | None = None, limit: int = 100) -> list[dict]:
+        """The newest `limit` facts of an LWS (or one group), oldest first, as JSON-ready dicts;
+        `rollout` says whether the fact belongs to a rolling update."""
+        return [{"at": datetime.fromtimestamp(f.at, timezone.utc).isoformat(timespec="milliseconds"),
+                 "kind": f.kind.value, "lws": f.lws, "group": f.group, "pod": f.pod, "uid": f.uid,
+                 "revision": f.revision, "detail": f.detail, "source": f.source, "precise": f.precise,
+                 "rollout": self.in_rollout(f)}
+                for f in self.of(lws, group)[-limit:]]
+
+    def lines(self, lang: str, lws: str, group: int | None = None, limit: int = 14) -> list[str]:
+        """The newest `limit` facts of an LWS (or one group) as short lines, oldest first; facts
+        that belong to a rollout are marked."""
+        out = []
+        for f in self.of(lws, group)[-limit:]:
+            en, ko = _TEXT[f.kind]
+            text = (ko if lang == "ko" else en).format(pod=f.pod, uid=f.uid[:8], g=f.group, rev=f.revision[:10],
+                                                       detail=f.detail, prev=f.detail[:8])
+            if f.kind is Kind.POD_CREATED and not f.detail:
+                text = text.split(" (")[0]
+            mark = (" [rollout]" if lang != "ko" else " [롤아웃]") if self.in_rollout(f) and f.kind in _FAILURE_LIKE else ""
+            out.append(f"{f.clock()} {text}{mark}")
+        return out
+
+
+_FAILURE_LIKE = (Kind.POD_CREATED, Kind.POD_DELETING, Kind.POD_GONE, Kind.GROUP_RECREATED, Kind.RESTARTED)
+_KIND_ORDER = {k: i for i, k in enumerate((Kind.REVISION_CREATED, Kind.GROUPS_UPDATING, Kind.RESTARTED,
+                                           Kind.GROUP_RECREATED, Kind.POD_DELETING, Kind.POD_GONE,
+                                           Kind.POD_CREATED, Kind.ALL_READY))}
+_TEXT = {
+    Kind.POD_CREATED: ("{pod} is {uid} (replaced {prev})", "{pod} 은(는) {uid} ({prev} 대체)"),
+    Kind.POD_DELETING: ("{pod} {uid} deletion asked", "{pod} {uid} 삭제 요청"),
+    Kind.POD_GONE: ("{pod} {uid} gone", "{pod} {uid} 사라짐"),
+    Kind.RESTARTED: ("{pod} {uid} container restarted {detail}", "{pod} {uid} 컨테이너 재시작 {detail}"),
+    Kind.REVISION_CREATED: ("new template revision {rev} ({detail})", "새 템플릿 리비전 {rev} ({detail})"),
+    Kind.GROUPS_UPDATING: ("rollout: {detail}", "롤아웃: {detail}"),
+    Kind.GROUP_RECREATED: ("LWS recreated group {g}: {detail}", "LWS 가 그룹 {g} 을(를) 다시 만듦: {detail}"),
+    Kind.ALL_READY: ("all groups ready", "모든 그룹 준비됨"),
+}
+
+
+# --- building ---------------------------------------------------------------------------------
+
+_cache: "weakref.WeakKeyDictionary[Store, tuple]" = weakref.WeakKeyDictionary()
+
+
+def timeline(store: Store, namespace: str) -> Timeline:
+    """The Timeline of a namespace, built once per store version."""
+    hit = _cache.get(store)
+    if hit is not None and hit[0] == (store.version, namespace):
+        return hit[1]
+    tl = build(store, namespace)
+    _cache[store] = ((store.version, namespace), tl)
+    return tl
+
+
+def anchor_of(store: Store) -> float:
+    """Wall-clock time of the store's t=0. Pods the tutor saw being created sharpen the source's
+    own start time: a pod created at wall time c and first seen at t means t=0 is at least c - t."""
+    bounds = [store.started_at] if store.started_at is not None else []
+    for hist in store.obs.uids.values():
+        for seen in hist:
+            created = parse_time(seen.created)
+            if created is not None:
+                bounds.append(created[0] - seen.first_t)
+    return max(bounds) if bounds else time.time() - store.now
+
+
+class _Names:
+    """Pod name -> (lws, group): from the pod's labels when it is live, else from its name."""
+
+    def __init__(self, store: Store, namespace: str):
+        self.lws_uid = {o.name(x): o.uid(x) for x in store.all("LeaderWorkerSet", namespace) if o.uid(x)}
+        self.lws = {o.name(x) for x in store.all("LeaderWorkerSet", namespace)}
+        self.lws |= {o.lws_name(p) for p in store.all("Pod", namespace) if o.lws_name(p)}
+        self.lws |= {str(o.event_regarding(e).get("name", "")) for e in store.events_for(namespace)
+                     if o.event_regarding(e).get("kind") == o.LWS_KIND}
+        self.lws.discard("")
+
+    def of(self, pod: str) -> tuple[str, int] | None:
+        for rx in (_WORKER_RE, _LEADER_RE):
+            m = rx.match(pod)
+            if m and m.group(1) in self.lws:
+                return m.group(1), int(m.group(2))
+        return None
+
+
+def build(store: Store, namespace: str) -> Timeline:
+    anchor = anchor_of(store)
+    names = _Names(store, namespace)
+    facts: list[Fact] = []
+
+    def wall(t: float) -> float:
+        return anchor + t
+
+    # What the tutor watched: every UID of every pod, its deletion and its going.
+    known: dict[str, list[str]] = {}
+    for pod, hist in store.obs.uids.items():
+        where = names.of(pod)
+        if where is None:
+            continue
+        lws, group = where
+        prev = ""
+        for seen in hist:
+            created = parse_time(seen.created)
+            facts.append(Fact(created[0] if created else wall(seen.first_t), Kind.POD_CREATED, lws, group, pod,
+                              seen.uid, seen.revision, prev, "watched", False, seen))
+            if seen.deletion is not None:
+                ts = parse_time(seen.deletion[0])
+                if ts is not None:
+                    facts.append(Fact(ts[0] - seen.deletion[1], Kind.POD_DELETING, lws, group, pod, seen.uid,
+                                      seen.revision, "", "object", False, seen))
+            if seen.gone_t is not None:
+                facts.append(Fact(wall(seen.gone_t), Kind.POD_GONE, lws, group, pod, seen.uid, seen.revision,
+                                  "", "watched", False, seen))
+            known.setdefault(pod, []).append(seen.uid)
+            prev = seen.uid
+    # Restarts: the store notes a rising restartCount, also one already above 0 when the pod is
+    # first seen; that one happened before the tutor looked, and lastState says when.
+    restarted = set()
+    first_seen = {seen.uid: seen.first_t for hist in store.obs.uids.values() for seen in hist}
+    live = {o.uid(p): p for p in store.all("Pod", namespace)}
+    for r in store.obs.restarts:
+        where = names.of(r.pod)
+        if where is None:
+            continue
+        restarted.add(r.uid)
+        detail = f"#{r.count}" + (f", exit {r.exit_code}" if r.exit_code is not None else "")
+        finished = _finished(live.get(r.uid)) if first_seen.get(r.uid) == r.t else None
+        if finished is not None:
+            facts.append(Fact(finished, Kind.RESTARTED, *where, r.pod, r.uid, "", detail, "object", False, r))
+        else:
+            facts.append(Fact(wall(r.t), Kind.RESTARTED, *where, r.pod, r.uid, "", detail, "watched", False, r))
+
+    # What the cluster kept: LWS events, and pod events that name a pod's UID.
+    uid_from_events: dict[tuple[str, str], tuple[float, bool, dict]] = {}
+    for ev in store.events_for(namespace):
+        about = o.event_regarding(ev)
+        kind, name = about.get("kind"), str(about.get("name", ""))
+        times = occurrences(ev)
+        if not times:
+            continue
+        if kind == o.LWS_KIND:
+            if about.get("uid") and names.lws_uid.get(name, about["uid"]) != about["uid"]:
+                continue  # about an earlier LeaderWorkerSet of that name, deleted since
+            facts.extend(_lws_facts(ev, name, times))
+        elif kind == "Pod":
+            where = names.of(name)
+            uid = str(about.get("uid") or "")
+            if where is None or not uid:
+                continue
+            if uid not in known.get(name, []):
+                at, precise = times[0]
+                if (name, uid) not in uid_from_events or at < uid_from_events[(name, uid)][0]:
+                    uid_from_events[(name, uid)] = (at, precise, ev)
+            if o.event_reason(ev) in RESTART_POD_REASONS or (
+                    o.event_reason(ev) in ("Started", "Created") and o.event_count(ev) > 1):
+                if uid not in restarted:
+                    at, precise = times[-1]
+                    facts.append(Fact(at, Kind.RESTARTED, *where, name, uid, "", o.event_reason(ev), "event",
+                                      precise, ev))
+    # UIDs known only from events: in time order among the watched ones, each replacing the one before.
+    by_pod: dict[str, list[tuple[float, bool, str, dict]]] = {}
+    for (pod, uid), (at, precise, ev) in uid_from_events.items():
+        by_pod.setdefault(pod, []).append((at, precise, uid, ev))
+    for pod, found in by_pod.items():
+        lws, group = names.of(pod)
+        chain = sorted([(f.at, f.precise, f.uid, f.evidence, f.revision) for f in facts
+                        if f.kind is Kind.POD_CREATED and f.pod == pod]
+                       + [(at, precise, uid, ev, "") for at, precise, uid, ev in found], key=lambda c: c[0])
+        facts = [f for f in facts if not (f.kind is Kind.POD_CREATED and f.pod == pod)]
+        prev = ""
+        for at, precise, uid, evidence, rev in chain:
+            source = "event" if isinstance(evidence, dict) else "watched"
+            facts.append(Fact(at, Kind.POD_CREATED, lws, group, pod, uid, rev, prev, source, precise, evidence))
+            prev = uid
+    # Live pods' revisions fill in what events cannot say.
+    revs = {o.uid(p): o.revision(p) for p in store.all("Pod", namespace)}
+    facts = [f if f.revision or f.uid not in revs else _with(f, revision=revs[f.uid]) for f in facts]
+    # Only what happened to the LeaderWorkerSet that exists now: one deleted and created again
+    # under the same name left events about pods of the same names.
+    born = {name: parse_time(o.dig(x, "metadata", "creationTimestamp"))
+            for x in store.all("LeaderWorkerSet", namespace) if (name := o.name(x))}
+    facts = [f for f in facts if born.get(f.lws) is None or f.at >= born[f.lws][0]]
+    return Timeline(_chained(facts), anchor, names.lws)
+
+
+def _chained(facts: list[Fact]) -> list[Fact]:
+    """Each POD_CREATED names the UID it replaced: the pod's UID before it, in time order."""
+    prev: dict[str, str] = {}
+    out = []
+    for f in sorted(facts, key=lambda f: f.at):
+        if f.kind is Kind.POD_CREATED:
+            f = _with(f, detail=prev.get(f.pod, ""))
+            prev[f.pod] = f.uid
+        out.append(f)
+    return out
+
+
+def _finished(pod: dict | None) -> float | None:
+    """When a container of the pod last ended, from its lastState (wall clock)."""
+    for cs in o.container_statuses(pod or {}):
+        ts = parse_time(o.dig(cs, "lastState", "terminated", "finishedAt"))
+        if ts is not None:
+            return ts[0]
+    return None
+
+
+def _with(f: Fact, **kw) -> Fact:
+    from dataclasses import replace
+    return replace(f, **kw)
+
+
+_GROUP_RE = re.compile(r"\bgroup (\d+)\b")
+_WORKER_POD_RE = re.compile(r"Worker pod (\S+) failed")
+_KEY_RE = re.compile(r"\bkey (\S+)")
+_REPLICA_RE = re.compile(r"Updating replicas? (\d+)")
+
+
+def _lws_facts(ev: dict, lws: str, times: list[tuple[float, bool]]) -> list[Fact]:
+    reason, msg = o.event_reason(ev), o.event_message(ev)
+    related = o.as_dict(ev.get("related"))
+    out = []
+    for at, precise in times:
+        if reason in RECREATE_REASONS:
+            m = _GROUP_RE.search(msg)
+            worker = _WORKER_POD_RE.search(msg)
+            uid = str(related.get("uid") or "") if related.get("kind") == "Pod" else ""
+            out.append(Fact(at, Kind.GROUP_RECREATED, lws, int(m.group(1)) if m else None,
+                            worker.group(1) if worker else "", uid, "", msg, "event", precise, ev))
+        elif reason == "CreatingRevision":
+            m = _KEY_RE.search(msg)
+            out.append(Fact(at, Kind.REVISION_CREATED, lws, None, "", "", m.group(1) if m else "",
+                            "initial" if "newly created" in msg else "update", "event", precise, ev))
+        elif reason == "GroupsUpdating" and _REPLICA_RE.search(msg):
+            m = _REPLICA_RE.search(msg)
+            single = msg.startswith("Updating replica ") and " to " not in msg
+            out.append(Fact(at, Kind.GROUPS_UPDATING, lws, int(m.group(1)) if single else None, "", "", "",
+                            msg, "event", precise, ev))
+        elif reason == "AllGroupsReady":
+            out.append(Fact(at, Kind.ALL_READY, lws, None, "", "", "", msg, "event", precise, ev))
+    return out
