@@ -25,6 +25,10 @@ KINDS = ("Pod", "LeaderWorkerSet", "Event", "StatefulSet", "Node")
 #   shows the first; the groups pane marks every group that ever held two (mixed_groups).
 MAX_EVENTS = 1000
 MAX_MIXED = 20
+# - StatefulSets seen (with their owner), the newest MAX_STATEFULSETS: the timeline shows a
+#   worker StatefulSet removed with its leader pod (garbage collection) only from these owner
+#   references. A lab namespace makes one per group recreation or rollout step.
+MAX_STATEFULSETS = 500
 
 
 def _subject(ev: dict) -> tuple[str, str]:
@@ -54,6 +58,19 @@ class UidSeen:
     # tutor/cluster/timeline.py puts them on one time axis with the events.
     created: str = ""
     deletion: tuple[str, int] | None = None
+    # Its controller (kind, name, uid) from ownerReferences, and when the tutor first saw it
+    # Running: the timeline ties a pod to the StatefulSet that made it, and times a recovery.
+    owner: tuple[str, str, str] = ()
+    running_t: float | None = None
+
+
+@dataclass
+class StatefulSetSeen:
+    name: str
+    uid: str
+    owner: tuple[str, str, str]  # its controller (kind, name, uid): a worker StatefulSet's is its leader pod
+    first_t: float
+    gone_t: float | None = None
 
 
 @dataclass(frozen=True)
@@ -87,6 +104,7 @@ class Observations:
     mixed_last: dict[tuple[str, int], tuple] = field(default_factory=dict)  # (lws, group) -> last recorded
     mixed_groups: set[tuple[str, int]] = field(default_factory=set)  # (lws, group) of every `mixed`
     events_seen: dict[str, dict] = field(default_factory=dict)  # event uid -> last version seen
+    statefulsets: dict[str, StatefulSetSeen] = field(default_factory=dict)  # uid -> seen, oldest first
 
     def uid_history(self, pod: str) -> list[UidSeen]:
         return self.uids.get(pod, [])
@@ -193,6 +211,8 @@ class Store:
             return False
         if kind == "Event":
             self._observe_event(obj)
+        if kind == "StatefulSet":
+            self._observe_statefulset(obj, ev.type == "DELETED", ev.t)
         self.version += 1
         self.kind_version[kind] += 1
         return True
@@ -230,6 +250,9 @@ class Store:
         if cur.deletion is None and o.is_terminating(pod):
             cur.deletion = (str(o.dig(pod, "metadata", "deletionTimestamp")),
                             o.int_or_none(o.dig(pod, "metadata", "deletionGracePeriodSeconds")) or 0)
+        cur.owner = cur.owner or o.controller_of(pod)
+        if cur.running_t is None and o.phase(pod) == "Running" and not o.is_terminating(pod):
+            cur.running_t = t
         ip = o.pod_ip(pod)
         if ip and ip not in cur.ips:
             cur.ips.append(ip)
@@ -277,6 +300,15 @@ class Store:
                 obs.mixed_last[(lws, group)] = seen
                 obs.mixed_per_lws[lws] = obs.mixed_per_lws.get(lws, 0) + 1
                 obs.mixed.append(MixedRevisions(lws, group, seen[0], t, seen[1]))
+
+    def _observe_statefulset(self, sts: dict, deleted: bool, t: float) -> None:
+        seen = self.obs.statefulsets.get(o.uid(sts))
+        if seen is None and o.uid(sts):
+            seen = self.obs.statefulsets[o.uid(sts)] = StatefulSetSeen(o.name(sts), o.uid(sts), o.controller_of(sts), t)
+            if len(self.obs.statefulsets) > MAX_STATEFULSETS:
+                del self.obs.statefulsets[next(iter(self.obs.statefulsets))]
+        if seen is not None and deleted and seen.gone_t is None:
+            seen.gone_t = t
 
     def _observe_event(self, ev: dict) -> None:
         key = o.uid(ev) or f"{o.namespace(ev)}/{o.name(ev)}"
