@@ -202,8 +202,8 @@ def _rebuilt(ev: _Evidence, lws: str, group: int, leader: str, old_uid: str, sta
                 (f"worker StatefulSet {sts.name} removed (garbage collection)",
                  f"워커 StatefulSet {sts.name} 제거됨(가비지 컬렉션)"))
         lines.append(Line(at, group, "garbage-collected", what,
-                          (f"its owner is leader {leader} {old_uid[:8]}, deleted",
-                           f"소유자가 삭제된 리더 {leader} {old_uid[:8]}")))
+                          (f"owner: leader {leader} {old_uid[:8]}, deleted",
+                           f"소유자: 삭제된 리더 {leader} {old_uid[:8]}")))
     new_leader = next((f for f in ev.tl.uids(leader) if f.detail == old_uid), None)
     if new_leader is None:
         return lines
@@ -241,9 +241,9 @@ def _made_by(ev: _Evidence, f: Fact, leader: Fact | None) -> Words | None:
     if leader is not None:
         if _owner_leader(ev, f) != leader.uid:
             return None
-        return (f"made by the new worker StatefulSet {name}, owned by leader {leader.uid[:8]}",
-                f"새 리더 {leader.uid[:8]} 가 소유한 새 워커 StatefulSet {name} 이 만듦")
-    return (f"made by its owner {kind} {name}", f"소유자 {kind} {name} 이 만듦")
+        return (f"owner: new worker StatefulSet {name} of leader {leader.uid[:8]}",
+                f"소유자: 리더 {leader.uid[:8]} 의 새 워커 StatefulSet {name}")
+    return (f"owner: {kind} {name}", f"소유자: {kind} {name}")
 
 
 def _new_uid(ev: _Evidence, f: Fact, revision: str, cause: Words | None) -> Line:
@@ -468,14 +468,12 @@ def _mixed_line(ev: _Evidence, m, new_rev: str) -> Line:
     def names(pairs):
         return ", ".join(f"{p} ({r[:8]})" for p, r in pairs)
     if new and old:
-        what = (f"⚠ new {names(new)} ran beside old {names(old)}" + (f" for {lasted} ms" if lasted else ""),
-                f"⚠ 새 {names(new)} 가 옛 {names(old)} 옆에서 돌았음" + (f"({lasted} ms 동안)" if lasted else ""))
+        what = (f"⚠ new {names(new)} Running beside old {names(old)}" + (f" for {lasted} ms" if lasted else ""),
+                f"⚠ 새 {names(new)} 가 옛 {names(old)} 옆에서 Running" + (f"({lasted} ms 동안)" if lasted else ""))
     else:
         what = (f"⚠ group {m.group} ran two revisions at once: {names(m.pods)}",
                 f"⚠ 그룹 {m.group} 에 리비전 둘이 함께 돌았음: {names(m.pods)}")
-    return Line(ev.wall(m.t), m.group, "mixed-revisions", what,
-                ("seen by the tutor: both Running, neither terminating", "튜터가 봄: 둘 다 Running, 종료 중 아님"),
-                True, True)
+    return Line(ev.wall(m.t), m.group, "mixed-revisions", what, None, True, True)
 
 
 def _rollout_end(ev: _Evidence, lws: str, w, start: float, last: bool) -> Line | None:
