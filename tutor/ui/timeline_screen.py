@@ -9,6 +9,7 @@ then, when something just happened, not watched all the time like the pods.
 from __future__ import annotations
 
 from rich.console import Group, RenderableType
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -26,13 +27,33 @@ def offset_text(seconds: float, precise: bool) -> str:
     return ("+" if precise else "≈+") + num + "s"
 
 
+class WithCause:
+    """What happened, then its cause: on the same line when both fit, else the cause on a line of
+    its own (an arrow wrapped away from its cause reads as noise)."""
+
+    def __init__(self, what: Text, cause: Text | None):
+        self.what, self.cause = what, cause
+
+    def __rich_console__(self, console, options):
+        if self.cause is None:
+            yield self.what
+        elif self.what.cell_len + 2 + self.cause.cell_len <= options.max_width:
+            yield Text.assemble(self.what, "  ", self.cause)
+        else:
+            yield self.what
+            yield self.cause
+
+    def __rich_measure__(self, console, options):
+        widest = self.what.cell_len + (2 + self.cause.cell_len if self.cause else 0)
+        return Measurement(min(widest, 10), widest)
+
+
 def _line_rows(table: Table, episode: Episode, line: Line, lang: str) -> None:
     group = f"g{line.group}" if line.group is not None else ""
-    style = "yellow" if line.odd else ""
-    text = Text(line.text(lang), style=style)
-    if line.cause:
-        text.append("  ←\u00a0" + line.because(lang), style="dim italic")
-    table.add_row(Text(offset_text(episode.offset(line), line.precise), style="dim"), Text(group, style="cyan"), text)
+    what = Text(line.text(lang), style="yellow" if line.odd else "")
+    cause = Text("← " + line.because(lang), style="dim italic") if line.cause else None
+    table.add_row(Text(offset_text(episode.offset(line), line.precise), style="dim"), Text(group, style="cyan"),
+                  WithCause(what, cause))
 
 
 def _episode(episode: Episode, lang: str) -> list[RenderableType]:
