@@ -71,3 +71,14 @@ SIZES = [(80, 24), (100, 40)]
 def test_timeline_snapshot(snap_compare, lang, size, tmp_path):
     app = make_app(WALKTHROUGH, lang=lang, upto=moments()["wide-placed"], state_file=tmp_path / "p.json")
     assert snap_compare(app, terminal_size=size, run_before=open_timeline)
+
+
+async def test_step_5s_recap_lists_what_the_cluster_did(tmp_path):
+    app = make_app(WALKTHROUGH, upto=moments()["group0-recreated"], state_file=tmp_path / "p.json")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settled(pilot)
+        md = app.step_markdown(5)
+        recap = md[md.index("What you just saw"):]
+        assert "- `+0.00s` llm-0-1 container exited 1 (restart 1)" in recap
+        assert recap.index("LWS RecreateGroup:") < recap.index("llm-0 new UID") < recap.index("Running again after")
+        assert "How the rollout went" not in md and "- `+" not in app.step_markdown(6)  # step 6 not passed yet

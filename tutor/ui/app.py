@@ -23,6 +23,7 @@ from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Footer, OptionList
 
+from tutor.checks.timeline_recap import recap_markdown
 from tutor.checks.verdict import Status
 from tutor.cluster.events import Conn, ShowStep
 from tutor.session import Session
@@ -237,7 +238,8 @@ class TutorApp(App):
         for i, hint in enumerate(text.hints[:shown], start=1):
             parts.append(f"### {self.hint_heading(n, i)}\n\n{hint}")
         if n in s.progress.passed and text.recap:
-            parts.append(f"### {self.text('What you just saw')}\n\n{text.recap}")
+            parts.append(f"### {self.text('What you just saw')}\n\n{text.recap}"
+                         + recap_markdown(s.store, s.lesson.namespace, n, s.lang))
         return "\n\n".join(parts)
 
     def hint_heading(self, step: int, i: int) -> str:
