@@ -76,14 +76,16 @@ def started_at(name: str) -> float | None:
     return parsed[0] if parsed else None
 
 
-def late(session: Session, lang: str | None = None) -> Session:
+def late(session: Session, lang: str | None = None, events_expired: bool = False) -> Session:
     """A tutor (or `check`) started only now: one list of what the cluster holds at this moment
-    (the Events it still keeps included), the answer files as they are, and no history."""
+    (the Events it still keeps included, or none once they expired), the answer files as they
+    are, and no history."""
     fresh = Session(session.lesson, "/root/gsb-lws", lang or session.lang)
     now = session.store.now
     fresh.store.started_at = (session.store.started_at or 0.0) + now
     for kind in KINDS:
-        fresh.apply(Relisted(kind, session.store.all(kind), 0.0))
+        objs = [] if kind == "Event" and events_expired else session.store.all(kind)
+        fresh.apply(Relisted(kind, objs, 0.0))
     for name in session.lesson.answer_files:
         fr = session.workspace.get(name)
         fresh.apply(FileChanged(name, fr.text if fr.ok else None, 0.0))

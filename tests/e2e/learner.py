@@ -9,7 +9,9 @@ reproduced from the live pod spec/status exactly as the lab's commands would pri
 from __future__ import annotations
 
 import json
+import threading
 import time
+import uuid
 from pathlib import Path
 
 import yaml
@@ -294,5 +296,128 @@ def version_worker_only(ln: Learner) -> None:
     ln.wait_rolled(env_on=("llm-0-1", "llm-1-1"))
 
 
+def one_hex_off(uid: str) -> str:
+    """The UID with its last hex digit changed: a typo."""
+    return uid[:-1] + ("0" if uid[-1] != "0" else "1")
+
+
+def uid_typo(ln: Learner) -> None:
+    """restart.txt with one hex digit of llm-0's UID mistyped, then the worker failed."""
+    ln.step1()
+    g0, g1 = ln.uids()
+    ln.write_restart(one_hex_off(g0), g1)
+    ln.fail_worker()
+
+
+def uid_made_up(ln: Learner) -> None:
+    """restart.txt with a UID llm-0 never had, then the worker failed."""
+    ln.step1()
+    ln.write_restart(str(uuid.UUID(int=uuid.UUID(ln.uids()[0]).int ^ (1 << 127 | 0xBEEF))), ln.uids()[1])
+    ln.fail_worker()
+
+
+def both_workers_failed(ln: Learner) -> None:
+    """restart.txt written right, then both workers failed one right after the other: llm-1-1
+    fails while group 0 is still being recreated."""
+    ln.step1()
+    g0, g1 = ln.uids()
+    ln.write_restart(g0, g1)
+    # Two shells: llm-1-1 fails while group 0 is still being recreated.
+    other = threading.Thread(target=fail_container, args=(ln.lab, "llm-1-1", NS))
+    other.start()
+    fail_container(ln.lab, "llm-0-1", NS)
+    other.join()
+
+    def both_new():
+        now = [ln.pod(n) for n in ("llm-0", "llm-1")]
+        return all(now) and now[0]["metadata"]["uid"] != g0 and now[1]["metadata"]["uid"] != g1
+    ln.wait("both groups recreated", both_new)
+    ln.running(*ln.LLM_PODS)
+
+
+def group1_failed_after_step5(ln: Learner) -> None:
+    """Step 5 done right, then llm-1-1 failed too as soon as group 0 was back."""
+    ln.step1()
+    ln.step5()
+    g1 = ln.uids()[1]
+    fail_container(ln.lab, "llm-1-1", NS)
+    ln.wait("llm-1 recreated", lambda: (p := ln.pod("llm-1")) and p["metadata"]["uid"] != g1)
+    ln.running(*ln.LLM_PODS)
+
+
+def recreate_events(ln: Learner, group: int) -> list[dict]:
+    """RecreateGroup events about the llm that exists now (not one deleted before)."""
+    uid = ln.get("leaderworkerset", "llm")["metadata"]["uid"]
+    events = ln.get("events")["items"]
+    return [e for e in events if e.get("reason") in ("RecreateGroup", "RecreateGroupOnPodRestart")
+            and (e.get("involvedObject") or e.get("regarding") or {}).get("uid") == uid
+            and f"recreate group {group}" in (e.get("message") or e.get("note") or "")]
+
+
+def rollout_recreating_group1(ln: Learner, tries: int = 12) -> None:
+    """Steps 1, 5 and 6 done right, repeated until LWS itself emits RecreateGroup for group 1
+    during the rollout (it does in about 1 of 8 rollouts: lws-facts.md, "Observed")."""
+    for attempt in range(tries):
+        if attempt:
+            ln.reset()
+        ln.step1()
+        ln.step5()
+        ln.step6()
+        if recreate_events(ln, 1):
+            return
+    raise AssertionError(f"no rollout of {tries} emitted RecreateGroup for group 1")
+
+
 WRONG_TURNS = {f.__name__.replace("_", "-"): f for f in (wrong_annotation, restart_after_failure, dns_short_name,
-                                                          names_swapped, orphan_without_llm, version_worker_only)}
+                                                          names_swapped, orphan_without_llm, version_worker_only,
+                                                          uid_typo, uid_made_up, both_workers_failed,
+                                                          group1_failed_after_step5)}
+
+
+# --- late starts: what the learner did before the tutor (or `check`) started, and what after --
+
+def steps_up_to(n: int):
+    def before(ln: Learner) -> None:
+        for step in (ln.step1, ln.step2, ln.step3, ln.step4, ln.step5, ln.step6, ln.step7, ln.step8)[:n]:
+            step()
+    before.__name__ = f"steps_1_to_{n}"
+    return before
+
+
+def nothing(ln: Learner) -> None:
+    """The tutor only looks: the recording holds what the cluster shows when it starts."""
+
+
+PARTITION = "/spec/rolloutStrategy/rollingUpdateConfiguration/partition"
+
+
+def set_partition(ln: Learner, n: int) -> None:
+    ln.lab.kubectl("patch", "leaderworkerset", "llm", "-n", NS, "--type=json",
+                   "-p", json.dumps([{"op": "replace", "path": PARTITION, "value": n}]))
+
+
+def rollout_started(ln: Learner) -> None:
+    """Steps 1 to 5, then step 6's change applied while the rollout is held after group 1 (a
+    partition of 1, set with kubectl patch beside the file): the tutor starts in the middle."""
+    steps_up_to(5)(ln)
+    set_partition(ln, 1)
+    ln.apply(llm("v2"), "lws.yaml")
+    ln.wait("group 1 on the new template", lambda: all(
+        (p := ln.pod(n)) and p["status"].get("phase") == "Running" and not p["metadata"].get("deletionTimestamp")
+        and any(e.get("name") == "VERSION" for e in p["spec"]["containers"][0].get("env", []))
+        for n in ("llm-1", "llm-1-1")), timeout=120)
+
+
+def finish_rollout(ln: Learner) -> None:
+    set_partition(ln, 0)
+    ln.wait_rolled()
+
+
+# name -> (done before the tutor starts, done while it records)
+LATE_STARTS = {
+    "late-after-step5": (steps_up_to(5), nothing),
+    "late-after-step6": (steps_up_to(6), nothing),
+    "late-after-step8": (steps_up_to(8), nothing),
+    "late-mid-rollout": (rollout_started, finish_rollout),
+    "late-after-rollout-recreated-group1": (rollout_recreating_group1, nothing),
+}

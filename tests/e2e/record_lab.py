@@ -4,7 +4,8 @@
     python -m tests.e2e.record_lab walkthrough     # just one
 
 The wrong turns go to tests/data/recordings/; the walkthrough goes to tutor/demo/, because it
-ships with the package as `lwstutor demo`.
+ships with the package as `lwstutor demo`. The late starts (`late-*`) do part of the lab before
+the recorder starts, as a learner who starts the tutor, or runs `check`, only then.
 
 Each scenario gets a fresh lab (about 10 s to start), a scripted learner and `lwstutor record`
 running beside it, exactly as a learner would run the tutor beside their shell. A recording
@@ -27,13 +28,15 @@ from pathlib import Path
 
 from tests.conftest import recording_path
 from tests.e2e.labcluster.lab import Lab, up
-from tests.e2e.learner import NS, WRONG_TURNS, Learner, walkthrough
+from tests.e2e.learner import LATE_STARTS, NS, WRONG_TURNS, Learner, nothing, walkthrough
 
 ROOT = Path(__file__).resolve().parents[2]
 KINDS = ("pods", "leaderworkersets", "events", "statefulsets")
 
 
-SCENARIOS = {"walkthrough": walkthrough, **WRONG_TURNS}
+# name -> (what the learner does before the recorder starts, what while it records)
+SCENARIOS = {"walkthrough": (nothing, walkthrough), **{k: (nothing, f) for k, f in WRONG_TURNS.items()},
+             **LATE_STARTS}
 
 
 def last_versions(path: Path) -> dict[tuple[str, str], str]:
@@ -65,6 +68,8 @@ def record(name: str, out_dir: Path | None) -> Path:
             workdir = Path(tmp) / "gsb-lws"
             workdir.mkdir()
             env = {**os.environ, "XDG_STATE_HOME": tmp}
+            before, during = SCENARIOS[name]
+            before(Learner(lab, workdir))  # a late start: the tutor sees only what is left of it
             rec = subprocess.Popen(
                 [sys.executable, "-m", "tutor", "record", str(out), "--kubeconfig", str(lab.kubeconfig),
                  "--workdir", str(workdir), "--lws-version", lab.versions["LWS_VERSION"]],
@@ -74,7 +79,7 @@ def record(name: str, out_dir: Path | None) -> Path:
             try:
                 ln = Learner(lab, workdir)
                 ln.wait("recorder listed every resource", ready.is_set, timeout=60)
-                SCENARIOS[name](ln)
+                during(ln)
                 ln.wait("recording caught up", lambda: caught_up(lab, out), timeout=60)
             finally:
                 rec.send_signal(signal.SIGTERM)

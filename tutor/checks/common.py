@@ -135,11 +135,11 @@ def find_lws_doc(ctx: Context, name: str, lws: str) -> dict:
                                                              "LeaderWorkerSet " + lws)))
     for doc in docs:
         if isinstance(doc, dict) and doc.get("kind") == o.LWS_KIND and o.name(doc) == lws:
-            api = str(doc.get("apiVersion", ""))
-            if api and not api.startswith(o.LWS_GROUP + "/"):
+            api = str(doc.get("apiVersion") or "")
+            if api != f"{o.LWS_GROUP}/{o.LWS_VERSION}":  # the only version; kubectl refuses a file without one
                 raise Stop(failed(ctx.t("{path}: apiVersion is {api}; use {want}.",
                                         "{path}: apiVersion 이 {api} 입니다. {want} 를 쓰세요.",
-                                        path=ctx.path(name), api=api,
+                                        path=ctx.path(name), api=api or "missing",
                                         want=f"{o.LWS_GROUP}/{o.LWS_VERSION}")))
             ns = o.namespace(doc)
             if ns and ns != ctx.ns:
@@ -176,6 +176,17 @@ def file_then_live(ctx: Context, lws: str, file: str, problems, live_where: str)
                                 "클러스터의 {lws} 가 {path} 와 다릅니다. 다시 적용하세요(어노테이션을 옮겼다면 먼저 "
                                 "지우세요): kubectl apply -f {path}", lws=lws, path=ctx.path(file)), *probs))
     return live
+
+
+def misplaced_fields(ctx: Context, obj: dict, where: str) -> list[str]:
+    """A problem when leaderWorkerTemplate's fields sit directly under spec (kubectl refuses them)."""
+    spec = o.as_dict(obj.get("spec"))
+    misplaced = [k for k in ("size", "restartPolicy", "leaderTemplate", "workerTemplate") if k in spec]
+    if not misplaced:
+        return []
+    return [ctx.t("{where}: {keys} must go under spec.leaderWorkerTemplate, not directly under spec.",
+                  "{where}: {keys} 은(는) spec 바로 아래가 아니라 spec.leaderWorkerTemplate 아래에 둡니다.",
+                  where=where, keys=", ".join(misplaced))]
 
 
 def lwt(spec_holder: dict) -> dict:

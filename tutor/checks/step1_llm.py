@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tutor.checks.common import (file_then_live, lwt, pods_running, template_containers, template_gpus,
+from tutor.checks.common import (file_then_live, lwt, misplaced_fields, pods_running, template_containers, template_gpus,
                                  templates)
 from tutor.checks.context import Context
 from tutor.checks.verdict import Verdict, passed
@@ -23,11 +23,7 @@ def spec_problems(ctx: Context, obj: dict, where: str) -> list[str]:
         probs.append(ctx.t("{where}: spec.replicas is {v}; it must be 2 (two groups).",
                            "{where}: spec.replicas 가 {v} 입니다. 2(그룹 둘)여야 합니다.",
                            where=where, v=spec.get("replicas", "-")))
-    misplaced = [k for k in ("size", "restartPolicy", "leaderTemplate", "workerTemplate") if k in spec]
-    if misplaced:
-        probs.append(ctx.t("{where}: {keys} must go under spec.leaderWorkerTemplate, not directly under spec.",
-                           "{where}: {keys} 은(는) spec 바로 아래가 아니라 spec.leaderWorkerTemplate 아래에 둡니다.",
-                           where=where, keys=", ".join(misplaced)))
+    probs += misplaced_fields(ctx, obj, where)
     if o.int_or_none(t.get("size")) != 2:
         probs.append(ctx.t("{where}: leaderWorkerTemplate.size is {v}; it must be 2 (leader + 1 worker).",
                            "{where}: leaderWorkerTemplate.size 가 {v} 입니다. 2(리더+워커 1)여야 합니다.",

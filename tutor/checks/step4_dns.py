@@ -12,6 +12,7 @@ from tutor.cluster import objects as o
 LEADER = "llm-1"
 FILE = "dns.txt"
 # A whole IPv4 address: 10.42.0.1 must not match inside 10.42.0.15 or 110.42.0.1.
+NAME_RE = re.compile(r"^\s*Name:\s*(\S+)", re.M)  # what nslookup says it looked up
 IPV4_RE = re.compile(r"(?<![\d.])((?:\d{1,3}\.){3}\d{1,3})(?!\.?\d)")
 
 
@@ -29,6 +30,12 @@ def check(ctx: Context) -> Verdict:
         return waiting(ctx.t("Waiting for leader pod {pod} to have an IP.",
                              "리더 파드 {pod} 에 IP 가 생기기를 기다립니다.", pod=LEADER))
     found = addresses(text)
+    looked_up = [n.rstrip(".").lower() for n in NAME_RE.findall(text)]
+    if looked_up and full not in looked_up:
+        return failed(ctx.t("{path} shows a lookup of {name}, not of {full}. Look up the full name.",
+                            "{path} 은(는) {full} 이 아니라 {name} 을(를) 조회한 결과입니다. 전체 이름으로 조회하세요.",
+                            path=ctx.path(FILE), name=looked_up[0], full=full),
+                      f"kubectl exec -n {ctx.ns} llm-1-1 -- nslookup {full}")
     if ip in found:
         return passed(ctx.t("The lookup returned {ip}, the IP of leader pod {pod}: the headless Service "
                             "gives every pod in the group a stable name.",

@@ -1,39 +1,32 @@
 """Step 5: a worker fails, RecreateGroupOnPodRestart rebuilds only its group.
 
-Judged from restart.txt (UIDs written before the failure), the live UIDs, and evidence that LWS
-did the recreating: its RecreateGroup event, or a restart of llm-0-1 the tutor saw itself. The
-store's UID history lets a later rollout (step 6) replace llm-1 without undoing this step.
+Judged from restart.txt (UIDs written before the failure) against the timeline of group 0 and
+group 1 (tutor/cluster/timeline.py): what the tutor saw itself and what the cluster still keeps
+(LWS's RecreateGroup events name the leader UID they deleted; the scheduler's events name each
+pod UID; restartCount and lastState). Rules, in order:
+- a UID the evidence refutes never passes: one another pod held, one llm-0 is known not to have
+  had when LWS recreated group 0 (the message names the UID it did have), the same for llm-1;
+- group 1 saw no failure since group1_before was current (no restart, no deletion, no new UID,
+  no RecreateGroup), counting nothing that belongs to a rolling update;
+- group 0 was recreated by LWS after group0_before was current: its RecreateGroup event
+  deleted that very UID, or the tutor saw llm-0-1 restart;
+- where the evidence is gone (events expired, the tutor not running then), it says so.
 """
 
 from __future__ import annotations
-
-import re
 
 from tutor.checks.common import MAX_LINES, UID_RE, answer_text, kv_lines, pods_running
 from tutor.checks.context import Context
 from tutor.checks.verdict import Stop, Verdict, failed, passed, waiting
 from tutor.cluster import objects as o
+from tutor.cluster.timeline import SLACK, Fact, Kind, Timeline, timeline
 
 FILE = "restart.txt"
 LWS = "llm"
 KEYS = {"group0_before": "llm-0", "group1_before": "llm-1"}
-RECREATE_REASONS = ("RecreateGroup", "RecreateGroupOnPodRestart")
 
 
-def recreate_events(ctx: Context, group: int) -> list[dict]:
-    names_group = re.compile(rf"\bgroup {group}\b|\b{LWS}-{group}\b")
-    return [e for e in ctx.events_about(LWS, o.LWS_KIND)
-            if o.event_reason(e) in RECREATE_REASONS and names_group.search(o.event_message(e))]
-
-
-def owner_of(ctx: Context, uid: str) -> str | None:
-    for pod, hist in ctx.store.obs.uids.items():
-        if any(u.uid == uid for u in hist):
-            return pod
-    return None
-
-
-def check(ctx: Context) -> Verdict:
+def read_values(ctx: Context) -> dict[str, str]:
     text = answer_text(ctx, FILE, ctx.t("group0_before=<UID of llm-0> and group1_before=<UID of llm-1>",
                                         "group0_before=<llm-0 의 UID> 와 group1_before=<llm-1 의 UID>"),
                        max_lines=MAX_LINES)
@@ -44,68 +37,177 @@ def check(ctx: Context) -> Verdict:
                 values[k] = kv[k]
     for k, pod in KEYS.items():
         if k not in values:
-            return failed(ctx.t("{path} has no {key}= line. Write {key}=<UID of {pod}> before failing the worker.",
-                                "{path} 에 {key}= 줄이 없습니다. 워커를 실패시키기 전에 {key}=<{pod} 의 UID> 를 적으세요.",
-                                path=ctx.path(FILE), key=k, pod=pod),
-                          f"kubectl get pod {pod} -n {ctx.ns} -o jsonpath='{{.metadata.uid}}'")
+            raise Stop(failed(ctx.t("{path} has no {key}= line. Write {key}=<UID of {pod}> before failing the worker.",
+                                    "{path} 에 {key}= 줄이 없습니다. 워커를 실패시키기 전에 {key}=<{pod} 의 UID> 를 적으세요.",
+                                    path=ctx.path(FILE), key=k, pod=pod),
+                              f"kubectl get pod {pod} -n {ctx.ns} -o jsonpath='{{.metadata.uid}}'"))
         if not UID_RE.match(values[k]):
-            return failed(ctx.t("{key}={v} is not a UID (it looks like 8-4-4-4-12 hex digits).",
-                                "{key}={v} 는 UID 모양(16진수 8-4-4-4-12)이 아닙니다.", key=k, v=values[k]))
-        owner = owner_of(ctx, values[k])
+            raise Stop(failed(ctx.t("{key}={v} is not a UID (it looks like 8-4-4-4-12 hex digits).",
+                                    "{key}={v} 는 UID 모양(16진수 8-4-4-4-12)이 아닙니다.", key=k, v=values[k])))
+        values[k] = values[k].lower()
+    return values
+
+
+def deleted_by(tl: Timeline, rec: Fact) -> str:
+    """The leader UID a recreation deleted: named by the event (v0.9+), else the one current then."""
+    if rec.uid:
+        return rec.uid.lower()
+    before = tl.uid_at("llm-0", rec.at - (0 if rec.precise else SLACK))
+    return before.uid.lower() if before else ""
+
+
+def check(ctx: Context) -> Verdict:
+    values = read_values(ctx)
+    g0, g1 = values["group0_before"], values["group1_before"]
+    tl = timeline(ctx.store, ctx.ns)
+    story = [ctx.t("timeline of llm (UTC):", "llm 의 타임라인(UTC):"), *tl.lines(ctx.lang, LWS, limit=12)]
+
+    def fail(msg: str, *details: str) -> Verdict:
+        return failed(msg, *details, *story)
+
+    for k, pod in KEYS.items():
+        owner = tl.owner_of(values[k])
         if owner is not None and owner != pod:
-            return failed(ctx.t("{key} is the UID of {owner}, not of {pod}.",
-                                "{key} 는 {pod} 가 아니라 {owner} 의 UID 입니다.", key=k, owner=owner, pod=pod))
-    g0, g1 = values["group0_before"].lower(), values["group1_before"].lower()
+            return fail(ctx.t("{key} is the UID of {owner}, not of {pod}.",
+                              "{key} 는 {pod} 가 아니라 {owner} 의 UID 입니다.", key=k, owner=owner, pod=pod))
+
+    born0, born1 = tl.created("llm-0", g0), tl.created("llm-1", g1)
+    # Group 1 must see no failure at all since group1_before was current (rollouts excepted).
+    fail1 = tl.failures(LWS, 1, since=born1.at if born1 else None)
+    if fail1:
+        return fail(_group1_failed(ctx, fail1),
+                    ctx.t("Fail only llm-0-1; group 1 must stay untouched. To do the step again: delete llm, "
+                          "apply {path}, write restart.txt, then fail llm-0-1.",
+                          "llm-0-1 만 실패시키세요. 그룹 1 은 그대로여야 합니다. 다시 하려면 llm 을 지우고 {path} 를 "
+                          "적용한 뒤 restart.txt 를 적고 llm-0-1 을 실패시키세요.", path=ctx.path("lws.yaml")))
+
     leader0, leader1 = ctx.pod("llm-0"), ctx.pod("llm-1")
     if leader0 is None or leader1 is None:
         return waiting(ctx.t("Waiting for llm-0 and llm-1 to exist (a group is being recreated).",
-                             "llm-0 과 llm-1 이 생기기를 기다립니다(그룹을 다시 만드는 중)."))
+                             "llm-0 과 llm-1 이 생기기를 기다립니다(그룹을 다시 만드는 중)."), *story)
     uid0, uid1 = o.uid(leader0).lower(), o.uid(leader1).lower()
-    ev0, ev1 = recreate_events(ctx, 0), recreate_events(ctx, 1)
-    saw_restart = [r for r in ctx.store.obs.restarts if r.pod == "llm-0-1"]
+    rec0 = [f for f in tl.recreations(LWS, 0) if not tl.in_rollout(f)]
 
     if g0 == uid0:
-        if ev0 or ctx.store.obs.recreations("llm-0"):
-            return failed(ctx.t("group0_before equals llm-0's UID after the recreation: restart.txt was written "
-                                "after the failure. The point is to record the UIDs before, then compare.",
-                                "group0_before 가 다시 만들어진 뒤의 llm-0 UID 와 같습니다. restart.txt 를 실패 뒤에 "
-                                "적었습니다. 실패 전에 UID 를 적어 두고 비교하는 것이 이 단계의 핵심입니다."))
+        worker0 = ctx.pod("llm-0-1")
+        if any(deleted_by(tl, r) == g0 for r in rec0) or (worker0 is not None and tl.of(
+                LWS, 0, (Kind.RESTARTED,), pod="llm-0-1") and tl.of(LWS, 0, (Kind.RESTARTED,))[-1].uid == o.uid(worker0)):
+            return waiting(ctx.t("llm-0-1 failed; LWS is recreating group 0.",
+                                 "llm-0-1 이 실패했습니다. LWS 가 그룹 0 을 다시 만드는 중입니다."), *story)
+        if born0 is not None and any(r.at <= born0.at + (0 if born0.precise else SLACK) for r in rec0):
+            return fail(ctx.t("group0_before equals llm-0's UID after the recreation: restart.txt was written "
+                              "after the failure. The point is to record the UIDs before, then compare.",
+                              "group0_before 가 다시 만들어진 뒤의 llm-0 UID 와 같습니다. restart.txt 를 실패 뒤에 "
+                              "적었습니다. 실패 전에 UID 를 적어 두고 비교하는 것이 이 단계의 핵심입니다."))
         return waiting(ctx.t("restart.txt is ready. Now make llm-0-1's container fail: "
                              "kubectl exec -n {ns} llm-0-1 -- touch /tmp/fail",
                              "restart.txt 가 준비됐습니다. 이제 llm-0-1 의 컨테이너를 실패시키세요: "
                              "kubectl exec -n {ns} llm-0-1 -- touch /tmp/fail", ns=ctx.ns))
-    seen0 = ctx.store.obs.uid_seen("llm-0", g0)
-    if seen0 is None and ctx.store.obs.uid_history("llm-0") and not ev0 and not saw_restart:
-        return failed(ctx.t("group0_before={v} was never the UID of llm-0 (it is {uid}).",
-                            "group0_before={v} 는 llm-0 의 UID 였던 적이 없습니다(지금은 {uid}).", v=g0, uid=uid0))
 
+    # group0_before must be the UID LWS's recreation of group 0 deleted.
+    deleted = [u for u in (deleted_by(tl, r) for r in rec0) if u]
+    if g0 not in deleted:
+        if deleted:
+            return fail(ctx.t("group0_before={v} is not the UID llm-0 had before the failure: LWS's recreation of "
+                              "group 0 deleted llm-0 {real}. Copy UIDs exactly, before failing the worker.",
+                              "group0_before={v} 는 실패 전 llm-0 의 UID 가 아닙니다. LWS 가 그룹 0 을 다시 만들며 "
+                              "지운 llm-0 은 {real} 였습니다. 워커를 실패시키기 전에 UID 를 그대로 옮겨 적으세요.",
+                              v=g0, real=", ".join(dict.fromkeys(deleted))))
+        if born0 is None and not rec0:
+            now0 = tl.created("llm-0", uid0)
+            if now0 is not None and not tl.covers(now0.at):
+                return _evidence_gone(ctx, uid0, story)
+            known = [f.uid for f in tl.uids("llm-0")]
+            return fail(ctx.t("group0_before={v} was never the UID of llm-0 (it had {known}).",
+                              "group0_before={v} 는 llm-0 의 UID 였던 적이 없습니다(llm-0 의 UID: {known}).",
+                              v=g0, known=", ".join(known) or uid0))
+
+    counted = [r for r in rec0 if born0 is None or r.at >= born0.at - (0 if born0.precise else SLACK)]
+    restart0 = [f for f in tl.of(LWS, 0, (Kind.RESTARTED,), pod="llm-0-1",
+                                 since=born0.at if born0 else None) if not tl.in_rollout(f)]
+    if not counted and not restart0:
+        if born0 is None:
+            return _evidence_gone(ctx, uid0, story)
+        return fail(ctx.t("llm-0 has a new UID, but there is no sign that LWS recreated group 0 "
+                          "(no RecreateGroup event, no restart of llm-0-1 seen). Deleting pods by hand is "
+                          "not the lesson: fail the worker's container instead.",
+                          "llm-0 의 UID 는 바뀌었지만 LWS 가 그룹 0 을 다시 만든 흔적(RecreateGroup 이벤트, "
+                          "llm-0-1 재시작)이 없습니다. 파드를 직접 지우지 말고 워커 컨테이너를 실패시키세요."),
+                    f"kubectl exec -n {ctx.ns} llm-0-1 -- touch /tmp/fail")
+
+    # group1_before must be llm-1's UID when group 0 was recreated; replaced since only by a rollout.
+    when = (counted or restart0)[0].at
+    notes = []
+    then1 = tl.uid_at("llm-1", when)
+    if born1 is None and then1 is not None and then1.uid.lower() != g1:
+        return fail(ctx.t("group1_before={v} is not the UID of llm-1: when group 0 was recreated, llm-1 was {real}.",
+                          "group1_before={v} 는 llm-1 의 UID 가 아닙니다. 그룹 0 이 다시 만들어질 때 llm-1 은 {real} "
+                          "였습니다.", v=g1, real=then1.uid))
+    if born1 is not None and born1.at > when + (0 if born1.precise else SLACK):
+        return fail(ctx.t("group1_before={v} is a UID llm-1 got after group 0 was recreated; write the UIDs "
+                          "before failing the worker.",
+                          "group1_before={v} 는 그룹 0 이 다시 만들어진 뒤에 llm-1 이 받은 UID 입니다. 워커를 "
+                          "실패시키기 전에 UID 를 적으세요.", v=g1))
     if g1 != uid1:
-        before = ctx.store.obs.uid_seen("llm-1", g1)
-        rolled = before is not None and before.revision and before.revision != o.revision(leader1)
-        if not rolled:
-            why = (ctx.t("LWS recreated group 1 too (event: {msg}).", "LWS 가 그룹 1 도 다시 만들었습니다(이벤트: {msg}).",
-                         msg=o.event_message(ev1[-1])) if ev1 else
-                   ctx.t("llm-1's UID is now {uid}, not group1_before={v}.", "llm-1 의 UID 가 group1_before={v} 가 아니라 {uid} 입니다.",
-                         uid=uid1, v=g1))
-            return failed(ctx.t("Group 1 must stay untouched when a group-0 worker fails. ",
-                                "그룹 0 의 워커가 실패할 때 그룹 1 은 그대로여야 합니다. ") + why,
-                          ctx.t("Fail only llm-0-1, and write group1_before from the live llm-1.",
-                                "llm-0-1 만 실패시키고, group1_before 는 지금의 llm-1 에서 적으세요."))
-    if not ev0 and not saw_restart:
-        return failed(ctx.t("llm-0 has a new UID, but there is no sign that LWS recreated group 0 "
-                            "(no RecreateGroup event, no restart of llm-0-1 seen). Deleting pods by hand is "
-                            "not the lesson: fail the worker's container instead.",
-                            "llm-0 의 UID 는 바뀌었지만 LWS 가 그룹 0 을 다시 만든 흔적(RecreateGroup 이벤트, "
-                            "llm-0-1 재시작)이 없습니다. 파드를 직접 지우지 말고 워커 컨테이너를 실패시키세요."),
-                      f"kubectl exec -n {ctx.ns} llm-0-1 -- touch /tmp/fail")
+        nxt = tl.successor("llm-1", g1)
+        if born1 is None and nxt is None:
+            notes.append(ctx.t("(the cluster keeps no record of llm-1's earlier UIDs: group1_before could not "
+                               "be confirmed)", "(클러스터에 llm-1 의 예전 UID 기록이 없어 group1_before 를 "
+                               "확인하지 못했습니다)"))
+        elif nxt is None or not tl.in_rollout(nxt):
+            return fail(ctx.t("Group 1 must stay untouched when a group-0 worker fails, but llm-1's UID is now {uid}, "
+                              "not group1_before={v}.",
+                              "그룹 0 의 워커가 실패할 때 그룹 1 은 그대로여야 하는데, llm-1 의 UID 가 "
+                              "group1_before={v} 가 아니라 {uid} 입니다.", uid=uid1, v=g1))
+    if born0 is None and not any(r.uid for r in counted):
+        notes.append(ctx.t("(the cluster keeps no record of llm-0's earlier UIDs: group0_before could not be "
+                           "confirmed)", "(클러스터에 llm-0 의 예전 UID 기록이 없어 group0_before 를 확인하지 "
+                           "못했습니다)"))
     try:
         pods_running(ctx, ["llm-0", "llm-0-1"])
     except Stop as stop:
-        return waiting(ctx.t("Group 0 is being recreated.", "그룹 0 을 다시 만드는 중입니다."), *stop.verdict.details)
-    evidence = (ctx.t("event {reason}: {msg}", "이벤트 {reason}: {msg}", reason=o.event_reason(ev0[-1]),
-                      msg=o.event_message(ev0[-1])) if ev0 else
-                ctx.t("the tutor saw llm-0-1 restart (exit code {code})", "llm-0-1 재시작을 보았습니다(종료 코드 {code})",
-                      code=saw_restart[-1].exit_code))
+        return waiting(ctx.t("Group 0 is being recreated.", "그룹 0 을 다시 만드는 중입니다."),
+                       *stop.verdict.details, *story)
+    evidence = (ctx.t("event {reason} at {at}: {msg}", "이벤트 {reason} ({at}): {msg}",
+                      reason=o.event_reason(counted[-1].evidence), at=counted[-1].clock(), msg=counted[-1].detail)
+                if counted else
+                ctx.t("the tutor saw llm-0-1 restart ({d})", "llm-0-1 재시작을 보았습니다({d})", d=restart0[-1].detail))
+    kept = (f"llm-1: {uid1}" if g1 == uid1 else
+            ctx.t("llm-1: {g1} → {uid1} (replaced later by the rolling update)",
+                  "llm-1: {g1} → {uid1} (나중에 롤링 업데이트가 바꿈)", g1=g1, uid1=uid1))
     return passed(ctx.t("One worker failed and LWS rebuilt only group 0: llm-0 has a new UID, llm-1 kept its own.",
                         "워커 하나가 실패하자 LWS 가 그룹 0 만 다시 만들었습니다. llm-0 은 UID 가 바뀌고 llm-1 은 그대로입니다."),
-                  evidence, f"llm-0: {g0} → {uid0}", f"llm-1: {uid1}")
+                  evidence, f"llm-0: {g0} → {uid0}", kept, *notes, *story)
+
+
+def _group1_failed(ctx: Context, fails: list[Fact]) -> str:
+    rec = [f for f in fails if f.kind is Kind.GROUP_RECREATED]
+    if rec:
+        return ctx.t("Group 1 must stay untouched when a group-0 worker fails, but LWS recreated group 1 too "
+                     "({at}: {msg}).",
+                     "그룹 0 의 워커가 실패할 때 그룹 1 은 그대로여야 하는데, LWS 가 그룹 1 도 다시 만들었습니다"
+                     "({at}: {msg}).", at=rec[0].clock(), msg=rec[0].detail)
+    first = fails[0]
+    what = {
+        Kind.RESTARTED: ctx.t("the container of {pod} failed ({d})", "{pod} 의 컨테이너가 실패했습니다({d})",
+                              pod=first.pod, d=first.detail),
+        Kind.POD_DELETING: ctx.t("{pod} is being deleted", "{pod} 이(가) 지워지는 중입니다", pod=first.pod),
+        Kind.POD_CREATED: ctx.t("{pod} got a new UID {uid}", "{pod} 이(가) 새 UID {uid} 를 받았습니다",
+                                pod=first.pod, uid=first.uid),
+    }[first.kind]
+    return ctx.t("Group 1 must see no failure, but at {at} {what}: LWS recreates group 1 as well.",
+                 "그룹 1 에는 어떤 실패도 없어야 하는데, {at} 에 {what}. LWS 가 그룹 1 도 다시 만듭니다.",
+                 at=first.clock(), what=what)
+
+
+def _evidence_gone(ctx: Context, uid0: str, story: list[str]) -> Verdict:
+    return failed(ctx.t("llm-0 now has UID {uid}, not group0_before, but the cluster no longer shows how it changed: "
+                        "LWS's RecreateGroup event has expired (events are kept for about an hour) and the tutor "
+                        "was not running then. This is not a mistake of yours; it cannot be confirmed any more.",
+                        "llm-0 의 UID 는 이제 group0_before 가 아니라 {uid} 입니다. 그러나 어떻게 바뀌었는지 클러스터에 "
+                        "남아 있지 않습니다. LWS 의 RecreateGroup 이벤트는 만료됐고(이벤트는 한 시간쯤 남습니다) 그때 "
+                        "튜터는 돌고 있지 않았습니다. 잘못한 것이 아니라, 더는 확인할 수 없을 뿐입니다.", uid=uid0),
+                  ctx.t("To prove it again with the tutor running: write restart.txt from the live UIDs, then "
+                        "kubectl exec -n {ns} llm-0-1 -- touch /tmp/fail",
+                        "튜터를 켠 채 다시 보이려면: 지금의 UID 로 restart.txt 를 적고 "
+                        "kubectl exec -n {ns} llm-0-1 -- touch /tmp/fail", ns=ctx.ns), *story)

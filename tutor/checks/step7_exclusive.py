@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from tutor.checks.common import KWOK_TAINT_KEY, file_then_live, lwt, pods_running, template_gpus, templates
+from tutor.checks.common import (KWOK_TAINT_KEY, file_then_live, lwt, misplaced_fields, pods_running,
+                                 template_gpus, templates)
 from tutor.checks.context import Context
 from tutor.checks.verdict import Verdict, failed, passed
 from tutor.cluster import objects as o
@@ -18,6 +19,8 @@ def tolerates_kwok(template: dict) -> bool:
     for tol in o.as_list(o.dig(template, "spec", "tolerations")):
         if not isinstance(tol, dict) or tol.get("effect") not in (None, "", "NoSchedule"):
             continue
+        if tol.get("operator") not in (None, "", "Equal", "Exists"):
+            continue  # the API server refuses any other operator
         if tol.get("key") == KWOK_TAINT_KEY and (tol.get("operator") == "Exists" or tol.get("value") == "fake"):
             return True
         if tol.get("key") in (None, "") and tol.get("operator") == "Exists":
@@ -26,7 +29,7 @@ def tolerates_kwok(template: dict) -> bool:
 
 
 def spec_problems(ctx: Context, obj: dict, where: str) -> list[str]:
-    probs = []
+    probs = misplaced_fields(ctx, obj, where)
     if o.annotations(obj).get(o.EXCLUSIVE_ANNOTATION) != TOPOLOGY:
         on_template = [label for label, t in templates(obj)
                        if o.annotations(t).get(o.EXCLUSIVE_ANNOTATION) is not None]

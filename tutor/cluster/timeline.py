@@ -134,6 +134,20 @@ class Timeline:
     def created(self, pod: str, uid: str) -> Fact | None:
         return next((f for f in self.uids(pod) if f.uid == uid), None)
 
+    def uid_at(self, pod: str, at: float) -> Fact | None:
+        """The pod's UID at a moment (its POD_CREATED fact), or None when nothing known is older."""
+        before = [f for f in self.uids(pod) if f.at <= at]
+        return before[-1] if before else None
+
+    def successor(self, pod: str, uid: str) -> Fact | None:
+        """The UID that replaced this one, if known."""
+        return next((f for f in self.uids(pod) if f.detail == uid), None)
+
+    def covers(self, at: float) -> bool:
+        """Whether the evidence reaches back to a moment: the tutor was watching then, or the
+        cluster still keeps an event from then or before (events expire, by default after an hour)."""
+        return self.anchor <= at + SLACK or any(f.source == "event" and f.at <= at for f in self.facts)
+
     def owner_of(self, uid: str) -> str | None:
         """The pod name that held this UID, from any evidence (history, live pods, events)."""
         uid = uid.lower()
@@ -158,10 +172,12 @@ class Timeline:
 
     def failures(self, lws: str, group: int, since: float | None = None) -> list[Fact]:
         """What went wrong in a group (outside rollouts), in time order: restarts, deletions
-        asked for, UID replacements and LWS's recreations."""
+        asked for, UID replacements and LWS's recreations; since `since` (a UID created at that
+        very moment is the one current then, not a replacement)."""
         kinds = (Kind.RESTARTED, Kind.POD_DELETING, Kind.GROUP_RECREATED, Kind.POD_CREATED)
         return [f for f in self.of(lws, group, kinds, since=since)
-                if not (f.kind is Kind.POD_CREATED and not f.detail) and not self.in_rollout(f)]
+                if not (f.kind is Kind.POD_CREATED and (not f.detail or (since is not None and f.at <= since)))
+                and not self.in_rollout(f)]
 
     def _replaced_by_new_revision(self, fact: Fact) -> bool:
         chain = self.uids(fact.pod)
@@ -253,6 +269,7 @@ class _Names:
     """Pod name -> (lws, group): from the pod's labels when it is live, else from its name."""
 
     def __init__(self, store: Store, namespace: str):
+        self.lws_uid = {o.name(x): o.uid(x) for x in store.all("LeaderWorkerSet", namespace) if o.uid(x)}
         self.lws = {o.name(x) for x in store.all("LeaderWorkerSet", namespace)}
         self.lws |= {o.lws_name(p) for p in store.all("Pod", namespace) if o.lws_name(p)}
         self.lws |= {str(o.event_regarding(e).get("name", "")) for e in store.events_for(namespace)
@@ -323,6 +340,8 @@ def build(store: Store, namespace: str) -> Timeline:
         if not times:
             continue
         if kind == o.LWS_KIND:
+            if about.get("uid") and names.lws_uid.get(name, about["uid"]) != about["uid"]:
+                continue  # about an earlier LeaderWorkerSet of that name, deleted since
             facts.extend(_lws_facts(ev, name, times))
         elif kind == "Pod":
             where = names.of(name)
@@ -357,7 +376,24 @@ def build(store: Store, namespace: str) -> Timeline:
     # Live pods' revisions fill in what events cannot say.
     revs = {o.uid(p): o.revision(p) for p in store.all("Pod", namespace)}
     facts = [f if f.revision or f.uid not in revs else _with(f, revision=revs[f.uid]) for f in facts]
-    return Timeline(facts, anchor, names.lws)
+    # Only what happened to the LeaderWorkerSet that exists now: one deleted and created again
+    # under the same name left events about pods of the same names.
+    born = {name: parse_time(o.dig(x, "metadata", "creationTimestamp"))
+            for x in store.all("LeaderWorkerSet", namespace) if (name := o.name(x))}
+    facts = [f for f in facts if born.get(f.lws) is None or f.at >= born[f.lws][0]]
+    return Timeline(_chained(facts), anchor, names.lws)
+
+
+def _chained(facts: list[Fact]) -> list[Fact]:
+    """Each POD_CREATED names the UID it replaced: the pod's UID before it, in time order."""
+    prev: dict[str, str] = {}
+    out = []
+    for f in sorted(facts, key=lambda f: f.at):
+        if f.kind is Kind.POD_CREATED:
+            f = _with(f, detail=prev.get(f.pod, ""))
+            prev[f.pod] = f.uid
+        out.append(f)
+    return out
 
 
 def _finished(pod: dict | None) -> float | None:

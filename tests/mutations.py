@@ -1,0 +1,345 @@
+"""Mutation testing of answers: every single-token change of a passing answer file must fail.
+
+For each committed recording, each step with an answer file is taken at the moment it first
+passed; its answer is mutated one token at a time (a digit or hex character of a UID or IP, an
+index, a value, a line dropped, two values swapped, a scheduler clause dropped, the
+exclusive-topology annotation moved, a toleration dropped) and checked against that same cluster
+state. A mutant that still passes "survives". Survivors the lab cannot tell apart from a right
+answer are listed in ACCEPTED with the reason; every other survivor is a checker bug.
+Harmless variations (spacing, CRLF, line order, extra lines, other printed forms) must still pass.
+
+    python -m tests.mutations      # the figures the README quotes
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+import yaml
+
+from tests.conftest import RECORDINGS, WALKTHROUGH
+from tests.states import check, recording, state
+from tutor.cluster.events import FileChanged
+
+FILES = {1: "lws.yaml", 2: "names.txt", 3: "env.txt", 4: "dns.txt", 5: "restart.txt", 7: "wide.yaml", 8: "partial.txt"}
+UID_RE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+IP_RE = re.compile(r"(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?![\d.])")
+CLAUSE_RE = re.compile(r"\d+ [^,.:]+(?:\.[a-z][^,.:]*)*")  # "1 Insufficient nvidia.com/gpu"
+
+
+@dataclass(frozen=True)
+class Mutant:
+    op: str  # what was changed, e.g. "hex", "drop-line", "value", "swap", "drop-clause"
+    where: str  # the original line (or token) it changed
+    text: str
+
+
+# --- the mutation operators ------------------------------------------------------------------------
+
+def _bump(ch: str) -> str:
+    if ch.isdigit():
+        return str((int(ch) + 1) % 10)
+    if ch in "abcdef":
+        return "abcdef"[("abcdef".index(ch) + 1) % 6]
+    if ch.isalpha():
+        return "a" if ch != "a" else "b"
+    return ch + "x"
+
+
+def _char_mutants(text: str, rx: re.Pattern, op: str) -> list[Mutant]:
+    """Each character of each match changed once (digits +1, hex letters to the next one)."""
+    out = []
+    for m in rx.finditer(text):
+        for i in range(m.start(), m.end()):
+            if text[i] in ".-":
+                continue
+            out.append(Mutant(op, m.group(), text[:i] + _bump(text[i]) + text[i + 1:]))
+    return out
+
+
+def _lines(text: str) -> list[str]:
+    return text.split("\n")
+
+
+def drop_lines(text: str) -> list[Mutant]:
+    lines = _lines(text)
+    return [Mutant("drop-line", line.strip(), "\n".join(lines[:i] + lines[i + 1:]))
+            for i, line in enumerate(lines) if line.strip()]
+
+
+def value_mutants(text: str) -> list[Mutant]:
+    """The last character of each value changed: `key=value`, `key: value` and `- value` tokens."""
+    out = []
+    lines = _lines(text)
+    for i, line in enumerate(lines):
+        for m in re.finditer(r"(?:(?<==)|(?<=:[ \t])|(?<=^- )|(?<=\s- ))([^\s=]+)", line):
+            if m.group(1).startswith(("&", "*")):
+                continue  # a YAML anchor or alias is not a value
+            token = m.group(1)
+            new_line = line[:m.end() - 1] + _bump(token[-1]) + line[m.end():]
+            out.append(Mutant("value", line.strip(), "\n".join(lines[:i] + [new_line] + lines[i + 1:])))
+    return out
+
+
+def key_mutants(text: str) -> list[Mutant]:
+    """The last character of each `key=` name changed (LWS_GROUP_SIZE, group0_before, pod)."""
+    out = []
+    lines = _lines(text)
+    for i, line in enumerate(lines):
+        for m in re.finditer(r"([A-Za-z_][A-Za-z0-9_]*)(?==)", line):
+            new_line = line[:m.end() - 1] + _bump(m.group()[-1]) + line[m.end():]
+            out.append(Mutant("key", line.strip(), "\n".join(lines[:i] + [new_line] + lines[i + 1:])))
+    return out
+
+
+def swap_values(text: str) -> list[Mutant]:
+    """Two values of one line swapped (group and worker), and the values of two lines swapped."""
+    out = []
+    lines = _lines(text)
+    for i, line in enumerate(lines):
+        vals = re.findall(r"=(\S+)", line)
+        if len(vals) == 3 and vals[1] != vals[2]:  # pod=… group=… worker=…
+            swapped = re.sub(r"group=\S+", f"group={vals[2]}", re.sub(r"worker=\S+", f"worker={vals[1]}", line))
+            out.append(Mutant("swap", line.strip(), "\n".join(lines[:i] + [swapped] + lines[i + 1:])))
+    keyed = [(i, line.split("=", 1)) for i, line in enumerate(lines) if "=" in line and " " not in line.strip()]
+    for a in range(len(keyed)):
+        for b in range(a + 1, len(keyed)):
+            (i, (ka, va)), (j, (kb, vb)) = keyed[a], keyed[b]
+            if va != vb:
+                new = list(lines)
+                new[i], new[j] = f"{ka}={vb}", f"{kb}={va}"
+                out.append(Mutant("swap", f"{lines[i].strip()} <> {lines[j].strip()}", "\n".join(new)))
+    return out
+
+
+def clause_mutants(text: str) -> list[Mutant]:
+    """Each "<n> <reason>" clause of the scheduler's message dropped, or its number changed."""
+    out = []
+    for m in CLAUSE_RE.finditer(text):
+        clause = m.group()
+        where = text[max(0, m.start() - 14):m.end()]  # with what comes before: which sentence it is in
+        out.append(Mutant("drop-clause", where, text[:m.start()] + text[m.end():]))
+        n, rest = clause.split(" ", 1)
+        out.append(Mutant("clause-number", where, text[:m.start()] + f"{int(n) + 1} {rest}" + text[m.end():]))
+    return out
+
+
+def yaml_structure_mutants(text: str) -> list[Mutant]:
+    """The moves a learner gets wrong in YAML: the annotation put on a pod template, a toleration
+    or nodeSelector dropped from one template, a value moved out of leaderWorkerTemplate."""
+    out = []
+    doc = yaml.safe_load(text)
+    lwt = doc["spec"]["leaderWorkerTemplate"]
+    anns = (doc.get("metadata") or {}).get("annotations") or {}
+    for key in list(anns):
+        for tmpl in ("leaderTemplate", "workerTemplate"):
+            if tmpl in lwt:
+                moved = yaml.safe_load(text)
+                value = moved["metadata"]["annotations"].pop(key)
+                moved["spec"]["leaderWorkerTemplate"][tmpl].setdefault("metadata", {}).setdefault(
+                    "annotations", {})[key] = value
+                out.append(Mutant("move-annotation", f"{key} -> {tmpl}", yaml.safe_dump(moved)))
+    for tmpl in ("leaderTemplate", "workerTemplate"):
+        for field in ("tolerations", "nodeSelector", "resources"):
+            spec = (lwt.get(tmpl) or {}).get("spec") or {}
+            if field in spec or (field == "resources" and spec.get("containers")):
+                dropped = yaml.safe_load(text)
+                tspec = dropped["spec"]["leaderWorkerTemplate"][tmpl]["spec"]
+                if field == "resources":
+                    tspec["containers"][0].pop("resources", None)
+                else:
+                    tspec.pop(field)
+                out.append(Mutant(f"drop-{field}", tmpl, yaml.safe_dump(dropped)))
+    for key in ("size", "restartPolicy"):
+        if key in lwt:
+            moved = yaml.safe_load(text)
+            moved["spec"][key] = moved["spec"]["leaderWorkerTemplate"].pop(key)
+            out.append(Mutant("move-field", f"{key} -> spec", yaml.safe_dump(moved)))
+    return out
+
+
+def mutants(name: str, text: str) -> list[Mutant]:
+    out = drop_lines(text) + value_mutants(text)
+    if not name.endswith(".yaml"):
+        out += key_mutants(text)
+    if name == "restart.txt":
+        out += _char_mutants(text, UID_RE, "hex") + swap_values(text)
+    elif name == "dns.txt":
+        out += _char_mutants(text, IP_RE, "ip-digit")
+    elif name == "names.txt":
+        out += swap_values(text)
+    elif name == "partial.txt":
+        out = drop_lines(text) + clause_mutants(text)
+    elif name.endswith(".yaml"):
+        out += yaml_structure_mutants(text)
+    seen, unique = {text}, []
+    for m in out:
+        if m.text not in seen:  # a mutation that changes nothing is no mutant
+            seen.add(m.text)
+            unique.append(m)
+    return unique
+
+
+def harmless(name: str, text: str) -> dict[str, str]:
+    """Variations a right answer may have: they must still pass."""
+    lines = [line for line in _lines(text) if line.strip()]
+    out = {"crlf": text.replace("\n", "\r\n"), "blank lines": "\n\n" + text.replace("\n", "\n\n") + "\n\n"}
+    if name.endswith(".yaml"):
+        out["comments and separators"] = "# my answer\n---\n" + text + "\n---\n"
+        out["re-dumped, keys sorted"] = yaml.safe_dump(yaml.safe_load(text), sort_keys=True, indent=4)
+        return out
+    out["spaces"] = "\n".join(f"  {' '.join(line.split())}  \t" for line in lines) + "\n"
+    if name in ("names.txt", "env.txt", "restart.txt"):
+        out["line order"] = "\n".join(reversed(lines)) + "\n"
+        out["spaces"] = "\n".join(f"  {line.replace('=', '=') }  " for line in lines) + "\n"
+    if name == "names.txt":
+        out["spaces"] = "\n".join("  " + "\t".join(line.split()) + "  " for line in lines) + "\n"
+    if name == "env.txt":
+        out["extra non-LWS lines"] = "HOSTNAME=llm-1-1\nPATH=/usr/bin:/bin\n" + text + "HOME=/root\n"
+    if name == "partial.txt":
+        msg = " ".join(text.split())
+        out["kubectl describe"] = ("Events:\n  Type     Reason            Age   From               Message\n"
+                                   "  ----     ------            ----  ----               -------\n"
+                                   f"  Warning  FailedScheduling  12s   default-scheduler  {msg}\n")
+        out["kubectl get events"] = ("LAST SEEN   TYPE      REASON             OBJECT           MESSAGE\n"
+                                     f"12s         Warning   FailedScheduling   pod/orphan-0-1   {msg}\n")
+    return out
+
+
+# --- survivors the lab cannot tell from a right answer --------------------------------------------
+
+# (file, operation or None for any, regex on the original line or token, reason)
+ACCEPTED: list[tuple[str, str | None, str, str]] = [
+    ("lws.yaml", None, r"^(- )?(name: (leader|worker)|image: .*)$",
+     "container names and images are not part of the step"),
+    ("wide.yaml", None, r"^(- )?(name: (leader|worker)|image: .*)$",
+     "container names and images are not part of the step"),
+    ("lws.yaml", None, r"^- (sh|-c|while .*)$",
+     "the shell loop is only checked for naming /tmp/fail; the tutor cannot run it (the live pods show it runs)"),
+    ("wide.yaml", None, r"^- (sh|-c|while .*)$",
+     "step 7 asks nothing of the command"),
+    ("lws.yaml", "drop-line", r"^(namespace: infer|command:)$",
+     "no namespace in the file is `kubectl apply -n infer`; without `command:` the list becomes args, which still name /tmp/fail"),
+    ("wide.yaml", "drop-line", r"^(namespace: infer|command:|restartPolicy: RecreateGroupOnPodRestart)$",
+     "no namespace is `kubectl apply -n infer`; step 7 asks nothing of the command or the restart policy"),
+    ("wide.yaml", "value", r"^restartPolicy: RecreateGroupOnPodRestart$", "step 7 asks nothing of the restart policy"),
+    ("wide.yaml", "drop-line", r"^operator: Equal$", "a toleration's operator defaults to Equal"),
+    ("wide.yaml", "drop-line", r"^effect: NoSchedule$",
+     "a toleration without an effect tolerates every effect of the taint, NoSchedule included"),
+    ("lws.yaml", None, r"^(- )?(name: VERSION|value: v2)$",
+     "step 1 asks nothing of env; step 6 checks VERSION=v2 in the live templates"),
+    ("dns.txt", "drop-line", r"^Name:\s", "the address is the answer; a Name: line, when there is one, must be the full name"),
+    ("dns.txt", None, r"^(Server:\s+10\.43\.0\.10|Address:\s+10\.43\.0\.10:53|10\.43\.0\.10)$",
+     "the DNS server's own address is not the answer"),
+    ("partial.txt", None, r"^0/\d+ nodes are available$",
+     "the head \"0/N nodes are available\" is not one of the \"<n> <reason>\" clauses the lab asks for; "
+     "the clauses alone, in any order, pass"),
+    ("partial.txt", None, r"(No preemption victims|Preemption is not helpful|preemption: 0/\d+ nodes are available$)",
+     "the preemption sentence is not the scheduler's reason; its wording varies between versions"),
+]
+
+
+def accepted(file: str, m: Mutant) -> str | None:
+    for f, op, rx, reason in ACCEPTED:
+        if f == file and (op is None or op == m.op) and re.search(rx, m.where):
+            return reason
+    return None
+
+
+# --- where the answers pass ----------------------------------------------------------------------
+
+def recording_names() -> list[str]:
+    return ["walkthrough"] + sorted(p.stem for p in RECORDINGS.glob("*.jsonl"))
+
+
+@lru_cache(maxsize=None)
+def passing_moments() -> list[tuple[str, int, int]]:
+    """(recording, step, index of the item after which it first passed), one per distinct
+    (step, answer file): the same answer in another recording adds nothing but time."""
+    from tutor.checks import run_checker
+    from tutor.lesson.loader import load
+    from tutor.session import Session
+    from tests.states import started_at
+
+    out, seen = [], set()
+    for name in recording_names():
+        s = Session(load(), "/root/gsb-lws", "en")
+        s.store.started_at = started_at(name)
+        todo = dict(FILES)
+        for i, item in enumerate(recording(name).items):
+            if not s.apply(item):
+                continue
+            for n in list(todo):
+                if run_checker(s.lesson.step(n).checker, s.context()).passed:
+                    fr = s.workspace.get(FILES[n])
+                    key = (n, fr.text)
+                    if key not in seen:
+                        seen.add(key)
+                        out.append((name, n, i))
+                    del todo[n]
+    return out
+
+
+def state_at(name: str, index: int):
+    target = recording(name).items[index]
+    return state(name, after=lambda it: it is target)
+
+
+@dataclass
+class Result:
+    recording: str
+    step: int
+    file: str
+    mutants: int
+    killed: int
+    survivors: list[tuple[Mutant, str | None]]  # (mutant, accepted reason or None)
+    harmless_failed: list[tuple[str, str]]
+
+
+def run_one(name: str, step: int, index: int) -> Result:
+    s = state_at(name, index)
+    file = FILES[step]
+    original = s.workspace.get(file).text
+    survivors, killed, total = [], 0, 0
+    for m in mutants(file, original):
+        total += 1
+        s.apply(FileChanged(file, m.text, s.store.now))
+        if check(s, step).passed:
+            survivors.append((m, accepted(file, m)))
+        else:
+            killed += 1
+    bad = []
+    for label, text in harmless(file, original).items():
+        s.apply(FileChanged(file, text, s.store.now))
+        v = check(s, step)
+        if not v.passed:
+            bad.append((label, v.message))
+    s.apply(FileChanged(file, original, s.store.now))
+    return Result(name, step, file, total, killed, survivors, bad)
+
+
+def run_all() -> list[Result]:
+    return [run_one(name, step, i) for name, step, i in passing_moments()]
+
+
+def main() -> int:
+    results = run_all()
+    total = sum(r.mutants for r in results)
+    killed = sum(r.killed for r in results)
+    acc = sum(1 for r in results for _, why in r.survivors if why)
+    for r in results:
+        print(f"{r.recording:34} step {r.step} {r.file:12} {r.mutants:4} mutants, {r.killed:4} killed")
+        for m, why in r.survivors:
+            print(f"    survivor {m.op:16} {m.where[:60]!r}: {why or 'NOT ACCEPTED'}")
+        for label, msg in r.harmless_failed:
+            print(f"    harmless variation failed: {label}: {msg}")
+    print(f"{total} mutants over {len(results)} passing answers in {len(recording_names())} recordings: "
+          f"{killed} killed ({100 * killed / max(total, 1):.1f}%), {acc} accepted survivors, "
+          f"{total - killed - acc} unaccepted")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,48 @@
+"""`lwstutor check --replay` on the recordings of wrong turns and late starts."""
+
+from __future__ import annotations
+
+import json
+
+from tests.conftest import RECORDINGS
+from tests.test_cli import run
+
+
+def check_json(name: str, *args: str) -> tuple[int, dict]:
+    res = run("check", "--json", "--lang", "en", "--replay", str(RECORDINGS / f"{name}.jsonl"), *args)
+    assert res.returncode in (0, 1), res.stderr
+    return res.returncode, {s["step"]: s for s in json.loads(res.stdout)["steps"]}
+
+
+def test_check_once_after_the_whole_lab_passes_all_eight():
+    code, steps = check_json("late-after-step8")
+    assert code == 0 and all(s["status"] == "pass" and "live" not in s for s in steps.values()), steps
+
+
+def test_a_typo_in_a_uid_fails_step5_naming_the_real_uid():
+    for name in ("uid-typo", "uid-made-up"):
+        code, steps = check_json(name, "--step", "5")
+        assert code == 1 and steps[5]["status"] == "fail", steps
+        assert "is not the UID llm-0 had before the failure" in steps[5]["message"]
+        assert any(line.startswith("timeline of llm") for line in steps[5]["details"])
+
+
+def test_both_workers_failed_never_passed():
+    code, steps = check_json("both-workers-failed", "--step", "5")
+    assert code == 1 and steps[5]["status"] == "fail" and "live" not in steps[5]
+
+
+def test_group1_failed_after_step5_is_reported_as_it_is_now():
+    """Step 5 passed before llm-1-1 failed (latched, as the tutor's progress); now it fails."""
+    code, steps = check_json("group1-failed-after-step5", "--step", "5")
+    assert steps[5]["live"]["status"] == "fail" and "recreated group 1 too" in steps[5]["live"]["message"]
+
+
+def test_a_check_after_a_rollout_that_recreated_group_1_passes_step5():
+    code, steps = check_json("late-after-rollout-recreated-group1", "--step", "5", "--step", "6")
+    assert code == 0 and steps[5]["status"] == "pass" and "live" not in steps[5], steps
+
+
+def test_text_output_in_korean_for_a_wrong_uid():
+    res = run("check", "--step", "5", "--lang", "ko", "--replay", str(RECORDINGS / "uid-typo.jsonl"))
+    assert res.returncode == 1 and "실패 전 llm-0 의 UID 가 아닙니다" in res.stdout

@@ -1,0 +1,129 @@
+"""Every verdict earned: the wrong turns recorded on the lab control plane (a typo'd or made-up
+UID, both workers failed, group 1 failed right after step 5) never pass step 5, and a tutor or
+`check` started late (after step 5, 6 or 8, in the middle of the rollout, after a rollout in which
+LWS recreated group 1 itself) passes the steps the learner did right, from what the cluster keeps."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.states import check, event, late, recording, state, started_at
+from tutor.checks import run_checker
+from tutor.checks.verdict import Status
+from tutor.cluster import objects as o
+from tutor.cluster.timeline import Kind, timeline
+from tutor.lesson.loader import load
+from tutor.session import Session
+
+PASS, FAIL, WAIT = Status.PASS, Status.FAIL, Status.WAITING
+
+
+def words_in(v, *words):
+    text = " ".join((v.message, *v.details))
+    for w in words:
+        assert w in text, f"{w!r} not in {text!r}"
+
+
+def verdicts_over_replay(name: str, step: int = 5):
+    """(item time, verdict) after every item that changed something, as the tutor would see."""
+    s = Session(load(), "/root/gsb-lws", "en")
+    s.store.started_at = started_at(name)
+    out = []
+    for it in recording(name).items:
+        if s.apply(it):
+            out.append((it.t, run_checker(s.lesson.step(step).checker, s.context())))
+    return out
+
+
+def first_llm0_uid(name: str) -> str:
+    return timeline(state(name).store, "infer").uids("llm-0")[0].uid
+
+
+# --- wrong turns: a refutable answer never passes ----------------------------------------------
+
+@pytest.mark.parametrize("name", ["uid-typo", "uid-made-up", "both-workers-failed"])
+def test_step5_never_passes_at_any_moment(name):
+    assert [t for t, v in verdicts_over_replay(name) if v.passed] == []
+
+
+@pytest.mark.parametrize("name", ["uid-typo", "uid-made-up"])
+@pytest.mark.parametrize("started", ["watching", "late"])
+def test_a_wrong_uid_names_the_uid_llm0_really_had(name, started):
+    s = state(name)
+    v = check(late(s) if started == "late" else s, 5)
+    assert v.status is FAIL
+    words_in(v, "is not the UID llm-0 had before the failure", first_llm0_uid(name))
+
+
+def test_both_workers_failed_is_a_fail_that_names_group_1():
+    v = check(state("both-workers-failed"), 5)
+    assert v.status is FAIL
+    words_in(v, "LWS recreated group 1 too", "recreate group 1")
+
+
+def test_group1_failing_after_step5_is_no_pass_even_before_lws_acts():
+    """The moment the issue names: llm-1-1 has failed, LWS has not recreated group 1 yet."""
+    failed_at = next(it.t for it in recording("group1-failed-after-step5").items
+                     if event("Pod", "llm-1-1", "MODIFIED", lambda p: o.restart_count(p) == 1)(it))
+    seen = verdicts_over_replay("group1-failed-after-step5")
+    before = [v for t, v in seen if t < failed_at]
+    after = [v for t, v in seen if t >= failed_at]
+    assert any(v.passed for v in before)  # step 5 was done right, and passed then
+    assert after and not any(v.passed for v in after)
+    words_in(after[0], "llm-1-1", "failed", "LWS recreates group 1")
+
+
+# --- late starts: what the cluster still shows ------------------------------------------------
+
+@pytest.mark.parametrize("name,done", [("late-after-step5", 5), ("late-after-step6", 6), ("late-after-step8", 8),
+                                       ("late-mid-rollout", 6)])
+def test_a_late_tutor_passes_every_step_done_right(name, done):
+    s = state(name)
+    for n in range(1, 9):
+        v = check(s, n)
+        assert (v.status is PASS) == (n <= done), (n, v)
+
+
+def test_mid_rollout_step6_waits_then_passes_and_step5_stays_passed():
+    first = [v for _, v in verdicts_over_replay("late-mid-rollout", 6)]
+    assert any(v.status is WAIT and "Rolling update in progress" in v.message for v in first)
+    assert first[-1].passed
+    fives = verdicts_over_replay("late-mid-rollout", 5)
+    passed_at = next(t for t, v in fives if v.passed)
+    assert all(v.passed or v.status is WAIT for t, v in fives if t > passed_at)
+
+
+def test_a_rollout_that_recreated_group_1_itself_leaves_step5_passed():
+    s = state("late-after-rollout-recreated-group1")
+    tl = timeline(s.store, "infer")
+    rec1 = tl.recreations("llm", 1)
+    assert rec1 and all(tl.in_rollout(f) for f in rec1)
+    v = check(s, 5)
+    assert v.status is PASS, v
+    words_in(v, "replaced later by the rolling update", "[rollout]")
+
+
+def test_check_at_the_end_of_the_walkthrough_passes_all_eight_with_no_history():
+    s = late(state("walkthrough"))
+    assert [n for n in range(1, 9) if not check(s, n).passed] == []
+
+
+def test_expired_evidence_is_said_plainly_not_blamed():
+    s = late(state("late-after-step6"), events_expired=True)
+    v = check(s, 5)
+    assert v.status is FAIL
+    words_in(v, "no longer shows", "not a mistake of yours", "To prove it again", "touch /tmp/fail")
+    ko = check(late(state("late-after-step6"), lang="ko", events_expired=True), 5)
+    words_in(ko, "잘못한 것이 아니라")
+
+
+def test_expired_evidence_still_refutes_nothing_it_cannot_see_and_passes_nothing():
+    """Without events and history a typo cannot be refuted, and nothing proves the step: no pass."""
+    s = late(state("uid-typo"), events_expired=True)
+    assert not check(s, 5).passed
+
+
+def test_restart_txt_written_after_the_failure_still_fails():
+    v = check(state("restart-after-failure"), 5)
+    words_in(v, "written after the failure")
+    assert timeline(state("restart-after-failure").store, "infer").of("llm", 0, (Kind.GROUP_RECREATED,))

@@ -1,0 +1,58 @@
+"""The TUI on the recordings of wrong turns and late starts: the verdict box says what the
+checker said, and progress latches only what was earned."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import RECORDINGS
+from tests.ui.harness import make_app
+from tests.ui.settle import settled
+from tutor.checks.verdict import Status
+
+
+def box_text(app) -> str:
+    return str(app.query_one("#verdict").render())
+
+
+@pytest.mark.parametrize("name", ["uid-typo", "uid-made-up", "both-workers-failed"])
+async def test_a_refutable_answer_is_never_latched(name, tmp_path):
+    app = make_app(RECORDINGS / f"{name}.jsonl", state_file=tmp_path / "p.json")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settled(pilot)
+        await pilot.press("5")
+        await pilot.pause(0.1)
+        assert 5 not in app.session.progress.passed
+        assert app.session.verdicts[5].status is Status.FAIL
+        assert "FAIL" in box_text(app)
+        expected = "recreated group 1" if name == "both-workers-failed" else "had before the failure"
+        assert expected in box_text(app)
+
+
+async def test_tutor_started_after_step8_passes_every_step(tmp_path):
+    app = make_app(RECORDINGS / "late-after-step8.jsonl", state_file=tmp_path / "p.json")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settled(pilot)
+        assert sorted(app.session.progress.passed) == list(range(1, 9))
+        assert all(v.passed for v in app.session.verdicts.values())
+
+
+async def test_tutor_restarted_mid_rollout_sees_it_through(tmp_path):
+    app = make_app(RECORDINGS / "late-mid-rollout.jsonl", state_file=tmp_path / "p.json")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settled(pilot)
+        assert {5, 6} <= set(app.session.progress.passed)
+        await pilot.press("6")
+        await pilot.pause(0.1)
+        assert "PASS" in box_text(app) and "one group at a time" in box_text(app)
+
+
+async def test_tutor_after_a_rollout_that_recreated_group_1_keeps_step5(tmp_path):
+    app = make_app(RECORDINGS / "late-after-rollout-recreated-group1.jsonl", lang="ko",
+                   state_file=tmp_path / "p.json")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settled(pilot)
+        assert 5 in app.session.progress.passed and app.session.verdicts[5].passed
+        await pilot.press("5")
+        await pilot.pause(0.1)
+        assert "그룹 0 만 다시" in box_text(app)
