@@ -7,14 +7,13 @@ import copy
 import json
 import subprocess
 import sys
-from datetime import datetime, timezone
 
 from tests.conftest import RECORDINGS, WALKTHROUGH
 from tests.states import check, file_written, late, recording, state
 from tutor.cluster import objects as o
 from tutor.cluster.events import ObjectEvent
 from tutor.cluster.story import MAX_EPISODES, brief, recap, story
-from tutor.cluster.timeline import Kind, timeline
+from tutor.cluster.timeline import Kind, occurrences, parse_time, timeline
 
 W = "walkthrough"
 
@@ -136,22 +135,44 @@ def test_a_new_leader_beside_an_old_worker_is_shown_as_an_oddity():
 
 
 def test_a_recreate_group_inside_the_rollout_is_not_a_failure():
-    """LWS v0.9 can log RecreateGroup when the rollout removes an old worker. The walkthrough's
-    own RecreateGroup event, moved into its rollout and about group 1, stands for it."""
-    s = state(W)
-    tl = timeline(s.store, "infer")
-    upd1 = next(f for f in tl.of("llm", kinds=(Kind.GROUPS_UPDATING,)) if f.group == 1)
-    real = next(e for e in s.store.events_for("infer") if o.event_reason(e) == "RecreateGroup")
-    ev = copy.deepcopy(real)
-    ev["metadata"].update(name="llm.rollout-recreate", uid="rollout-recreate", resourceVersion="99999")
-    ev["message"] = ev.get("message", "").replace("llm-0", "llm-1").replace("group 0", "group 1")
-    ev["eventTime"] = datetime.fromtimestamp(upd1.at + 0.05, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-    s.apply(ObjectEvent("ADDED", ev, s.store.now))
+    """Recorded: LWS logged RecreateGroup for group 1 while the rollout replaced it (the tutor
+    started after the rollout, so only the cluster's records tell it)."""
+    s = state("late-after-rollout-recreated-group1")
     st = story_of(s)
-    odd = [x for x in st.of("llm", "rollout")[-1].lines if x.kind == "recreate-group"]
-    assert len(odd) == 1 and odd[0].odd and odd[0].group == 1
+    rollout = st.of("llm", "rollout")
+    assert len(rollout) == 1
+    odd = [x for x in rollout[0].lines if x.kind == "recreate-group"]
+    assert len(odd) == 1 and odd[0].odd and odd[0].group == 1 and odd[0].text("en").startswith("⚠ ")
     assert odd[0].because("en") == "nothing in group 1 restarted: part of the rollout, not a failure"
     assert not st.of("llm", "failure", 1)
+    # a FailedScheduling of an earlier LWS called llm, before this one was created, is not told
+    born = parse_time(s.store.get("LeaderWorkerSet", "llm", "infer")["metadata"]["creationTimestamp"])[0]
+    earlier = [e for e in s.store.events_for("infer") if o.event_reason(e) == "FailedScheduling"
+               and occurrences(e)[-1][0] < born]
+    assert earlier  # the recording has one
+    assert all(e.start >= born for e in st.of("llm", "scheduling"))
+
+
+def test_a_rollout_the_tutor_joined_midway_is_one_rollout_in_order():
+    """LWS reported all groups ready between group 1 and group 0: still one rollout."""
+    st = story_of(state("late-mid-rollout"))
+    rollouts = st.of("llm", "rollout")
+    assert len(rollouts) == 1
+    ep = rollouts[0]
+    assert [x.group for x in ep.lines if x.kind == "group-replaced"] == [1, 0]
+    assert ep.lines[0].kind == "revision" and kinds(ep)[-1] == "rollout-done"
+
+
+def test_each_failed_group_has_its_own_story_and_step_5_tells_group_0():
+    for name in ("both-workers-failed", "group1-failed-after-step5"):
+        st = story_of(state(name))
+        for g in (0, 1):
+            eps = st.of("llm", "failure", g)
+            assert len(eps) == 1, (name, g)
+            order = kinds(eps[0])
+            assert order[:2] == ["restarted", "recreate-group"] and order[-1] == "running-again"
+            assert all(x.group == g for x in eps[0].lines)
+        assert recap(st, 5).group == 0
 
 
 def test_failed_scheduling_says_where_to_look():

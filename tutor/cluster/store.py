@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from tutor.cluster import objects as o
 from tutor.cluster.events import ObjectEvent, Relisted
@@ -62,6 +63,7 @@ class UidSeen:
     # Running: the timeline ties a pod to the StatefulSet that made it, and times a recovery.
     owner: tuple[str, str, str] = ()
     running_t: float | None = None
+    terminating_t: float | None = None  # when the tutor first saw its deletion asked for
 
 
 @dataclass
@@ -105,6 +107,10 @@ class Observations:
     mixed_groups: set[tuple[str, int]] = field(default_factory=set)  # (lws, group) of every `mixed`
     events_seen: dict[str, dict] = field(default_factory=dict)  # event uid -> last version seen
     statefulsets: dict[str, StatefulSetSeen] = field(default_factory=dict)  # uid -> seen, oldest first
+    # The wall-clock time of t=0 is at least this: an Event happened before the tutor saw it, so
+    # its own time less when it was seen bounds t=0 from below (to the millisecond, where the
+    # Event's time has them). The story's times use it to put sightings beside events.
+    start_bound: float | None = None
 
     def uid_history(self, pod: str) -> list[UidSeen]:
         return self.uids.get(pod, [])
@@ -213,6 +219,8 @@ class Store:
             self._observe_event(obj)
         if kind == "StatefulSet":
             self._observe_statefulset(obj, ev.type == "DELETED", ev.t)
+        if kind == "Event" and ev.type != "DELETED":
+            self._bound_start(obj, ev.t)
         self.version += 1
         self.kind_version[kind] += 1
         return True
@@ -253,6 +261,8 @@ class Store:
         cur.owner = cur.owner or o.controller_of(pod)
         if cur.running_t is None and o.phase(pod) == "Running" and not o.is_terminating(pod):
             cur.running_t = t
+        if cur.terminating_t is None and o.is_terminating(pod):
+            cur.terminating_t = t
         ip = o.pod_ip(pod)
         if ip and ip not in cur.ips:
             cur.ips.append(ip)
@@ -309,6 +319,16 @@ class Store:
                 del self.obs.statefulsets[next(iter(self.obs.statefulsets))]
         if seen is not None and deleted and seen.gone_t is None:
             seen.gone_t = t
+
+    def _bound_start(self, ev: dict, t: float) -> None:
+        when = o.event_time(ev)
+        try:
+            parsed = datetime.fromisoformat(when) if "." in when else None
+        except ValueError:
+            return
+        at = parsed.timestamp() if parsed is not None and parsed.tzinfo is not None else None
+        if at is not None and (self.obs.start_bound is None or at - t > self.obs.start_bound):
+            self.obs.start_bound = at - t
 
     def _observe_event(self, ev: dict) -> None:
         key = o.uid(ev) or f"{o.namespace(ev)}/{o.name(ev)}"

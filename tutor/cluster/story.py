@@ -147,9 +147,17 @@ class _Evidence:
     def __init__(self, store: Store, namespace: str, tl: Timeline):
         self.store, self.ns, self.tl = store, namespace, tl
         self.where = {f.pod: (f.lws, f.group) for f in tl.facts if f.kind is Kind.POD_CREATED}
+        # the tutor's clock against the cluster's: the timeline's anchor, sharpened by the Events
+        # seen (each happened before the tutor saw it)
+        bound = store.obs.start_bound
+        self.anchor = max(tl.anchor, bound) if bound is not None else tl.anchor
 
     def wall(self, t: float) -> float:
-        return self.tl.anchor + t
+        return self.anchor + t
+
+    def at(self, f: Fact) -> float:
+        """A fact's time, on the story's clock."""
+        return f.at + (self.anchor - self.tl.anchor) if f.source == "watched" else f.at
 
     def seen(self, pod: str, uid: str) -> UidSeen | None:
         return self.store.obs.uid_seen(pod, uid)
@@ -160,7 +168,7 @@ class _Evidence:
         seen = f.evidence if isinstance(f.evidence, UidSeen) else None
         created = parse_time(seen.created) if seen else None
         if seen is None or created is None:
-            return f.at, f.precise
+            return self.at(f), f.precise
         sighted = self.wall(seen.first_t)
         return (sighted, True) if self.sighted(f) else (created[0], False)
 
@@ -311,10 +319,16 @@ def _failure(ev: _Evidence, lws: str, group: int, facts: list[Fact]) -> Episode:
     lines: list[Line] = []
     restarts = [f for f in facts if f.kind is Kind.RESTARTED]
     for f in restarts:
-        lines.append(_restart_line(f))
+        lines.append(_restart_line(ev, f))
     recreated = next((f for f in facts if f.kind is Kind.GROUP_RECREATED), None)
     if recreated is not None:
-        lines.append(_recreate_line(ev, recreated, restarts, group, odd=False))
+        recreate = _recreate_line(ev, recreated, restarts, group, odd=False)
+        # The tutor sees a restart when the watch brings it, which can be a few milliseconds after
+        # LWS, acting on that very restart, recorded its event: it happened no later than that.
+        failed = _WORKER_FAILED.search(recreated.detail)
+        lines = [replace(x, at=recreate.at) if x.kind == "restarted" and x.at > recreate.at and failed
+                 and x.text("en").startswith(failed.group(1) + " ") else x for x in lines]
+        lines.append(recreate)
         if recreated.uid:
             lines += _rebuilt(ev, lws, group, leader, recreated.uid, (lines[0].at if lines else recreated.at),
                               None)
@@ -329,7 +343,7 @@ def _failure(ev: _Evidence, lws: str, group: int, facts: list[Fact]) -> Episode:
     return Episode(lws, "failure", group, title, _settled(lines))
 
 
-def _restart_line(f: Fact) -> Line:
+def _restart_line(ev: _Evidence, f: Fact) -> Line:
     r = f.evidence if isinstance(f.evidence, RestartSeen) else None
     if r is not None and r.exit_code is not None:
         what = (f"{f.pod} container exited {r.exit_code} (restart {r.count})",
@@ -339,7 +353,7 @@ def _restart_line(f: Fact) -> Line:
     else:
         what = (f"{f.pod} container restarting ({f.detail} event)", f"{f.pod} 컨테이너 재시작 중({f.detail} 이벤트)")
     # a restart the tutor saw happen is timed on its own clock, like the pods' sightings
-    return Line(f.at, f.group, "restarted", what, None, f.precise or (r is not None and f.source == "watched"))
+    return Line(ev.at(f), f.group, "restarted", what, None, f.precise or (r is not None and f.source == "watched"))
 
 
 _WORKER_FAILED = re.compile(r"Worker pod (\S+) failed")
@@ -350,24 +364,36 @@ def _recreate_line(ev: _Evidence, f: Fact, restarts: list[Fact], group: int, odd
     m = _WORKER_FAILED.search(f.detail)
     worker = m.group(1) if m else ""
     uid = f" {f.uid[:8]}" if f.uid else ""
-    what = (f"LWS RecreateGroup: deleted leader {leader}{uid}", f"LWS RecreateGroup: 리더 {leader}{uid} 삭제")
-    before = [r for r in restarts if r.pod == worker and r.at <= f.at + (0 if r.precise else 1.0)]
+    mark = "⚠ " if odd else ""
+    what = (f"{mark}LWS RecreateGroup: deleted leader {leader}{uid}", f"{mark}LWS RecreateGroup: 리더 {leader}{uid} 삭제")
+    # The event is recorded once the deletion is asked for: when the tutor saw the UID the event
+    # names start terminating is when LWS deleted it.
+    seen = ev.seen(leader, f.uid) if f.uid else None
+    at = min(f.at, ev.wall(seen.terminating_t)) if seen and seen.terminating_t is not None else f.at
+    before = [r for r in restarts if r.pod == worker and ev.at(r) <= at + (0 if r.precise else 1.0)]
     if odd:
         cause = (f"nothing in group {group} restarted: part of the rollout, not a failure",
                  f"그룹 {group} 에서 재시작한 것이 없음: 실패가 아니라 롤아웃의 일부")
     elif before:
-        gap = seconds(max(0.0, f.at - before[-1].at))
+        gap = seconds(max(0.0, at - ev.at(before[-1])))
         cause = (f"{worker} failed: its restart, {gap} s before", f"{worker} 실패: {gap}초 전의 재시작")
     elif worker:
         cause = (f"the event says worker {worker} failed", f"이벤트 메시지: 워커 {worker} 실패")
     else:
         cause = None
-    return Line(f.at, group, "recreate-group", what, cause, f.precise, odd)
+    return Line(at, group, "recreate-group", what, cause, f.precise, odd)
 
 
 def _rollouts(ev: _Evidence, lws: str) -> list[Episode]:
     out = []
-    windows = ev.tl.rollouts(lws)
+    windows: list = []
+    for w in ev.tl.rollouts(lws):
+        # LWS may report all groups ready between two groups of one rollout; a window that brings
+        # no new revision of its own goes on with the one before
+        if windows and (not w.revision or windows[-1].revision[:8] == w.revision[:8]):
+            windows[-1] = replace(windows[-1], end=w.end)
+        else:
+            windows.append(w)
     for i, w in enumerate(windows):
         last = i == len(windows) - 1
         out.append(_rollout(ev, lws, w, last))
@@ -395,6 +421,8 @@ def _rollout(ev: _Evidence, lws: str, w, last: bool) -> Episode:
                and not f.revision.startswith(new_rev[:8])]
     old_rev = old_revs[0] if old_revs else earlier[-1] if earlier else ""
     start_at = rev_fact.at if rev_fact is not None else w.start
+    if not new_rev:
+        return Episode(lws, "rollout", None, ("", ""), ())  # no revision changed: nothing rolled
     what = ((f"template revision {old_rev[:8]} → {new_rev[:8]}", f"템플릿 리비전 {old_rev[:8]} → {new_rev[:8]}")
             if old_rev else (f"new template revision {new_rev[:8]}", f"새 템플릿 리비전 {new_rev[:8]}"))
     lines.append(Line(start_at, None, "revision", what,
@@ -404,15 +432,18 @@ def _rollout(ev: _Evidence, lws: str, w, last: bool) -> Episode:
     # The order: LWS's own "Updating replica g" events, else when each group's pods changed revision.
     updating = {f.group: f for f in tl.of(lws, kinds=(Kind.GROUPS_UPDATING,))
                 if f.group is not None and _in(f.at, w.start, w.end, f.precise)}
-    first_new: dict[int, float] = {}
+    # A group's turn began with the first sign of it: LWS's event, its old leader terminating, or
+    # its first pod of the new revision (LWS may record the event after the pods moved).
+    began: dict[int, tuple[float, bool]] = {g: (f.at, f.precise) for g, f in updating.items()}
     for f in replaced:
-        first_new[f.group] = min(first_new.get(f.group, float("inf")), ev.born(f)[0])
-    groups = sorted(set(updating) | set(first_new),
-                    key=lambda g: updating[g].at if g in updating else first_new[g])
+        old = ev.seen(f.pod, f.detail)
+        signs = [ev.born(f)] + ([(ev.wall(old.terminating_t), True)] if old and old.terminating_t is not None else [])
+        began[f.group] = _earliest(([began[f.group]] if f.group in began else []) + signs)
+    groups = sorted(began, key=began.get)
     highest = max((g for _, g in ev.where.values() if g is not None), default=None) if groups else None
     for n, g in enumerate(groups):
         upd = updating.get(g)
-        at = upd.at if upd is not None else first_new[g]
+        at, precise = began[g]
         if n == 0:
             what = ((f"group {g} replaced first (highest index)", f"그룹 {g} 먼저 교체(가장 높은 인덱스)")
                     if g == highest else (f"group {g} replaced first", f"그룹 {g} 먼저 교체"))
@@ -420,7 +451,7 @@ def _rollout(ev: _Evidence, lws: str, w, last: bool) -> Episode:
             what = (f"group {g} next", f"다음은 그룹 {g}")
         cause = ((f"GroupsUpdating event: {upd.detail}", f"GroupsUpdating 이벤트: {upd.detail}") if upd else
                  (f"its pods got revision {new_rev[:8]}", f"파드가 리비전 {new_rev[:8]} 로 바뀜"))
-        lines.append(Line(at, g, "group-replaced", what, cause, upd.precise if upd else False))
+        lines.append(Line(at, g, "group-replaced", what, cause, precise))
         leader = f"{lws}-{g}"
         new_leader = next((f for f in replaced if f.pod == leader), None)
         if new_leader is not None:
@@ -452,6 +483,14 @@ def _settled(lines: list[Line]) -> tuple[Line, ...]:
         out.append(line)
         floor = max(floor, line.at)
     return tuple(sorted(out, key=lambda line: line.at))
+
+
+def _earliest(times: list[tuple[float, bool]]) -> tuple[float, bool]:
+    """The earliest of some (time, precise): a time known to the second only counts as earlier
+    than a precise one when its whole second is over before it."""
+    precise = min((t for t in times if t[1]), default=None)
+    rough = [t for t in times if not t[1] and (precise is None or t[0] + 1.0 <= precise[0])]
+    return min(rough) if rough else precise
 
 
 def _mixed_line(ev: _Evidence, m, new_rev: str) -> Line:
@@ -496,6 +535,8 @@ def _rollout_end(ev: _Evidence, lws: str, w, start: float, last: bool) -> Line |
 
 def _scheduling(ev: _Evidence, lws: str) -> list[Episode]:
     out = []
+    live = ev.store.get("LeaderWorkerSet", lws, ev.ns)
+    born = parse_time(o.dig(live, "metadata", "creationTimestamp")) if live else None
     for e in ev.store.events_for(ev.ns):
         about = o.event_regarding(e)
         where = ev.where.get(str(about.get("name", "")))
@@ -506,6 +547,8 @@ def _scheduling(ev: _Evidence, lws: str) -> list[Episode]:
         if not times:
             continue
         at, precise = times[-1]
+        if born is not None and at < born[0]:
+            continue  # about a pod of an earlier LWS of that name
         count = o.event_count(e)
         times_txt = f" ×{count}" if count > 1 else ""
         line = Line(at, group, "failed-scheduling", (f"{pod} FailedScheduling{times_txt}", f"{pod} FailedScheduling{times_txt}"),
