@@ -318,9 +318,16 @@ def _failure(ev: _Evidence, lws: str, group: int, facts: list[Fact]) -> Episode:
     leader = f"{lws}-{group}"
     lines: list[Line] = []
     restarts = [f for f in facts if f.kind is Kind.RESTARTED]
+    recreated = next((f for f in facts if f.kind is Kind.GROUP_RECREATED), None)
+    named = _WORKER_FAILED.search(recreated.detail) if recreated is not None else None
+    if named and not any(r.pod == named.group(1) for r in restarts):
+        # The worker the event names, restarted just before: its restart belongs here even where
+        # the timeline counted it into a rollout window that LWS's own events opened around it.
+        near = [r for r in ev.tl.of(lws, group, (Kind.RESTARTED,), pod=named.group(1))
+                if recreated.at - EPISODE_GAP <= r.at <= recreated.at + (0 if r.precise else 1.0)]
+        restarts += near[-1:]
     for f in restarts:
         lines.append(_restart_line(ev, f))
-    recreated = next((f for f in facts if f.kind is Kind.GROUP_RECREATED), None)
     if recreated is not None:
         recreate = _recreate_line(ev, recreated, restarts, group, odd=False)
         # The tutor sees a restart when the watch brings it, which can be a few milliseconds after
