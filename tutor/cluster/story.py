@@ -187,10 +187,6 @@ class _Evidence:
         return self.store.obs.statefulsets.get(uid)
 
 
-def _group_word(g: int | None) -> Words:
-    return (f"group {g}", f"그룹 {g}")
-
-
 # --- a group rebuilt: garbage collection, new UIDs, Running again --------------------------------
 
 def _rebuilt(ev: _Evidence, lws: str, group: int, leader: str, old_uid: str, start: float,
@@ -217,17 +213,16 @@ def _rebuilt(ev: _Evidence, lws: str, group: int, leader: str, old_uid: str, sta
         return lines
     new_uids = [new_leader]
     lines.append(_new_uid(ev, new_leader, revision, _made_by(ev, new_leader, None)))
+    # each worker's first new UID after its new leader (less a second: whole-second times), unless
+    # its owner references name another leader
+    floor = ev.born(new_leader)[0] - 1.0
     later = until if until is not None else float("inf")
     for pod in ev.pods_of_group(lws, group):
-        if pod == leader:
-            continue
-        for f in ev.tl.uids(pod):
-            at, _ = ev.born(f)
-            if f.detail and start <= at + 1.0 and at <= later and _owner_leader(ev, f) in (new_leader.uid, None) \
-                    and at >= ev.born(new_leader)[0] - 1.0:
-                new_uids.append(f)
-                lines.append(_new_uid(ev, f, revision, _made_by(ev, f, new_leader)))
-                break
+        f = next((f for f in ev.tl.uids(pod) if pod != leader and f.detail and floor <= ev.born(f)[0] <= later
+                  and _owner_leader(ev, f) in (new_leader.uid, None)), None)
+        if f is not None:
+            new_uids.append(f)
+            lines.append(_new_uid(ev, f, revision, _made_by(ev, f, new_leader)))
     back = _running_again(ev, new_uids, start, group)
     if back is not None:
         lines.append(back)
