@@ -234,3 +234,15 @@ def test_the_story_is_cached_per_store_version_and_bounded():
     moved["metadata"]["resourceVersion"] = "999999"
     s.apply(ObjectEvent("MODIFIED", moved, s.store.now))
     assert story_of(s) is not st
+
+
+def test_statefulsets_seen_are_bounded(monkeypatch):
+    from tutor.cluster import store as store_module
+
+    full = state(W)
+    monkeypatch.setattr(store_module, "MAX_STATEFULSETS", 3)
+    s = state(W)
+    kept = list(s.store.obs.statefulsets)
+    assert len(kept) == 3 and kept == list(full.store.obs.statefulsets)[-3:]  # the newest
+    # the worker StatefulSets of group 0's recreation are gone from the record: no GC line drawn
+    assert "garbage-collected" not in kinds(the_recreation(s))
