@@ -217,7 +217,8 @@ ACCEPTED: list[tuple[str, str | None, str, str]] = [
     ("wide.yaml", None, r"^(- )?(name: (leader|worker)|image: .*)$",
      "container names and images are not part of the step"),
     ("lws.yaml", None, r"^- (sh|-c|while .*)$",
-     "the shell loop is only checked for naming /tmp/fail; the tutor cannot run it (the live pods show it runs)"),
+     "a shell program the tutor cannot run: it is checked for naming /tmp/fail, and step 5 proves it fails "
+     "(the restart, LWS's recreation)"),
     ("wide.yaml", None, r"^- (sh|-c|while .*)$",
      "step 7 asks nothing of the command"),
     ("lws.yaml", "drop-line", r"^(namespace: infer|command:)$",

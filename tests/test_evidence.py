@@ -11,6 +11,7 @@ from tests.states import check, event, late, recording, state, started_at
 from tutor.checks import run_checker
 from tutor.checks.verdict import Status
 from tutor.cluster import objects as o
+from tutor.cluster.events import FileChanged
 from tutor.cluster.timeline import Kind, timeline
 from tutor.lesson.loader import load
 from tutor.session import Session
@@ -127,3 +128,55 @@ def test_restart_txt_written_after_the_failure_still_fails():
     v = check(state("restart-after-failure"), 5)
     words_in(v, "written after the failure")
     assert timeline(state("restart-after-failure").store, "infer").of("llm", 0, (Kind.GROUP_RECREATED,))
+
+
+# --- step 4: an IP is right for the moment it was looked up ---------------------------------------
+
+G1 = "group1-failed-after-step5"  # llm-1 is recreated there and comes back with another IP
+
+
+def lookup(ip: str) -> str:
+    return f"Server:\t\t10.43.0.10\nAddress:\t10.43.0.10:53\n\nName:\tllm-1.llm.infer.svc.cluster.local\nAddress: {ip}\n"
+
+
+def dns_written_then_replayed(ip: str):
+    """dns.txt written while llm-1 had its first IP, then the rest of the recording played."""
+    items = recording(G1).items
+    cut = next(i for i, it in enumerate(items) if event("Pod", "llm-1", "MODIFIED", o.is_terminating)(it))
+    s = state(G1, stop=lambda it: it is items[cut], files={"dns.txt": lookup(ip)})
+    for it in items[cut:]:
+        s.apply(it)
+    return s
+
+
+def first_and_last_ip():
+    hist = state(G1).store.obs.uid_history("llm-1")
+    return hist[0].ips[0], hist[-1].ips[0]
+
+
+def test_step4_an_ip_looked_up_before_llm1_was_replaced_passes():
+    before, now = first_and_last_ip()
+    assert before != now
+    v = check(dns_written_then_replayed(before), 4)
+    assert v.status is PASS
+    words_in(v, "had when you looked it up", now)
+    typo = before[:-1] + str((int(before[-1]) + 1) % 10)
+    assert not check(dns_written_then_replayed(typo), 4).passed
+
+
+def test_step4_an_earlier_ip_written_after_the_replacement_fails():
+    before, now = first_and_last_ip()
+    s = state(G1)
+    s.apply(FileChanged("dns.txt", lookup(before), s.store.now + 10))  # written 10 s after the end
+    v = check(s, 4)
+    assert v.status is FAIL
+    words_in(v, "an earlier IP of llm-1", now)
+
+
+def test_step4_late_start_after_the_replacement_says_it_cannot_confirm():
+    before, now = first_and_last_ip()
+    v = check(late(dns_written_then_replayed(before)), 4)
+    assert v.status is FAIL
+    words_in(v, "cannot confirm", "not a mistake of yours", "look it up again")
+    v = check(late(state(G1, files={"dns.txt": lookup(now)})), 4)
+    assert v.status is PASS

@@ -110,3 +110,12 @@ def test_the_timeline_is_bounded_and_cached():
     assert tl is tl_of(s) and len(tl.facts) <= MAX_FACTS
     assert timeline(Store(), "infer").facts == ()
     assert recording(W).header.started_at  # the recordings carry the start the anchor uses
+
+
+def test_facts_as_json_for_a_narrator():
+    import json
+    tl = tl_of(state(W))
+    facts = tl.to_json("llm", 1)
+    assert json.loads(json.dumps(facts)) == facts
+    assert {f["kind"] for f in facts} >= {"pod-created", "pod-deleting"} and all(f["group"] == 1 for f in facts)
+    assert any(f["rollout"] for f in facts) and facts[0]["at"].endswith("+00:00")

@@ -44,7 +44,9 @@ class Session:
         if isinstance(item, Relisted):
             return self.store.replace(item)
         if isinstance(item, FileChanged):
-            return [item] if self.workspace.update(FileRead.from_content(item.name, item.content)) else []
+            written = None if self.store.started_at is None else self.store.started_at + item.t
+            read = FileRead.from_content(item.name, item.content, written)
+            return [item] if self.workspace.update(read) else []
         if isinstance(item, FileRead):
             return [item] if self.workspace.update(item) else []
         return []

@@ -125,6 +125,10 @@ WRONG = {
     "names-swapped": (2, ["llm-0-1 has labels group-index=0 worker-index=1", "group=1 worker=0"]),
     "orphan-without-llm": (8, ["orphan-0-1 was scheduled"]),
     "version-worker-only": (6, ["leaderTemplate of llm has no VERSION=v2"]),
+    "uid-typo": (5, ["is not the UID llm-0 had before the failure"]),
+    "uid-made-up": (5, ["is not the UID llm-0 had before the failure"]),
+    "both-workers-failed": (5, ["LWS recreated group 1 too"]),
+    "group1-failed-after-step5": (5, ["LWS recreated group 1 too"]),
 }
 
 

@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 import re
+import time
 
 from tutor.checks.common import answer_text
 from tutor.checks.context import Context
 from tutor.checks.verdict import Verdict, failed, passed, waiting
 from tutor.cluster import objects as o
+from tutor.cluster.timeline import SLACK, timeline
 
 LEADER = "llm-1"
 FILE = "dns.txt"
 # A whole IPv4 address: 10.42.0.1 must not match inside 10.42.0.15 or 110.42.0.1.
 NAME_RE = re.compile(r"^\s*Name:\s*(\S+)", re.M)  # what nslookup says it looked up
 IPV4_RE = re.compile(r"(?<![\d.])((?:\d{1,3}\.){3}\d{1,3})(?!\.?\d)")
+
+
+def _clock(at: float) -> str:
+    return time.strftime("%H:%M:%S UTC", time.gmtime(at))
 
 
 def addresses(text: str) -> set[str]:
@@ -41,7 +47,31 @@ def check(ctx: Context) -> Verdict:
                             "gives every pod in the group a stable name.",
                             "조회 결과가 리더 파드 {pod} 의 IP {ip} 입니다. 헤드리스 서비스가 그룹의 파드마다 "
                             "고정된 이름을 줍니다.", ip=ip, pod=LEADER))
+    tl = timeline(ctx.store, ctx.ns)
+    written = ctx.workspace.get(FILE).written_at
     old = {a for u in ctx.store.obs.uid_history(LEADER) for a in u.ips if a != ip}
+    for seen in ctx.store.obs.uid_history(LEADER):
+        # An earlier IP of llm-1 is right if the file was written while llm-1 had it.
+        held = found & set(seen.ips) - {ip}
+        end = tl.anchor + (seen.gone_t if seen.gone_t is not None else ctx.store.now)
+        if held and written is not None and written <= end + SLACK:
+            return passed(ctx.t("The lookup returned {old}, the IP leader pod {pod} had when you looked it up; "
+                                "{pod} has been replaced since and now has {ip}.",
+                                "조회 결과 {old} 는 조회할 때의 리더 파드 {pod} IP 입니다. {pod} 는 그 뒤 다시 "
+                                "만들어져 지금은 {ip} 입니다.", old=", ".join(sorted(held)), pod=LEADER, ip=ip))
+    current = tl.created(LEADER, o.uid(leader))
+    if found - old and written is not None and current is not None and written < current.at \
+            and tl.anchor > written and "NXDOMAIN" not in text.upper():  # only the tutor keeps old IPs
+        return failed(ctx.t("{path} was written at {w}, before {pod} was last replaced (at {at}, now {ip}). The "
+                            "cluster keeps no record of a pod's earlier IPs and the tutor was not running then, so "
+                            "it cannot confirm {found} was {pod}'s. This is not a mistake of yours; to prove it "
+                            "again, look it up again.",
+                            "{path} 은(는) {pod} 가 마지막으로 다시 만들어지기({at}, 지금 {ip}) 전인 {w} 에 적혔습니다. "
+                            "클러스터는 파드의 예전 IP 를 남기지 않고 그때 튜터는 돌고 있지 않아 {found} 가 {pod} 의 "
+                            "IP 였는지 확인할 수 없습니다. 잘못한 것이 아닙니다. 다시 보이려면 다시 조회하세요.",
+                            path=ctx.path(FILE), w=_clock(written), pod=LEADER, at=current.clock(), ip=ip,
+                            found=", ".join(sorted(found - old))),
+                      f"kubectl exec -n {ctx.ns} llm-1-1 -- nslookup {full} > {ctx.path(FILE)}")
     if found & old:
         return failed(ctx.t("{path} shows {old}, an earlier IP of {pod}; the pod was recreated and now has {ip}. "
                             "Look it up again.",

@@ -25,7 +25,7 @@ import re
 import time
 import weakref
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone
 from enum import Enum
 
 from tutor.cluster import objects as o
@@ -115,6 +115,10 @@ class Timeline:
         self.facts: tuple[Fact, ...] = tuple(facts[-MAX_FACTS:])
         self.anchor = anchor
         self.lws_names = lws_names
+        self._uids: dict[str, list[Fact]] = {}  # pod -> its POD_CREATED facts, oldest first
+        for f in self.facts:
+            if f.kind is Kind.POD_CREATED:
+                self._uids.setdefault(f.pod, []).append(f)
         self._windows = {name: self._rollouts(name) for name in lws_names}
 
     # --- reading facts ------------------------------------------------------------------------
@@ -129,7 +133,7 @@ class Timeline:
 
     def uids(self, pod: str) -> list[Fact]:
         """Every UID known for a pod name, oldest first (POD_CREATED facts)."""
-        return self.of(kinds=(Kind.POD_CREATED,), pod=pod)
+        return list(self._uids.get(pod, ()))
 
     def created(self, pod: str, uid: str) -> Fact | None:
         return next((f for f in self.uids(pod) if f.uid == uid), None)
@@ -206,7 +210,16 @@ class Timeline:
             windows.append(Window(lws, start, end, rev))
         return windows
 
-    # --- for people -----------------------------------------------------------------------------
+    # --- for people and programs --------------------------------------------------------------
+    def to_json(self, lws: str, group: int | None = None, limit: int = 100) -> list[dict]:
+        """The newest `limit` facts of an LWS (or one group), oldest first, as JSON-ready dicts;
+        `rollout` says whether the fact belongs to a rolling update."""
+        return [{"at": datetime.fromtimestamp(f.at, timezone.utc).isoformat(timespec="milliseconds"),
+                 "kind": f.kind.value, "lws": f.lws, "group": f.group, "pod": f.pod, "uid": f.uid,
+                 "revision": f.revision, "detail": f.detail, "source": f.source, "precise": f.precise,
+                 "rollout": self.in_rollout(f)}
+                for f in self.of(lws, group)[-limit:]]
+
     def lines(self, lang: str, lws: str, group: int | None = None, limit: int = 14) -> list[str]:
         """The newest `limit` facts of an LWS (or one group) as short lines, oldest first; facts
         that belong to a rollout are marked."""

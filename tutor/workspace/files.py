@@ -11,7 +11,7 @@ import codecs
 import errno
 import os
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
 SIZE_CAP = 256 * 1024  # answer files are a few lines; anything bigger is a mistake
@@ -38,17 +38,20 @@ class FileRead:
     problem: Problem | None = None
     detail: str = ""  # e.g. the size, the decode position, the OS error
     note: str = ""  # something worth telling even though the text is usable
+    # When this content was written (wall clock, epoch seconds): the file's mtime, or a
+    # recording's time of the change. Not part of equality: the same text read again is no change.
+    written_at: float | None = field(default=None, compare=False)
 
     @property
     def ok(self) -> bool:
         return self.text is not None
 
     @classmethod
-    def from_content(cls, name: str, content: str | None) -> "FileRead":
+    def from_content(cls, name: str, content: str | None, written_at: float | None = None) -> "FileRead":
         """A file as a recording holds it (already text)."""
         if content is None:
             return cls(name, problem=Problem.MISSING)
-        return decode(name, content.encode("utf-8"))
+        return replace(decode(name, content.encode("utf-8")), written_at=written_at)
 
 
 def decode(name: str, data: bytes) -> FileRead:
@@ -123,7 +126,7 @@ def _read_once(path: str, name: str, cap: int) -> FileRead | None:
         return FileRead(name, problem=Problem.TOO_LARGE, detail=f">{cap}")
     if (after.st_mtime_ns, after.st_size) != (fst.st_mtime_ns, fst.st_size) or total != fst.st_size:
         return None  # written to while we read it: try again
-    return decode(name, b"".join(chunks))
+    return replace(decode(name, b"".join(chunks)), written_at=fst.st_mtime)
 
 
 def _os_problem(name: str, exc: OSError) -> FileRead:
