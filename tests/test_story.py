@@ -246,3 +246,15 @@ def test_statefulsets_seen_are_bounded(monkeypatch):
     assert len(kept) == 3 and kept == list(full.store.obs.statefulsets)[-3:]  # the newest
     # the worker StatefulSets of group 0's recreation are gone from the record: no GC line drawn
     assert "garbage-collected" not in kinds(the_recreation(s))
+
+
+def test_a_broken_story_never_changes_a_verdict(monkeypatch):
+    from tutor.cluster import story as story_module
+
+    s = state(W)
+    good = check(s, 6)
+    monkeypatch.setattr(story_module, "build", lambda store, ns: 1 / 0)
+    s.store.version += 1  # past the cache
+    v = check(s, 6)
+    assert v.status is good.status and v.message == good.message and v.timeline == ()
+    assert v.details[-1] == "(the timeline could not be told: ZeroDivisionError: division by zero)"

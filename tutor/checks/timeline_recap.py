@@ -49,6 +49,15 @@ def with_timeline(checker: str, ctx: Context, verdict: Verdict) -> Verdict:
     step = STEPS.get(checker)
     if step is None:
         return verdict
+    try:
+        return _told(step, ctx, verdict)
+    except Exception as exc:  # noqa: BLE001 - the story is an aside: it must never change a verdict
+        return replace(verdict, timeline=(), details=verdict.details + (
+            ctx.t("(the timeline could not be told: {e})", "(타임라인을 만들지 못했습니다: {e})",
+                  e=f"{type(exc).__name__}: {exc}"),))
+
+
+def _told(step: int, ctx: Context, verdict: Verdict) -> Verdict:
     episode = _episode(ctx.store, ctx.ns, step)
     if episode is None:
         return replace(verdict, timeline=())

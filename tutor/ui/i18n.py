@@ -61,6 +61,7 @@ KO = {
         "최신이 맨 아래 · ← 원인(클러스터 데이터로만) · ⚠ LWS 의 특이한 동작 · ≈ 초 단위 · esc 로 닫기",
     "Nothing has happened in {ns} yet: the story starts when an LWS is created.":
         "{ns} 에서 아직 일어난 일이 없습니다. LWS 를 만들면 기록이 시작됩니다.",
+    "The timeline could not be told: {e}": "타임라인을 만들지 못했습니다: {e}",
 }
 
 

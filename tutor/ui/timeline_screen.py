@@ -94,7 +94,11 @@ class TimelineView(RedrawsOnChange, VerticalScroll):
         if not self._is_new((store.version, namespace, lang)):
             return
         at_end = self.scroll_y >= self.max_scroll_y  # reading the newest: keep following it
-        self.query_one("#timeline-body", Static).update(story_view(story(store, namespace), lang, t, namespace))
+        try:
+            view = story_view(story(store, namespace), lang, t, namespace)
+        except Exception as exc:  # noqa: BLE001 - an odd object must not take the tutor down
+            view = Text(t("The timeline could not be told: {e}", e=f"{type(exc).__name__}: {exc}"), style="red")
+        self.query_one("#timeline-body", Static).update(view)
         if at_end:
             self.call_after_refresh(self.scroll_end, animate=False)
 
