@@ -13,6 +13,8 @@ import pytest
 from tests.e2e.learner import WRONG_TURNS
 from tests.e2e.test_live_source import tutor_check
 from tests.e2e.live_tui import blocking, header, live_app, pod_cells, states_ok, text_of, until
+from tutor.cluster.story import recap, story
+from tutor.ui.timeline_screen import TimelineScreen, TimelineView
 
 # What `check --step N` says before the learner does step N: (status, words in the message).
 BEFORE = {
@@ -55,8 +57,35 @@ async def test_the_whole_lab_on_the_real_control_plane(lab, learner, tmp_path):
             assert after["status"] == "pass", (n, after)
             await until(pilot, lambda: n in s.progress.passed, f"step {n} passed")
             await until(pilot, lambda: PANES[n](app, old_revision), f"step {n}'s panes")
+            if n in STORY:
+                STORY[n](after["timeline"], story(s.store, s.lesson.namespace))
         assert sorted(s.progress.passed) == list(range(1, 9))
         assert "8/8" in header(app)
+        await pilot.press("t")  # the timeline, live: llm's story first
+        await until(pilot, lambda: isinstance(app.screen, TimelineScreen), "the timeline view")
+        app.screen.query_one(TimelineView).scroll_home(animate=False)
+        await until(pilot, lambda: "group 0 recreated" in app.export_screenshot().replace("&#160;", " "),
+                    "group 0's story in view")
+
+
+def _story5(entries: list[dict], st) -> None:
+    """`check` (a fresh tutor: the cluster's records only) and the TUI (which watched it happen)
+    tell group 0's recreation in the same order."""
+    told = [e["kind"] for e in entries]
+    assert told.index("recreate-group") < told.index("new-uid") and all(e["group"] == 0 for e in entries)
+    watched = [line.kind for line in recap(st, 5).lines]
+    assert watched[:2] == ["restarted", "recreate-group"] and watched[-1] == "running-again", watched
+    assert "garbage-collected" in watched
+
+
+def _story6(entries: list[dict], st) -> None:
+    assert [e["group"] for e in entries if e["kind"] == "group-replaced"] == [1, 0]
+    ep = recap(st, 6)
+    assert [line.group for line in ep.lines if line.kind == "group-replaced"] == [1, 0]
+    assert ep.lines[-1].kind == "rollout-done"
+
+
+STORY = {5: _story5, 6: _story6}
 
 
 def _step5(app, _) -> bool:

@@ -18,25 +18,29 @@ from tests.ui.moments import moments, show_moment
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "screenshots"
-SHOTS = [  # name, moment, language, terminal size
-    ("rollout-en", "rollout-underway", "en", (100, 40)),
-    ("orphan-en", "orphan-pending", "en", (100, 40)),
-    ("group0-ko", "group0-recreated", "ko", (100, 40)),
-    ("split-80x40-en", "wide-placed", "en", (80, 40)),
+SHOTS = [  # name, moment, language, terminal size, keys pressed then
+    ("rollout-en", "rollout-underway", "en", (100, 40), ()),
+    ("orphan-en", "orphan-pending", "en", (100, 40), ()),
+    ("group0-ko", "group0-recreated", "ko", (100, 40), ()),
+    ("split-80x40-en", "wide-placed", "en", (80, 40), ()),
+    ("timeline-en", "wide-placed", "en", (100, 40), ("t",)),
 ]
 
 
-async def shoot(moment: str, lang: str, size: tuple[int, int]) -> str:
+async def shoot(moment: str, lang: str, size: tuple[int, int], keys: tuple[str, ...] = ()) -> str:
     with tempfile.TemporaryDirectory() as tmp:
         app = make_app(WALKTHROUGH, lang=lang, upto=moments()[moment],
                        state_file=Path(tmp) / "p.json")
         async with app.run_test(size=size) as pilot:
             await show_moment(pilot, moment)
+            if keys:
+                await pilot.press(*keys)
+                await pilot.pause(0.2)
             return app.export_screenshot(title=f"lwstutor — {moment}")
 
 
 def render_all() -> dict[str, str]:
-    return {name: asyncio.run(shoot(m, lang, size)) for name, m, lang, size in SHOTS}
+    return {name: asyncio.run(shoot(m, lang, size, keys)) for name, m, lang, size, keys in SHOTS}
 
 
 def main() -> int:

@@ -10,6 +10,7 @@ import traceback
 from typing import Callable
 
 from tutor.checks.context import Context
+from tutor.checks.timeline_recap import with_timeline
 from tutor.checks.verdict import Status, Stop, Verdict
 
 Checker = Callable[[Context], Verdict]
@@ -41,9 +42,11 @@ def run_checker(name: str, ctx: Context) -> Verdict:
     if fn is None:
         return Verdict(Status.ERROR, ctx.t("No checker named {n}.", "{n} 라는 검사기가 없습니다.", n=name))
     try:
-        return fn(ctx)
-    except Stop as stop:
-        return stop.verdict
+        try:
+            verdict = fn(ctx)
+        except Stop as stop:
+            verdict = stop.verdict
+        return with_timeline(name, ctx, verdict)
     except Exception as exc:  # noqa: BLE001 - one bad object must not take the tutor down
         where = traceback.extract_tb(exc.__traceback__)[-1]
         return Verdict(Status.ERROR,

@@ -18,13 +18,19 @@ class Verdict:
     status: Status
     message: str
     details: tuple[str, ...] = ()
+    # What happened, in order, for the steps about sequences (tutor/checks/timeline_recap.py):
+    # `check --json` entries {time, offset, lws, group, kind, what, cause}; None on other steps.
+    timeline: tuple[tuple[tuple[str, object], ...], ...] | None = None
 
     @property
     def passed(self) -> bool:
         return self.status is Status.PASS
 
     def to_json(self) -> dict:
-        return {"status": self.status.value, "message": self.message, "details": list(self.details)}
+        out = {"status": self.status.value, "message": self.message, "details": list(self.details)}
+        if self.timeline is not None:
+            out["timeline"] = [dict(entry) for entry in self.timeline]
+        return out
 
 
 def passed(message: str, *details: str) -> Verdict:

@@ -80,6 +80,14 @@ def resource_version(obj: dict) -> str:
     return str(dig(obj, "metadata", "resourceVersion", default=""))
 
 
+def controller_of(obj: dict) -> tuple[str, str, str]:
+    """(kind, name, uid) of the object's controlling owner reference, or () when it has none."""
+    for ref in as_list(dig(obj, "metadata", "ownerReferences")):
+        if isinstance(ref, dict) and ref.get("controller") is True:
+            return (str(ref.get("kind", "")), str(ref.get("name", "")), str(ref.get("uid", "")))
+    return ()
+
+
 def drop_managed_fields(obj: dict) -> None:
     """Drops metadata.managedFields, in place: the server-side-apply bookkeeping nothing in the
     tutor reads, yet a third of a watched pod's or StatefulSet's size. Sources drop it from the

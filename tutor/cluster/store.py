@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from tutor.cluster import objects as o
 from tutor.cluster.events import ObjectEvent, Relisted
@@ -25,6 +26,10 @@ KINDS = ("Pod", "LeaderWorkerSet", "Event", "StatefulSet", "Node")
 #   shows the first; the groups pane marks every group that ever held two (mixed_groups).
 MAX_EVENTS = 1000
 MAX_MIXED = 20
+# - StatefulSets seen (with their owner), the newest MAX_STATEFULSETS: the timeline shows a
+#   worker StatefulSet removed with its leader pod (garbage collection) only from these owner
+#   references. A lab namespace makes one per group recreation or rollout step.
+MAX_STATEFULSETS = 500
 
 
 def _subject(ev: dict) -> tuple[str, str]:
@@ -54,6 +59,20 @@ class UidSeen:
     # tutor/cluster/timeline.py puts them on one time axis with the events.
     created: str = ""
     deletion: tuple[str, int] | None = None
+    # Its controller (kind, name, uid) from ownerReferences, and when the tutor first saw it
+    # Running: the timeline ties a pod to the StatefulSet that made it, and times a recovery.
+    owner: tuple[str, str, str] = ()
+    running_t: float | None = None
+    terminating_t: float | None = None  # when the tutor first saw its deletion asked for
+
+
+@dataclass
+class StatefulSetSeen:
+    name: str
+    uid: str
+    owner: tuple[str, str, str]  # its controller (kind, name, uid): a worker StatefulSet's is its leader pod
+    first_t: float
+    gone_t: float | None = None
 
 
 @dataclass(frozen=True)
@@ -87,6 +106,11 @@ class Observations:
     mixed_last: dict[tuple[str, int], tuple] = field(default_factory=dict)  # (lws, group) -> last recorded
     mixed_groups: set[tuple[str, int]] = field(default_factory=set)  # (lws, group) of every `mixed`
     events_seen: dict[str, dict] = field(default_factory=dict)  # event uid -> last version seen
+    statefulsets: dict[str, StatefulSetSeen] = field(default_factory=dict)  # uid -> seen, oldest first
+    # The wall-clock time of t=0 is at least this: an Event happened before the tutor saw it, so
+    # its own time less when it was seen bounds t=0 from below (to the millisecond, where the
+    # Event's time has them). The story's times use it to put sightings beside events.
+    start_bound: float | None = None
 
     def uid_history(self, pod: str) -> list[UidSeen]:
         return self.uids.get(pod, [])
@@ -193,6 +217,10 @@ class Store:
             return False
         if kind == "Event":
             self._observe_event(obj)
+        if kind == "StatefulSet":
+            self._observe_statefulset(obj, ev.type == "DELETED", ev.t)
+        if kind == "Event" and ev.type != "DELETED":
+            self._bound_start(obj, ev.t)
         self.version += 1
         self.kind_version[kind] += 1
         return True
@@ -230,6 +258,11 @@ class Store:
         if cur.deletion is None and o.is_terminating(pod):
             cur.deletion = (str(o.dig(pod, "metadata", "deletionTimestamp")),
                             o.int_or_none(o.dig(pod, "metadata", "deletionGracePeriodSeconds")) or 0)
+        cur.owner = cur.owner or o.controller_of(pod)
+        if cur.running_t is None and o.phase(pod) == "Running" and not o.is_terminating(pod):
+            cur.running_t = t
+        if cur.terminating_t is None and o.is_terminating(pod):
+            cur.terminating_t = t
         ip = o.pod_ip(pod)
         if ip and ip not in cur.ips:
             cur.ips.append(ip)
@@ -277,6 +310,25 @@ class Store:
                 obs.mixed_last[(lws, group)] = seen
                 obs.mixed_per_lws[lws] = obs.mixed_per_lws.get(lws, 0) + 1
                 obs.mixed.append(MixedRevisions(lws, group, seen[0], t, seen[1]))
+
+    def _observe_statefulset(self, sts: dict, deleted: bool, t: float) -> None:
+        seen = self.obs.statefulsets.get(o.uid(sts))
+        if seen is None and o.uid(sts):
+            seen = self.obs.statefulsets[o.uid(sts)] = StatefulSetSeen(o.name(sts), o.uid(sts), o.controller_of(sts), t)
+            if len(self.obs.statefulsets) > MAX_STATEFULSETS:
+                del self.obs.statefulsets[next(iter(self.obs.statefulsets))]
+        if seen is not None and deleted and seen.gone_t is None:
+            seen.gone_t = t
+
+    def _bound_start(self, ev: dict, t: float) -> None:
+        when = o.event_time(ev)
+        try:
+            parsed = datetime.fromisoformat(when) if "." in when else None
+        except ValueError:
+            return
+        at = parsed.timestamp() if parsed is not None and parsed.tzinfo is not None else None
+        if at is not None and (self.obs.start_bound is None or at - t > self.obs.start_bound):
+            self.obs.start_bound = at - t
 
     def _observe_event(self, ev: dict) -> None:
         key = o.uid(ev) or f"{o.namespace(ev)}/{o.name(ev)}"

@@ -23,6 +23,7 @@ from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Footer, OptionList
 
+from tutor.checks.timeline_recap import recap_markdown
 from tutor.checks.verdict import Status
 from tutor.cluster.events import Conn, ShowStep
 from tutor.session import Session
@@ -32,6 +33,7 @@ from tutor.ui.inbox import Inbox
 from tutor.ui.messages import DoctorDone, SourceReady
 from tutor.ui.quiet_gc import QuietCollector
 from tutor.ui.screens import ConfirmScreen, HelpScreen
+from tutor.ui.timeline_screen import TimelineScreen
 from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.ui.widgets.event_list import EventList
 from tutor.ui.widgets.lesson_pane import LessonPane
@@ -60,6 +62,7 @@ class TutorApp(App):
         Binding("h", "hint", "Hint", tooltip="Reveal the next hint"),
         Binding("r", "recheck", "Re-check", tooltip="Run the checkers now"),
         Binding("l", "toggle_lang", "ko/en", tooltip="Switch the language live"),
+        Binding("t", "timeline", "Timeline", show=False, tooltip="What happened, in order, per LWS group"),
         Binding("z", "maximize_pane", "Zoom", tooltip="Maximise the focused pane (again or esc to restore)"),
         Binding("question_mark", "help", "Help", key_display="?", tooltip="All keys"),
         Binding("x", "dismiss_doctor", "Dismiss", tooltip="Hide the lab check panel"),
@@ -235,7 +238,8 @@ class TutorApp(App):
         for i, hint in enumerate(text.hints[:shown], start=1):
             parts.append(f"### {self.hint_heading(n, i)}\n\n{hint}")
         if n in s.progress.passed and text.recap:
-            parts.append(f"### {self.text('What you just saw')}\n\n{text.recap}")
+            parts.append(f"### {self.text('What you just saw')}\n\n{text.recap}"
+                         + recap_markdown(s.store, s.lesson.namespace, n, s.lang))
         return "\n\n".join(parts)
 
     def hint_heading(self, step: int, i: int) -> str:
@@ -287,6 +291,11 @@ class TutorApp(App):
         if self._changed("events", kv["Event"], events_na, s.lang):
             self.query_one(EventList).show(s.store, ns, events_na, self.text)
         self._draw_status()
+        self.redraw_timeline()
+
+    def redraw_timeline(self) -> None:
+        if isinstance(self.screen, TimelineScreen):  # built only while shown
+            self.screen.show(self.session.store, self.session.lesson.namespace, self.session.lang, self.text)
 
     def _changed(self, pane: str, *key) -> bool:
         if self._drawn.get(pane) == key:
@@ -319,6 +328,8 @@ class TutorApp(App):
         """None dims a key in the footer: nothing to go back to, no hint left."""
         s = self.session
         cur = s.progress.current
+        if isinstance(self.screen, TimelineScreen) and action in TimelineScreen.HIDES:
+            return False  # the lesson's keys, hidden while the timeline covers the lesson
         if action == "next" and cur >= len(s.lesson.steps):
             return None
         if action == "prev" and cur <= 1:
@@ -360,6 +371,12 @@ class TutorApp(App):
         s.progress.set_lang(s.lang)
         self._set_titles()
         self.recheck()
+
+    def action_timeline(self) -> None:
+        if isinstance(self.screen, TimelineScreen):
+            self.pop_screen()
+        else:
+            self.push_screen(TimelineScreen())
 
     def action_maximize_pane(self) -> None:
         if self.screen.maximized is not None:

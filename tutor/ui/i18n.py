@@ -53,6 +53,15 @@ KO = {
     "LeaderWorkerSet is not installed in this cluster (no CRD {crd}). Check with: kubectl get crd {crd}":
         "이 클러스터에 LeaderWorkerSet 이 설치되어 있지 않습니다(CRD {crd} 없음). 확인: kubectl get crd {crd}",
     "The tutor only reads: your cluster and your files are never changed.": "튜터는 읽기만 합니다. 클러스터와 파일은 절대 바꾸지 않습니다.",
+    # the timeline screen (tutor/ui/timeline_screen.py)
+    "Timeline": "타임라인",
+    "Show the timeline": "타임라인 보기",
+    "What happened, in order, per LWS group (key t)": "LWS 그룹마다 일어난 일을 순서대로(t 키)",
+    "newest at the bottom · ← cause, from the cluster's data only · ⚠ LWS oddity · ≈ to the second · esc closes":
+        "최신이 맨 아래 · ← 원인(클러스터 데이터로만) · ⚠ LWS 의 특이한 동작 · ≈ 초 단위 · esc 로 닫기",
+    "Nothing has happened in {ns} yet: the story starts when an LWS is created.":
+        "{ns} 에서 아직 일어난 일이 없습니다. LWS 를 만들면 기록이 시작됩니다.",
+    "The timeline could not be told: {e}": "타임라인을 만들지 못했습니다: {e}",
 }
 
 

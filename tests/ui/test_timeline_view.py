@@ -1,0 +1,84 @@
+"""The timeline screen: its key and palette entry, live language, what it shows of the replayed
+lab, and snapshots at split-terminal sizes in both languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import WALKTHROUGH
+from tests.ui.harness import empty_recording, make_app
+from tests.ui.moments import moments
+from tests.ui.settle import settled
+from tutor.ui.timeline_screen import TimelineScreen, TimelineView
+
+
+def shown(app) -> str:
+    return app.export_screenshot().replace("&#160;", " ")
+
+
+async def open_timeline(pilot) -> None:
+    await settled(pilot)
+    await pilot.press("t")
+    await pilot.pause(0.2)
+    pilot.app.clear_notifications()
+    await pilot.pause()
+
+
+async def test_t_opens_the_story_and_follows_the_language(tmp_path):
+    app = make_app(WALKTHROUGH, state_file=tmp_path / "p.json")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await open_timeline(pilot)
+        assert isinstance(app.screen, TimelineScreen)
+        view = app.screen.query_one(TimelineView)
+        assert view.scroll_y == view.max_scroll_y > 0  # the newest at the bottom, in view
+        text = shown(app)
+        assert "orphan-0-1 FailedScheduling" in text and "node ledger" in text
+        assert app.check_action("next", ()) is False and app.check_action("recheck", ()) is True
+        await pilot.press("l")
+        await pilot.pause(0.2)
+        text = shown(app)
+        assert "노드 장부" in text and "타임라인" in text
+        view.scroll_home(animate=False)
+        await pilot.pause(0.2)
+        text = shown(app)
+        assert "LWS RecreateGroup: 리더 llm-0" in text and "가비지 컬렉션" in text
+        await pilot.press("escape")
+        assert not isinstance(app.screen, TimelineScreen)
+        await pilot.press("t")
+        assert isinstance(app.screen, TimelineScreen)
+        await pilot.press("t")
+        assert not isinstance(app.screen, TimelineScreen)
+
+
+async def test_the_palette_opens_the_timeline_and_an_empty_one_says_so(tmp_path):
+    app = make_app(empty_recording(tmp_path), state_file=tmp_path / "p.json")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"timeline")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, TimelineScreen)
+        assert "Nothing has happened in infer yet" in shown(app)
+
+
+SIZES = [(80, 24), (100, 40)]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_timeline_snapshot(snap_compare, lang, size, tmp_path):
+    app = make_app(WALKTHROUGH, lang=lang, upto=moments()["wide-placed"], state_file=tmp_path / "p.json")
+    assert snap_compare(app, terminal_size=size, run_before=open_timeline)
+
+
+async def test_step_5s_recap_lists_what_the_cluster_did(tmp_path):
+    app = make_app(WALKTHROUGH, upto=moments()["group0-recreated"], state_file=tmp_path / "p.json")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settled(pilot)
+        md = app.step_markdown(5)
+        recap = md[md.index("What you just saw"):]
+        assert "- `+0.00s` llm-0-1 container exited 1 (restart 1)" in recap
+        assert recap.index("LWS RecreateGroup:") < recap.index("llm-0 new UID") < recap.index("Running again after")
+        assert "How the rollout went" not in md and "- `+" not in app.step_markdown(6)  # step 6 not passed yet

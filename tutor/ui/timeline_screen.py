@@ -1,0 +1,124 @@
+"""The timeline screen (key t, or the palette): per LWS, what happened in order, newest at the
+bottom, each line with its offset in its episode and, where the data shows it, its cause.
+
+A screen of its own rather than a fourth live pane: a story line with its cause needs the whole
+width of a split terminal (80-100 columns), where a pane gets half of it; and it is read now and
+then, when something just happened, not watched all the time like the pods.
+"""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.measure import Measurement
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from tutor.cluster.store import Store
+from tutor.cluster.story import Episode, Line, Story, clock, story
+from tutor.ui.widgets.redraw import RedrawsOnChange
+
+def offset_text(seconds: float, precise: bool) -> str:
+    num = f"{seconds:.2f}" if seconds < 10 else f"{seconds:.1f}" if seconds < 100 else f"{seconds:.0f}"
+    return ("+" if precise else "≈+") + num + "s"
+
+
+class WithCause:
+    """What happened, then its cause: on the same line when both fit, else the cause on a line of
+    its own (an arrow wrapped away from its cause reads as noise)."""
+
+    def __init__(self, what: Text, cause: Text | None):
+        self.what, self.cause = what, cause
+
+    def __rich_console__(self, console, options):
+        if self.cause is None:
+            yield self.what
+        elif self.what.cell_len + 2 + self.cause.cell_len <= options.max_width:
+            yield Text.assemble(self.what, "  ", self.cause)
+        else:
+            yield self.what
+            yield self.cause
+
+    def __rich_measure__(self, console, options):
+        widest = self.what.cell_len + (2 + self.cause.cell_len if self.cause else 0)
+        return Measurement(min(widest, 10), widest)
+
+
+def _line_rows(table: Table, episode: Episode, line: Line, lang: str) -> None:
+    group = f"g{line.group}" if line.group is not None else ""
+    what = Text(line.text(lang), style="yellow" if line.odd else "")
+    cause = Text("← " + line.because(lang), style="dim italic") if line.cause else None
+    table.add_row(Text(offset_text(episode.offset(line), line.precise), style="dim"), Text(group, style="cyan"),
+                  WithCause(what, cause))
+
+
+def _episode(episode: Episode, lang: str) -> list[RenderableType]:
+    title = Text(" ")
+    title.append(episode.title[1] if lang == "ko" else episode.title[0], style="bold")
+    title.append(f" · {clock(episode.start, episode.lines[0].precise)} UTC", style="dim")
+    table = Table.grid(padding=(0, 1))
+    table.add_column(no_wrap=True, justify="right", min_width=7)
+    table.add_column(no_wrap=True, width=3)
+    table.add_column(ratio=1)
+    for line in episode.lines:
+        _line_rows(table, episode, line, lang)
+    return [title, table]
+
+
+def story_view(st: Story, lang: str, t, namespace: str) -> RenderableType:
+    """The whole story as one renderable: per LWS, its episodes in order."""
+    if not st.episodes:
+        return Text(t("Nothing has happened in {ns} yet: the story starts when an LWS is created.", ns=namespace),
+                    style="dim")
+    parts: list[RenderableType] = []
+    for lws in st.lws_names():
+        if parts:
+            parts.append(Text(""))
+        parts.append(Text(f"LWS {lws}", style="bold cyan"))
+        for episode in st.of(lws):
+            parts += _episode(episode, lang)
+    return Group(*parts)
+
+
+class TimelineView(RedrawsOnChange, VerticalScroll):
+    can_focus = True
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="timeline-body")
+
+    def show(self, store: Store, namespace: str, lang: str, t) -> None:
+        if not self._is_new((store.version, namespace, lang)):
+            return
+        at_end = self.scroll_y >= self.max_scroll_y  # reading the newest: keep following it
+        try:
+            view = story_view(story(store, namespace), lang, t, namespace)
+        except Exception as exc:  # noqa: BLE001 - an odd object must not take the tutor down
+            view = Text(t("The timeline could not be told: {e}", e=f"{type(exc).__name__}: {exc}"), style="red")
+        self.query_one("#timeline-body", Static).update(view)
+        if at_end:
+            self.call_after_refresh(self.scroll_end, animate=False)
+
+
+class TimelineScreen(Screen[None]):
+    BINDINGS = [Binding("escape,t", "app.pop_screen", "Close", tooltip="Back to the lesson")]
+    HIDES = ("next", "prev", "goto", "hint", "maximize_pane", "dismiss_doctor")  # app actions of no use here
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="timeline-title")
+        yield TimelineView(id="timeline")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(TimelineView).focus()
+        self.app.redraw_timeline()
+
+    def show(self, store: Store, namespace: str, lang: str, t) -> None:
+        self.query_one("#timeline-title", Static).update(Text.assemble(
+            (" " + t("Timeline") + " ", "bold reverse"), " ",
+            (t("newest at the bottom · ← cause, from the cluster's data only · ⚠ LWS oddity · "
+               "≈ to the second · esc closes"), "dim")))
+        self.query_one(TimelineView).show(store, namespace, lang, t)
