@@ -4,6 +4,8 @@ starts late and only the cluster's own records are left."""
 
 from __future__ import annotations
 
+import time
+
 from tests.states import event, file_written, late, recording, started_at, state
 from tutor.cluster import objects as o
 from tutor.cluster.store import Store
@@ -119,3 +121,28 @@ def test_facts_as_json_for_a_narrator():
     assert json.loads(json.dumps(facts)) == facts
     assert {f["kind"] for f in facts} >= {"pod-created", "pod-deleting"} and all(f["group"] == 1 for f in facts)
     assert any(f["rollout"] for f in facts) and facts[0]["at"].endswith("+00:00")
+
+
+def test_a_partition_move_on_the_first_revision_is_no_rollout():
+    """LWS emits GroupsUpdating "Updating replicas 1 to -1 (inclusive)" on the revision it was
+    created with (seen in late-mid-rollout). Such an event next to a failure must not hide it."""
+    from tutor.cluster.events import ObjectEvent
+
+    s = state(W, after=event("Pod", "llm-0-1", "MODIFIED", lambda p: o.restart_count(p) == 1))
+    tl = tl_of(s)
+    restart = tl.of("llm", 0, (Kind.RESTARTED,))[-1]
+    initial = tl.of("llm", kinds=(Kind.REVISION_CREATED,))[0]
+    assert initial.detail == "initial"
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(restart.at + 0.2)) + ".000000Z"
+    lws = s.store.get("LeaderWorkerSet", "llm", "infer")
+    s.apply(ObjectEvent("ADDED", {
+        "kind": "Event", "apiVersion": "events.k8s.io/v1",
+        "metadata": {"name": "llm.partition", "namespace": "infer", "uid": "e-partition", "resourceVersion": "1"},
+        "eventTime": stamp, "reason": "GroupsUpdating", "note": "Updating replicas 1 to -1 (inclusive)",
+        "regarding": {"kind": "LeaderWorkerSet", "name": "llm", "namespace": "infer", "uid": o.uid(lws)},
+        "related": {"kind": "ControllerRevision", "name": f"llm-{initial.revision}-1", "namespace": "infer"},
+        "type": "Normal", "action": "Update"}, s.store.now))
+    tl = tl_of(s)
+    assert tl.of("llm", kinds=(Kind.GROUPS_UPDATING,))[-1].revision == initial.revision
+    assert tl.rollouts("llm") == []
+    assert any(f.kind is Kind.RESTARTED for f in tl.failures("llm", 0))

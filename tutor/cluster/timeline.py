@@ -192,8 +192,13 @@ class Timeline:
 
     def _rollouts(self, lws: str) -> list[Window]:
         starts: list[tuple[float, str]] = []
+        # LWS also moves its partition on the revision it was created with (after a creation or
+        # a recreation: "Updating replicas 1 to -1 (inclusive)"). That is no rolling update, and a
+        # window opened by it would hide a real failure next to it.
+        initial = {f.revision for f in self.of(lws, kinds=(Kind.REVISION_CREATED,))
+                   if f.detail == "initial" and f.revision}
         for f in self.of(lws, kinds=(Kind.REVISION_CREATED, Kind.GROUPS_UPDATING)):
-            if f.kind is Kind.GROUPS_UPDATING or f.detail == "update":
+            if f.detail == "update" or (f.kind is Kind.GROUPS_UPDATING and f.revision not in initial):
                 starts.append((f.at, f.revision))
         seen_revs: list[str] = []
         for f in self.of(lws, kinds=(Kind.POD_CREATED,)):  # a pod of a revision not seen before
@@ -429,6 +434,13 @@ _KEY_RE = re.compile(r"\bkey (\S+)")
 _REPLICA_RE = re.compile(r"Updating replicas? (\d+)")
 
 
+def _revision_of(related: dict, lws: str) -> str:
+    """The revision key a ControllerRevision named `<lws>-<key>-<n>` stands for, or ""."""
+    name = str(related.get("name") or "") if related.get("kind") == "ControllerRevision" else ""
+    key = name[len(lws) + 1:].rpartition("-")[0] if name.startswith(lws + "-") else ""
+    return key
+
+
 def _lws_facts(ev: dict, lws: str, times: list[tuple[float, bool]]) -> list[Fact]:
     reason, msg = o.event_reason(ev), o.event_message(ev)
     related = o.as_dict(ev.get("related"))
@@ -447,7 +459,8 @@ def _lws_facts(ev: dict, lws: str, times: list[tuple[float, bool]]) -> list[Fact
         elif reason == "GroupsUpdating" and _REPLICA_RE.search(msg):
             m = _REPLICA_RE.search(msg)
             single = msg.startswith("Updating replica ") and " to " not in msg
-            out.append(Fact(at, Kind.GROUPS_UPDATING, lws, int(m.group(1)) if single else None, "", "", "",
+            out.append(Fact(at, Kind.GROUPS_UPDATING, lws, int(m.group(1)) if single else None, "", "",
+                            _revision_of(related, lws),
                             msg, "event", precise, ev))
         elif reason == "AllGroupsReady":
             out.append(Fact(at, Kind.ALL_READY, lws, None, "", "", "", msg, "event", precise, ev))
