@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import re
 import time
-import weakref
 from dataclasses import dataclass, replace
 
 from tutor.cluster import objects as o
+from tutor.cluster.derived import per_store_version
 from tutor.cluster.store import RestartSeen, Store, UidSeen
 from tutor.cluster.timeline import Fact, Kind, Timeline, occurrences, parse_time, timeline
 
@@ -114,17 +114,9 @@ def seconds(d: float) -> str:
 
 # --- building ---------------------------------------------------------------------------------
 
-_cache: "weakref.WeakKeyDictionary[Store, tuple]" = weakref.WeakKeyDictionary()
-
-
 def story(store: Store, namespace: str) -> Story:
     """The Story of a namespace, built once per store version."""
-    hit = _cache.get(store)
-    if hit is not None and hit[0] == (store.version, namespace):
-        return hit[1]
-    built = build(store, namespace)
-    _cache[store] = ((store.version, namespace), built)
-    return built
+    return _story_cached(store, namespace)
 
 
 def build(store: Store, namespace: str) -> Story:
@@ -589,3 +581,6 @@ def brief(episode: Episode, step: int, lang: str) -> list[str]:
             text += f" ← {line.because(lang)}"
         out.append(f"+{episode.offset(line):.2f}s {text}")
     return out
+
+
+_story_cached = per_store_version(build)

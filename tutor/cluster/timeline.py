@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import re
 import time
-import weakref
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from enum import Enum
 
 from tutor.cluster import objects as o
+from tutor.cluster.derived import per_store_version
 from tutor.cluster.store import Store
 
 MAX_FACTS = 2000
@@ -258,17 +258,9 @@ _TEXT = {
 
 # --- building ---------------------------------------------------------------------------------
 
-_cache: "weakref.WeakKeyDictionary[Store, tuple]" = weakref.WeakKeyDictionary()
-
-
 def timeline(store: Store, namespace: str) -> Timeline:
     """The Timeline of a namespace, built once per store version."""
-    hit = _cache.get(store)
-    if hit is not None and hit[0] == (store.version, namespace):
-        return hit[1]
-    tl = build(store, namespace)
-    _cache[store] = ((store.version, namespace), tl)
-    return tl
+    return _timeline_cached(store, namespace)
 
 
 def anchor_of(store: Store) -> float:
@@ -465,3 +457,6 @@ def _lws_facts(ev: dict, lws: str, times: list[tuple[float, bool]]) -> list[Fact
         elif reason == "AllGroupsReady":
             out.append(Fact(at, Kind.ALL_READY, lws, None, "", "", "", msg, "event", precise, ev))
     return out
+
+
+_timeline_cached = per_store_version(build)
