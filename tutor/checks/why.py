@@ -211,3 +211,54 @@ def explain_in_store(store, namespace: str, pod_name: str, lang: str) -> Why | N
         return None
     return explain(pod, store.all("Node"), list(store.pods_named(namespace).values()),
                    store.events_about(pod_name, namespace), lang, seen_namespace=namespace)
+
+
+def verdict_lines(ctx, pod_name: str, with_headline: bool = False) -> list[str]:
+    """A checker's detail lines for a pod of the lesson namespace (`ctx` is a checks Context)."""
+    why = explain_in_store(ctx.store, ctx.ns, pod_name, ctx.lang)
+    if why is None:
+        return []
+    lines = why.text_lines()
+    return lines if with_headline else lines[1:]
+
+
+def exclusive_lines(ctx, lws: str) -> list[str]:
+    """Step 7: why each group of an exclusive-topology LWS landed where it did."""
+    nodes, pods = ctx.store.all("Node"), list(ctx.store.pods_named(ctx.ns).values())
+    lang = ctx.lang
+    groups: dict[int, list[dict]] = {}
+    for p in ctx.pods_of(lws):
+        groups.setdefault(o.group_index(p) or 0, []).append(p)
+    lines, used = [], set()
+    leaders = []
+    for g, members in sorted(groups.items()):
+        leader = next((p for p in members if o.worker_index(p) == 0), None)
+        node = o.node_name(leader) if leader is not None else ""
+        if leader is None or not node:
+            continue
+        leaders.append(leader)
+        used.add(node)
+        workers = [o.name(p) for p in members if p is not leader]
+        lines.append(tr(lang, "group {g} on {n}: {l}'s affinity (same group-key, per {k}) keeps the group on one "
+                              "node{w}.",
+                        "그룹 {g} → {n}: {l} 의 어피니티(같은 group-key, {k} 기준)가 그룹을 한 노드에 모읍니다{w}.",
+                        g=g, n=node, l=o.name(leader), k=_exclusive_key(leader),
+                        w=tr(lang, "; {ws} {v} it by nodeSelector {k}={n}", ", {ws} 는 nodeSelector {k}={n} 로 따라옵니다",
+                             ws=", ".join(workers), v="follows" if len(workers) == 1 else "follow", k=_exclusive_key(leader), n=node) if workers else ""))
+        for other, blocker in pl.kept_off(leader, nodes, pods).items():
+            if other != node:
+                lines.append(tr(lang, "  its anti-affinity (group-key of another group) keeps it off {o}: {b} runs there.",
+                                "  안티어피니티(다른 그룹의 group-key)가 {o} 를 피하게 합니다: 거기서 {b} 가 돕니다.",
+                                o=other, b=_short(blocker, ctx.ns)))
+    if leaders:
+        placement = pl.place(leaders[0], nodes, pods)
+        pods_by_ref = {f"{o.namespace(p)}/{o.name(p)}": p for p in pods}
+        rest = [f for f in placement.nodes if f.node not in used and not f.fits]
+        if rest:
+            lines.append(tr(lang, "The other nodes:", "다른 노드:"))
+            lines += ["  " + line for line in _grouped(rest, leaders[0], lang, pods_by_ref)]
+    return lines
+
+
+def _exclusive_key(pod: dict) -> str:
+    return o.annotations(pod).get(o.EXCLUSIVE_ANNOTATION) or pl.HOSTNAME

@@ -483,6 +483,23 @@ def _inter_pod(pod: dict, node: dict, cl: _Cluster, all_pods: list[dict]) -> Rej
     return None
 
 
+def kept_off(pod: dict, nodes: list[dict], pods: list[dict]) -> dict[str, str]:
+    """Node → the pod (namespace/name) that `pod`'s own required anti-affinity keeps it away
+    from there, whatever filter rejects the node first: step 7 shows how exclusive topology
+    sends the other group elsewhere."""
+    cl = _cluster(nodes, pods, o.uid(pod), (o.namespace(pod), o.name(pod)))
+    placed = [p for ps in cl.on_node.values() for p in ps]
+    out = {}
+    for name, node in sorted(cl.nodes.items()):
+        for t in pod_terms(pod, "podAntiAffinity"):
+            hit = next((p for p in placed if t.matches(p)
+                        and _same_domain(cl.nodes.get(o.node_name(p)), node, t.topology_key)), None)
+            if hit is not None:
+                out[name] = f"{o.namespace(hit)}/{o.name(hit)}"
+                break
+    return out
+
+
 def unmodelled(pod: dict) -> tuple[str, ...]:
     spec = o.as_dict(pod.get("spec"))
     out = []
