@@ -274,3 +274,44 @@ def test_quantities():
     assert pl.quantity("500m") * 1000 == 500 and pl.quantity("1Gi") == 2**30 and pl.quantity("2e3") == 2000
     assert pl.quantity("abc") is None and pl.quantity(True) is None and pl.quantity(None) is None
     assert pl.scaled("cpu", pl.quantity("0.0001")) == 1  # rounded up, as MilliValue does
+
+
+# --- lwstutor why --------------------------------------------------------------------------------
+
+def _why(*args):
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, "-m", "tutor", "why", *args], capture_output=True, text=True,
+                          timeout=120, stdin=subprocess.DEVNULL)
+
+
+def test_why_on_a_recording_prints_the_clauses_with_their_nodes():
+    from tests.conftest import WALKTHROUGH
+
+    res = _why("orphan-0-1", "--replay", str(WALKTHROUGH), "--lang", "en")
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert lines[0].startswith("orphan-0-1 is Pending. The scheduler said: 0/3 nodes are available")
+    assert lines[1] == "1 Insufficient nvidia.com/gpu" and lines[2].startswith("  lab-server: nvidia.com/gpu: 4 of 4")
+    assert "only" in res.stdout and "infer" in res.stdout  # the replay holds one namespace's pods
+
+
+def test_why_json_and_a_running_pod():
+    import json
+
+    from tests.conftest import WALKTHROUGH
+
+    res = _why("orphan-0", "--replay", str(WALKTHROUGH), "--json", "--lang", "ko")
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert out["node"] == "lab-server" and out["tutor"]["fitting"] == ["lab-server"]
+    assert {n["node"]: n["plugin"] for n in out["nodes"]} == {"gpu-a": "TaintToleration", "gpu-b": "TaintToleration",
+                                                               "lab-server": None}
+    assert out["tutor"]["pods_seen"] == "namespace infer" and "스케줄러" in out["explanation"][0]
+
+
+def test_why_unknown_pod_is_a_usage_error():
+    from tests.conftest import WALKTHROUGH
+
+    res = _why("nope", "--replay", str(WALKTHROUGH))
+    assert res.returncode == 2 and "pod nope not found in namespace infer" in res.stderr

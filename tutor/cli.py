@@ -1,5 +1,5 @@
 """Command line: `lwstutor` (the TUI), `lwstutor demo`, `lwstutor check`, `lwstutor doctor`,
-`lwstutor record`.
+`lwstutor record`, `lwstutor why`.
 
 Connection flags follow kubectl (--kubeconfig, --context, -n/--namespace). Heavy imports
 (kubernetes, textual) happen inside the commands so `--version` and the first frame are quick.
@@ -63,6 +63,11 @@ def build_parser() -> argparse.ArgumentParser:
     rec.add_argument("--duration", type=float, metavar="S", help="stop after S seconds (default: until Ctrl-C)")
     rec.add_argument("--lws-version", default="", help="LWS release to note in the header")
     rec.add_argument("--poll", action="store_true", help="poll the answer files instead of file events")
+
+    why = sub.add_parser("why", help="why POD is Pending, or why its node fits it: node by node (read-only)")
+    _common(why, lesson.namespace, lesson.workdir)
+    why.add_argument("pod", metavar="POD")
+    why.add_argument("--json", action="store_true", help="machine-readable output")
     return root
 
 
@@ -94,6 +99,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "record":
             from tutor.commands.record import run_record
             return run_record(args)
+        if args.command == "why":
+            from tutor.commands.why import run_why
+            return run_why(args)
         from tutor.commands.tui import run_tui
         return run_tui(args)
     except KeyboardInterrupt:
