@@ -237,7 +237,147 @@ def event_text(e: dict) -> Text:
     return _memo(e, "text", _event_text)
 
 
-def event_blocks(store: Store, namespace: str, t: Translate = _en) -> tuple[Text, ...]:
+# --- nodes: the GPU ledger --------------------------------------------------------------------
+
+PLACEMENT_STEPS = (1, 7, 8)  # the steps about where pods land: the ledger is shown there
+
+
+def _ledger_pod(p: dict) -> tuple:
+    """What the ledger shows of one pod: where it counts and what it holds."""
+    from tutor.cluster import placement as pl
+
+    return (o.name(p), o.node_name(p), pl.counts_on_node(p), o.is_terminating(p), o.lws_name(p),
+            o.group_index(p), o.worker_index(p), tuple(sorted(pl.pod_requests(p).items())))
+
+
+def ledger_key(store: Store, namespace: str) -> tuple:
+    """What ledger_view shows, as values: a pod's phase or status changing nothing here does
+    not redraw it; a node changing (taints, Ready, labels) or a pod placed, gone or finished does."""
+    return (store.kind_version["Node"],
+            tuple(_memo(p, "ledger", _ledger_pod) for p in store.pods_named(namespace).values()))
+
+
+def _gpu_text(used: int, cap: int, gpu: str) -> Text:
+    style = "bold red" if cap and used >= cap else "green" if used < cap else "dim"
+    return Text(f"{gpu.rsplit('/', 1)[-1].upper()} {used}/{cap}", style=style)
+
+
+def _holders(rows: list[tuple], gpu: str) -> list[Text]:
+    """GPU holders on one node by LWS group: "llm #0  llm-0, llm-0-1"."""
+    groups: dict[tuple, list[str]] = {}
+    for name, _, _, terminating, lws, g, w, reqs in sorted(rows, key=lambda r: (r[4], r[5] or 0, r[6] or 0, r[0])):
+        n = dict(reqs).get(gpu, 0)
+        if n:
+            label = name + (f"×{n}" if n > 1 else "") + ("†" if terminating else "")
+            groups.setdefault((lws, g), []).append(label)
+    out = []
+    for (lws, g), names in groups.items():
+        line = Text("  ")
+        line.append(f"{lws} #{g}" if lws else "-", style="cyan")
+        line.append("  " + ", ".join(names))
+        out.append(line)
+    return out
+
+
+def ledger_view(store: Store, namespace: str, gpu: str, t: Translate = _en) -> RenderableType:
+    from tutor.cluster import placement as pl
+
+    nodes = sorted(store.all("Node"), key=o.name)
+    if not nodes:
+        return Text(t("No nodes seen yet."), style="dim")
+    rows: dict[str, list[tuple]] = {o.name(n): [] for n in nodes}
+    pending = []
+    for p in store.pods_named(namespace).values():
+        row = _memo(p, "ledger", _ledger_pod)
+        if row[2] and row[1] in rows:
+            rows[row[1]].append(row)
+        elif not row[1] and not row[3] and o.phase(p) not in ("Succeeded", "Failed"):
+            pending.append(row)
+    parts: list[RenderableType] = []
+    for n in nodes:
+        name = o.name(n)
+        here = rows[name]
+        used = sum(dict(r[7]).get(gpu, 0) for r in here)
+        head = Text(no_wrap=True, overflow="ellipsis")
+        ready = pl.node_ready(n)
+        head.append("● " if ready else "✗ ", style="green" if ready else "bold red")
+        head.append(name, style="bold")
+        head.append(" ")
+        head.append_text(_gpu_text(used, pl.capacity(n, gpu), gpu))
+        head.append(f"  type={o.labels(n).get('type', '-')}", style="dim")
+        if not ready:
+            head.append("  " + t("NotReady"), style="bold red")
+        if o.dig(n, "spec", "unschedulable") is True:
+            head.append("  " + t("cordoned"), style="bold yellow")
+        parts.append(head)
+        parts += _holders(here, gpu)
+        others = sum(1 for r in here if not dict(r[7]).get(gpu))
+        if others:
+            parts.append(Text("  " + t("+{n} pod(s) without {gpu}", n=others, gpu=gpu), style="dim"))
+        for taint in pl.taints(n):
+            parts.append(Text("  ⊘ " + pl.taint_text(taint), style="yellow"))
+    if pending:
+        line = Text(t("Not placed:") + " ", style="bold yellow")
+        line.append(", ".join(r[0] + (f" ({dict(r[7]).get(gpu)} {gpu.rsplit('/', 1)[-1].upper()})"
+                                      if dict(r[7]).get(gpu) else "") for r in sorted(pending)))
+        parts += [Text(""), line]
+    parts += [Text(""), Text(t("Requests counted from the pods of {ns} only. lwstutor why POD explains one pod.",
+                               ns=namespace), style="dim")]
+    return Group(*parts)
+
+
+# --- why a pod waits, under its FailedScheduling event ------------------------------------------
+
+_why_cache: dict[tuple, Text] = {}
+
+
+def _pending(pod: dict | None) -> bool:
+    return pod is not None and not o.node_name(pod) and not o.is_terminating(pod) \
+        and o.phase(pod) not in ("Succeeded", "Failed")
+
+
+def explanations_key(store: Store, namespace: str) -> tuple:
+    """What the explanations under events depend on: nothing while no pod waits, else every
+    pod and node (where they are decides why)."""
+    if not any(_pending(p) for p in store.pods_named(namespace).values()):
+        return ()
+    return (store.kind_version["Pod"], store.kind_version["Node"])
+
+
+def _explained(e: dict, pod: dict, store: Store, namespace: str, lang: str, t: Translate) -> Text:
+    key = (id(e), id(pod), store.kind_version["Pod"], store.kind_version["Node"], lang)
+    hit = _why_cache.get(key)
+    if hit is not None:
+        return hit
+    from tutor.checks.why import explain_in_store
+
+    why = explain_in_store(store, namespace, o.name(pod), lang)
+    out = event_text(e).copy()
+    out.append("\n  ↳ " + t("node by node, now:"), style="bold cyan")
+    for depth, line in why.lines if why is not None else ():
+        out.append("\n    " + "  " * depth + line, style="cyan" if depth else "")
+    if len(_why_cache) > 64:
+        _why_cache.clear()
+    _why_cache[key] = out
+    return out
+
+
+def event_blocks(store: Store, namespace: str, t: Translate = _en, lang: str = "en") -> tuple[Text, ...]:
     """What the events pane shows: one Text per lesson event, newest first, or a word that
-    there are none yet."""
-    return tuple(event_text(e) for e in lesson_events(store, namespace)) or (Text(t("No events yet."), style="dim"),)
+    there are none yet. Under the newest FailedScheduling event of each pod that still waits,
+    the tutor's node-by-node explanation (checks/why.py)."""
+    events = lesson_events(store, namespace)
+    newest: dict[str, dict] = {}
+    for e in events:
+        reg = o.event_regarding(e)
+        if o.event_reason(e) == "FailedScheduling" and reg.get("kind") == "Pod":
+            newest.setdefault(str(reg.get("name", "")), e)
+    blocks = []
+    for e in events:
+        name = str(o.event_regarding(e).get("name", ""))
+        pod = store.get("Pod", name, namespace) if newest.get(name) is e else None
+        if _pending(pod) and o.event_regarding(e).get("uid") in (None, "", o.uid(pod)):
+            blocks.append(_explained(e, pod, store, namespace, lang, t))
+        else:
+            blocks.append(event_text(e))
+    return tuple(blocks) or (Text(t("No events yet."), style="dim"),)
