@@ -16,6 +16,7 @@ import json
 import subprocess
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 
 import pytest
@@ -42,6 +43,7 @@ class Tally:
     refused: int = 0
     bound: int = 0
     disagreements: list[str] = field(default_factory=list)
+    reasons: Counter = field(default_factory=Counter)  # the scheduler's reasons seen, by nodes counted
 
 
 TALLY = Tally()
@@ -86,7 +88,8 @@ class Bench:
             time.sleep(SETTLE)
             if bound:
                 self.apply([_pod(f"held-{i}", ns, case, node_name=names[b["node"]], gpus=b["gpus"],
-                                 tolerations=[{"operator": "Exists"}]) for i, b in enumerate(bound)])
+                                 tolerations=[{"operator": "Exists"}], labels=b.get("labels"), anti=b.get("anti", ""))
+                            for i, b in enumerate(bound)])
                 time.sleep(SETTLE)
             watched = []
             for i, p in enumerate(pending):
@@ -128,7 +131,7 @@ class Bench:
         while True:
             nodes, pods = self.snapshot()
             by_key = {(o.namespace(p), o.name(p)): p for p in pods}
-            problems, counted = [], []
+            problems, counted, seen = [], [], Counter()
             for key in watched:
                 pod = by_key.get(key)
                 if pod is None:
@@ -145,6 +148,9 @@ class Bench:
                     continue  # a worker not tried yet: nothing to compare
                 counted.append("refused")
                 said = pl.parse_message(cond["message"])
+                seen.update(said.histogram())
+                if said.prefilter:
+                    seen[said.prefilter] += said.total or 0
                 ours = placement.histogram()
                 if said.total != len(nodes) or said.histogram() != ours or placement.fitting \
                         or said.prefilter != placement.prefilter_failure:
@@ -157,6 +163,7 @@ class Bench:
         TALLY.refused += counted.count("refused")
         TALLY.bound += counted.count("bound")
         TALLY.disagreements += problems
+        TALLY.reasons.update(seen)
 
 
 def _node(name: str, case: str, spec: dict) -> dict:
@@ -170,8 +177,13 @@ def _node(name: str, case: str, spec: dict) -> dict:
     return n
 
 
+def _app_term(app: str) -> list[dict]:
+    return [{"labelSelector": {"matchLabels": {"app": app}}, "topologyKey": pl.HOSTNAME}]
+
+
 def _pod(name: str, ns: str, case: str, node_name: str = "", gpus: int = 0, tolerations=None, selector=None,
-         affinity=None, names=None, init_gpus: int = 0, own_nodes: bool = False) -> dict:
+         affinity=None, names=None, init_gpus: int = 0, own_nodes: bool = False, labels=None,
+         anti: str = "", pod_affinity: str = "") -> dict:
     c = {"name": "c", "image": "busybox:1.36"}
     if gpus:
         c["resources"] = {"limits": {GPU: gpus}}
@@ -191,7 +203,14 @@ def _pod(name: str, ns: str, case: str, node_name: str = "", gpus: int = 0, tole
         terms = affinity(names or [])
         spec["affinity"] = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
             "nodeSelectorTerms": terms}}}
-    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": ns}, "spec": spec}
+    if anti:
+        spec.setdefault("affinity", {})["podAntiAffinity"] = {"requiredDuringSchedulingIgnoredDuringExecution":
+                                                              _app_term(anti)}
+    if pod_affinity:
+        spec.setdefault("affinity", {})["podAffinity"] = {"requiredDuringSchedulingIgnoredDuringExecution":
+                                                          _app_term(pod_affinity)}
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": ns, "labels": labels or {}},
+            "spec": spec}
 
 
 def _lws(ns: str, case: str, replicas: int, tolerate: bool = True) -> dict:
@@ -241,6 +260,10 @@ def bench(lab):
     yield Bench(lab)
     print(f"\nscheduler agreement: {TALLY.cases} cases, {TALLY.pods} pods compared "
           f"({TALLY.refused} refused, {TALLY.bound} bound), {len(TALLY.disagreements)} disagreements")
+    for reason, n in TALLY.reasons.most_common():
+        print(f"  {n:4} node(s): {reason}")
+    for d in TALLY.disagreements:
+        print("  DISAGREE", d)
 
 
 FIXED = {
@@ -259,6 +282,12 @@ FIXED = {
     "metadata.name affinity": ([{}, {}], [{"node": 0, "gpus": 4}],
                                [{"gpus": 1, "affinity": AFFINITIES["name In [first]"]}]),
     "too many pods": ([{"pods": 1}], [{"node": 0, "gpus": 0}], [{"own_nodes": True}]),
+    "existing pod's anti-affinity": ([{}, {"cordoned": True}],
+                                     [{"node": 0, "gpus": 0, "labels": {"app": "solo"}, "anti": "solo"}],
+                                     [{"own_nodes": True, "labels": {"app": "solo"}}]),
+    "pod affinity to a pod on a full node": ([{"gpus": 1}, {}], [{"node": 0, "gpus": 1, "labels": {"app": "db"}}],
+                                             [{"own_nodes": True, "gpus": 1, "pod_affinity": "db"}]),
+    "pod affinity to no pod at all": ([{}, {}], [], [{"own_nodes": True, "pod_affinity": "ghost"}]),
     "init container asks more than the containers": ([{"gpus": 2}], [], [{"own_nodes": True, "gpus": 1,
                                                                           "init_gpus": 3}]),
 }
@@ -292,7 +321,9 @@ node_shape = st.fixed_dictionaries({
 def shapes(draw):
     nodes = draw(st.lists(node_shape, min_size=1, max_size=3))
     bound = draw(st.lists(st.fixed_dictionaries({"node": st.integers(0, len(nodes) - 1),
-                                                 "gpus": st.sampled_from([0, 1, 2])}), max_size=2))
+                                                 "gpus": st.sampled_from([0, 1, 2]),
+                                                 "labels": st.sampled_from([None, {"app": "a"}]),
+                                                 "anti": st.sampled_from(["", "", "a"])}), max_size=2))
     bound = [b for b in bound if b["gpus"] <= nodes[b["node"]]["gpus"]]
     pod = draw(st.fixed_dictionaries({
         "gpus": st.sampled_from([0, 1, 2, 3, 5]),
@@ -300,11 +331,13 @@ def shapes(draw):
         "selector": st.sampled_from([None, {"zone": "a"}, {"zone": "z"}]),
         "affinity": st.sampled_from([None, *AFFINITIES.values()]),
         "own_nodes": st.booleans(),
+        "labels": st.sampled_from([None, {"app": "a"}]),
+        "pod_affinity": st.sampled_from(["", "", "a", "ghost"]),
     }))
     return nodes, bound, [pod]
 
 
-@settings(max_examples=24, deadline=None, database=None, derandomize=True,
+@settings(max_examples=30, deadline=None, database=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(shape=shapes())
 def test_generated_shapes_agree_with_the_scheduler(bench, shape):

@@ -366,14 +366,14 @@ def _cluster(nodes: list[dict], pods: list[dict], skip_uid: str, skip_key: tuple
     by_name = {o.name(n): n for n in nodes if o.name(n)}
     cl = _Cluster(by_name, {n: [] for n in by_name})
     for p in pods:
-        if o.uid(p) == skip_uid and skip_uid or (o.namespace(p), o.name(p)) == skip_key:
+        if (skip_uid and o.uid(p) == skip_uid) or (o.namespace(p), o.name(p)) == skip_key:
             continue  # the pod being placed is not yet on any node
         if counts_on_node(p) and o.node_name(p) in cl.on_node:
             cl.on_node[o.node_name(p)].append(p)
     return cl
 
 
-def _prefilter(pod: dict, node_names: list[str]) -> tuple[set[str] | None, list[str], str]:
+def _prefilter(pod: dict) -> tuple[set[str] | None, list[str], str]:
     """(nodes left, plugins that narrowed them, failure message when none is left)."""
     allowed: set[str] | None = None
     plugins: list[str] = []
@@ -532,7 +532,7 @@ def place(pod: dict, nodes: list[dict], pods: list[dict]) -> Placement:
     placed = [p for ps in cl.on_node.values() for p in ps]
     requests = pod_requests(pod)
     names = sorted(cl.nodes)
-    allowed, plugins, failure = _prefilter(pod, names)
+    allowed, plugins, failure = _prefilter(pod)
     spec = o.as_dict(pod.get("spec"))
     tolerations = o.as_list(spec.get("tolerations"))
     fits = []

@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tutor.cluster import objects as o
+from tutor.cluster import placement as pl
 from tutor.cluster.store import Store
 
 Translate = Callable[..., str]
@@ -244,8 +245,6 @@ PLACEMENT_STEPS = (1, 7, 8)  # the steps about where pods land: the ledger is sh
 
 def _ledger_pod(p: dict) -> tuple:
     """What the ledger shows of one pod: where it counts and what it holds."""
-    from tutor.cluster import placement as pl
-
     return (o.name(p), o.node_name(p), pl.counts_on_node(p), o.is_terminating(p), o.lws_name(p),
             o.group_index(p), o.worker_index(p), tuple(sorted(pl.pod_requests(p).items())))
 
@@ -280,8 +279,6 @@ def _holders(rows: list[tuple], gpu: str) -> list[Text]:
 
 
 def ledger_view(store: Store, namespace: str, gpu: str, t: Translate = _en) -> RenderableType:
-    from tutor.cluster import placement as pl
-
     nodes = sorted(store.all("Node"), key=o.name)
     if not nodes:
         return Text(t("No nodes seen yet."), style="dim")
