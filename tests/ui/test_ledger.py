@@ -84,3 +84,31 @@ async def test_failed_scheduling_event_carries_the_explanation(tmp_path):
             assert words in block
             assert "lab-server: nvidia.com/gpu" in block and "llm-0, llm-0-1" in block
             assert "gpu-a, gpu-b:" in block and "kwok.x-k8s.io/node=fake:NoSchedule" in block
+
+
+def test_ledger_key_moves_with_placement_not_with_heartbeats():
+    import copy
+
+    from tests.states import state
+    from tutor.cluster.events import ObjectEvent
+    from tutor.ui import render
+
+    s = state("walkthrough")
+    key = render.ledger_key(s.store, "infer")
+    node = copy.deepcopy(s.store.get("Node", "gpu-a"))
+    node["metadata"]["resourceVersion"] = "heartbeat"
+    for c in node["status"].get("conditions", []):
+        c["lastHeartbeatTime"] = "2030-01-01T00:00:00Z"
+    s.store.apply(ObjectEvent("MODIFIED", node, s.store.now))
+    assert render.ledger_key(s.store, "infer") == key  # a heartbeat: nothing to redraw
+    cordoned = copy.deepcopy(node)
+    cordoned["metadata"]["resourceVersion"] = "cordon"
+    cordoned["spec"]["unschedulable"] = True
+    s.store.apply(ObjectEvent("MODIFIED", cordoned, s.store.now))
+    assert render.ledger_key(s.store, "infer") != key
+    pod = copy.deepcopy(s.store.get("Pod", "orphan-0-1", "infer"))
+    pod["metadata"]["resourceVersion"] = "status"
+    pod["status"]["conditions"] = []
+    before = render.ledger_key(s.store, "infer")
+    s.store.apply(ObjectEvent("MODIFIED", pod, s.store.now))
+    assert render.ledger_key(s.store, "infer") == before  # its status moved, not its placement

@@ -249,10 +249,16 @@ def _ledger_pod(p: dict) -> tuple:
             o.group_index(p), o.worker_index(p), tuple(sorted(pl.pod_requests(p).items())))
 
 
+def _ledger_node(n: dict) -> tuple:
+    """What the ledger shows of one node: a heartbeat that changes none of it redraws nothing."""
+    return (o.name(n), pl.node_ready(n), tuple(map(pl.taint_text, pl.taints(n))), o.labels(n).get("type"),
+            o.dig(n, "spec", "unschedulable") is True, str(o.dig(n, "status", "capacity")))
+
+
 def ledger_key(store: Store, namespace: str) -> tuple:
     """What ledger_view shows, as values: a pod's phase or status changing nothing here does
     not redraw it; a node changing (taints, Ready, labels) or a pod placed, gone or finished does."""
-    return (store.kind_version["Node"],
+    return (tuple(sorted(_memo(n, "ledger", _ledger_node) for n in store.all("Node"))),
             tuple(_memo(p, "ledger", _ledger_pod) for p in store.pods_named(namespace).values()))
 
 
