@@ -121,6 +121,9 @@ async def test_every_feature_works_as_the_read_only_user(lab, learner, reader, t
     assert code == 0, {k: c for k, c in checks.items() if not c["ok"]}
     code, out = tutor_cli(reader, learner.workdir, "check", "--step", "1", "--step", "2", "--step", "3")
     assert code == 0 and [st["status"] for st in out["steps"]] == ["pass"] * 3, out
+    # lwstutor why: the shipped role lets it count every namespace's pods on the nodes
+    code, out = tutor_cli(reader, learner.workdir, "why", "llm-0")
+    assert code == 0 and out["tutor"]["pods_seen"] == "all namespaces" and out["node"] in out["tutor"]["fitting"], out
 
 
 async def test_without_events_the_events_pane_says_so_and_the_rest_stays_live(lab, learner, reader, tmp_path):

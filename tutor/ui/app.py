@@ -288,8 +288,8 @@ class TutorApp(App):
         groups, ledger = self.query_one(GroupsPane), self.query_one(NodeLedger)
         if groups.display == ledger_on:
             groups.display, ledger.display = not ledger_on, ledger_on
-        if not ledger_on and self._changed("groups", kv["Pod"], kv["LeaderWorkerSet"], len(s.store.obs.mixed),
-                                           s.lang, groups_na):
+        # The groups stay current while the ledger has their place: g brings them back at once.
+        if self._changed("groups", kv["Pod"], kv["LeaderWorkerSet"], len(s.store.obs.mixed), s.lang, groups_na):
             groups.show(s.store, ns, self.text, groups_na)
         nodes_na = pods_na or self._unavailable("nodes")
         if ledger_on and self._changed("ledger", kv["Pod"], kv["Node"], s.lang, nodes_na):
