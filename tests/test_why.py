@@ -315,3 +315,9 @@ def test_why_unknown_pod_is_a_usage_error():
 
     res = _why("nope", "--replay", str(WALKTHROUGH))
     assert res.returncode == 2 and "pod nope not found in namespace infer" in res.stderr
+
+
+def test_a_gated_pod_says_the_gates_hold_it():
+    gated = pod("x", schedulingGates=[{"name": "wait-for-quota"}])
+    why = explain(gated, [node("n")], [], [], "en")
+    assert "wait-for-quota" in why.lines[0][1] and why.placement.fitting == ["n"]

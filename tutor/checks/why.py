@@ -155,6 +155,12 @@ def explain(pod: dict, nodes: list[dict], pods: list[dict], events: list[dict], 
         else:
             headline = tr(lang, "{p} is not scheduled yet, and the scheduler has not said why.",
                           "{p} 는 아직 배치되지 않았고 스케줄러가 이유를 말하지 않았습니다.", p=name)
+        gates = [str(g.get("name")) for g in o.as_list(o.dig(pod, "spec", "schedulingGates")) if isinstance(g, dict)]
+        if gates:
+            lines.append((0, tr(lang, "Scheduling gates hold it ({g}): the scheduler does not try it until they are "
+                                      "removed. Where it would fit:",
+                                "스케줄링 게이트({g})가 잡고 있어 이것이 풀릴 때까지 스케줄러는 시도하지 않습니다. "
+                                "들어갈 수 있는 곳:", g=", ".join(gates))))
         lines += _clauses(placement, parsed, pod, lang, pods_by_ref)
         if placement.fitting:
             lines.append((0, tr(lang, "Fits now: {n} (the scheduler tries again when the cluster changes).",

@@ -456,30 +456,51 @@ def _same_domain(node_a: dict | None, node_b: dict, key: str) -> bool:
     return key in a and key in b and a[key] == b[key]
 
 
-def _inter_pod(pod: dict, node: dict, cl: _Cluster, all_pods: list[dict]) -> Rejection | None:
+@dataclass(frozen=True)
+class _PodRules:
+    """The incoming pod's required pod (anti-)affinity against the placed pods, matched once per
+    placement so each node only compares topology domains (a cluster of thousands of pods is
+    walked once, not once per node)."""
+    affinity: tuple[PodTerm, ...]
+    affinity_pods: tuple[dict, ...]  # placed pods matching every affinity term
+    self_affine: bool  # the pod matches its own affinity terms (the first pod of a group may start)
+    anti: tuple[tuple[PodTerm, tuple[dict, ...]], ...]  # each anti-affinity term and the pods it matches
+    existing: tuple[tuple[dict, PodTerm], ...]  # placed pods whose anti-affinity term matches the pod
+
+
+def _pod_rules(pod: dict, placed: list[dict]) -> _PodRules:
+    affinity = tuple(pod_terms(pod, "podAffinity"))
+    anti = tuple(pod_terms(pod, "podAntiAffinity"))
+    return _PodRules(
+        affinity,
+        tuple(p for p in placed if all(t.matches(p) for t in affinity)) if affinity else (),
+        bool(affinity) and all(t.matches(pod) for t in affinity),
+        tuple((t, tuple(p for p in placed if t.matches(p))) for t in anti),
+        tuple((p, t) for p in placed for t in pod_terms(p, "podAntiAffinity") if t.matches(pod)))
+
+
+def _inter_pod(node: dict, cl: _Cluster, rules: _PodRules) -> Rejection | None:
     labels = o.labels(node)
-    affinity = pod_terms(pod, "podAffinity")
-    if affinity:
-        if any(t.topology_key not in labels for t in affinity):
+
+    def here(p: dict, key: str) -> bool:
+        return _same_domain(cl.nodes.get(o.node_name(p)), node, key)
+
+    if rules.affinity:
+        if any(t.topology_key not in labels for t in rules.affinity):
             return Rejection("InterPodAffinity", (R_POD_AFFINITY,),
-                             term="; ".join(t.text() for t in affinity if t.topology_key not in labels))
-        matching = [p for p in all_pods if all(t.matches(p) for t in affinity)]
-        ok = all(any(_same_domain(cl.nodes.get(o.node_name(p)), node, t.topology_key) for p in matching)
-                 for t in affinity)
-        if not ok and not (not matching and all(t.matches(pod) for t in affinity)):
-            return Rejection("InterPodAffinity", (R_POD_AFFINITY,), term="; ".join(t.text() for t in affinity))
-    for t in pod_terms(pod, "podAntiAffinity"):
-        if t.topology_key not in labels:
-            continue
-        for p in all_pods:
-            if t.matches(p) and _same_domain(cl.nodes.get(o.node_name(p)), node, t.topology_key):
-                return Rejection("InterPodAffinity", (R_POD_ANTI_AFFINITY,),
-                                 blocker=f"{o.namespace(p)}/{o.name(p)}", term=t.text())
-    for p in all_pods:
-        for t in pod_terms(p, "podAntiAffinity"):
-            if t.matches(pod) and _same_domain(cl.nodes.get(o.node_name(p)), node, t.topology_key):
-                return Rejection("InterPodAffinity", (R_EXISTING_ANTI_AFFINITY,),
-                                 blocker=f"{o.namespace(p)}/{o.name(p)}", term=t.text())
+                             term="; ".join(t.text() for t in rules.affinity if t.topology_key not in labels))
+        ok = all(any(here(p, t.topology_key) for p in rules.affinity_pods) for t in rules.affinity)
+        if not ok and not (not rules.affinity_pods and rules.self_affine):
+            return Rejection("InterPodAffinity", (R_POD_AFFINITY,), term="; ".join(t.text() for t in rules.affinity))
+    for t, matching in rules.anti:
+        hit = next((p for p in matching if here(p, t.topology_key)), None)
+        if hit is not None:
+            return Rejection("InterPodAffinity", (R_POD_ANTI_AFFINITY,),
+                             blocker=f"{o.namespace(hit)}/{o.name(hit)}", term=t.text())
+    for p, t in rules.existing:
+        if here(p, t.topology_key):
+            return Rejection("InterPodAffinity", (R_EXISTING_ANTI_AFFINITY,),
+                             blocker=f"{o.namespace(p)}/{o.name(p)}", term=t.text())
     return None
 
 
@@ -529,7 +550,7 @@ def place(pod: dict, nodes: list[dict], pods: list[dict]) -> Placement:
     bound_to = o.node_name(pod)
     if bound_to:
         pod = {**pod, "spec": {k: v for k, v in o.as_dict(pod.get("spec")).items() if k != "nodeName"}}
-    placed = [p for ps in cl.on_node.values() for p in ps]
+    rules = _pod_rules(pod, [p for ps in cl.on_node.values() for p in ps])
     requests = pod_requests(pod)
     names = sorted(cl.nodes)
     allowed, plugins, failure = _prefilter(pod)
@@ -544,12 +565,12 @@ def place(pod: dict, nodes: list[dict], pods: list[dict]) -> Placement:
         if allowed is not None and name not in allowed:
             fits.append(NodeFit(name, Rejection("PreFilter", (f"node(s) didn't satisfy plugin(s) [{' '.join(sorted(plugins))}]",))))
             continue
-        fits.append(NodeFit(name, _first_rejection(pod, node, spec, tolerations, cl, placed, requests)))
+        fits.append(NodeFit(name, _first_rejection(pod, node, spec, tolerations, cl, rules, requests)))
     return Placement(o.namespace(pod), o.name(pod), bound_to, tuple(fits), failure, unmodelled(pod),
                      tuple(sorted(requests.items())))
 
 
-def _first_rejection(pod, node, spec, tolerations, cl, placed, requests) -> Rejection | None:
+def _first_rejection(pod, node, spec, tolerations, cl, rules, requests) -> Rejection | None:
     want = o.node_name(pod)
     if want and want != o.name(node):
         return Rejection("NodeName", (R_NODE_NAME,))
@@ -563,7 +584,7 @@ def _first_rejection(pod, node, spec, tolerations, cl, placed, requests) -> Reje
     if rejected is None:
         rejected = _resources(pod, node, cl.on_node[o.name(node)], requests)
     if rejected is None:
-        rejected = _inter_pod(pod, node, cl, placed)
+        rejected = _inter_pod(node, cl, rules)
     return rejected
 
 
