@@ -142,7 +142,7 @@ def test_why_with_one_namespace_of_pods_says_its_view_is_limited(lab, learner, r
     ]
     lab.kubectl("apply", "-f", "-", input=yaml.safe_dump_all(docs))
     kubeconfig = user_kubeconfig(lab, "learner-ns")
-    code, out = tutor_cli(kubeconfig, learner.workdir, "why", "llm-0")
+    code, out = tutor_cli(kubeconfig, learner.workdir, "why", "llm-0", "--lang", "en")
     assert code == 0 and out["tutor"]["pods_seen"] == f"namespace {NS}", out
     assert any(f"namespace {NS} only" in line for line in out["explanation"])
 
