@@ -321,3 +321,28 @@ def test_a_gated_pod_says_the_gates_hold_it():
     gated = pod("x", schedulingGates=[{"name": "wait-for-quota"}])
     why = explain(gated, [node("n")], [], [], "en")
     assert "wait-for-quota" in why.lines[0][1] and why.placement.fitting == ["n"]
+
+
+def test_a_busy_node_names_a_few_holders_and_counts_the_rest():
+    from tutor.checks.why import holders_text
+
+    pods = [pod(f"g{g}-{w}", node_name="n", labels={o.NAME_LABEL: "big", o.GROUP_INDEX_LABEL: str(g),
+                                                  o.WORKER_INDEX_LABEL: str(w)}) for g in range(10) for w in range(2)]
+    text = holders_text([(f"t/{o.name(p)}", 1) for p in pods], "t", {f"t/{o.name(p)}": p for p in pods})
+    assert text.startswith("g0-0, g0-1 (big #0); g1-0, g1-1 (big #1)") and text.endswith("12 more in 6 groups")
+
+
+def test_node_name_narrows_in_prefilter_and_filters():
+    nodes = [node("a"), node("b", taints=[TAINT])]
+    p = pl.place(pod("x"), nodes, [], want="b")
+    assert p.fitting == [] and p.histogram() == {"node(s) didn't satisfy plugin(s) [NodeName]": 1, pl.R_TAINT: 1}
+    assert pl.place(pod("x"), nodes, [], want="zz").message() == \
+        "0/2 nodes are available: 2 node(s) didn't satisfy plugin(s) [NodeName]."
+
+
+def test_holders_with_odd_group_labels_do_not_break_the_explanation():
+    from tutor.checks.why import holders_text
+
+    odd = pod("odd", node_name="n", labels={o.NAME_LABEL: "big", o.GROUP_INDEX_LABEL: "\u00b2"})
+    good = pod("good", node_name="n", labels={o.NAME_LABEL: "big", o.GROUP_INDEX_LABEL: "0"})
+    assert holders_text([("t/odd", 1), ("t/good", 1)], "t", {"t/odd": odd, "t/good": good}) == "odd (big #?); good (big #0)"

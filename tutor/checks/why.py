@@ -48,22 +48,38 @@ def _short(ref: str, namespace: str) -> str:
     return name if ns == namespace else ref
 
 
-def _holder_order(pod: dict | None, ref: str) -> tuple:
-    if pod is None or not o.lws_name(pod):
-        return (1, "", 0, 0, ref)
-    return (0, o.lws_name(pod), o.group_index(pod) or 0, o.worker_index(pod) or 0, ref)
+MAX_HOLDER_GROUPS = 4  # holders named in one line; a busy node's thousand pods are summed up
+MAX_HOLDER_NAMES = 4
 
 
-def holders_text(holders, namespace: str, pods_by_ref: dict[str, dict] | None = None) -> str:
-    """Pods holding a resource, grouped by LWS group: "llm-0, llm-0-1 (llm group 0), …"."""
+def _holder_key(pod: dict | None, ref: str) -> tuple:
+    """(LWS, group, worker, ref) to group and sort holders by; -1 where a label is missing or odd."""
+    if pod is None:
+        return ("", -1, -1, ref)
+
+    def key(p: dict) -> tuple:
+        g, w = o.group_index(p), o.worker_index(p)
+        return (o.lws_name(p), -1 if g is None or not o.lws_name(p) else g, -1 if w is None else w, ref)
+    return o.derived(pod, "holder", key)
+
+
+def holders_text(holders, namespace: str, pods_by_ref: dict[str, dict] | None = None, lang: str = "en") -> str:
+    """Pods holding a resource, grouped by LWS group: "llm-0, llm-0-1 (llm #0); …", the first
+    few groups named and the rest counted."""
     groups: dict[tuple, list[str]] = {}
-    for ref, _ in sorted(holders, key=lambda h: _holder_order((pods_by_ref or {}).get(h[0]), h[0])):
-        pod = (pods_by_ref or {}).get(ref)
-        key = (o.lws_name(pod), o.group_index(pod)) if pod is not None and o.lws_name(pod) else ("", None)
-        groups.setdefault(key, []).append(_short(ref, namespace))
+    for ref, _ in holders:
+        lws, g, w, _r = _holder_key((pods_by_ref or {}).get(ref), ref)
+        groups.setdefault((lws, g), []).append((w, ref))
     parts = []
-    for (lws, g), names in groups.items():
-        parts.append(", ".join(names) + (f" ({lws} #{g})" if lws else ""))
+    order = sorted(groups, key=lambda k: (k[0] == "", k))
+    for lws, g in order[:MAX_HOLDER_GROUPS]:
+        names = [_short(ref, namespace) for _, ref in sorted(groups[(lws, g)])]
+        shown = names[:MAX_HOLDER_NAMES] + ([f"+{len(names) - MAX_HOLDER_NAMES}"] if len(names) > MAX_HOLDER_NAMES else [])
+        parts.append(", ".join(shown) + (f" ({lws} #{g if g >= 0 else '?'})" if lws else ""))
+    rest = order[MAX_HOLDER_GROUPS:]
+    if rest:
+        parts.append(tr(lang, "{n} more in {g} groups", "그 밖에 {g}개 그룹의 {n}개",
+                        n=sum(len(groups[k]) for k in rest), g=len(rest)))
     return "; ".join(parts)
 
 
@@ -89,7 +105,7 @@ def cause_text(rej: pl.Rejection, pod: dict, lang: str, pods_by_ref: dict[str, d
             if s.resource == "pods":
                 parts.append(tr(lang, "Too many pods: {u} of {a} already", "파드 수 초과: 이미 {u}/{a}", u=s.used, a=s.allocatable))
                 continue
-            by = holders_text(s.holders, ns, pods_by_ref)
+            by = holders_text(s.holders, ns, pods_by_ref, lang)
             parts.append(tr(lang, "{r}: {u} of {a} requested{by}; {p} asks {w}",
                             "{r}: {a} 중 {u} 요청됨{by}, {p} 는 {w} 를 요청",
                             r=s.resource, u=pl.shown(s.resource, s.used), a=pl.shown(s.resource, s.allocatable),
@@ -122,7 +138,7 @@ def explain(pod: dict, nodes: list[dict], pods: list[dict], events: list[dict], 
     """The explanation for one pod. `pods` are all pods the caller sees; `seen_namespace` names
     the only namespace they come from, when the caller cannot see the others."""
     placement = pl.place(pod, nodes, pods)
-    pods_by_ref = {f"{o.namespace(p)}/{o.name(p)}": p for p in pods}
+    pods_by_ref = {pl.ref(p): p for p in pods}
     name = o.name(pod)
     message = scheduler_message(pod, events) if not o.node_name(pod) else ""
     lines: list[tuple[int, str]] = []
@@ -209,18 +225,35 @@ def _clauses(placement: pl.Placement, parsed: pl.SchedulerMessage | None, pod: d
 
 # --- from the store -------------------------------------------------------------------------------
 
+_explained: dict[tuple, object] = {}  # (what, fingerprint, …) → Why or lines; a re-check redoes none
+
+
+def _cached(key: tuple, compute):
+    hit = _explained.get(key)
+    if hit is None:
+        if len(_explained) > 64:
+            _explained.clear()
+        hit = _explained[key] = compute()
+    return hit
+
+
 def explain_in_store(store, namespace: str, pod_name: str, lang: str) -> Why | None:
     """The explanation for a pod of the lesson namespace, from what the tutor watches (one
-    namespace's pods: the note says so)."""
+    namespace's pods: the note says so). The same Why while nothing it reads changed."""
     pod = store.get("Pod", pod_name, namespace)
     if pod is None:
         return None
-    return explain(pod, store.all("Node"), list(store.pods_named(namespace).values()),
-                   store.events_about(pod_name, namespace), lang, seen_namespace=namespace)
+    nodes, pods = store.all("Node"), list(store.pods_named(namespace).values())
+    events = store.events_about(pod_name, namespace)
+    key = ("why", namespace, pod_name, lang, o.uid(pod), o.node_name(pod),
+           scheduler_message(pod, events) if not o.node_name(pod) else "", pl.fingerprint(nodes, pods))
+    return _cached(key, lambda: explain(pod, nodes, pods, events, lang, seen_namespace=namespace))
 
 
 def verdict_lines(ctx, pod_name: str, with_headline: bool = False) -> list[str]:
     """A checker's detail lines for a pod of the lesson namespace (`ctx` is a checks Context)."""
+    if not ctx.explain:
+        return []
     why = explain_in_store(ctx.store, ctx.ns, pod_name, ctx.lang)
     if why is None:
         return []
@@ -230,19 +263,27 @@ def verdict_lines(ctx, pod_name: str, with_headline: bool = False) -> list[str]:
 
 def exclusive_lines(ctx, lws: str) -> list[str]:
     """Step 7: why each group of an exclusive-topology LWS landed where it did."""
+    if not ctx.explain:
+        return []
     nodes, pods = ctx.store.all("Node"), list(ctx.store.pods_named(ctx.ns).values())
+    return list(_cached(("exclusive", ctx.ns, lws, ctx.lang, pl.fingerprint(nodes, pods)),
+                        lambda: tuple(_exclusive_lines(ctx, lws, nodes, pods))))
+
+
+def _exclusive_lines(ctx, lws: str, nodes: list[dict], pods: list[dict]) -> list[str]:
     lang = ctx.lang
     groups: dict[int, list[dict]] = {}
     for p in ctx.pods_of(lws):
         groups.setdefault(o.group_index(p) or 0, []).append(p)
     lines, used = [], set()
-    leaders = []
+    first: tuple[dict, pl.Placement] | None = None
     for g, members in sorted(groups.items()):
         leader = next((p for p in members if o.worker_index(p) == 0), None)
         node = o.node_name(leader) if leader is not None else ""
         if leader is None or not node:
             continue
-        leaders.append(leader)
+        placement = pl.place(leader, nodes, pods)
+        first = first or (leader, placement)
         used.add(node)
         workers = [o.name(p) for p in members if p is not leader]
         lines.append(tr(lang, "group {g} on {n}: {l}'s affinity (same group-key, per {k}) keeps the group on one "
@@ -250,19 +291,20 @@ def exclusive_lines(ctx, lws: str) -> list[str]:
                         "그룹 {g} → {n}: {l} 의 어피니티(같은 group-key, {k} 기준)가 그룹을 한 노드에 모읍니다{w}.",
                         g=g, n=node, l=o.name(leader), k=_exclusive_key(leader),
                         w=tr(lang, "; {ws} {v} it by nodeSelector {k}={n}", ", {ws} 는 nodeSelector {k}={n} 로 따라옵니다",
-                             ws=", ".join(workers), v="follows" if len(workers) == 1 else "follow", k=_exclusive_key(leader), n=node) if workers else ""))
-        for other, blocker in pl.kept_off(leader, nodes, pods).items():
+                             ws=", ".join(workers), v="follows" if len(workers) == 1 else "follow",
+                             k=_exclusive_key(leader), n=node) if workers else ""))
+        for other, blocker in placement.kept_off:
             if other != node:
                 lines.append(tr(lang, "  its anti-affinity (group-key of another group) keeps it off {o}: {b} runs there.",
                                 "  안티어피니티(다른 그룹의 group-key)가 {o} 를 피하게 합니다: 거기서 {b} 가 돕니다.",
                                 o=other, b=_short(blocker, ctx.ns)))
-    if leaders:
-        placement = pl.place(leaders[0], nodes, pods)
-        pods_by_ref = {f"{o.namespace(p)}/{o.name(p)}": p for p in pods}
+    if first is not None:
+        leader, placement = first
+        pods_by_ref = {pl.ref(p): p for p in pods}
         rest = [f for f in placement.nodes if f.node not in used and not f.fits]
         if rest:
             lines.append(tr(lang, "The other nodes:", "다른 노드:"))
-            lines += ["  " + line for line in _grouped(rest, leaders[0], lang, pods_by_ref)]
+            lines += ["  " + line for line in _grouped(rest, leader, lang, pods_by_ref)]
     return lines
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from typing import Callable
 from decimal import Decimal, InvalidOperation
 
 from tutor.cluster import objects as o
@@ -91,7 +92,17 @@ def _container_requests(c: dict) -> dict[str, int]:
     return out
 
 
+def labels_of(obj: dict) -> dict[str, str]:
+    """An object's labels, read once per object (a placement reads every pod's several times)."""
+    return o.derived(obj, "labels", o.labels)
+
+
 def pod_requests(pod: dict) -> dict[str, int]:
+    """pod_requests_of, read once per pod object."""
+    return o.derived(pod, "requests", pod_requests_of)
+
+
+def pod_requests_of(pod: dict) -> dict[str, int]:
     """What the scheduler counts for a pod (component-helpers PodRequests): the containers' sum,
     at least each init container's (plus the restartable, "sidecar", init containers before it,
     which also run beside the containers), pod-level cpu/memory requests when set, plus
@@ -218,7 +229,7 @@ def requirement_text(req: dict) -> str:
 def term_failure(term: dict, node: dict) -> str | None:
     """Why one NodeSelectorTerm does not match the node (its first failing requirement), or
     None when it matches. A term with no requirements matches nothing."""
-    node_labels = o.labels(node)
+    node_labels = labels_of(node)
     exprs = [r for r in o.as_list(term.get("matchExpressions")) if isinstance(r, dict)]
     fields = [r for r in o.as_list(term.get("matchFields")) if isinstance(r, dict)]
     if not exprs and not fields:
@@ -257,6 +268,42 @@ def selector_text(sel) -> str:
     return ", ".join(parts) or "{}"
 
 
+def _compiled(sel) -> Callable[[dict[str, str]], bool]:
+    """label_selector_matches for one selector, its requirements read once (a placement tries
+    every term against every pod)."""
+    if not isinstance(sel, dict):
+        return lambda labels: False
+    hit = _COMPILED.get(id(sel))
+    if hit is not None and hit[0] is sel:
+        return hit[1]
+    exact = [(str(k), str(v)) for k, v in o.as_dict(sel.get("matchLabels")).items()]
+    reqs = [r for r in o.as_list(sel.get("matchExpressions"))]
+    if any(not isinstance(r, dict) or r.get("operator") not in ("In", "NotIn", "Exists", "DoesNotExist") for r in reqs):
+        def test(labels: dict[str, str]) -> bool:
+            return False
+    else:
+        checks = [(str(r.get("key", "")), r.get("operator"), frozenset(str(v) for v in o.as_list(r.get("values"))))
+                  for r in reqs]
+
+        def test(labels: dict[str, str]) -> bool:
+            for k, v in exact:
+                if labels.get(k) != v:
+                    return False
+            for k, op, values in checks:
+                have = labels.get(k)
+                if op == "In" and (have is None or have not in values) or op == "NotIn" and have in values \
+                        or op == "Exists" and have is None or op == "DoesNotExist" and have is not None:
+                    return False
+            return True
+    if len(_COMPILED) > 10_000:
+        _COMPILED.clear()
+    _COMPILED[id(sel)] = (sel, test)
+    return test
+
+
+_COMPILED: dict[int, tuple[dict, Callable]] = {}
+
+
 @dataclass(frozen=True)
 class PodTerm:
     """A required pod (anti-)affinity term, with the namespaces it covers resolved."""
@@ -266,16 +313,26 @@ class PodTerm:
     unknown_namespaces: bool  # a non-empty namespaceSelector: needs Namespace objects we do not have
 
     def matches(self, pod: dict) -> bool:
-        if self.namespaces is not None and o.namespace(pod) not in self.namespaces:
+        # Kept per (pod object, term): a placement tries every term on every pod, and a re-check
+        # meets the same terms (the owner's are kept per object) and mostly the same pods. The
+        # owner's entry in the same cache keeps the term alive, so its id is not reused.
+        return o.derived(pod, ("matches", id(self)), self._matches)
+
+    def _matches(self, pod: dict) -> bool:
+        if self.namespaces is not None and _where(pod)[1] not in self.namespaces:
             return False
-        return label_selector_matches(self.selector, o.labels(pod))
+        return _compiled(self.selector)(labels_of(pod))
 
     def text(self) -> str:
         return f"{selector_text(self.selector)} @ {self.topology_key}"
 
 
-def pod_terms(pod: dict, kind: str) -> list[PodTerm]:
-    """kind: podAffinity or podAntiAffinity."""
+def pod_terms(pod: dict, kind: str) -> tuple[PodTerm, ...]:
+    """kind: podAffinity or podAntiAffinity; read once per pod object."""
+    return o.derived(pod, kind, lambda p: tuple(_pod_terms(p, kind)))
+
+
+def _pod_terms(pod: dict, kind: str) -> list[PodTerm]:
     out = []
     raw = o.as_list(o.dig(pod, "spec", "affinity", kind, "requiredDuringSchedulingIgnoredDuringExecution"))
     for t in (t for t in raw if isinstance(t, dict)):
@@ -333,6 +390,10 @@ class Placement:
     prefilter_failure: str = ""  # the whole message part when PreFilter rejected every node
     unmodelled: tuple[str, ...] = ()  # what the pod uses that the tutor cannot check
     requests: tuple[tuple[str, int], ...] = ()
+    # node → the pod (namespace/name) the pod's own anti-affinity keeps it away from there,
+    # whatever filter rejects the node first: step 7 shows how exclusive topology sends the
+    # other group elsewhere
+    kept_off: tuple[tuple[str, str], ...] = ()
 
     @property
     def fitting(self) -> list[str]:
@@ -362,22 +423,29 @@ class _Cluster:
     on_node: dict[str, list[dict]] = field(default_factory=dict)
 
 
+def _where(p: dict) -> tuple:
+    """(uid, namespace, name, node, counts on its node, namespace/name) of a pod, read once per pod object."""
+    return o.derived(p, "where", lambda p: (o.uid(p), o.namespace(p), o.name(p), o.node_name(p), counts_on_node(p),
+                                            f"{o.namespace(p)}/{o.name(p)}"))
+
+
 def _cluster(nodes: list[dict], pods: list[dict], skip_uid: str, skip_key: tuple[str, str]) -> _Cluster:
     by_name = {o.name(n): n for n in nodes if o.name(n)}
     cl = _Cluster(by_name, {n: [] for n in by_name})
     for p in pods:
-        if (skip_uid and o.uid(p) == skip_uid) or (o.namespace(p), o.name(p)) == skip_key:
+        uid, ns, name, node, counts, _ = _where(p)
+        if (skip_uid and uid == skip_uid) or (ns, name) == skip_key:
             continue  # the pod being placed is not yet on any node
-        if counts_on_node(p) and o.node_name(p) in cl.on_node:
-            cl.on_node[o.node_name(p)].append(p)
+        if counts and node in cl.on_node:
+            cl.on_node[node].append(p)
     return cl
 
 
-def _prefilter(pod: dict) -> tuple[set[str] | None, list[str], str]:
-    """(nodes left, plugins that narrowed them, failure message when none is left)."""
+def _prefilter(pod: dict, want: str) -> tuple[set[str] | None, list[str], str]:
+    """(nodes left, plugins that narrowed them, failure message when none is left); `want` is
+    the spec.nodeName the pod asked for itself ("" for one the scheduler bound)."""
     allowed: set[str] | None = None
     plugins: list[str] = []
-    want = o.node_name(pod)
     if want:
         allowed, plugins = {want}, ["NodeName"]
     terms = [t for t in o.as_list(o.dig(pod, "spec", "affinity", "nodeAffinity",
@@ -409,7 +477,7 @@ def _prefilter(pod: dict) -> tuple[set[str] | None, list[str], str]:
 
 def _node_affinity(pod: dict, node: dict) -> Rejection | None:
     spec = o.as_dict(pod.get("spec"))
-    labels = o.labels(node)
+    labels = labels_of(node)
     missing = []
     for k, v in o.as_dict(spec.get("nodeSelector")).items():
         if labels.get(str(k)) != str(v):
@@ -424,26 +492,28 @@ def _node_affinity(pod: dict, node: dict) -> Rejection | None:
     return Rejection("NodeAffinity", (R_AFFINITY,), missing=tuple(missing)) if missing else None
 
 
+def ref(p: dict) -> str:
+    """namespace/name of a pod, as explanations name the pods in the way."""
+    return _where(p)[5]
+
+
 def _resources(pod: dict, node: dict, here: list[dict], requests: dict[str, int]) -> Rejection | None:
     alloc = allocatable(node)
     reasons, shortages = [], []
     allowed_pods = alloc.get("pods", 0)
     if len(here) + 1 > allowed_pods:
         reasons.append(R_TOO_MANY_PODS)
-        shortages.append(Shortage("pods", 1, len(here), allowed_pods,
-                                  tuple((f"{o.namespace(p)}/{o.name(p)}", 1) for p in here)))
-    held = {}
-    for p in here:
-        held[id(p)] = pod_requests(p)
+        shortages.append(Shortage("pods", 1, len(here), allowed_pods, tuple((ref(p), 1) for p in here)))
+    held = [(p, pod_requests(p)) for p in here]
     # cpu, memory, ephemeral-storage first, then the rest ("scalar" resources) as the scheduler does
     order = [r for r in ("cpu", "memory", "ephemeral-storage") if r in requests]
     order += sorted(r for r in requests if r not in ("cpu", "memory", "ephemeral-storage", "pods"))
     for res in order:
         want = requests[res]
-        used = sum(h.get(res, 0) for h in held.values())
+        used = sum(h.get(res, 0) for _, h in held)
         if want > alloc.get(res, 0) - used:
             reasons.append(f"Insufficient {res}")
-            holders = tuple((f"{o.namespace(p)}/{o.name(p)}", held[id(p)][res]) for p in here if held[id(p)].get(res))
+            holders = tuple((ref(p), h[res]) for p, h in held if h.get(res))
             shortages.append(Shortage(res, want, used, alloc.get(res, 0), holders))
     # The scheduler visits the scalar resources in map order; the counts do not depend on it.
     return Rejection("NodeResourcesFit", tuple(reasons), shortages=tuple(shortages)) if reasons else None
@@ -452,73 +522,72 @@ def _resources(pod: dict, node: dict, here: list[dict], requests: dict[str, int]
 def _same_domain(node_a: dict | None, node_b: dict, key: str) -> bool:
     if node_a is None:
         return False
-    a, b = o.labels(node_a), o.labels(node_b)
+    a, b = labels_of(node_a), labels_of(node_b)
     return key in a and key in b and a[key] == b[key]
 
 
 @dataclass(frozen=True)
 class _PodRules:
     """The incoming pod's required pod (anti-)affinity against the placed pods, matched once per
-    placement so each node only compares topology domains (a cluster of thousands of pods is
-    walked once, not once per node)."""
+    placement into topology domains (the value of the term's topology label on the node of each
+    matching pod), so a node is judged by a lookup: thousands of pods are walked once, not once
+    per node."""
     affinity: tuple[PodTerm, ...]
-    affinity_pods: tuple[dict, ...]  # placed pods matching every affinity term
+    affinity_domains: tuple[frozenset[str], ...]  # per term: domains holding a pod that matches every term
+    any_affine: bool  # some placed pod matches every affinity term
     self_affine: bool  # the pod matches its own affinity terms (the first pod of a group may start)
-    anti: tuple[tuple[PodTerm, tuple[dict, ...]], ...]  # each anti-affinity term and the pods it matches
-    existing: tuple[tuple[dict, PodTerm], ...]  # placed pods whose anti-affinity term matches the pod
+    anti: tuple[tuple[PodTerm, dict[str, dict]], ...]  # each anti-affinity term: domain → first pod it matches
+    existing: dict[tuple[str, str], tuple[dict, PodTerm]]  # (key, domain) → a placed pod whose anti-affinity matches
 
 
-def _pod_rules(pod: dict, placed: list[dict]) -> _PodRules:
-    affinity = tuple(pod_terms(pod, "podAffinity"))
-    anti = tuple(pod_terms(pod, "podAntiAffinity"))
+def _domain(cl: _Cluster, p: dict, key: str) -> str | None:
+    node = cl.nodes.get(_where(p)[3])
+    return labels_of(node).get(key) if node is not None else None
+
+
+def _pod_rules(pod: dict, cl: _Cluster) -> _PodRules:
+    placed = [p for ps in cl.on_node.values() for p in ps]
+    affinity = pod_terms(pod, "podAffinity")
+    affine = [p for p in placed if all(t.matches(p) for t in affinity)] if affinity else []
+    anti = []
+    for t in pod_terms(pod, "podAntiAffinity"):
+        domains: dict[str, dict] = {}
+        for p in placed:
+            if t.matches(p):
+                v = _domain(cl, p, t.topology_key)
+                if v is not None:
+                    domains.setdefault(v, p)
+        anti.append((t, domains))
+    existing: dict[tuple[str, str], tuple[dict, PodTerm]] = {}
+    for p in placed:
+        for t in pod_terms(p, "podAntiAffinity"):
+            v = _domain(cl, p, t.topology_key)
+            if v is not None and t.matches(pod):
+                existing.setdefault((t.topology_key, v), (p, t))
     return _PodRules(
         affinity,
-        tuple(p for p in placed if all(t.matches(p) for t in affinity)) if affinity else (),
-        bool(affinity) and all(t.matches(pod) for t in affinity),
-        tuple((t, tuple(p for p in placed if t.matches(p))) for t in anti),
-        tuple((p, t) for p in placed for t in pod_terms(p, "podAntiAffinity") if t.matches(pod)))
+        tuple(frozenset(v for v in (_domain(cl, p, t.topology_key) for p in affine) if v is not None)
+              for t in affinity),
+        bool(affine), bool(affinity) and all(t.matches(pod) for t in affinity), tuple(anti), existing)
 
 
-def _inter_pod(node: dict, cl: _Cluster, rules: _PodRules) -> Rejection | None:
-    labels = o.labels(node)
-
-    def here(p: dict, key: str) -> bool:
-        return _same_domain(cl.nodes.get(o.node_name(p)), node, key)
-
+def _inter_pod(node: dict, rules: _PodRules) -> Rejection | None:
+    labels = labels_of(node)
     if rules.affinity:
         if any(t.topology_key not in labels for t in rules.affinity):
             return Rejection("InterPodAffinity", (R_POD_AFFINITY,),
                              term="; ".join(t.text() for t in rules.affinity if t.topology_key not in labels))
-        ok = all(any(here(p, t.topology_key) for p in rules.affinity_pods) for t in rules.affinity)
-        if not ok and not (not rules.affinity_pods and rules.self_affine):
+        ok = all(labels[t.topology_key] in domains for t, domains in zip(rules.affinity, rules.affinity_domains))
+        if not ok and not (not rules.any_affine and rules.self_affine):
             return Rejection("InterPodAffinity", (R_POD_AFFINITY,), term="; ".join(t.text() for t in rules.affinity))
-    for t, matching in rules.anti:
-        hit = next((p for p in matching if here(p, t.topology_key)), None)
+    for t, domains in rules.anti:
+        hit = domains.get(labels.get(t.topology_key)) if t.topology_key in labels else None
         if hit is not None:
-            return Rejection("InterPodAffinity", (R_POD_ANTI_AFFINITY,),
-                             blocker=f"{o.namespace(hit)}/{o.name(hit)}", term=t.text())
-    for p, t in rules.existing:
-        if here(p, t.topology_key):
-            return Rejection("InterPodAffinity", (R_EXISTING_ANTI_AFFINITY,),
-                             blocker=f"{o.namespace(p)}/{o.name(p)}", term=t.text())
+            return Rejection("InterPodAffinity", (R_POD_ANTI_AFFINITY,), blocker=ref(hit), term=t.text())
+    for (key, value), (p, t) in rules.existing.items():
+        if labels.get(key) == value:
+            return Rejection("InterPodAffinity", (R_EXISTING_ANTI_AFFINITY,), blocker=ref(p), term=t.text())
     return None
-
-
-def kept_off(pod: dict, nodes: list[dict], pods: list[dict]) -> dict[str, str]:
-    """Node → the pod (namespace/name) that `pod`'s own required anti-affinity keeps it away
-    from there, whatever filter rejects the node first: step 7 shows how exclusive topology
-    sends the other group elsewhere."""
-    cl = _cluster(nodes, pods, o.uid(pod), (o.namespace(pod), o.name(pod)))
-    placed = [p for ps in cl.on_node.values() for p in ps]
-    out = {}
-    for name, node in sorted(cl.nodes.items()):
-        for t in pod_terms(pod, "podAntiAffinity"):
-            hit = next((p for p in placed if t.matches(p)
-                        and _same_domain(cl.nodes.get(o.node_name(p)), node, t.topology_key)), None)
-            if hit is not None:
-                out[name] = f"{o.namespace(hit)}/{o.name(hit)}"
-                break
-    return out
 
 
 def unmodelled(pod: dict) -> tuple[str, ...]:
@@ -542,18 +611,18 @@ def unmodelled(pod: dict) -> tuple[str, ...]:
     return tuple(out)
 
 
-def place(pod: dict, nodes: list[dict], pods: list[dict]) -> Placement:
+def place(pod: dict, nodes: list[dict], pods: list[dict], want: str = "") -> Placement:
     """Where `pod` could go now, node by node. `pods` are every pod the caller can see. A pod
     already bound is judged as the scheduler judged it: as if it were being placed again, left
-    out of its node's accounting and without the spec.nodeName the binding wrote."""
+    out of its node's accounting and without the spec.nodeName the binding wrote. `want` is a
+    node the pod asks for by name (NodeName); the scheduler never places a pod created with
+    spec.nodeName, so a caller passes it only to ask "what if"."""
     cl = _cluster(nodes, pods, o.uid(pod), (o.namespace(pod), o.name(pod)))
     bound_to = o.node_name(pod)
-    if bound_to:
-        pod = {**pod, "spec": {k: v for k, v in o.as_dict(pod.get("spec")).items() if k != "nodeName"}}
-    rules = _pod_rules(pod, [p for ps in cl.on_node.values() for p in ps])
+    rules = _pod_rules(pod, cl)
     requests = pod_requests(pod)
     names = sorted(cl.nodes)
-    allowed, plugins, failure = _prefilter(pod)
+    allowed, plugins, failure = _prefilter(pod, want)
     spec = o.as_dict(pod.get("spec"))
     tolerations = o.as_list(spec.get("tolerations"))
     fits = []
@@ -565,13 +634,19 @@ def place(pod: dict, nodes: list[dict], pods: list[dict]) -> Placement:
         if allowed is not None and name not in allowed:
             fits.append(NodeFit(name, Rejection("PreFilter", (f"node(s) didn't satisfy plugin(s) [{' '.join(sorted(plugins))}]",))))
             continue
-        fits.append(NodeFit(name, _first_rejection(pod, node, spec, tolerations, cl, rules, requests)))
+        fits.append(NodeFit(name, _first_rejection(pod, want, node, tolerations, cl, rules, requests)))
+    kept_off = []
+    for name in names:
+        node_labels = labels_of(cl.nodes[name])
+        hit = next((domains[node_labels[t.topology_key]] for t, domains in rules.anti
+                    if node_labels.get(t.topology_key) in domains), None)
+        if hit is not None:
+            kept_off.append((name, ref(hit)))
     return Placement(o.namespace(pod), o.name(pod), bound_to, tuple(fits), failure, unmodelled(pod),
-                     tuple(sorted(requests.items())))
+                     tuple(sorted(requests.items())), tuple(kept_off))
 
 
-def _first_rejection(pod, node, spec, tolerations, cl, rules, requests) -> Rejection | None:
-    want = o.node_name(pod)
+def _first_rejection(pod, want, node, tolerations, cl, rules, requests) -> Rejection | None:
     if want and want != o.name(node):
         return Rejection("NodeName", (R_NODE_NAME,))
     if o.dig(node, "spec", "unschedulable") is True and not tolerates(
@@ -584,8 +659,31 @@ def _first_rejection(pod, node, spec, tolerations, cl, rules, requests) -> Rejec
     if rejected is None:
         rejected = _resources(pod, node, cl.on_node[o.name(node)], requests)
     if rejected is None:
-        rejected = _inter_pod(node, cl, rules)
+        rejected = _inter_pod(node, rules)
     return rejected
+
+
+# --- when to judge again ---------------------------------------------------------------------------
+
+def _node_print(n: dict) -> tuple:
+    return (o.name(n), tuple(sorted(labels_of(n).items())), str(o.dig(n, "spec", "taints")),
+            o.dig(n, "spec", "unschedulable") is True, str(o.dig(n, "status", "allocatable")))
+
+
+def _pod_print(p: dict) -> tuple:
+    spec = o.as_dict(p.get("spec"))
+    return (o.namespace(p), o.name(p), o.uid(p), o.node_name(p), counts_on_node(p),
+            tuple(sorted(labels_of(p).items())), tuple(sorted(pod_requests(p).items())),
+            str(spec.get("affinity")), str(spec.get("tolerations")), str(spec.get("nodeSelector")))
+
+
+def fingerprint(nodes: list[dict], pods: list[dict]) -> tuple:
+    """Everything a placement reads, as values: equal fingerprints give equal placements. A pod's
+    status moving (phase Running, a restart) changes nothing here, so an explanation is redone
+    only when a node or a pod's placement, labels, requests or rules changed. Each object's
+    part is computed once per object."""
+    return (tuple(sorted(o.derived(n, "print", _node_print) for n in nodes)),
+            tuple(o.derived(p, "print", _pod_print) for p in pods))
 
 
 # --- the scheduler's message -----------------------------------------------------------------------

@@ -40,10 +40,10 @@ def run_why(args) -> int:
 
 
 def to_json(why: Why, pod: dict, pods: list[dict], lang: str, seen_ns: str | None) -> dict:
-    from tutor.cluster.placement import parse_message
+    from tutor.cluster.placement import parse_message, ref
 
     p = why.placement
-    pods_by_ref = {f"{o.namespace(x)}/{o.name(x)}": x for x in pods}
+    pods_by_ref = {ref(x): x for x in pods}
     said = parse_message(why.message) if why.message else None
     return {
         "pod": p.pod, "namespace": p.namespace, "phase": o.phase(pod), "node": p.node_name or None,

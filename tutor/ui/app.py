@@ -201,7 +201,8 @@ class TutorApp(App):
         start = monotonic()
         self.checks_run += 1
         self._dirty = False
-        newly = self.session.evaluate()
+        # only the step on screen shows its details: only it gets the scheduler explanations
+        newly = self.session.evaluate(None, {self.session.progress.current})
         self.redraw_live()
         self.redraw_lesson()
         self._refreshed_at = monotonic()
@@ -353,7 +354,10 @@ class TutorApp(App):
         if 1 <= n <= len(self.session.lesson.steps):
             self.session.progress.go(n)
             self.query_one(LessonPane).scroll_home(animate=False)
+            newly = self.session.evaluate([n], {n})  # its verdict with the details shown on screen
             self.redraw_lesson()
+            if newly:
+                self._toast_passed(newly)
             if self._ledger_chosen is not None or self.ledger_shown() != self.query_one(NodeLedger).display:
                 self._ledger_chosen = None  # a new step shows what it is about
                 self.redraw_live()

@@ -28,22 +28,9 @@ PHASE_STYLE = {"Running": "green", "Pending": "yellow", "Failed": "red", "Succee
 MAX_EVENTS = 60
 MAX_GROUPS = 6  # per LWS in the groups pane; the pods table lists every pod
 
-# What a pane derives from one object, kept while the store holds that very object (the store
-# replaces an object's dict on every change, so identity means "unchanged"). A re-check in a
-# namespace of thousands of pods then redoes only the pods that changed.
-_derived: dict[tuple[int, str], tuple[dict, object]] = {}
-
-
-def _memo(obj: dict, what: str, compute: Callable[[dict], object]) -> object:
-    key = (id(obj), what)
-    hit = _derived.get(key)
-    if hit is not None and hit[0] is obj:
-        return hit[1]
-    if len(_derived) > 100_000:
-        _derived.clear()
-    value = compute(obj)
-    _derived[key] = (obj, value)
-    return value
+# What a pane derives from one object, kept while the store holds that very object (objects.derived).
+# A re-check in a namespace of thousands of pods then redoes only the pods that changed.
+_memo = o.derived
 
 
 def short(uid: str) -> str:
@@ -241,6 +228,7 @@ def event_text(e: dict) -> Text:
 # --- nodes: the GPU ledger --------------------------------------------------------------------
 
 PLACEMENT_STEPS = (1, 7, 8)  # the steps about where pods land: the ledger is shown there
+MAX_NAMES = 6  # GPU holders named per group on one node; a busy node lists its groups, not thousands of pods
 
 
 def _ledger_pod(p: dict) -> tuple:
@@ -276,11 +264,14 @@ def _holders(rows: list[tuple], gpu: str) -> list[Text]:
             label = name + (f"×{n}" if n > 1 else "") + ("†" if terminating else "")
             groups.setdefault((lws, g), []).append(label)
     out = []
-    for (lws, g), names in groups.items():
+    for (lws, g), names in list(groups.items())[:MAX_GROUPS]:
         line = Text("  ")
         line.append(f"{lws} #{g}" if lws else "-", style="cyan")
-        line.append("  " + ", ".join(names))
+        shown = names[:MAX_NAMES] + ([f"+{len(names) - MAX_NAMES}"] if len(names) > MAX_NAMES else [])
+        line.append("  " + ", ".join(shown))
         out.append(line)
+    if len(groups) > MAX_GROUPS:
+        out.append(Text(f"  … +{len(groups) - MAX_GROUPS}", style="dim"))
     return out
 
 
@@ -321,8 +312,11 @@ def ledger_view(store: Store, namespace: str, gpu: str, t: Translate = _en) -> R
             parts.append(Text("  ⊘ " + pl.taint_text(taint), style="yellow"))
     if pending:
         line = Text(t("Not placed:") + " ", style="bold yellow")
+        waiting = sorted(pending)
         line.append(", ".join(r[0] + (f" ({dict(r[7]).get(gpu)} {gpu.rsplit('/', 1)[-1].upper()})"
-                                      if dict(r[7]).get(gpu) else "") for r in sorted(pending)))
+                                      if dict(r[7]).get(gpu) else "") for r in waiting[:MAX_NAMES]))
+        if len(waiting) > MAX_NAMES:
+            line.append(f" +{len(waiting) - MAX_NAMES}")
         parts += [Text(""), line]
     parts += [Text(""), Text(t("Requests counted from the pods of {ns} only. lwstutor why POD explains one pod.",
                                ns=namespace), style="dim")]
@@ -331,7 +325,7 @@ def ledger_view(store: Store, namespace: str, gpu: str, t: Translate = _en) -> R
 
 # --- why a pod waits, under its FailedScheduling event ------------------------------------------
 
-_why_cache: dict[tuple, Text] = {}
+_why_cache: dict[tuple, tuple] = {}
 
 
 def _pending(pod: dict | None) -> bool:
@@ -348,20 +342,22 @@ def explanations_key(store: Store, namespace: str) -> tuple:
 
 
 def _explained(e: dict, pod: dict, store: Store, namespace: str, lang: str, t: Translate) -> Text:
-    key = (id(e), id(pod), store.kind_version["Pod"], store.kind_version["Node"], lang)
-    hit = _why_cache.get(key)
-    if hit is not None:
-        return hit
+    """The event's text with the explanation under it; the same Text while the event and the
+    explanation (checks/why.py keeps one per state that matters) are the same."""
     from tutor.checks.why import explain_in_store
 
     why = explain_in_store(store, namespace, o.name(pod), lang)
+    key = (id(e), id(why), lang)
+    hit = _why_cache.get(key)
+    if hit is not None and hit[0] is e and hit[1] is why:
+        return hit[2]
     out = event_text(e).copy()
     out.append("\n  ↳ " + t("node by node, now:"), style="bold cyan")
     for depth, line in why.lines if why is not None else ():
         out.append("\n    " + "  " * depth + line, style="cyan" if depth else "")
     if len(_why_cache) > 64:
         _why_cache.clear()
-    _why_cache[key] = out
+    _why_cache[key] = (e, why, out)
     return out
 
 
