@@ -1,5 +1,5 @@
 """Command line: `lwstutor` (the TUI), `lwstutor demo`, `lwstutor check`, `lwstutor doctor`,
-`lwstutor record`.
+`lwstutor record`, `lwstutor why`.
 
 Options are parsed in one place. Each option is declared once (OPTIONS) and each command names the
 options it takes (COMMANDS). Every option is accepted before and after the subcommand and means
@@ -80,6 +80,9 @@ COMMANDS = {
     "record": Command("tutor.commands.record:run_record", CLUSTER + ("poll", "duration", "lws_version"),
                       "record the cluster and the answer files into FILE (JSON Lines)",
                       positionals=(("file", {"metavar": "FILE"}),)),
+    "why": Command("tutor.commands.why:run_why", CLUSTER + ("lang", "replay", "json"),
+                   "why POD is Pending, or why its node fits it: node by node (read-only)",
+                   positionals=(("pod", {"metavar": "POD"}),)),
 }
 
 _AFTER = "after_"  # dest prefix of an option given after the subcommand, merged by _finish

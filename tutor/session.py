@@ -54,9 +54,10 @@ class Session:
     def context(self) -> Context:
         return Context(self.store, self.workspace, self.lesson, self.lang)
 
-    def evaluate(self, numbers: list[int] | None = None) -> list[int]:
-        """Re-runs the checkers; returns the steps that passed for the first time."""
-        fresh = evaluate(self.context(), numbers)
+    def evaluate(self, numbers: list[int] | None = None, explain: set[int] | None = None) -> list[int]:
+        """Re-runs the checkers; returns the steps that passed for the first time. `explain`:
+        the steps whose details carry the scheduler explanations (all by default)."""
+        fresh = evaluate(self.context(), numbers, explain)
         self.verdicts.update(fresh)
         return [n for n, v in sorted(fresh.items()) if v.passed and self.progress.latch(n, v.message)]
 

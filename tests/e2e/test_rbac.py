@@ -28,7 +28,7 @@ from tutor.cluster.events import Conn
 ROOT = Path(__file__).resolve().parents[2]
 RBAC = ROOT / "deploy" / "rbac.yaml"
 CRD = "leaderworkersets.leaderworkerset.x-k8s.io"
-USERS = ("learner", "learner-noevents")
+USERS = ("learner", "learner-noevents", "learner-ns")
 AUDIT_POLICY = {"apiVersion": "audit.k8s.io/v1", "kind": "Policy", "omitStages": ["RequestReceived"],
                 "rules": [{"level": "Metadata", "users": list(USERS)}, {"level": "None"}]}
 # SelfSubjectAccessReview (`kubectl auth can-i`, used by doctor) is answered, never stored.
@@ -121,6 +121,30 @@ async def test_every_feature_works_as_the_read_only_user(lab, learner, reader, t
     assert code == 0, {k: c for k, c in checks.items() if not c["ok"]}
     code, out = tutor_cli(reader, learner.workdir, "check", "--step", "1", "--step", "2", "--step", "3")
     assert code == 0 and [st["status"] for st in out["steps"]] == ["pass"] * 3, out
+    # lwstutor why: the shipped role lets it count every namespace's pods on the nodes
+    code, out = tutor_cli(reader, learner.workdir, "why", "llm-0")
+    assert code == 0 and out["tutor"]["pods_seen"] == "all namespaces" and out["node"] in out["tutor"]["fitting"], out
+
+
+def test_why_with_one_namespace_of_pods_says_its_view_is_limited(lab, learner, reader):
+    """A user who may list pods only in the lesson namespace: `why` counts those and says so."""
+    docs = [
+        {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole", "metadata": {"name": "why-nodes"},
+         "rules": [{"apiGroups": [""], "resources": ["nodes"], "verbs": ["list"]}]},
+        {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding", "metadata": {"name": "why-nodes"},
+         "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "why-nodes"},
+         "subjects": [{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": "learner-ns"}]},
+        {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role", "metadata": {"name": "why-pods", "namespace": NS},
+         "rules": [{"apiGroups": [""], "resources": ["pods", "events"], "verbs": ["list"]}]},
+        {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding", "metadata": {"name": "why-pods", "namespace": NS},
+         "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "why-pods"},
+         "subjects": [{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": "learner-ns"}]},
+    ]
+    lab.kubectl("apply", "-f", "-", input=yaml.safe_dump_all(docs))
+    kubeconfig = user_kubeconfig(lab, "learner-ns")
+    code, out = tutor_cli(kubeconfig, learner.workdir, "why", "llm-0", "--lang", "en")
+    assert code == 0 and out["tutor"]["pods_seen"] == f"namespace {NS}", out
+    assert any(f"namespace {NS} only" in line for line in out["explanation"])
 
 
 async def test_without_events_the_events_pane_says_so_and_the_rest_stays_live(lab, learner, reader, tmp_path):

@@ -153,7 +153,7 @@ async def test_tab_cycles_panes_and_z_maximises(app):
         for _ in range(6):
             seen.append(app.focused.id if app.focused else None)
             await pilot.press("tab")
-        assert {"lesson", "groups", "pods", "events"} <= set(seen)
+        assert {"lesson", "ledger", "pods", "events"} <= set(seen)  # step 1 shows the node ledger, not the groups
         while app.focused is None or app.focused.id != "pods":
             await pilot.press("tab")
         await pilot.press("z")

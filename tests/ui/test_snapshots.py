@@ -20,3 +20,22 @@ def test_snapshot(snap_compare, moment, lang, size, tmp_path):
                    state_file=tmp_path / "p.json")
 
     assert snap_compare(app, terminal_size=size, run_before=lambda pilot: show_moment(pilot, moment))
+
+
+async def _zoom_ledger(pilot) -> None:
+    """Step 8 at the end of the lab, the node ledger focused and maximised."""
+    from tests.ui.settle import settled
+
+    await settled(pilot)
+    await pilot.press("8")
+    pilot.app.query_one("#ledger").focus()
+    await pilot.press("z")
+    pilot.app.clear_notifications()
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 40)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_ledger_snapshot(snap_compare, lang, size, tmp_path):
+    app = make_app(WALKTHROUGH, lang=lang, upto=MOMENTS["orphan-pending"], state_file=tmp_path / "p.json")
+    assert snap_compare(app, terminal_size=size, run_before=_zoom_ledger)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import traceback
+from dataclasses import replace
 from typing import Callable
 
 from tutor.checks.context import Context
@@ -55,6 +56,10 @@ def run_checker(name: str, ctx: Context) -> Verdict:
                        (f"{where.filename.rsplit('/', 1)[-1]}:{where.lineno}",))
 
 
-def evaluate(ctx: Context, numbers: list[int] | None = None) -> dict[int, Verdict]:
+def evaluate(ctx: Context, numbers: list[int] | None = None, explain: set[int] | None = None) -> dict[int, Verdict]:
+    """Verdicts of the steps asked for (all by default); `explain` limits the scheduler
+    explanations in their details to those steps (all by default)."""
     steps = ctx.lesson.steps if numbers is None else [ctx.lesson.step(n) for n in numbers]
-    return {s.number: run_checker(s.checker, ctx) for s in steps}
+    quiet = replace(ctx, explain=False)
+    return {s.number: run_checker(s.checker, ctx if explain is None or s.number in explain else quiet)
+            for s in steps}

@@ -9,6 +9,7 @@ import yaml
 
 from tutor.checks.context import Context
 from tutor.checks.verdict import Stop, failed, waiting
+from tutor.checks.why import verdict_lines
 from tutor.cluster import objects as o
 from tutor.workspace.files import Problem
 
@@ -235,7 +236,7 @@ def pods_running(ctx: Context, names: list[str]) -> None:
         if sched.get("status") == "False" and sched.get("reason") == "Unschedulable":
             raise Stop(failed(ctx.t("{pod} cannot be scheduled: {why}",
                                     "{pod} 을(를) 배치할 수 없습니다: {why}",
-                                    pod=name, why=sched.get("message", "?"))))
+                                    pod=name, why=sched.get("message", "?")), *verdict_lines(ctx, name)))
         not_ready.append(f"{name}: {o.phase(pod)}")
     if not_ready:
         raise Stop(waiting(ctx.t("Waiting for the pods to be Running.",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from tutor.checks.common import (KWOK_TAINT_KEY, file_then_live, lwt, misplaced_fields, pods_running,
                                  template_gpus, templates)
 from tutor.checks.context import Context
+from tutor.checks.why import exclusive_lines
 from tutor.checks.verdict import Verdict, failed, passed
 from tutor.cluster import objects as o
 
@@ -89,4 +90,4 @@ def check(ctx: Context) -> Verdict:
                             nodes=", ".join(not_kwok)), *placement)
     return passed(ctx.t("Each wide group has a node to itself: group 0 on {a}, group 1 on {b}.",
                         "wide 의 그룹마다 노드를 하나씩 차지했습니다: 그룹 0 은 {a}, 그룹 1 은 {b}.",
-                        a=node["wide-0"], b=node["wide-1"]), *placement)
+                        a=node["wide-0"], b=node["wide-1"]), *placement, *exclusive_lines(ctx, LWS))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from tutor.checks.common import answer_text, live_lws
+from tutor.checks.why import verdict_lines
 from tutor.checks.context import Context
 from tutor.checks.verdict import Verdict, failed, passed, waiting
 from tutor.cluster import objects as o
@@ -72,10 +73,10 @@ def check(ctx: Context) -> Verdict:
                                 "can hold resources. That is what gang scheduling fixes.",
                                 "{a} 는 돌지만 {w} 는 기다립니다. LWS 는 그룹을 한 덩어리로 배치하지 않아 반쪽 그룹이 "
                                 "자원을 쥘 수 있습니다. 갱 스케줄링이 이것을 막습니다.", a=LEADER, w=WORKER),
-                          normalise(msg))
+                          *verdict_lines(ctx, WORKER), normalise(msg))
     missing = [c for c in clauses(reasons[0]) if c not in text]
     return failed(ctx.t("{path} does not hold the scheduler's reason for {w}. Missing: {missing}",
                         "{path} 에 {w} 에 대한 스케줄러의 사유가 없습니다. 빠진 부분: {missing}",
                         path=ctx.path(FILE), w=WORKER, missing="; ".join(missing)),
                   ctx.t("The reason now: {msg}", "지금의 사유: {msg}", msg=normalise(reasons[0])),
-                  f"kubectl describe pod {WORKER} -n {ctx.ns}")
+                  f"kubectl describe pod {WORKER} -n {ctx.ns}", *verdict_lines(ctx, WORKER))

@@ -7,7 +7,7 @@ returns a safe default instead of raising.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 LWS_GROUP = "leaderworkerset.x-k8s.io"
 LWS_VERSION = "v1"
@@ -96,6 +96,24 @@ def drop_managed_fields(obj: dict) -> None:
     md = obj.get("metadata") if isinstance(obj, dict) else None
     if isinstance(md, dict):
         md.pop("managedFields", None)
+
+
+# What is derived from one object, kept while that very object is held: the store replaces an
+# object's dict on every change, so identity means "unchanged". Panes and the scheduler model read
+# thousands of pods per re-check and redo only those that changed.
+_derived: dict[tuple[int, Any], tuple[dict, Any]] = {}
+
+
+def derived(obj: dict, what: Any, compute: Callable[[dict], Any]) -> Any:
+    key = (id(obj), what)
+    hit = _derived.get(key)
+    if hit is not None and hit[0] is obj:
+        return hit[1]
+    if len(_derived) > 100_000:
+        _derived.clear()
+    value = compute(obj)
+    _derived[key] = (obj, value)
+    return value
 
 
 def int_or_none(value: Any) -> int | None:

@@ -31,7 +31,7 @@ def paced(recording, lesson, pause: float, speed: float):
     shift = 0.0
     for item in recording.items:
         yield replace(item, t=item.t + shift)
-        if session.apply(item) and (newly := session.evaluate()):
+        if session.apply(item) and (newly := session.evaluate(None, set())):  # statuses only
             t = item.t + shift + pause * speed / 2
             shift += pause * speed
             if max(newly) < last:

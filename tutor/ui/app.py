@@ -37,7 +37,8 @@ from tutor.ui.timeline_screen import TimelineScreen
 from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.ui.widgets.event_list import EventList
 from tutor.ui.widgets.lesson_pane import LessonPane
-from tutor.ui.widgets.live_panes import GroupsPane
+from tutor.ui import render
+from tutor.ui.widgets.live_panes import GroupsPane, NodeLedger
 from tutor.ui.widgets.pod_list import PodList
 from tutor.ui.widgets.status_bar import StatusBar
 from tutor.ui.widgets.step_list import StepList
@@ -66,6 +67,8 @@ class TutorApp(App):
         Binding("z", "maximize_pane", "Zoom", tooltip="Maximise the focused pane (again or esc to restore)"),
         Binding("question_mark", "help", "Help", key_display="?", tooltip="All keys"),
         Binding("x", "dismiss_doctor", "Dismiss", tooltip="Hide the lab check panel"),
+        Binding("g", "toggle_ledger", "Nodes/Groups", show=False,
+                tooltip="Switch the groups pane and the node ledger (GPUs, taints; shown on steps 1, 7, 8)"),
         Binding("q", "quit", "Quit", tooltip="Quit (progress is saved)"),
         Binding("tab", "focus_next", "Next pane", show=False, tooltip="Cycle the panes"),
         Binding("shift+tab", "focus_previous", "Previous pane", show=False),
@@ -93,6 +96,7 @@ class TutorApp(App):
         self._closing = False  # set on unmount: late source messages must not touch gone widgets
         self.connect_error = ""  # set when a live connection fails after the first frame
         self._gc = QuietCollector()  # full collections wait for a quiet moment
+        self._ledger_chosen: bool | None = None  # g on this step; None: the step decides
 
     # --- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -105,6 +109,7 @@ class TutorApp(App):
                 yield VerdictBox(id="verdict")
             with Vertical(id="live"):
                 yield GroupsPane(id="groups")
+                yield NodeLedger(id="ledger")
                 yield PodList(id="pods")
                 yield EventList(id="events")
         yield Footer()
@@ -127,7 +132,8 @@ class TutorApp(App):
             self._start_sources(self)
 
     def _set_titles(self) -> None:
-        for wid, title in (("steps", "Steps"), ("groups", "Groups"), ("pods", "Pods"), ("events", "Events")):
+        for wid, title in (("steps", "Steps"), ("groups", "Groups"), ("ledger", "Nodes · GPU"), ("pods", "Pods"),
+                           ("events", "Events")):
             self.query_one(f"#{wid}").border_title = self.text(title)
 
     # --- sources -----------------------------------------------------------------------------
@@ -198,7 +204,8 @@ class TutorApp(App):
         start = monotonic()
         self.checks_run += 1
         self._dirty = False
-        newly = self.session.evaluate()
+        # only the step on screen shows its details: only it gets the scheduler explanations
+        newly = self.session.evaluate(None, {self.session.progress.current})
         self.redraw_live()
         self.redraw_lesson()
         self._refreshed_at = monotonic()
@@ -282,20 +289,34 @@ class TutorApp(App):
         kv = s.store.kind_version
         # A pane is redrawn only when what it shows may have changed.
         groups_na, pods_na, events_na = (self._unavailable(r) for r in ("leaderworkersets", "pods", "events"))
+        ledger_on = self.ledger_shown()
+        groups, ledger = self.query_one(GroupsPane), self.query_one(NodeLedger)
+        if groups.display == ledger_on:
+            groups.display, ledger.display = not ledger_on, ledger_on
+        # The groups stay current while the ledger has their place: g brings them back at once.
         if self._changed("groups", kv["Pod"], kv["LeaderWorkerSet"], len(s.store.obs.mixed), s.lang, groups_na):
-            self.query_one(GroupsPane).show(s.store, ns, self.text, groups_na)
+            groups.show(s.store, ns, self.text, groups_na)
+        nodes_na = pods_na or self._unavailable("nodes")
+        if ledger_on and self._changed("ledger", kv["Pod"], kv["Node"], s.lang, nodes_na):
+            ledger.show(s.store, ns, s.lesson.gpu_resource, self.text, nodes_na)
         if self._changed("pods", kv["Pod"], pods_na):
             pods = self.query_one(PodList)
             pods.show(s.store, ns)
             pods.border_subtitle = pods_na
-        if self._changed("events", kv["Event"], events_na, s.lang):
-            self.query_one(EventList).show(s.store, ns, events_na, self.text)
+        if self._changed("events", kv["Event"], events_na, s.lang, render.explanations_key(s.store, ns)):
+            self.query_one(EventList).show(s.store, ns, events_na, self.text, s.lang)
         self._draw_status()
         self.redraw_timeline()
 
     def redraw_timeline(self) -> None:
         if isinstance(self.screen, TimelineScreen):  # built only while shown
             self.screen.show(self.session.store, self.session.lesson.namespace, self.session.lang, self.text)
+
+    def ledger_shown(self) -> bool:
+        """The node ledger takes the groups pane's place on the placement steps, or when g chose it."""
+        if self._ledger_chosen is not None:
+            return self._ledger_chosen
+        return self.session.progress.current in render.PLACEMENT_STEPS
 
     def _changed(self, pane: str, *key) -> bool:
         if self._drawn.get(pane) == key:
@@ -344,7 +365,17 @@ class TutorApp(App):
         if 1 <= n <= len(self.session.lesson.steps):
             self.session.progress.go(n)
             self.query_one(LessonPane).scroll_home(animate=False)
+            newly = self.session.evaluate([n], {n})  # its verdict with the details shown on screen
             self.redraw_lesson()
+            if newly:
+                self._toast_passed(newly)
+            if self._ledger_chosen is not None or self.ledger_shown() != self.query_one(NodeLedger).display:
+                self._ledger_chosen = None  # a new step shows what it is about
+                self.redraw_live()
+
+    def action_toggle_ledger(self) -> None:
+        self._ledger_chosen = not self.ledger_shown()
+        self.redraw_live()
 
     def action_next(self) -> None:
         self.action_goto(self.session.progress.current + 1)

@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tutor.cluster import objects as o
+from tutor.cluster import placement as pl
 from tutor.cluster.store import Store
 
 Translate = Callable[..., str]
@@ -27,22 +28,9 @@ PHASE_STYLE = {"Running": "green", "Pending": "yellow", "Failed": "red", "Succee
 MAX_EVENTS = 60
 MAX_GROUPS = 6  # per LWS in the groups pane; the pods table lists every pod
 
-# What a pane derives from one object, kept while the store holds that very object (the store
-# replaces an object's dict on every change, so identity means "unchanged"). A re-check in a
-# namespace of thousands of pods then redoes only the pods that changed.
-_derived: dict[tuple[int, str], tuple[dict, object]] = {}
-
-
-def _memo(obj: dict, what: str, compute: Callable[[dict], object]) -> object:
-    key = (id(obj), what)
-    hit = _derived.get(key)
-    if hit is not None and hit[0] is obj:
-        return hit[1]
-    if len(_derived) > 100_000:
-        _derived.clear()
-    value = compute(obj)
-    _derived[key] = (obj, value)
-    return value
+# What a pane derives from one object, kept while the store holds that very object (objects.derived).
+# A re-check in a namespace of thousands of pods then redoes only the pods that changed.
+_memo = o.derived
 
 
 def short(uid: str) -> str:
@@ -237,7 +225,158 @@ def event_text(e: dict) -> Text:
     return _memo(e, "text", _event_text)
 
 
-def event_blocks(store: Store, namespace: str, t: Translate = _en) -> tuple[Text, ...]:
+# --- nodes: the GPU ledger --------------------------------------------------------------------
+
+PLACEMENT_STEPS = (1, 7, 8)  # the steps about where pods land: the ledger is shown there
+MAX_NAMES = 6  # GPU holders named per group on one node; a busy node lists its groups, not thousands of pods
+
+
+def _ledger_pod(p: dict) -> tuple:
+    """What the ledger shows of one pod: where it counts and what it holds."""
+    return (o.name(p), o.node_name(p), pl.counts_on_node(p), o.is_terminating(p), o.lws_name(p),
+            o.group_index(p), o.worker_index(p), tuple(sorted(pl.pod_requests(p).items())))
+
+
+def _ledger_node(n: dict) -> tuple:
+    """What the ledger shows of one node: a heartbeat that changes none of it redraws nothing."""
+    return (o.name(n), pl.node_ready(n), tuple(map(pl.taint_text, pl.taints(n))), o.labels(n).get("type"),
+            o.dig(n, "spec", "unschedulable") is True, str(o.dig(n, "status", "capacity")))
+
+
+def ledger_key(store: Store, namespace: str) -> tuple:
+    """What ledger_view shows, as values: a pod's phase or status changing nothing here does
+    not redraw it; a node changing (taints, Ready, labels) or a pod placed, gone or finished does."""
+    return (tuple(sorted(_memo(n, "ledger", _ledger_node) for n in store.all("Node"))),
+            tuple(_memo(p, "ledger", _ledger_pod) for p in store.pods_named(namespace).values()))
+
+
+def _gpu_text(used: int, cap: int, gpu: str) -> Text:
+    style = "bold red" if cap and used >= cap else "green" if used < cap else "dim"
+    return Text(f"{gpu.rsplit('/', 1)[-1].upper()} {used}/{cap}", style=style)
+
+
+def _holders(rows: list[tuple], gpu: str) -> list[Text]:
+    """GPU holders on one node by LWS group: "llm #0  llm-0, llm-0-1"."""
+    groups: dict[tuple, list[str]] = {}
+    for name, _, _, terminating, lws, g, w, reqs in sorted(rows, key=lambda r: (r[4], r[5] or 0, r[6] or 0, r[0])):
+        n = dict(reqs).get(gpu, 0)
+        if n:
+            label = name + (f"×{n}" if n > 1 else "") + ("†" if terminating else "")
+            groups.setdefault((lws, g), []).append(label)
+    out = []
+    for (lws, g), names in list(groups.items())[:MAX_GROUPS]:
+        line = Text("  ")
+        line.append(f"{lws} #{g}" if lws else "-", style="cyan")
+        shown = names[:MAX_NAMES] + ([f"+{len(names) - MAX_NAMES}"] if len(names) > MAX_NAMES else [])
+        line.append("  " + ", ".join(shown))
+        out.append(line)
+    if len(groups) > MAX_GROUPS:
+        out.append(Text(f"  … +{len(groups) - MAX_GROUPS}", style="dim"))
+    return out
+
+
+def ledger_view(store: Store, namespace: str, gpu: str, t: Translate = _en) -> RenderableType:
+    nodes = sorted(store.all("Node"), key=o.name)
+    if not nodes:
+        return Text(t("No nodes seen yet."), style="dim")
+    rows: dict[str, list[tuple]] = {o.name(n): [] for n in nodes}
+    pending = []
+    for p in store.pods_named(namespace).values():
+        row = _memo(p, "ledger", _ledger_pod)
+        if row[2] and row[1] in rows:
+            rows[row[1]].append(row)
+        elif not row[1] and not row[3] and o.phase(p) not in ("Succeeded", "Failed"):
+            pending.append(row)
+    parts: list[RenderableType] = []
+    for n in nodes:
+        name = o.name(n)
+        here = rows[name]
+        used = sum(dict(r[7]).get(gpu, 0) for r in here)
+        head = Text(no_wrap=True, overflow="ellipsis")
+        ready = pl.node_ready(n)
+        head.append("● " if ready else "✗ ", style="green" if ready else "bold red")
+        head.append(name, style="bold")
+        head.append(" ")
+        head.append_text(_gpu_text(used, pl.capacity(n, gpu), gpu))
+        head.append(f"  type={o.labels(n).get('type', '-')}", style="dim")
+        if not ready:
+            head.append("  " + t("NotReady"), style="bold red")
+        if o.dig(n, "spec", "unschedulable") is True:
+            head.append("  " + t("cordoned"), style="bold yellow")
+        parts.append(head)
+        parts += _holders(here, gpu)
+        others = sum(1 for r in here if not dict(r[7]).get(gpu))
+        if others:
+            parts.append(Text("  " + t("+{n} pod(s) without {gpu}", n=others, gpu=gpu), style="dim"))
+        for taint in pl.taints(n):
+            parts.append(Text("  ⊘ " + pl.taint_text(taint), style="yellow"))
+    if pending:
+        line = Text(t("Not placed:") + " ", style="bold yellow")
+        waiting = sorted(pending)
+        line.append(", ".join(r[0] + (f" ({dict(r[7]).get(gpu)} {gpu.rsplit('/', 1)[-1].upper()})"
+                                      if dict(r[7]).get(gpu) else "") for r in waiting[:MAX_NAMES]))
+        if len(waiting) > MAX_NAMES:
+            line.append(f" +{len(waiting) - MAX_NAMES}")
+        parts += [Text(""), line]
+    parts += [Text(""), Text(t("Requests counted from the pods of {ns} only. lwstutor why POD explains one pod.",
+                               ns=namespace), style="dim")]
+    return Group(*parts)
+
+
+# --- why a pod waits, under its FailedScheduling event ------------------------------------------
+
+_why_cache: dict[tuple, tuple] = {}
+
+
+def _pending(pod: dict | None) -> bool:
+    return pod is not None and not o.node_name(pod) and not o.is_terminating(pod) \
+        and o.phase(pod) not in ("Succeeded", "Failed")
+
+
+def explanations_key(store: Store, namespace: str) -> tuple:
+    """What the explanations under events depend on: nothing while no pod waits, else every
+    pod and node (where they are decides why)."""
+    if not any(_pending(p) for p in store.pods_named(namespace).values()):
+        return ()
+    return (store.kind_version["Pod"], store.kind_version["Node"])
+
+
+def _explained(e: dict, pod: dict, store: Store, namespace: str, lang: str, t: Translate) -> Text:
+    """The event's text with the explanation under it; the same Text while the event and the
+    explanation (checks/why.py keeps one per state that matters) are the same."""
+    from tutor.checks.why import explain_in_store
+
+    why = explain_in_store(store, namespace, o.name(pod), lang)
+    key = (id(e), id(why), lang)
+    hit = _why_cache.get(key)
+    if hit is not None and hit[0] is e and hit[1] is why:
+        return hit[2]
+    out = event_text(e).copy()
+    out.append("\n  ↳ " + t("node by node, now:"), style="bold cyan")
+    for depth, line in why.lines if why is not None else ():
+        out.append("\n    " + "  " * depth + line, style="cyan" if depth else "")
+    if len(_why_cache) > 64:
+        _why_cache.clear()
+    _why_cache[key] = (e, why, out)
+    return out
+
+
+def event_blocks(store: Store, namespace: str, t: Translate = _en, lang: str = "en") -> tuple[Text, ...]:
     """What the events pane shows: one Text per lesson event, newest first, or a word that
-    there are none yet."""
-    return tuple(event_text(e) for e in lesson_events(store, namespace)) or (Text(t("No events yet."), style="dim"),)
+    there are none yet. Under the newest FailedScheduling event of each pod that still waits,
+    the tutor's node-by-node explanation (checks/why.py)."""
+    events = lesson_events(store, namespace)
+    newest: dict[str, dict] = {}
+    for e in events:
+        reg = o.event_regarding(e)
+        if o.event_reason(e) == "FailedScheduling" and reg.get("kind") == "Pod":
+            newest.setdefault(str(reg.get("name", "")), e)
+    blocks = []
+    for e in events:
+        name = str(o.event_regarding(e).get("name", ""))
+        pod = store.get("Pod", name, namespace) if newest.get(name) is e else None
+        if _pending(pod) and o.event_regarding(e).get("uid") in (None, "", o.uid(pod)):
+            blocks.append(_explained(e, pod, store, namespace, lang, t))
+        else:
+            blocks.append(event_text(e))
+    return tuple(blocks) or (Text(t("No events yet."), style="dim"),)

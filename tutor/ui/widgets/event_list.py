@@ -37,11 +37,12 @@ class EventList(ScrollView, can_focus=True):
         """The lines as wrapped for the pane's width, every one of them, not only those in view."""
         return [strip.text.rstrip() for strip in self._lines]
 
-    def show(self, store: Store, namespace: str, denied: str = "", t: render.Translate = render._en) -> None:
+    def show(self, store: Store, namespace: str, denied: str = "", t: render.Translate = render._en,
+             lang: str = "en") -> None:
         if denied:
             blocks: tuple[Text, ...] = (Text(denied),)
         else:
-            blocks = render.event_blocks(store, namespace, t)
+            blocks = render.event_blocks(store, namespace, t, lang)
         if len(blocks) != len(self._blocks) or any(a is not b and a != b for a, b in zip(blocks, self._blocks)):
             self._blocks = blocks
             self._layout()

@@ -1,4 +1,5 @@
-"""The LWS groups pane, rendered from the store (pods: pod_list.py, events: event_list.py)."""
+"""The LWS groups pane and the node ledger, rendered from the store (pods: pod_list.py, events:
+event_list.py)."""
 
 from __future__ import annotations
 
@@ -22,3 +23,21 @@ class GroupsPane(RedrawsOnChange, VerticalScroll):
         if self._is_new((unavailable, render.groups_key(store, namespace, t))):
             body = self.query_one("#groups-body", Static)
             body.update(unavailable if unavailable else render.groups_view(store, namespace, t))
+
+
+class NodeLedger(RedrawsOnChange, VerticalScroll):
+    """Per node: Ready, GPUs held of the capacity and by which LWS groups, taints, type label.
+    Shown in the groups pane's place on the placement steps (render.PLACEMENT_STEPS) and by g."""
+
+    ALLOW_MAXIMIZE = True
+    can_focus = True
+
+    def compose(self):
+        yield Static(id="ledger-body")
+
+    def show(self, store: Store, namespace: str, gpu: str, t: render.Translate = render._en,
+             unavailable: str = "") -> None:
+        # redrawn only when a node or a pod's placement changes (render.ledger_key)
+        if self._is_new((unavailable, render.ledger_key(store, namespace), t("Not placed:"))):
+            body = self.query_one("#ledger-body", Static)
+            body.update(unavailable if unavailable else render.ledger_view(store, namespace, gpu, t))

@@ -1,0 +1,312 @@
+"""Why is a pod Pending (or why does it run where it runs)? The scheduler's message, clause by
+clause, with the nodes behind each clause and the concrete cause, from tutor.cluster.placement.
+
+One implementation for every place that explains placement: step 7 and step 8's verdicts, the
+events pane, and `lwstutor why`. Everything is computed from the objects given; nothing here
+calls the API.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tutor.cluster import objects as o
+from tutor.cluster import placement as pl
+
+
+def tr(lang: str, en: str, ko: str, **kw) -> str:
+    text = ko if lang == "ko" else en
+    return text.format(**kw) if kw else text
+
+
+@dataclass(frozen=True)
+class Why:
+    """An explanation: a headline, then lines (clauses at depth 0, nodes under them at depth 1)."""
+    headline: str
+    lines: tuple[tuple[int, str], ...]
+    placement: pl.Placement
+    message: str  # the scheduler's latest message for the pod, or ""
+
+    def text_lines(self) -> list[str]:
+        return [self.headline] + [("  " * depth) + line for depth, line in self.lines]
+
+
+def scheduler_message(pod: dict, events: list[dict]) -> str:
+    """The scheduler's newest word on the pod: its PodScheduled=False condition (rewritten on
+    every attempt), else its newest FailedScheduling event about this very pod."""
+    cond = o.condition(pod, "PodScheduled")
+    if cond.get("status") == "False" and cond.get("message"):
+        return str(cond["message"])
+    mine = [e for e in events if o.event_reason(e) == "FailedScheduling"
+            and o.event_regarding(e).get("uid") in (None, "", o.uid(pod))]
+    mine.sort(key=o.event_time)
+    return o.event_message(mine[-1]) if mine else ""
+
+
+def _short(ref: str, namespace: str) -> str:
+    ns, _, name = ref.partition("/")
+    return name if ns == namespace else ref
+
+
+MAX_HOLDER_GROUPS = 4  # holders named in one line; a busy node's thousand pods are summed up
+MAX_HOLDER_NAMES = 4
+
+
+def _holder_key(pod: dict | None, ref: str) -> tuple:
+    """(LWS, group, worker, ref) to group and sort holders by; -1 where a label is missing or odd."""
+    if pod is None:
+        return ("", -1, -1, ref)
+
+    def key(p: dict) -> tuple:
+        g, w = o.group_index(p), o.worker_index(p)
+        return (o.lws_name(p), -1 if g is None or not o.lws_name(p) else g, -1 if w is None else w, ref)
+    return o.derived(pod, "holder", key)
+
+
+def holders_text(holders, namespace: str, pods_by_ref: dict[str, dict] | None = None, lang: str = "en") -> str:
+    """Pods holding a resource, grouped by LWS group: "llm-0, llm-0-1 (llm #0); …", the first
+    few groups named and the rest counted."""
+    groups: dict[tuple, list[str]] = {}
+    for ref, _ in holders:
+        lws, g, w, _r = _holder_key((pods_by_ref or {}).get(ref), ref)
+        groups.setdefault((lws, g), []).append((w, ref))
+    parts = []
+    order = sorted(groups, key=lambda k: (k[0] == "", k))
+    for lws, g in order[:MAX_HOLDER_GROUPS]:
+        names = [_short(ref, namespace) for _, ref in sorted(groups[(lws, g)])]
+        shown = names[:MAX_HOLDER_NAMES] + ([f"+{len(names) - MAX_HOLDER_NAMES}"] if len(names) > MAX_HOLDER_NAMES else [])
+        parts.append(", ".join(shown) + (f" ({lws} #{g if g >= 0 else '?'})" if lws else ""))
+    rest = order[MAX_HOLDER_GROUPS:]
+    if rest:
+        parts.append(tr(lang, "{n} more in {g} groups", "그 밖에 {g}개 그룹의 {n}개",
+                        n=sum(len(groups[k]) for k in rest), g=len(rest)))
+    return "; ".join(parts)
+
+
+def cause_text(rej: pl.Rejection, pod: dict, lang: str, pods_by_ref: dict[str, dict] | None = None) -> str:
+    """The concrete cause of one node's rejection, in the learner's language."""
+    name, ns = o.name(pod), o.namespace(pod)
+    if rej.plugin == "PreFilter":
+        return tr(lang, "ruled out before the filters: {r}", "필터 전에 제외됨: {r}", r=rej.reasons[0])
+    if rej.plugin == "NodeName":
+        return tr(lang, "{p} asks for node {n} (spec.nodeName)", "{p} 는 노드 {n} 를 지정했습니다(spec.nodeName)",
+                  p=name, n=o.node_name(pod))
+    if rej.plugin == "NodeUnschedulable":
+        return tr(lang, "cordoned (spec.unschedulable), and {p} does not tolerate {t}",
+                  "cordon 됨(spec.unschedulable), {p} 에 {t} 톨러레이션이 없습니다", p=name, t=pl.UNSCHEDULABLE_TAINT)
+    if rej.plugin == "TaintToleration" and rej.taint is not None:
+        return tr(lang, "taint {t}, and {p} has no toleration for it", "테인트 {t} 가 있고 {p} 에는 이를 견디는 톨러레이션이 없습니다",
+                  t=pl.taint_text(rej.taint), p=name)
+    if rej.plugin == "NodeAffinity":
+        return tr(lang, "lacks what {p} selects: {m}", "{p} 가 고르는 조건이 없습니다: {m}", p=name, m="; ".join(rej.missing))
+    if rej.plugin == "NodeResourcesFit":
+        parts = []
+        for s in rej.shortages:
+            if s.resource == "pods":
+                parts.append(tr(lang, "Too many pods: {u} of {a} already", "파드 수 초과: 이미 {u}/{a}", u=s.used, a=s.allocatable))
+                continue
+            by = holders_text(s.holders, ns, pods_by_ref, lang)
+            parts.append(tr(lang, "{r}: {u} of {a} requested{by}; {p} asks {w}",
+                            "{r}: {a} 중 {u} 요청됨{by}, {p} 는 {w} 를 요청",
+                            r=s.resource, u=pl.shown(s.resource, s.used), a=pl.shown(s.resource, s.allocatable),
+                            by=tr(lang, " by {h}", "({h})", h=by) if by else "", p=name,
+                            w=pl.shown(s.resource, s.requested)))
+        return "; ".join(parts)
+    if rej.plugin == "InterPodAffinity":
+        who = _short(rej.blocker, ns) if rej.blocker else ""
+        if pl.R_POD_AFFINITY in rej.reasons:
+            return tr(lang, "no pod here that {p}'s affinity wants ({t})", "{p} 의 어피니티가 원하는 파드가 여기 없습니다({t})",
+                      p=name, t=rej.term)
+        if pl.R_POD_ANTI_AFFINITY in rej.reasons:
+            return tr(lang, "{b} is here, and {p}'s anti-affinity keeps away from it ({t})",
+                      "{b} 가 여기 있고 {p} 의 안티어피니티가 이를 피합니다({t})", b=who, p=name, t=rej.term)
+        return tr(lang, "{b} is here, and its anti-affinity keeps {p} away ({t})",
+                  "{b} 가 여기 있고 그 안티어피니티가 {p} 를 막습니다({t})", b=who, p=name, t=rej.term)
+    return ", ".join(rej.reasons)
+
+
+def _grouped(fits: list[pl.NodeFit], pod: dict, lang: str, pods_by_ref) -> list[str]:
+    """One line per distinct cause, naming every node it applies to: "gpu-a, gpu-b: taint …"."""
+    by_cause: dict[str, list[str]] = {}
+    for f in fits:
+        by_cause.setdefault(cause_text(f.rejection, pod, lang, pods_by_ref), []).append(f.node)
+    return [f"{', '.join(nodes)}: {cause}" for cause, nodes in by_cause.items()]
+
+
+def explain(pod: dict, nodes: list[dict], pods: list[dict], events: list[dict], lang: str,
+            seen_namespace: str | None = None) -> Why:
+    """The explanation for one pod. `pods` are all pods the caller sees; `seen_namespace` names
+    the only namespace they come from, when the caller cannot see the others."""
+    placement = pl.place(pod, nodes, pods)
+    pods_by_ref = {pl.ref(p): p for p in pods}
+    name = o.name(pod)
+    message = scheduler_message(pod, events) if not o.node_name(pod) else ""
+    lines: list[tuple[int, str]] = []
+    rejected = [f for f in placement.nodes if not f.fits]
+    if o.node_name(pod):
+        node = o.node_name(pod)
+        mine = next((f for f in placement.nodes if f.node == node), None)
+        if mine is None:
+            headline = tr(lang, "{p} is on node {n}, which the tutor cannot see.",
+                          "{p} 는 노드 {n} 에 있지만 튜터가 그 노드를 볼 수 없습니다.", p=name, n=node)
+        elif mine.fits:
+            headline = tr(lang, "{p} runs on {n}, and by the scheduler's filters {n} fits it.",
+                          "{p} 는 {n} 에서 돕니다. 스케줄러의 필터로 보면 {n} 에 들어갈 수 있습니다.", p=name, n=node)
+        else:
+            headline = tr(lang, "{p} is on {n}; placed now, {n} would refuse it: {c}",
+                          "{p} 는 {n} 에 있습니다. 지금 다시 배치한다면 {n} 는 거절합니다: {c}",
+                          p=name, n=node, c=cause_text(mine.rejection, pod, lang, pods_by_ref))
+        others = [f for f in rejected if f.node != node]
+        if others:
+            lines.append((0, tr(lang, "The other nodes:", "다른 노드:")))
+            lines += [(1, line) for line in _grouped(others, pod, lang, pods_by_ref)]
+        also = [f.node for f in placement.nodes if f.fits and f.node != node]
+        if also:
+            lines.append((0, tr(lang, "Would also fit: {n}", "여기도 들어갈 수 있음: {n}", n=", ".join(also))))
+    else:
+        parsed = pl.parse_message(message) if message else None
+        if message:
+            headline = tr(lang, "{p} is Pending. The scheduler said: {m}", "{p} 는 Pending 입니다. 스케줄러의 말: {m}",
+                          p=name, m=" ".join(message.split()))
+        else:
+            headline = tr(lang, "{p} is not scheduled yet, and the scheduler has not said why.",
+                          "{p} 는 아직 배치되지 않았고 스케줄러가 이유를 말하지 않았습니다.", p=name)
+        gates = [str(g.get("name")) for g in o.as_list(o.dig(pod, "spec", "schedulingGates")) if isinstance(g, dict)]
+        if gates:
+            lines.append((0, tr(lang, "Scheduling gates hold it ({g}): the scheduler does not try it until they are "
+                                      "removed. Where it would fit:",
+                                "스케줄링 게이트({g})가 잡고 있어 이것이 풀릴 때까지 스케줄러는 시도하지 않습니다. "
+                                "들어갈 수 있는 곳:", g=", ".join(gates))))
+        lines += _clauses(placement, parsed, pod, lang, pods_by_ref)
+        if placement.fitting:
+            lines.append((0, tr(lang, "Fits now: {n} (the scheduler tries again when the cluster changes).",
+                                "지금은 들어갈 수 있음: {n} (클러스터가 바뀌면 스케줄러가 다시 시도합니다).",
+                                n=", ".join(placement.fitting))))
+    if placement.unmodelled:
+        lines.append((0, tr(lang, "The tutor cannot tell about {w}: it does not model these filters.",
+                            "튜터는 {w} 에 대해서는 알 수 없습니다: 이 필터들은 다루지 않습니다.",
+                            w=", ".join(placement.unmodelled))))
+    if seen_namespace is not None:
+        lines.append((0, tr(lang, "Counted from the pods in namespace {ns} only; pods of other namespaces on these "
+                                  "nodes are not seen.",
+                            "네임스페이스 {ns} 의 파드만 셉니다. 다른 네임스페이스의 파드는 보이지 않습니다.",
+                            ns=seen_namespace)))
+    return Why(headline, tuple(lines), placement, message)
+
+
+def _clauses(placement: pl.Placement, parsed: pl.SchedulerMessage | None, pod: dict, lang: str,
+             pods_by_ref) -> list[tuple[int, str]]:
+    """Each clause of the scheduler's message, with the nodes the tutor finds behind it now."""
+    lines: list[tuple[int, str]] = []
+    by_reason: dict[str, list[pl.NodeFit]] = {}
+    for f in placement.nodes:
+        for r in f.rejection.reasons if f.rejection else ():
+            by_reason.setdefault(r, []).append(f)
+    said = list(parsed.clauses) if parsed is not None and parsed.total is not None else []
+    if parsed is not None and parsed.prefilter:
+        lines.append((0, parsed.prefilter))
+        if placement.prefilter_failure != parsed.prefilter:
+            lines.append((1, tr(lang, "the tutor finds instead: {m}", "튜터가 찾은 것: {m}", m=placement.message())))
+        return lines
+    for count, reason in said:
+        fits = by_reason.pop(reason, [])
+        lines.append((0, f"{count} {reason}"))
+        if len(fits) != count:
+            lines.append((1, tr(lang, "(the tutor counts {k} now)", "(지금 튜터가 세면 {k})", k=len(fits))))
+        lines += [(1, line) for line in _grouped(fits, pod, lang, pods_by_ref)]
+    for reason, fits in sorted(by_reason.items()):
+        if said:
+            lines.append((0, tr(lang, "Now also {k} {r}", "지금은 여기에도 {k} {r}", k=len(fits), r=reason)))
+        else:
+            lines.append((0, f"{len(fits)} {reason}"))
+        lines += [(1, line) for line in _grouped(fits, pod, lang, pods_by_ref)]
+    return lines
+
+
+# --- from the store -------------------------------------------------------------------------------
+
+_explained: dict[tuple, object] = {}  # (what, fingerprint, …) → Why or lines; a re-check redoes none
+
+
+def _cached(key: tuple, compute):
+    hit = _explained.get(key)
+    if hit is None:
+        if len(_explained) > 64:
+            _explained.clear()
+        hit = _explained[key] = compute()
+    return hit
+
+
+def explain_in_store(store, namespace: str, pod_name: str, lang: str) -> Why | None:
+    """The explanation for a pod of the lesson namespace, from what the tutor watches (one
+    namespace's pods: the note says so). The same Why while nothing it reads changed."""
+    pod = store.get("Pod", pod_name, namespace)
+    if pod is None:
+        return None
+    nodes, pods = store.all("Node"), list(store.pods_named(namespace).values())
+    events = store.events_about(pod_name, namespace)
+    key = ("why", namespace, pod_name, lang, o.uid(pod), o.node_name(pod),
+           scheduler_message(pod, events) if not o.node_name(pod) else "", pl.fingerprint(nodes, pods))
+    return _cached(key, lambda: explain(pod, nodes, pods, events, lang, seen_namespace=namespace))
+
+
+def verdict_lines(ctx, pod_name: str, with_headline: bool = False) -> list[str]:
+    """A checker's detail lines for a pod of the lesson namespace (`ctx` is a checks Context)."""
+    if not ctx.explain:
+        return []
+    why = explain_in_store(ctx.store, ctx.ns, pod_name, ctx.lang)
+    if why is None:
+        return []
+    lines = why.text_lines()
+    return lines if with_headline else lines[1:]
+
+
+def exclusive_lines(ctx, lws: str) -> list[str]:
+    """Step 7: why each group of an exclusive-topology LWS landed where it did."""
+    if not ctx.explain:
+        return []
+    nodes, pods = ctx.store.all("Node"), list(ctx.store.pods_named(ctx.ns).values())
+    return list(_cached(("exclusive", ctx.ns, lws, ctx.lang, pl.fingerprint(nodes, pods)),
+                        lambda: tuple(_exclusive_lines(ctx, lws, nodes, pods))))
+
+
+def _exclusive_lines(ctx, lws: str, nodes: list[dict], pods: list[dict]) -> list[str]:
+    lang = ctx.lang
+    groups: dict[int, list[dict]] = {}
+    for p in ctx.pods_of(lws):
+        groups.setdefault(o.group_index(p) or 0, []).append(p)
+    lines, used = [], set()
+    first: tuple[dict, pl.Placement] | None = None
+    for g, members in sorted(groups.items()):
+        leader = next((p for p in members if o.worker_index(p) == 0), None)
+        node = o.node_name(leader) if leader is not None else ""
+        if leader is None or not node:
+            continue
+        placement = pl.place(leader, nodes, pods)
+        first = first or (leader, placement)
+        used.add(node)
+        workers = [o.name(p) for p in members if p is not leader]
+        lines.append(tr(lang, "group {g} on {n}: {l}'s affinity (same group-key, per {k}) keeps the group on one "
+                              "node{w}.",
+                        "그룹 {g} → {n}: {l} 의 어피니티(같은 group-key, {k} 기준)가 그룹을 한 노드에 모읍니다{w}.",
+                        g=g, n=node, l=o.name(leader), k=_exclusive_key(leader),
+                        w=tr(lang, "; {ws} {v} it by nodeSelector {k}={n}", ", {ws} 는 nodeSelector {k}={n} 로 따라옵니다",
+                             ws=", ".join(workers), v="follows" if len(workers) == 1 else "follow",
+                             k=_exclusive_key(leader), n=node) if workers else ""))
+        for other, blocker in placement.kept_off:
+            if other != node:
+                lines.append(tr(lang, "  its anti-affinity (group-key of another group) keeps it off {o}: {b} runs there.",
+                                "  안티어피니티(다른 그룹의 group-key)가 {o} 를 피하게 합니다: 거기서 {b} 가 돕니다.",
+                                o=other, b=_short(blocker, ctx.ns)))
+    if first is not None:
+        leader, placement = first
+        pods_by_ref = {pl.ref(p): p for p in pods}
+        rest = [f for f in placement.nodes if f.node not in used and not f.fits]
+        if rest:
+            lines.append(tr(lang, "The other nodes:", "다른 노드:"))
+            lines += ["  " + line for line in _grouped(rest, leader, lang, pods_by_ref)]
+    return lines
+
+
+def _exclusive_key(pod: dict) -> str:
+    return o.annotations(pod).get(o.EXCLUSIVE_ANNOTATION) or pl.HOSTNAME
