@@ -364,7 +364,7 @@ class TutorApp(App):
     def action_goto(self, n: int) -> None:
         if 1 <= n <= len(self.session.lesson.steps):
             self.session.progress.go(n)
-            self.query_one(LessonPane).scroll_home(animate=False)
+            self.query_one(LessonPane).to_top()
             newly = self.session.evaluate([n], {n})  # its verdict with the details shown on screen
             self.redraw_lesson()
             if newly:
