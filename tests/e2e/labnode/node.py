@@ -10,9 +10,11 @@ netbridge.py (node -> API server on 127.0.0.1, API server -> kubelet through the
 egress selector over a unix socket).
 
 What a kubelet of this version needs on these machines (cgroup v1, no systemd, several labs at
-once): failCgroupV1: false; containerd 2.x (the kubelet takes the cgroup driver from the
-runtime's RuntimeConfig call, which containerd 1.x lacks); cgroupfs with a cgroup root of its own
-per lab; evictions and image GC off (tiny images on tmpfs would look like disk pressure).
+once): failCgroupV1: false; cgroupfs with a cgroup root of its own per lab; evictions and image
+GC off (tiny images on tmpfs would look like disk pressure). containerd is v2, built from its
+module: the kubelet takes the cgroup driver from the runtime's RuntimeConfig call, which
+containerd 1.x (Debian bookworm ships 1.6) does not implement; kubelet 1.37 still falls back to
+its own setting then, but counts it in `kubelet_cri_losing_support{version="1.38.0"}`.
 """
 
 from __future__ import annotations
@@ -133,10 +135,13 @@ class Node:
         for hierarchy in self._hierarchies():
             (hierarchy / self.cgroup_root.lstrip("/")).mkdir(exist_ok=True)
 
-    def _hierarchies(self) -> list[Path]:
+    def _hierarchies(self, with_unified: bool = False) -> list[Path]:
+        """The v1 hierarchies (and, for clean-up, the v2 one beside them, where the kubelet's
+        cgroup library also makes its directories)."""
         if not CGROUP_V1.is_dir():
             return []
-        return [p for p in CGROUP_V1.iterdir() if p.is_dir() and not p.is_symlink() and p.name != "unified"]
+        return [p for p in CGROUP_V1.iterdir()
+                if p.is_dir() and not p.is_symlink() and (with_unified or p.name != "unified")]
 
     def write_configs(self, kubeconfig: Path, pki: Path, api_port: int) -> None:
         d = self.dir
@@ -146,7 +151,8 @@ class Node:
             "cniVersion": "1.0.0", "name": "lab",
             "plugins": [
                 {"type": "bridge", "bridge": "cni0", "isGateway": True, "ipMasq": False, "hairpinMode": True,
-                 "ipam": {"type": "host-local", "ranges": [[{"subnet": NODE_POD_CIDR}]],
+                 # Its own IPAM store: host-local's default (/var/lib/cni) is shared and outlives the lab.
+                 "ipam": {"type": "host-local", "dataDir": str(d / "cni-ipam"), "ranges": [[{"subnet": NODE_POD_CIDR}]],
                           "routes": [{"dst": "0.0.0.0/0"}]}},
                 {"type": "portmap", "capabilities": {"portMappings": True}},
             ]}, indent=1))
@@ -170,6 +176,9 @@ disabled_plugins = ["io.containerd.snapshotter.v1.blockfile", "io.containerd.sna
     sandbox = "{PAUSE_IMAGE}"
 [plugins."io.containerd.cri.v1.runtime"]
   netns_mounts_under_state_dir = true
+  # This machine's root lacks CAP_SYS_RESOURCE, so no process may lower its OOM score below
+  # containerd's; without this the kubelet's -998 for pod sandboxes fails every pod start.
+  restrict_oom_score_adj = true
   [plugins."io.containerd.cri.v1.runtime".cni]
     bin_dirs = ["{CNI_BIN}"]
     conf_dir = "{d / 'cni'}"
@@ -179,6 +188,7 @@ disabled_plugins = ["io.containerd.snapshotter.v1.blockfile", "io.containerd.sna
       runtime_type = "io.containerd.runc.v2"
       [plugins."io.containerd.cri.v1.runtime".containerd.runtimes.runc.options]
         BinaryName = "{RUNC}"
+        Root = "{d / 'runc'}"
         SystemdCgroup = false
 """)
         # Pods get cluster DNS and no search domain of the machine's.
@@ -285,7 +295,7 @@ disabled_plugins = ["io.containerd.snapshotter.v1.blockfile", "io.containerd.sna
         for point in sorted(mounts, key=len, reverse=True):
             subprocess.run(["umount", "-l", point], capture_output=True)
         subprocess.run(["ip", "netns", "delete", self.netns_name], capture_output=True)
-        for hierarchy in self._hierarchies():
+        for hierarchy in self._hierarchies(with_unified=True):
             root = hierarchy / self.cgroup_root.lstrip("/")
             if root.is_dir():
                 for sub in sorted((p for p in root.rglob("*") if p.is_dir()), key=lambda p: len(p.parts),

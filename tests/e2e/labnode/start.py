@@ -67,7 +67,9 @@ def begin(lab, node_bin: Path) -> Starting:
 def apiserver_args(lab, starting: Starting) -> list[str]:
     egress = lab.dir / "egress-selector.yaml"
     egress.write_text(starting.node.egress_config())
-    return [f"--egress-selector-config-file={egress}",
+    # InternalIP: the node's address inside the lab namespace, which netbridge dials there (the
+    # default tries the Hostname first, and nothing resolves "lab-server").
+    return [f"--egress-selector-config-file={egress}", "--kubelet-preferred-address-types=InternalIP",
             f"--kubelet-client-certificate={lab.pki / 'admin.crt'}", f"--kubelet-client-key={lab.pki / 'admin.key'}"]
 
 
