@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from tutor.checks.common import MAX_LINES, UID_RE, answer_text, kv_lines, pods_running
+from tutor.checks.common import MAX_LINES, UID_RE, answer_text, grace_note, kv_lines, pods_running
 from tutor.checks.context import Context
 from tutor.checks.verdict import Stop, Verdict, failed, passed, waiting
 from tutor.cluster import objects as o
@@ -65,11 +65,22 @@ def check(ctx: Context) -> Verdict:
     saw_restart = [r for r in ctx.store.obs.restarts if r.pod == "llm-0-1"]
 
     if g0 == uid0:
+        if o.is_terminating(leader0):
+            # The real kubelet keeps the old leader until its container exits or the grace
+            # period ends; the UID is still the one written before the failure.
+            return waiting(ctx.t("LWS is recreating group 0: ", "LWS 가 그룹 0 을 다시 만드는 중입니다: ")
+                           + grace_note(ctx, leader0))
         if ev0 or ctx.store.obs.recreations("llm-0"):
             return failed(ctx.t("group0_before equals llm-0's UID after the recreation: restart.txt was written "
                                 "after the failure. The point is to record the UIDs before, then compare.",
                                 "group0_before 가 다시 만들어진 뒤의 llm-0 UID 와 같습니다. restart.txt 를 실패 뒤에 "
                                 "적었습니다. 실패 전에 UID 를 적어 두고 비교하는 것이 이 단계의 핵심입니다."))
+        worker0 = ctx.pod("llm-0-1")
+        if saw_restart or (worker0 is not None and o.restart_count(worker0) > 0):
+            return waiting(ctx.t("llm-0-1's container exited and the kubelet restarted it; LWS is about to "
+                                 "recreate group 0.",
+                                 "llm-0-1 의 컨테이너가 종료되어 kubelet 이 다시 띄웠습니다. 곧 LWS 가 그룹 0 을 "
+                                 "다시 만듭니다."))
         return waiting(ctx.t("restart.txt is ready. Now make llm-0-1's container fail: "
                              "kubectl exec -n {ns} llm-0-1 -- touch /tmp/fail",
                              "restart.txt 가 준비됐습니다. 이제 llm-0-1 의 컨테이너를 실패시키세요: "
