@@ -102,8 +102,13 @@ class Learner:
         tests, not as a learner would: real pods whose `sh -c` loop ignores SIGTERM would each wait
         out their 30 s grace period, so their deletion is shortened to 1 s."""
         self.lab.kubectl("delete", "leaderworkersets", "--all", "-n", NS, "--wait=false", timeout=180)
-        self.lab.kubectl("delete", "pods", "--all", "-n", NS, "--grace-period=1", "--wait=false", timeout=180)
-        self.wait("namespace empty of pods", lambda: not self.get("pods")["items"])
+
+        def no_pods() -> bool:  # again while the StatefulSets still recreate what was deleted
+            if not self.get("pods")["items"]:
+                return True
+            self.lab.kubectl("delete", "pods", "--all", "-n", NS, "--grace-period=1", "--wait=false", timeout=60)
+            return False
+        self.wait("namespace empty of pods", no_pods)
         self.wait("no LeaderWorkerSet left", lambda: not self.get("leaderworkersets")["items"])
 
     def get(self, kind: str, name: str | None = None, selector: str | None = None) -> dict | None:

@@ -169,24 +169,33 @@ def test_step5_real_restart_through_the_old_leaders_grace_period(lab, learner, w
     assert learner.uids()[1] == g1
 
 
-def test_a_crash_looping_container_is_a_fail_until_the_group_is_recreated(lab, learner, watch):
+def test_a_crash_looping_container_is_never_a_pass_while_it_is_down(lab, learner, watch):
     """A worker whose command ends at once (its test is the wrong way round): the kubelet
-    restarts it into CrashLoopBackOff; step 1 must not pass on phase Running alone."""
+    restarts it, backs off (CrashLoopBackOff), and LWS recreates the group over and over. The
+    pod's phase stays Running throughout; step 1 must not pass on that alone.
+
+    Known limit, not asserted: in the instant after each recreation the new containers are
+    reported running before the worker's exits, and a checker that judges the current state
+    cannot tell that from a healthy start."""
     fresh(learner)
     broken = container("worker")
     broken["command"] = ["sh", "-c", "while [ -f /tmp/fail ]; do sleep 1; done; exit 1"]
     w = watch(1)
     learner.apply(lws("llm", 2, container("leader"), broken), "lws.yaml")
-    crash = w.until("a worker seen exited or backing off", lambda s: any(
-        p["restarts"] > 0 or p["waiting"] == "CrashLoopBackOff" for n, p in s.pods.items() if n.endswith("-1")),
-        timeout=120)
-    time.sleep(20)  # let the kubelet and LWS go round a few times
-    assert all(s.status != "pass" for s in w.samples), [(s.status, s.message) for s in w.samples if s.status == "pass"]
-    after = [s for s in w.samples if s.t >= crash.t]
-    backoff = [s for s in after if "CrashLoopBackOff" in s.message]
-    assert all(s.status == "fail" for s in backoff) and all("keeps exiting" in s.message for s in backoff)
-    events = lab.kubectl("get", "events", "-n", NS, "-o", "jsonpath={.items[*].reason}").stdout.split()
-    assert "BackOff" in events or backoff or any("RecreateGroup" in e for e in events), events
+    w.until("a worker in CrashLoopBackOff", lambda s: any(
+        p["waiting"] == "CrashLoopBackOff" for n, p in s.pods.items() if n.endswith("-1")), timeout=120)
+    time.sleep(10)  # a few more rounds of the kubelet and LWS
+    down = [s for s in w.samples if any(
+        n.endswith("-1") and (p["waiting"] or p["phase"] != "Running") for n, p in s.pods.items())]
+    assert down
+    for s in down:
+        assert s.status != "pass", (s.message, s.pods)
+    backoff = [s for s in down if any(p["waiting"] == "CrashLoopBackOff" for p in s.pods.values())]
+    assert backoff, "never saw a worker in CrashLoopBackOff"
+    for s in backoff:
+        assert s.status == "fail" and "keeps exiting" in s.message and "CrashLoopBackOff" in s.message, s.message
+    reasons = lab.kubectl("get", "events", "-n", NS, "-o", "jsonpath={.items[*].reason}").stdout.split()
+    assert "BackOff" in reasons, reasons  # the kubelet's own event
 
 
 def test_step6_rollout_with_real_grace_periods(lab, learner, watch):
@@ -204,6 +213,7 @@ def test_step6_rollout_with_real_grace_periods(lab, learner, watch):
         assert s.status in ("waiting", "fail"), (s.status, s.message)
         if any(p["terminating"] for p in s.pods.values()):
             assert s.status == "waiting", (s.message, s.pods)
+            assert any("grace period" in d for d in s.details), s.details  # why it takes 30 s
     assert all(s.status == "pass" for s in w.samples if s.t >= final.t)
 
 

@@ -252,10 +252,8 @@ def pods_running(ctx: Context, names: list[str]) -> None:
     for name in names:
         pod = ctx.pod(name)
         if pod is None:
-            not_ready.append(ctx.t("{pod}: not created yet", "{pod}: 아직 없음", pod=name))
-            continue
-        if o.is_terminating(pod):  # a real kubelet keeps it Running through its grace period
-            not_ready.append(ctx.t("{pod}: Terminating", "{pod}: 종료 중", pod=name))
+            old = ctx.terminating(name)
+            not_ready.append(grace_note(ctx, old) if old else ctx.t("{pod}: not created yet", "{pod}: 아직 없음", pod=name))
             continue
         if o.phase(pod) == "Running":
             stopped = container_not_running(ctx, pod)

@@ -57,6 +57,11 @@ def check(ctx: Context) -> Verdict:
                                 "{key} 는 {pod} 가 아니라 {owner} 의 UID 입니다.", key=k, owner=owner, pod=pod))
     g0, g1 = values["group0_before"].lower(), values["group1_before"].lower()
     leader0, leader1 = ctx.pod("llm-0"), ctx.pod("llm-1")
+    old0 = ctx.terminating("llm-0")
+    if leader0 is None and old0 is not None:
+        # The real kubelet keeps the old leader until its container exits or the grace period ends.
+        return waiting(ctx.t("LWS is recreating group 0: ", "LWS 가 그룹 0 을 다시 만드는 중입니다: ")
+                       + grace_note(ctx, old0))
     if leader0 is None or leader1 is None:
         return waiting(ctx.t("Waiting for llm-0 and llm-1 to exist (a group is being recreated).",
                              "llm-0 과 llm-1 이 생기기를 기다립니다(그룹을 다시 만드는 중)."))
@@ -65,11 +70,6 @@ def check(ctx: Context) -> Verdict:
     saw_restart = [r for r in ctx.store.obs.restarts if r.pod == "llm-0-1"]
 
     if g0 == uid0:
-        if o.is_terminating(leader0):
-            # The real kubelet keeps the old leader until its container exits or the grace
-            # period ends; the UID is still the one written before the failure.
-            return waiting(ctx.t("LWS is recreating group 0: ", "LWS 가 그룹 0 을 다시 만드는 중입니다: ")
-                           + grace_note(ctx, leader0))
         if ev0 or ctx.store.obs.recreations("llm-0"):
             return failed(ctx.t("group0_before equals llm-0's UID after the recreation: restart.txt was written "
                                 "after the failure. The point is to record the UIDs before, then compare.",

@@ -58,7 +58,7 @@ def check(ctx: Context) -> Verdict:
     current = o.revision(sts) if sts else ""
     pods = ctx.pods_of(LWS)
     groups = group_lines(ctx, current)
-    terminating = [p for p in pods if o.is_terminating(p)]
+    terminating = ctx.terminating_of(LWS)
     if terminating:  # the real kubelet: each replaced group waits out its grace period
         groups.append(grace_note(ctx, terminating[0]))
     if updated < spec_replicas or not available:

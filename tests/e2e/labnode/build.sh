@@ -16,7 +16,7 @@ export GOTOOLCHAIN=${GOTOOLCHAIN:-local} CGO_ENABLED=0
 key="k8s-$K8S_VERSION.containerd-$CONTAINERD_VERSION.coredns-$COREDNS_VERSION"
 bin="${LABNODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lwstutor-labnode}/$key/bin"
 stamp="$bin/.complete"
-sums=$(cat "$here/go.sum" "$here/kube/go.sum" | sha256sum | cut -c1-16)
+sums=$(cat "$here/go.sum" "$here/kube/go.sum" "$here"/coredns/*.go "$here"/pause/*.go | sha256sum | cut -c1-16)
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key $sums" ]; then
   echo "$bin"; exit 0
 fi

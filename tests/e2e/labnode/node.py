@@ -229,6 +229,11 @@ disabled_plugins = ["io.containerd.snapshotter.v1.blockfile", "io.containerd.sna
         fallthrough in-addr.arpa ip6.arpa
         ttl 30
     }}
+    # k3s forwards other names to the machine's resolver, where a made-up name such as
+    # llm-1.llm.infer is NXDOMAIN; nothing may leave the lab, so this answers that here.
+    template ANY ANY . {{
+        rcode NXDOMAIN
+    }}
     cache 30
     loadbalance
 }}

@@ -13,10 +13,12 @@ import (
 	_ "github.com/coredns/coredns/plugin/loadbalance"
 	_ "github.com/coredns/coredns/plugin/log"
 	_ "github.com/coredns/coredns/plugin/ready"
+	_ "github.com/coredns/coredns/plugin/template"
 )
 
 func init() {
-	dnsserver.Directives = []string{"errors", "log", "health", "ready", "cache", "loadbalance", "kubernetes"}
+	// template last: it answers only what kubernetes (cluster.local) passed on.
+	dnsserver.Directives = []string{"errors", "log", "health", "ready", "cache", "loadbalance", "kubernetes", "template"}
 }
 
 func main() { coremain.Run() }
