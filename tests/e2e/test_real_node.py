@@ -169,33 +169,37 @@ def test_step5_real_restart_through_the_old_leaders_grace_period(lab, learner, w
     assert learner.uids()[1] == g1
 
 
-def test_a_crash_looping_container_is_never_a_pass_while_it_is_down(lab, learner, watch):
-    """A worker whose command ends at once (its test is the wrong way round): the kubelet
-    restarts it, backs off (CrashLoopBackOff), and LWS recreates the group over and over. The
-    pod's phase stays Running throughout; step 1 must not pass on that alone.
+def test_a_worker_that_exits_at_once_is_never_a_pass(lab, learner, watch):
+    """A worker whose command ends at once (its test is the wrong way round). The kubelet
+    restarts the container (exit code 1), LWS recreates the group on that first restart, the old
+    leader waits out its grace period, and round it goes. Phase stays Running on the pods
+    throughout; step 1 must never pass, and while old pods terminate it must say why.
 
-    Known limit, not asserted: in the instant after each recreation the new containers are
-    reported running before the worker's exits, and a checker that judges the current state
-    cannot tell that from a healthy start."""
+    LWS recreates the group at the first restart, before the kubelet's back-off, so on LWS
+    pods CrashLoopBackOff does not show here; pods_running's CrashLoopBackOff fail is covered by
+    the unit tests. Known limit, not asserted: right after a recreation the new containers are
+    reported running before the worker exits, a state a checker of the present cannot tell from a
+    healthy start."""
     fresh(learner)
     broken = container("worker")
     broken["command"] = ["sh", "-c", "while [ -f /tmp/fail ]; do sleep 1; done; exit 1"]
     w = watch(1)
     learner.apply(lws("llm", 2, container("leader"), broken), "lws.yaml")
-    w.until("a worker in CrashLoopBackOff", lambda s: any(
-        p["waiting"] == "CrashLoopBackOff" for n, p in s.pods.items() if n.endswith("-1")), timeout=120)
-    time.sleep(10)  # a few more rounds of the kubelet and LWS
+    w.until("the group recreated after a real restart", lambda s: w.session.store.obs.recreations("llm-0") >= 1,
+            timeout=150)
+    seen = [r for r in w.session.store.obs.restarts if r.pod.endswith("-1")]
+    assert seen and all(r.exit_code == 1 for r in seen), seen
     down = [s for s in w.samples if any(
-        n.endswith("-1") and (p["waiting"] or p["phase"] != "Running") for n, p in s.pods.items())]
+        n.endswith("-1") and (p["waiting"] or p["restarts"] > 0) for n, p in s.pods.items())
+        or any(p["terminating"] for p in s.pods.values())]
     assert down
     for s in down:
         assert s.status != "pass", (s.message, s.pods)
-    backoff = [s for s in down if any(p["waiting"] == "CrashLoopBackOff" for p in s.pods.values())]
-    assert backoff, "never saw a worker in CrashLoopBackOff"
-    for s in backoff:
-        assert s.status == "fail" and "keeps exiting" in s.message and "CrashLoopBackOff" in s.message, s.message
+        for n, p in s.pods.items():
+            if p["terminating"] and n not in {o for o, q in s.pods.items() if not q["terminating"]}:
+                assert any(f"{n} is Terminating" in d and "grace period" in d for d in s.details), s.details
     reasons = lab.kubectl("get", "events", "-n", NS, "-o", "jsonpath={.items[*].reason}").stdout.split()
-    assert "BackOff" in reasons, reasons  # the kubelet's own event
+    assert "Killing" in reasons and "Started" in reasons, reasons  # the kubelet's own events
 
 
 def test_step6_rollout_with_real_grace_periods(lab, learner, watch):
