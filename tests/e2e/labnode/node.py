@@ -131,7 +131,7 @@ class Node:
         sh("sysctl", "-qw", "net.ipv4.ip_forward=1", netns=ns)
 
     def create_cgroups(self) -> None:
-        """The kubelet's cgroup root, one per lab, in every v1 hierarchy."""
+        """The kubelet's cgroup root, one per lab, in every v1 hierarchy (or the v2 tree)."""
         for hierarchy in self._hierarchies():
             (hierarchy / self.cgroup_root.lstrip("/")).mkdir(exist_ok=True)
 
@@ -140,6 +140,8 @@ class Node:
         cgroup library also makes its directories)."""
         if not CGROUP_V1.is_dir():
             return []
+        if (CGROUP_V1 / "cgroup.controllers").exists():  # a cgroup v2 machine: one tree
+            return [CGROUP_V1]
         return [p for p in CGROUP_V1.iterdir()
                 if p.is_dir() and not p.is_symlink() and (with_unified or p.name != "unified")]
 
