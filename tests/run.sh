@@ -11,6 +11,14 @@ if command -v go >/dev/null 2>&1; then
   start=$(date +%s)
   bash tests/e2e/labcluster/build.sh >/dev/null
   echo "lab control plane binaries ready ($(( $(date +%s) - start ))s)"
+  if [ "${LAB_NODE:-real}" = real ]; then
+    # The real lab node: Debian's runc, CNI plugins, busybox-static (root installs them), then
+    # kubelet, kube-proxy, containerd and CoreDNS built into their own cache.
+    start=$(date +%s)
+    bash tests/e2e/labnode/install-deps.sh || [ "${CI:-}" != true ]
+    bash tests/e2e/labnode/build.sh >/dev/null
+    echo "lab node binaries ready ($(( $(date +%s) - start ))s)"
+  fi
 else
   echo "go is not installed: the e2e tests will skip (or fail when CI=true)"
 fi

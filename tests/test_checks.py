@@ -273,3 +273,52 @@ def test_a_checker_that_raises_gives_error(monkeypatch):
 def test_messages_in_korean():
     v = check(state("names-swapped", lang="ko"), 2)
     assert v.status is FAIL and "번째 줄" in v.message
+
+
+# --- a real kubelet's states, made from a recorded one (the KWOK recordings have no container) ----
+
+def _modified(s, name: str, change) -> None:
+    """Applies one MODIFIED event of a recorded pod, changed as a real kubelet would change it."""
+    import copy
+
+    from tutor.cluster.events import ObjectEvent
+
+    pod = copy.deepcopy(s.store.get("Pod", name, "infer"))
+    change(pod)
+    pod["metadata"]["resourceVersion"] = str(int(pod["metadata"]["resourceVersion"]) + 100000)
+    s.apply(ObjectEvent("MODIFIED", pod, s.store.now))
+
+
+def _crash_loop(pod):
+    cs = pod["status"]["containerStatuses"][0]
+    cs["restartCount"] = 3
+    cs["state"] = {"waiting": {"reason": "CrashLoopBackOff", "message": "back-off 40s restarting failed container"}}
+    cs["lastState"] = {"terminated": {"exitCode": 1, "reason": "Error"}}
+
+
+def _terminating(pod):
+    pod["metadata"]["deletionTimestamp"] = "2026-01-01T00:00:00Z"
+    pod["metadata"]["deletionGracePeriodSeconds"] = 30
+
+
+def test_step1_a_container_in_crashloopbackoff_is_a_fail_though_the_phase_is_running():
+    s = state(W, after=running("llm-1-1"))
+    _modified(s, "llm-0-1", _crash_loop)
+    assert s.store.get("Pod", "llm-0-1", "infer")["status"]["phase"] == "Running"
+    assert_verdict(check(s, 1), FAIL, "llm-0-1", "keeps exiting", "exit code 1", "CrashLoopBackOff",
+                   "kubectl logs -n infer llm-0-1")
+
+
+def test_step5_the_old_leader_terminating_is_a_wait_that_says_why():
+    s = state(W, after=file_written("restart.txt"))
+    _modified(s, "llm-0", _terminating)
+    assert_verdict(check(s, 5), WAIT, "recreating group 0", "llm-0 is Terminating", "grace period (30 s)",
+                   "trap 'exit 0' TERM")
+
+
+def test_step5_after_the_containers_restart_it_no_longer_asks_for_the_touch():
+    s = state(W, after=file_written("restart.txt"))
+    _modified(s, "llm-0-1", lambda p: p["status"]["containerStatuses"][0].update(restartCount=1))
+    v = check(s, 5)
+    assert_verdict(v, WAIT, "kubelet restarted it", "LWS is about to recreate group 0")
+    assert "touch /tmp/fail" not in v.message

@@ -1,7 +1,9 @@
 """The real lab control plane as a pytest session fixture.
 
-With CI=true these tests never skip: a missing Go toolchain or a failed build is a failure.
-Elsewhere, a machine without Go skips them with a one-line reason.
+With CI=true these tests never skip: a missing Go toolchain, a failed build or a real node that
+cannot run is a failure. Elsewhere, a machine without Go skips them with a one-line reason, and
+one that cannot run the real node (not root, no cgroups) runs the KWOK-only lab with a warning
+naming why; LAB_NODE=kwok asks for the KWOK-only lab outright.
 """
 
 from __future__ import annotations
@@ -9,9 +11,11 @@ from __future__ import annotations
 import os
 import shutil
 
+import warnings
+
 import pytest
 
-from tests.e2e.labcluster.lab import Lab, LabError, up
+from tests.e2e.labcluster.lab import Lab, LabError, node_kind, up
 from tests.e2e.learner import Learner
 
 
@@ -27,13 +31,27 @@ def lab() -> Lab:
         if os.environ.get("CI") == "true":
             pytest.fail("CI=true but Go is not installed: the e2e tests need it to build the lab")
         pytest.skip("Go is not installed: the lab control plane cannot be built here")
+    kind = node_kind()
+    if kind == "real" and os.environ.get("CI") != "true":
+        from tests.e2e.labnode.node import unavailable_reason
+        if reason := unavailable_reason():
+            warnings.warn(f"the real lab node cannot run here ({reason}): using the KWOK-only lab")
+            kind = "kwok"
     try:
-        the_lab = up()
+        the_lab = up(node=kind)
     except LabError as exc:
         pytest.fail(f"lab control plane did not start: {exc}")
     yield the_lab
     the_lab.stop()
     the_lab.remove()
+
+
+@pytest.fixture
+def real_node(lab) -> Lab:
+    """The session lab, for tests whose subject is a real container (exec, exit, restart)."""
+    if not lab.real_node:
+        pytest.skip("the lab's node is KWOK-only here: no container runs")
+    return lab
 
 
 @pytest.fixture(scope="module")

@@ -2,8 +2,10 @@
 
 It writes the answer files into the workdir and applies YAML with the lab's own kubectl (built
 from the same Kubernetes version as the control plane). Every wait is on a condition read from
-the cluster, never a fixed sleep. KWOK pods run no containers, so `kubectl exec` output is
-reproduced from the live pod spec/status exactly as the lab's commands would print it.
+the cluster, never a fixed sleep. On the real node (the default lab) steps 3, 4 and 5 run the
+lab's literal commands: `kubectl exec ... -- env`, `... -- nslookup NAME`, `... -- touch
+/tmp/fail`. Only on the KWOK-only lab (LAB_NODE=kwok), whose pods run no containers, are their
+outputs reproduced from the pod spec and the failure imitated by a status patch.
 """
 
 from __future__ import annotations
@@ -98,9 +100,18 @@ class Learner:
         self.lab.kubectl("delete", kind, name, "-n", NS, "--ignore-not-found", "--wait=true", timeout=180)
 
     def reset(self) -> None:
-        """Deletes every LWS and waits until their pods are gone, so GPUs are free again."""
-        self.lab.kubectl("delete", "leaderworkersets", "--all", "-n", NS, "--wait=true", timeout=180)
-        self.wait("namespace empty of pods", lambda: not self.get("pods")["items"])
+        """Deletes every LWS and waits until their pods are gone, so GPUs are free again. Between
+        tests, not as a learner would: real pods whose `sh -c` loop ignores SIGTERM would each wait
+        out their 30 s grace period, so their deletion is shortened to 1 s."""
+        self.lab.kubectl("delete", "leaderworkersets", "--all", "-n", NS, "--wait=false", timeout=180)
+
+        def no_pods() -> bool:  # again while the StatefulSets still recreate what was deleted
+            if not self.get("pods")["items"]:
+                return True
+            self.lab.kubectl("delete", "pods", "--all", "-n", NS, "--grace-period=1", "--wait=false", timeout=60)
+            return False
+        self.wait("namespace empty of pods", no_pods)
+        self.wait("no LeaderWorkerSet left", lambda: not self.get("leaderworkersets")["items"])
 
     def get(self, kind: str, name: str | None = None, selector: str | None = None) -> dict | None:
         args = ["get", kind, "-n", NS, "-o", "json"]
@@ -160,8 +171,16 @@ class Learner:
         self.write("names.txt", text)
         return text
 
+    def exec(self, pod: str, *cmd: str, check: bool = True):
+        """`kubectl exec -n infer POD -- CMD...` in the pod's real container."""
+        return self.lab.kubectl("exec", "-n", NS, pod, "--", *cmd, check=check, timeout=60)
+
     def exec_env(self, pod: str) -> str:
-        """`kubectl exec POD -- env | grep ^LWS_`, from the spec the webhook wrote."""
+        """`kubectl exec POD -- env | grep ^LWS_`."""
+        if self.lab.real_node:
+            return "".join(line + "\n" for line in self.exec(pod, "env").stdout.splitlines()
+                           if line.startswith("LWS_"))
+        # KWOK-only lab: no container to ask; the same lines from the spec the webhook wrote.
         env = self.pod(pod)["spec"]["containers"][0].get("env") or []
         return "".join(f"{e['name']}={e.get('value', '')}\n" for e in env if e["name"].startswith("LWS_"))
 
@@ -171,7 +190,12 @@ class Learner:
         return text
 
     def nslookup(self, name: str, ok: bool = True) -> str:
-        """What busybox nslookup prints inside llm-1-1 (cluster DNS at the k3s default 10.43.0.10)."""
+        """`kubectl exec llm-1-1 -- nslookup NAME`: what busybox prints (both streams, as a
+        terminal shows them; a failed lookup exits non-zero)."""
+        if self.lab.real_node:
+            res = self.exec("llm-1-1", "nslookup", name, check=False)
+            return res.stdout + res.stderr
+        # KWOK-only lab: busybox's answer as it prints it, from cluster DNS at 10.43.0.10.
         head = "Server:\t\t10.43.0.10\nAddress:\t10.43.0.10:53\n\n"
         if not ok:
             return head + f"** server can't find {name}: NXDOMAIN\n\n"
@@ -191,9 +215,14 @@ class Learner:
         self.write("restart.txt", f"group0_before={g0}\ngroup1_before={g1}\n")
 
     def fail_worker(self) -> tuple[str, str]:
-        """touch /tmp/fail in llm-0-1; waits until group 0 is rebuilt and Running again."""
+        """`kubectl exec llm-0-1 -- touch /tmp/fail`; waits until group 0 is rebuilt and Running
+        again (on the real node: the container exits 1, the kubelet restarts it, LWS recreates
+        the group, the old pods stay Terminating for their grace period)."""
         g0, g1 = self.uids()
-        fail_container(self.lab, "llm-0-1", NS)
+        if self.lab.real_node:
+            self.exec("llm-0-1", "touch", "/tmp/fail")
+        else:  # KWOK-only lab: no container; imitate the restart in the pod status
+            fail_container(self.lab, "llm-0-1", NS)
         self.wait("llm-0 recreated", lambda: (p := self.pod("llm-0")) and p["metadata"]["uid"] != g0)
         self.running("llm-0", "llm-0-1")
         return g0, g1

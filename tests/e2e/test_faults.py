@@ -24,8 +24,9 @@ from tutor.progress import Progress
 
 @pytest.fixture(scope="module")
 def lab():
-    """Its own lab: killing the API server would break every other test's cluster."""
-    with running_lab() as the_lab:
+    """Its own lab: killing the API server would break every other test's cluster. KWOK-only:
+    the faults are the control plane's, not a container's."""
+    with running_lab(node="kwok") as the_lab:
         yield the_lab
 
 

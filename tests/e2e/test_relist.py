@@ -23,7 +23,7 @@ from tutor.session import Session
 
 @pytest.fixture(scope="module")
 def lab():
-    with running_lab(apiserver_args=("--watch-cache=false",)) as the_lab:
+    with running_lab(apiserver_args=("--watch-cache=false",), node="kwok") as the_lab:  # a watch matter only
         yield the_lab
 
 

@@ -222,15 +222,55 @@ def template_gpus(template: dict, resource: str) -> float:
     return sum(gpu_count(c, resource) for c in template_containers(template))
 
 
+def grace_note(ctx: Context, pod: dict) -> str:
+    """Why a Terminating lab pod takes its time, and what would shorten it."""
+    grace = o.int_or_none(o.dig(pod, "metadata", "deletionGracePeriodSeconds"))
+    if grace is None:
+        grace = o.int_or_none(o.dig(pod, "spec", "terminationGracePeriodSeconds"))
+    return ctx.t("{pod} is Terminating. Its `sh -c` loop runs as PID 1 and ignores SIGTERM, so the kubelet waits "
+                 "the grace period ({grace} s) before killing it; a `trap 'exit 0' TERM` in the command would "
+                 "let it stop at once.",
+                 "{pod} 가 종료 중(Terminating)입니다. `sh -c` 루프가 PID 1 이라 SIGTERM 을 무시하므로 kubelet 이 "
+                 "유예 시간({grace}초)을 다 기다린 뒤에 끕니다. 명령에 `trap 'exit 0' TERM` 을 넣으면 바로 멈춥니다.",
+                 pod=o.name(pod), grace=30 if grace is None else grace)
+
+
+def container_not_running(ctx: Context, pod: dict) -> str:
+    """Why a container of a Running pod is not running, or "" when every container runs. A
+    container in CrashLoopBackOff stops the check with a fail: it will not get better by waiting."""
+    for cs in o.container_statuses(pod):
+        state = o.as_dict(cs.get("state"))
+        if "running" in state:
+            continue
+        last = o.as_dict(o.dig(cs, "lastState", "terminated")) or o.as_dict(state.get("terminated"))
+        code = last.get("exitCode", "?")
+        reason = o.as_dict(state.get("waiting")).get("reason") or o.as_dict(state.get("terminated")).get("reason") or "?"
+        if reason == "CrashLoopBackOff":
+            raise Stop(failed(
+                ctx.t("The container {c} of {pod} keeps exiting (exit code {code}, CrashLoopBackOff after {n} "
+                      "restarts): its command ends by itself, but it should run until /tmp/fail exists.",
+                      "{pod} 의 컨테이너 {c} 가 계속 종료됩니다(종료 코드 {code}, 재시작 {n}번 뒤 CrashLoopBackOff). "
+                      "명령이 저절로 끝납니다. /tmp/fail 이 생길 때까지 돌아야 합니다.",
+                      c=cs.get("name", "?"), code=code, n=cs.get("restartCount", 0), pod=o.name(pod)),
+                f"kubectl logs -n {ctx.ns} {o.name(pod)} -c {cs.get('name', '?')} --previous"))
+        return ctx.t("container {c} is not running ({reason})", "컨테이너 {c} 가 돌고 있지 않습니다({reason})",
+                     c=cs.get("name", "?"), reason=reason)
+    return ""
+
+
 def pods_running(ctx: Context, names: list[str]) -> None:
     """Stop with waiting (or fail, when the scheduler refuses) unless every pod is Running."""
     not_ready = []
     for name in names:
         pod = ctx.pod(name)
         if pod is None:
-            not_ready.append(ctx.t("{pod}: not created yet", "{pod}: 아직 없음", pod=name))
+            old = ctx.terminating(name)
+            not_ready.append(grace_note(ctx, old) if old else ctx.t("{pod}: not created yet", "{pod}: 아직 없음", pod=name))
             continue
         if o.phase(pod) == "Running":
+            stopped = container_not_running(ctx, pod)
+            if stopped:  # phase stays Running while a real container exits and backs off
+                not_ready.append(f"{name}: {stopped}")
             continue
         sched = o.condition(pod, "PodScheduled")
         if sched.get("status") == "False" and sched.get("reason") == "Unschedulable":

@@ -44,6 +44,15 @@ class Context:
         pod = self.store.get("Pod", name, self.ns)
         return pod if pod is not None and not o.is_terminating(pod) else None
 
+    def terminating(self, name: str) -> dict | None:
+        """The pod of that name while it is being deleted (pod() hides it): a real kubelet keeps
+        it through its grace period."""
+        pod = self.store.get("Pod", name, self.ns)
+        return pod if pod is not None and o.is_terminating(pod) else None
+
+    def terminating_of(self, lws: str) -> list[dict]:
+        return sorted((p for p in self.store.pods_of(lws, self.ns) if o.is_terminating(p)), key=o.name)
+
     def pods_of(self, lws: str) -> list[dict]:
         return sorted((p for p in self.store.pods_of(lws, self.ns) if not o.is_terminating(p)),
                       key=lambda p: (o.group_index(p) is None, o.group_index(p) or 0,

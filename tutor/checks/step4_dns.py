@@ -103,10 +103,11 @@ def check(ctx: Context) -> Verdict:
                             "다시 조회하세요.", path=ctx.path(FILE), old=", ".join(sorted(found & old)),
                             pod=LEADER, ip=ip))
     if "NXDOMAIN" in text.upper() or "can't find" in text:
-        return failed(ctx.t("The lookup failed (NXDOMAIN). busybox nslookup adds no search domains: "
+        return failed(ctx.t("The lookup failed (NXDOMAIN). A pod's name lives under its headless Service, and "
+                            "busybox nslookup adds the search domains only to a name without a dot: "
                             "look up the full name {full}.",
-                            "조회가 실패했습니다(NXDOMAIN). busybox nslookup 은 검색 도메인을 붙이지 않습니다. "
-                            "전체 이름 {full} 으로 조회하세요.", full=full),
+                            "조회가 실패했습니다(NXDOMAIN). 파드 이름은 헤드리스 서비스 아래에 있고, busybox nslookup 은 "
+                            "점이 없는 이름에만 검색 도메인을 붙입니다. 전체 이름 {full} 으로 조회하세요.", full=full),
                       f"kubectl exec -n {ctx.ns} llm-1-1 -- nslookup {full}")
     return failed(ctx.t("{path} does not contain {ip}, the current IP of leader pod {pod}.",
                         "{path} 에 리더 파드 {pod} 의 현재 IP {ip} 가 없습니다.",

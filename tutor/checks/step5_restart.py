@@ -15,7 +15,7 @@ pod UID; restartCount and lastState). Rules, in order:
 
 from __future__ import annotations
 
-from tutor.checks.common import MAX_LINES, UID_RE, answer_text, kv_lines, pods_running
+from tutor.checks.common import MAX_LINES, UID_RE, answer_text, grace_note, kv_lines, pods_running
 from tutor.checks.context import Context
 from tutor.checks.verdict import Stop, Verdict, failed, passed, waiting
 from tutor.cluster import objects as o
@@ -82,6 +82,11 @@ def check(ctx: Context) -> Verdict:
                           "적용한 뒤 restart.txt 를 적고 llm-0-1 을 실패시키세요.", path=ctx.path("lws.yaml")))
 
     leader0, leader1 = ctx.pod("llm-0"), ctx.pod("llm-1")
+    old0 = ctx.terminating("llm-0")
+    if leader0 is None and old0 is not None:
+        # The real kubelet keeps the old leader until its container exits or the grace period ends.
+        return waiting(ctx.t("LWS is recreating group 0: ", "LWS 가 그룹 0 을 다시 만드는 중입니다: ")
+                       + grace_note(ctx, old0))
     if leader0 is None or leader1 is None:
         return waiting(ctx.t("Waiting for llm-0 and llm-1 to exist (a group is being recreated).",
                              "llm-0 과 llm-1 이 생기기를 기다립니다(그룹을 다시 만드는 중)."), *story)
@@ -92,8 +97,11 @@ def check(ctx: Context) -> Verdict:
         worker0 = ctx.pod("llm-0-1")
         if any(deleted_by(tl, r) == g0 for r in rec0) or (worker0 is not None and tl.of(
                 LWS, 0, (Kind.RESTARTED,), pod="llm-0-1") and tl.of(LWS, 0, (Kind.RESTARTED,))[-1].uid == o.uid(worker0)):
-            return waiting(ctx.t("llm-0-1 failed; LWS is recreating group 0.",
-                                 "llm-0-1 이 실패했습니다. LWS 가 그룹 0 을 다시 만드는 중입니다."), *story)
+            # Said as it is, so nobody is asked to touch /tmp/fail again (the real kubelet restarts the
+            # container first; LWS then recreates the group).
+            return waiting(ctx.t("llm-0-1's container exited and restarted; LWS is recreating group 0.",
+                                 "llm-0-1 의 컨테이너가 종료되어 다시 시작했습니다. LWS 가 그룹 0 을 다시 만드는 중입니다."),
+                           *story)
         if born0 is not None and any(r.at <= born0.at + (0 if born0.precise else SLACK) for r in rec0):
             return fail(ctx.t("group0_before equals llm-0's UID after the recreation: restart.txt was written "
                               "after the failure. The point is to record the UIDs before, then compare.",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tutor.checks.common import live_lws, lwt, templates, template_containers
+from tutor.checks.common import grace_note, live_lws, lwt, templates, template_containers
 from tutor.checks.context import Context
 from tutor.checks.verdict import Verdict, failed, passed, waiting
 from tutor.cluster import objects as o
@@ -58,6 +58,9 @@ def check(ctx: Context) -> Verdict:
     current = o.revision(sts) if sts else ""
     pods = ctx.pods_of(LWS)
     groups = group_lines(ctx, current)
+    terminating = ctx.terminating_of(LWS)
+    if terminating:  # the real kubelet: each replaced group waits out its grace period
+        groups.append(grace_note(ctx, terminating[0]))
     if updated < spec_replicas or not available:
         return waiting(ctx.t("Rolling update in progress: {u}/{r} groups updated, Available={a}.",
                              "롤링 업데이트 진행 중: 그룹 {u}/{r} 갱신, Available={a}.",

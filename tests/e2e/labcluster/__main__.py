@@ -1,5 +1,6 @@
-"""By hand: `python -m tests.e2e.labcluster up` (prints `export KUBECONFIG=...`), `down`, `status`,
-`fail POD` (the learner's `touch /tmp/fail`)."""
+"""By hand: `python -m tests.e2e.labcluster up [--node kwok]` (prints `export KUBECONFIG=...`),
+`down`, `status`, `fail POD` (imitates the learner's `touch /tmp/fail` on a KWOK pod, which has no
+container; on the real node run the real `kubectl exec POD -- touch /tmp/fail`)."""
 
 from __future__ import annotations
 
@@ -22,10 +23,12 @@ def current() -> Lab:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m tests.e2e.labcluster")
     sub = p.add_subparsers(dest="cmd", required=True)
-    sub.add_parser("up", help="build (cached) and start the lab; prints export KUBECONFIG=...")
+    u = sub.add_parser("up", help="build (cached) and start the lab; prints export KUBECONFIG=...")
+    u.add_argument("--node", choices=("real", "kwok"), default=None,
+                   help="lab-server as a real node (default; $LAB_NODE) or a KWOK node")
     sub.add_parser("down", help="stop every process the lab started, by PID")
     sub.add_parser("status", help="show the lab's processes and ports")
-    f = sub.add_parser("fail", help="make a pod's container look failed and restarted")
+    f = sub.add_parser("fail", help="make a KWOK pod's container look failed and restarted")
     f.add_argument("pod")
     f.add_argument("-n", "--namespace", default="infer")
     args = p.parse_args(argv)
@@ -34,11 +37,13 @@ def main(argv=None) -> int:
             if POINTER.exists() and any(Lab.load(Path(POINTER.read_text().strip())).alive(pr)
                                         for pr in Lab.load(Path(POINTER.read_text().strip())).procs):
                 raise LabError("a lab is already up; run `down` first")
-            lab = up()
+            lab = up(node=args.node)
             POINTER.parent.mkdir(parents=True, exist_ok=True)
             POINTER.write_text(str(lab.dir))
             print(f"export KUBECONFIG={lab.kubeconfig}")
             print(f"# kubectl {lab.versions['K8S_VERSION']}: {lab.bin / 'kubectl'}", file=sys.stderr)
+            print(f"# node lab-server: {'real' if lab.real_node else 'KWOK'}; started in "
+                  f"{lab.timings.get('start', 0):.1f}s", file=sys.stderr)
         elif args.cmd == "down":
             lab = current()
             lab.stop()

@@ -4,6 +4,10 @@ etcd → kube-apiserver → kube-controller-manager → kube-scheduler → kwok 
 free loopback port, each waited on through a readiness condition (never a fixed sleep), each
 stopped by the PID recorded at start. Logs go to the lab's temp dir; a failed start prints the
 tail of every log.
+
+The node `lab-server` is real by default (tests/e2e/labnode: containerd, kubelet, kube-proxy,
+CoreDNS in a network namespace of the lab's own); `LAB_NODE=kwok` (or `up(node="kwok")`) makes it
+a KWOK node like gpu-a and gpu-b, for machines that cannot run it (not root, no cgroups).
 """
 
 from __future__ import annotations
@@ -34,8 +38,12 @@ NAMESPACE = "infer"
 SERVER_NODE = "lab-server"  # stands in for the learner's single k3s node
 KWOK_NODES = ("gpu-a", "gpu-b")
 KWOK_TAINT = {"key": "kwok.x-k8s.io/node", "value": "fake", "effect": "NoSchedule"}
-START_ORDER = ("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok", "lws-manager")
-POD_CIDR = "10.42.0.0/16"  # data only: kwok hands these out as pod IPs, nothing dials them
+START_ORDER = ("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok", "lws-manager",
+               "netbridge", "containerd", "kubelet", "kube-proxy", "coredns")
+POD_CIDR = "10.42.0.0/16"  # k3s's default; KWOK pod IPs are data only, nothing dials them
+SERVICE_CIDR = "10.43.0.0/16"  # k3s's default (cluster DNS at 10.43.0.10)
+KWOK_POD_CIDRS = {"lab-server": "10.42.0.0/24", "gpu-a": "10.42.1.0/24", "gpu-b": "10.42.2.0/24"}
+NODE_KINDS = ("real", "kwok")
 
 
 class LabError(RuntimeError):
@@ -85,6 +93,8 @@ class Proc:
     log: str
     args: list[str] = field(default_factory=list)  # what it was started with, for restart()
     env: dict = field(default_factory=dict)
+    exe: str = ""  # when not a lab binary of that name (the node's binaries, python)
+    netns: str = ""  # the network namespace it runs in (the real node's), when not the machine's
 
 
 @dataclass
@@ -94,6 +104,12 @@ class Lab:
     procs: list[Proc] = field(default_factory=list)
     ports: dict[str, int] = field(default_factory=dict)
     versions: dict[str, str] = field(default_factory=dict)
+    node: dict = field(default_factory=dict)  # the real node's state (labnode.node.Node), when it has one
+    timings: dict[str, float] = field(default_factory=dict)  # seconds, for the benchmarks and README
+
+    @property
+    def real_node(self) -> bool:
+        return bool(self.node)
 
     # --- paths -------------------------------------------------------------------------
     @property
@@ -117,27 +133,30 @@ class Lab:
         return res
 
     # --- lifecycle -----------------------------------------------------------------------
-    def start(self, name: str, args: list[str], env: dict | None = None) -> Proc:
+    def start(self, name: str, args: list[str], env: dict | None = None, exe: str = "", netns: str = "") -> Proc:
         log = self.logs / f"{name}.log"
+        cmd = [exe or str(self.bin / name), *args]
+        if netns:  # nsenter joins the namespace and execs the command: the PID is the command's
+            cmd = ["nsenter", f"--net={netns}", "--", *cmd]
         with open(log, "ab") as fh:
-            p = subprocess.Popen([str(self.bin / name), *args], stdout=fh, stderr=subprocess.STDOUT,
+            p = subprocess.Popen(cmd, stdout=fh, stderr=subprocess.STDOUT,
                                  stdin=subprocess.DEVNULL, cwd=self.dir, start_new_session=True,
                                  env={**os.environ, **(env or {})})
-        proc = Proc(name, p.pid, str(log), list(args), dict(env or {}))
+        proc = Proc(name, p.pid, str(log), list(args), dict(env or {}), exe, netns)
         self.procs.append(proc)
         self.save()
         return proc
 
     def save(self) -> None:
         state = {"dir": str(self.dir), "bin": str(self.bin), "ports": self.ports, "versions": self.versions,
-                 "procs": [p.__dict__ for p in self.procs]}
+                 "procs": [p.__dict__ for p in self.procs], "node": self.node, "timings": self.timings}
         (self.dir / "lab.json").write_text(json.dumps(state, indent=1))
 
     @classmethod
     def load(cls, lab_dir: Path) -> "Lab":
         state = json.loads((lab_dir / "lab.json").read_text())
         return cls(Path(state["dir"]), Path(state["bin"]), [Proc(**p) for p in state["procs"]],
-                   state["ports"], state.get("versions", {}))
+                   state["ports"], state.get("versions", {}), state.get("node", {}), state.get("timings", {}))
 
     def alive(self, proc: Proc) -> bool:
         try:
@@ -151,20 +170,40 @@ class Lab:
             return False
 
     def stop(self) -> None:
-        """Stops every process we started, newest first, by the PID recorded at start."""
+        """Stops every process we started, newest first, by the PID recorded at start. The real
+        node goes first: the kubelet (so it restarts nothing), then every container through
+        containerd, then the rest; its mounts, namespace and cgroups go last."""
+        node = self._node()
+        if node:
+            for proc in [p for p in self.procs if p.name == "kubelet"]:
+                self._terminate(proc)
+                self.procs.remove(proc)
+            node.kill_containers()
         for proc in reversed(self.procs):
-            self._signal(proc, signal.SIGTERM)
-            deadline = time.monotonic() + 15
-            while self.alive(proc) and time.monotonic() < deadline:
-                self._reap(proc)
-                time.sleep(0.1)
-            if self.alive(proc):
-                self._signal(proc, signal.SIGKILL)
-                self._reap(proc, block=True)
+            self._terminate(proc)
         self.procs.clear()
         self.save()
+        if node:
+            node.cleanup()
         # etcd's data is most of the lab's size and lives in RAM (/dev/shm); the logs stay.
         shutil.rmtree(self.dir / "etcd", ignore_errors=True)
+        shutil.rmtree(self.dir / "node" / "containerd", ignore_errors=True)
+
+    def _node(self):
+        if not self.node:
+            return None
+        from tests.e2e.labnode.node import Node
+        return Node.from_state(self.node)
+
+    def _terminate(self, proc: Proc) -> None:
+        self._signal(proc, signal.SIGTERM)
+        deadline = time.monotonic() + 15
+        while self.alive(proc) and time.monotonic() < deadline:
+            self._reap(proc)
+            time.sleep(0.1)
+        if self.alive(proc):
+            self._signal(proc, signal.SIGKILL)
+            self._reap(proc, block=True)
 
     def remove(self) -> None:
         """Deletes the lab directory (logs included); only once every process has stopped."""
@@ -183,7 +222,7 @@ class Lab:
     def restart(self, proc: Proc) -> Proc:
         """Starts a killed component again with the same arguments: same port, same etcd, so the
         cluster's data is still there. Waits until it is ready (the API server: /readyz)."""
-        new = self.start(proc.name, proc.args, proc.env)
+        new = self.start(proc.name, proc.args, proc.env, proc.exe, proc.netns)
         # Back in its start-up place, so stop() still ends the API server after its clients.
         self.procs.sort(key=lambda p: START_ORDER.index(p.name) if p.name in START_ORDER else len(START_ORDER))
         self.save()
@@ -256,16 +295,42 @@ def running_lab(**kw):
         lab.remove()
 
 
+def node_kind(node: str | None = None) -> str:
+    """"real" (the default) or "kwok": the argument, else $LAB_NODE."""
+    kind = node or os.environ.get("LAB_NODE") or "real"
+    if kind not in NODE_KINDS:
+        raise LabError(f"LAB_NODE={kind!r}: use one of {', '.join(NODE_KINDS)}")
+    return kind
+
+
 def up(lab_dir: Path | None = None, bin_dir: Path | None = None, apiserver_args: tuple[str, ...] = (),
-       kcm_args: tuple[str, ...] = (), scheduler_args: tuple[str, ...] = (), kwok_pods: int = 110) -> Lab:
+       kcm_args: tuple[str, ...] = (), scheduler_args: tuple[str, ...] = (), kwok_pods: int = 110,
+       node: str | None = None) -> Lab:
     """Starts the lab. The optional extras (benchmarks: many pods) append flags to the
-    controller-manager and scheduler and set the pod capacity of the KWOK nodes."""
+    controller-manager and scheduler and set the pod capacity of the KWOK nodes. `node` is
+    "real" or "kwok" (default: $LAB_NODE, else real); a real node that cannot run is an error,
+    never a silent fallback."""
+    kind = node_kind(node)
+    started = time.monotonic()
     bin_dir = bin_dir or build()
+    node_bin = None
+    if kind == "real":
+        from tests.e2e.labnode.node import NodeError, build as build_node, unavailable_reason
+        if reason := unavailable_reason():
+            raise LabError(f"the real node cannot run here: {reason}; LAB_NODE=kwok runs the KWOK-only lab")
+        try:
+            node_bin = build_node()
+        except NodeError as exc:
+            raise LabError(str(exc)) from exc
     lab_dir = lab_dir or Path(tempfile.mkdtemp(prefix="lwstutor-lab-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None))
     lab = Lab(lab_dir, bin_dir, versions=versions())
     lab.logs.mkdir(parents=True, exist_ok=True)
     try:
-        _up(lab, apiserver_args, kcm_args, scheduler_args, kwok_pods)
+        t = time.monotonic()
+        _up(lab, apiserver_args, kcm_args, scheduler_args, kwok_pods, node_bin)
+        lab.timings["start"] = time.monotonic() - t
+        lab.timings["build_check"] = t - started
+        lab.save()
     except BaseException:
         print(f"lab start failed; logs in {lab.logs}\n{lab.tail_logs()}", file=sys.stderr)
         lab.stop()
@@ -274,7 +339,7 @@ def up(lab_dir: Path | None = None, bin_dir: Path | None = None, apiserver_args:
 
 
 def _up(lab: Lab, apiserver_args: tuple[str, ...] = (), kcm_args: tuple[str, ...] = (),
-        scheduler_args: tuple[str, ...] = (), kwok_pods: int = 110) -> None:
+        scheduler_args: tuple[str, ...] = (), kwok_pods: int = 110, node_bin: Path | None = None) -> None:
     from tests.e2e.labcluster.pki import make_pki
 
     make_pki(lab.pki)
@@ -282,6 +347,11 @@ def _up(lab: Lab, apiserver_args: tuple[str, ...] = (), kcm_args: tuple[str, ...
                                                 "kwok", "webhook", "lws-health")}
     lab.save()
     pki = lab.pki
+    real = None
+    if node_bin:
+        from tests.e2e.labnode import start as node_start
+        real = node_start.begin(lab, node_bin)  # namespace, relay, containerd, image import: beside the control plane
+        apiserver_args = (*apiserver_args, *node_start.apiserver_args(lab, real))
     # etcd ----------------------------------------------------------------------------------
     etcd = lab.start("etcd", [
         "--name=lab", f"--data-dir={lab.dir / 'etcd'}", "--unsafe-no-fsync",
@@ -300,12 +370,14 @@ def _up(lab: Lab, apiserver_args: tuple[str, ...] = (), kcm_args: tuple[str, ...
         f"--client-ca-file={pki / 'ca.crt'}",
         "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
         f"--service-account-key-file={pki / 'admin.key'}", f"--service-account-signing-key-file={pki / 'admin.key'}",
-        "--service-cluster-ip-range=10.96.0.0/16", "--endpoint-reconciler-type=none", "--allow-privileged=true",
+        f"--service-cluster-ip-range={SERVICE_CIDR}", "--endpoint-reconciler-type=none", "--allow-privileged=true",
         "--authorization-mode=Node,RBAC", "--disable-admission-plugins=ServiceAccount",
         "--enable-priority-and-fairness=false", f"--cert-dir={lab.dir / 'apiserver-certs'}", *apiserver_args])
     lab.wait_for("kube-apiserver /readyz", lambda: lab.get(f"https://{LOOPBACK}:{p['apiserver']}/readyz") == "ok",
                  proc=api)
     _write_kubeconfig(lab)
+    if real:
+        node_start.start_node(lab, real)  # kubelet, kube-proxy, CoreDNS: they register while the rest starts
     # controller-manager and scheduler --------------------------------------------------------
     common = [f"--kubeconfig={lab.kubeconfig}", f"--bind-address={LOOPBACK}", "--leader-elect=false",
               "--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics",
@@ -325,7 +397,8 @@ def _up(lab: Lab, apiserver_args: tuple[str, ...] = (), kcm_args: tuple[str, ...
     # kwok ------------------------------------------------------------------------------------
     kwok_cfg = _kwok_config(lab)
     kwok = lab.start("kwok", [
-        f"--kubeconfig={lab.kubeconfig}", f"--config={kwok_cfg}", "--manage-all-nodes=true",
+        f"--kubeconfig={lab.kubeconfig}", f"--config={kwok_cfg}",
+        "--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake",  # never the real node
         f"--cidr={POD_CIDR}", f"--node-ip={LOOPBACK}", "--node-lease-duration-seconds=40",
         f"--server-address={LOOPBACK}:{p['kwok']}"], env={"HOME": str(lab.dir)})  # no stray ~/.kwok
     lab.wait_for("kwok /healthz", lambda: lab.get(f"http://{LOOPBACK}:{p['kwok']}/healthz", tls=False).strip() == "ok",
@@ -344,7 +417,9 @@ def _up(lab: Lab, apiserver_args: tuple[str, ...] = (), kcm_args: tuple[str, ...
                  proc=lws)
     lab.kubectl("apply", "-f", "-", input=_webhooks(lab, lws_mod))
     # topology ------------------------------------------------------------------------------
-    lab.kubectl("apply", "-f", "-", input=yaml.safe_dump_all(_topology(kwok_pods)))
+    lab.kubectl("apply", "-f", "-", input=yaml.safe_dump_all(_topology(kwok_pods, real_node=bool(real))))
+    if real:
+        node_start.finish(lab, real)  # labels, GPUs, cluster DNS, images imported
     lab.wait_for("nodes Ready", lambda: lab.kubectl(
         "get", "nodes", "-o", "jsonpath={.items[*].status.conditions[?(@.type==\"Ready\")].status}"
     ).stdout.split() == ["True"] * (1 + len(KWOK_NODES)), timeout=90, proc=kwok)
@@ -443,6 +518,9 @@ def _wait_webhook_serving(lab: Lab) -> None:
                                                      input=json.dumps(probe)).returncode == 0, timeout=60)
 
 
+SERVER_LABELS = {"node-role.kubernetes.io/control-plane": "true"}
+
+
 def node(name: str, labels: dict, taints: list, pods: int = 110) -> dict:
     res = {"cpu": "8", "memory": "32Gi", "pods": str(pods), GPU: "4"}
     return {
@@ -450,14 +528,16 @@ def node(name: str, labels: dict, taints: list, pods: int = 110) -> dict:
         "metadata": {"name": name, "annotations": {"kwok.x-k8s.io/node": "fake", "node.alpha.kubernetes.io/ttl": "0"},
                      "labels": {"kubernetes.io/hostname": name, "kubernetes.io/os": "linux",
                                 "kubernetes.io/arch": "amd64", **labels}},
-        "spec": {"taints": taints},
+        # kwok hands out pod IPs from the node's podCIDR: one /24 each, as k3s gives its nodes.
+        "spec": {"taints": taints, "podCIDR": KWOK_POD_CIDRS[name], "podCIDRs": [KWOK_POD_CIDRS[name]]},
         "status": {"capacity": res, "allocatable": res},
     }
 
 
-def _topology(kwok_pods: int = 110) -> list[dict]:
+def _topology(kwok_pods: int = 110, real_node: bool = False) -> list[dict]:
+    server = [] if real_node else [node(SERVER_NODE, SERVER_LABELS, [])]  # a real kubelet registers itself
     return [
-        node(SERVER_NODE, {"node-role.kubernetes.io/control-plane": "true"}, []),
+        *server,
         *(node(n, {"type": "kwok"}, [KWOK_TAINT], kwok_pods) for n in KWOK_NODES),
         {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": NAMESPACE}},
     ]
