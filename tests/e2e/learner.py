@@ -214,15 +214,19 @@ class Learner:
     def write_restart(self, g0: str, g1: str) -> None:
         self.write("restart.txt", f"group0_before={g0}\ngroup1_before={g1}\n")
 
+    def fail(self, pod: str) -> None:
+        """`kubectl exec POD -- touch /tmp/fail`: the container's loop sees the file and exits 1."""
+        if self.lab.real_node:
+            self.exec(pod, "touch", "/tmp/fail")
+        else:  # KWOK-only lab: no container; imitate the restart in the pod status
+            fail_container(self.lab, pod, NS)
+
     def fail_worker(self) -> tuple[str, str]:
         """`kubectl exec llm-0-1 -- touch /tmp/fail`; waits until group 0 is rebuilt and Running
         again (on the real node: the container exits 1, the kubelet restarts it, LWS recreates
         the group, the old pods stay Terminating for their grace period)."""
         g0, g1 = self.uids()
-        if self.lab.real_node:
-            self.exec("llm-0-1", "touch", "/tmp/fail")
-        else:  # KWOK-only lab: no container; imitate the restart in the pod status
-            fail_container(self.lab, "llm-0-1", NS)
+        self.fail("llm-0-1")
         self.wait("llm-0 recreated", lambda: (p := self.pod("llm-0")) and p["metadata"]["uid"] != g0)
         self.running("llm-0", "llm-0-1")
         return g0, g1
@@ -352,9 +356,9 @@ def both_workers_failed(ln: Learner) -> None:
     g0, g1 = ln.uids()
     ln.write_restart(g0, g1)
     # Two shells: llm-1-1 fails while group 0 is still being recreated.
-    other = threading.Thread(target=fail_container, args=(ln.lab, "llm-1-1", NS))
+    other = threading.Thread(target=ln.fail, args=("llm-1-1",))
     other.start()
-    fail_container(ln.lab, "llm-0-1", NS)
+    ln.fail("llm-0-1")
     other.join()
 
     def both_new():
@@ -369,7 +373,7 @@ def group1_failed_after_step5(ln: Learner) -> None:
     ln.step1()
     ln.step5()
     g1 = ln.uids()[1]
-    fail_container(ln.lab, "llm-1-1", NS)
+    ln.fail("llm-1-1")
     ln.wait("llm-1 recreated", lambda: (p := ln.pod("llm-1")) and p["metadata"]["uid"] != g1)
     ln.running(*ln.LLM_PODS)
 
