@@ -99,9 +99,10 @@ def check(ctx: Context) -> Verdict:
                 LWS, 0, (Kind.RESTARTED,), pod="llm-0-1") and tl.of(LWS, 0, (Kind.RESTARTED,))[-1].uid == o.uid(worker0)):
             # Said as it is, so nobody is asked to touch /tmp/fail again (the real kubelet restarts the
             # container first; LWS then recreates the group).
-            return waiting(ctx.t("llm-0-1's container exited and restarted; LWS is recreating group 0.",
-                                 "llm-0-1 의 컨테이너가 종료되어 다시 시작했습니다. LWS 가 그룹 0 을 다시 만드는 중입니다."),
-                           *story)
+            return waiting(ctx.t("llm-0-1's container exited and the kubelet restarted it; LWS is about to "
+                                 "recreate group 0.",
+                                 "llm-0-1 의 컨테이너가 종료되어 kubelet 이 다시 띄웠습니다. 곧 LWS 가 그룹 0 을 "
+                                 "다시 만듭니다."), *story)
         if born0 is not None and any(r.at <= born0.at + (0 if born0.precise else SLACK) for r in rec0):
             return fail(ctx.t("group0_before equals llm-0's UID after the recreation: restart.txt was written "
                               "after the failure. The point is to record the UIDs before, then compare.",
