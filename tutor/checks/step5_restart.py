@@ -21,9 +21,14 @@ RECREATE_REASONS = ("RecreateGroup", "RecreateGroupOnPodRestart")
 
 
 def recreate_events(ctx: Context, group: int) -> list[dict]:
+    """LWS's recreation events for this group, of the live llm only: an llm deleted and made
+    again keeps the old one's events for an hour, and they say nothing about this one."""
     names_group = re.compile(rf"\bgroup {group}\b|\b{LWS}-{group}\b")
+    live = ctx.store.get(o.LWS_KIND, LWS, ctx.ns)
+    live_uid = o.uid(live) if live else ""
     return [e for e in ctx.events_about(LWS, o.LWS_KIND)
-            if o.event_reason(e) in RECREATE_REASONS and names_group.search(o.event_message(e))]
+            if o.event_reason(e) in RECREATE_REASONS and names_group.search(o.event_message(e))
+            and (o.event_regarding(e).get("uid") or live_uid) == live_uid]
 
 
 def owner_of(ctx: Context, uid: str) -> str | None:
