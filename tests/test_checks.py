@@ -322,3 +322,21 @@ def test_step5_after_the_containers_restart_it_no_longer_asks_for_the_touch():
     v = check(s, 5)
     assert_verdict(v, WAIT, "kubelet restarted it", "LWS is about to recreate group 0")
     assert "touch /tmp/fail" not in v.message
+
+
+def test_step5_a_deleted_llms_recreation_event_is_not_this_ones():
+    """An llm deleted and made again keeps the old one's RecreateGroup event in the namespace;
+    with restart.txt written before any failure of this llm, that event is no evidence."""
+    import copy
+
+    from tutor.cluster.events import ObjectEvent
+
+    done = state(W, stop=file_written("wide.yaml"))  # after step 5: holds the RecreateGroup event
+    old = next(e for e in done.store.all("Event", "infer") if e.get("reason") in ("RecreateGroup",
+                                                                                 "RecreateGroupOnPodRestart"))
+    s = state(W, after=file_written("restart.txt"))
+    stale = copy.deepcopy(old)
+    stale["metadata"]["name"] += "-earlier"
+    stale["involvedObject"]["uid"] = "00000000-0000-0000-0000-000000000001"
+    s.apply(ObjectEvent("ADDED", stale, s.store.now))
+    assert_verdict(check(s, 5), WAIT, "touch /tmp/fail")
