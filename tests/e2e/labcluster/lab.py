@@ -528,8 +528,10 @@ def node(name: str, labels: dict, taints: list, pods: int = 110) -> dict:
         "metadata": {"name": name, "annotations": {"kwok.x-k8s.io/node": "fake", "node.alpha.kubernetes.io/ttl": "0"},
                      "labels": {"kubernetes.io/hostname": name, "kubernetes.io/os": "linux",
                                 "kubernetes.io/arch": "amd64", **labels}},
-        # kwok hands out pod IPs from the node's podCIDR: one /24 each, as k3s gives its nodes.
-        "spec": {"taints": taints, "podCIDR": KWOK_POD_CIDRS[name], "podCIDRs": [KWOK_POD_CIDRS[name]]},
+        # kwok hands out pod IPs from the node's podCIDR: one /24 each, as k3s gives its nodes. A
+        # node a test makes for itself (not a lab node) takes kwok's own --cidr.
+        "spec": {"taints": taints, **({"podCIDR": KWOK_POD_CIDRS[name], "podCIDRs": [KWOK_POD_CIDRS[name]]}
+                                      if name in KWOK_POD_CIDRS else {})},
         "status": {"capacity": res, "allocatable": res},
     }
 
