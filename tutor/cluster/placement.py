@@ -83,13 +83,19 @@ def _add(into: dict[str, int], more: dict[str, int]) -> None:
         into[k] = into.get(k, 0) + v
 
 
-def _container_requests(c: dict) -> dict[str, int]:
+def _quantities(raw: object) -> dict[str, int]:
+    """A resource map as the API stores it (requests, allocatable, overhead), in the scheduler's
+    units; values that are not quantities are left out."""
     out = {}
-    for res, raw in o.as_dict(o.dig(c, "resources", "requests")).items():
-        q = quantity(raw)
+    for res, value in o.as_dict(raw).items():
+        q = quantity(value)
         if q is not None:
             out[str(res)] = scaled(str(res), q)
     return out
+
+
+def _container_requests(c: dict) -> dict[str, int]:
+    return _quantities(o.dig(c, "resources", "requests"))
 
 
 def labels_of(obj: dict) -> dict[str, str]:
@@ -126,24 +132,15 @@ def pod_requests_of(pod: dict) -> dict[str, int]:
             init_peak[k] = max(init_peak.get(k, 0), v)
     for k, v in init_peak.items():
         total[k] = max(total.get(k, 0), v)
-    for res, raw in o.as_dict(o.dig(spec, "resources", "requests")).items():
-        q = quantity(raw)
-        if q is not None and res in ("cpu", "memory"):
-            total[str(res)] = scaled(str(res), q)
-    for res, raw in o.as_dict(spec.get("overhead")).items():
-        q = quantity(raw)
-        if q is not None:
-            total[str(res)] = total.get(str(res), 0) + scaled(str(res), q)
+    for res, v in _quantities(o.dig(spec, "resources", "requests")).items():
+        if res in ("cpu", "memory"):
+            total[res] = v
+    _add(total, _quantities(spec.get("overhead")))
     return {k: v for k, v in total.items() if v}
 
 
 def allocatable(node: dict) -> dict[str, int]:
-    out = {}
-    for res, raw in o.as_dict(o.dig(node, "status", "allocatable")).items():
-        q = quantity(raw)
-        if q is not None:
-            out[str(res)] = scaled(str(res), q)
-    return out
+    return _quantities(o.dig(node, "status", "allocatable"))
 
 
 def capacity(node: dict, resource: str) -> int:
