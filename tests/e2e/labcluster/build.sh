@@ -14,14 +14,9 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key $(sha256sum "$here/go.sum" | c
 fi
 command -v go >/dev/null || { echo "build.sh: go is not installed" >&2; exit 3; }
 mkdir -p "$bin"
-minor=${K8S_VERSION#v1.}; minor=${minor%%.*}
-date=2026-01-01T00:00:00Z
-ld="-s -w"
-for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
-  ld+=" -X '$pkg.gitVersion=$K8S_VERSION' -X '$pkg.gitMajor=1' -X '$pkg.gitMinor=$minor'"
-  ld+=" -X '$pkg.gitTreeState=clean' -X '$pkg.buildDate=$date'"
-done
-ld+=" -X 'sigs.k8s.io/lws/pkg/version.GitVersion=$LWS_VERSION' -X 'sigs.k8s.io/lws/pkg/version.BuildDate=$date'"
+source "$here/k8s-ldflags.sh"
+ld=$k8s_ldflags
+ld+=" -X 'sigs.k8s.io/lws/pkg/version.GitVersion=$LWS_VERSION' -X 'sigs.k8s.io/lws/pkg/version.BuildDate=$stamp_date'"
 # etcd and kwok carry their release version as a source constant already.
 start=$(date +%s)
 echo "build.sh: building $key (a cold build takes a long time on 2 cores)" >&2

@@ -22,13 +22,8 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key $sums" ]; then
 fi
 command -v go >/dev/null || { echo "labnode/build.sh: go is not installed" >&2; exit 3; }
 mkdir -p "$bin"
-minor=${K8S_VERSION#v1.}; minor=${minor%%.*}
-date=2026-01-01T00:00:00Z
-ld="-s -w"
-for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
-  ld+=" -X '$pkg.gitVersion=$K8S_VERSION' -X '$pkg.gitMajor=1' -X '$pkg.gitMinor=$minor'"
-  ld+=" -X '$pkg.gitTreeState=clean' -X '$pkg.buildDate=$date'"
-done
+source "$here/../labcluster/k8s-ldflags.sh"
+ld=$k8s_ldflags
 start=$(date +%s)
 echo "labnode/build.sh: building $key" >&2
 (cd "$here/kube" && go build -trimpath -ldflags "$ld" -o "$bin/" \
