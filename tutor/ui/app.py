@@ -93,7 +93,6 @@ class TutorApp(App):
         self._refresh_cost = 0.0
         self._drawn: dict[str, tuple] = {}  # what each live pane last showed (skip when the same)
         self._stoppers: list[Callable[[], None]] = []
-        self._closing = False  # set on unmount: late source messages must not touch gone widgets
         self.connect_error = ""  # set when a live connection fails after the first frame
         self._gc = QuietCollector()  # full collections wait for a quiet moment
         self._ledger_chosen: bool | None = None  # g on this step; None: the step decides
@@ -137,6 +136,12 @@ class TutorApp(App):
             self.query_one(f"#{wid}").border_title = self.text(title)
 
     # --- sources -----------------------------------------------------------------------------
+    @property
+    def closing(self) -> bool:
+        """True once shutdown starts. Textual removes the screens (and our widgets) before the app
+        itself unmounts, so late worker messages must check this, not wait for on_unmount."""
+        return not self.is_running
+
     def run_source(self, fn: Callable[[], None], name: str, stop: Callable[[], None]) -> None:
         """Runs a blocking source loop in a thread worker; it reports through self.inbox.
         Thread workers cannot be cancelled, so `stop` is called on unmount to end the loop."""
@@ -144,7 +149,6 @@ class TutorApp(App):
         self.run_worker(fn, name=name, group="sources", thread=True, exit_on_error=False)
 
     def on_unmount(self) -> None:
-        self._closing = True
         self._gc.stop()
         if self._refresh_timer is not None:
             self._refresh_timer.stop()
@@ -153,7 +157,7 @@ class TutorApp(App):
 
     @on(SourceReady)
     def _drain(self) -> None:
-        if self._closing:
+        if self.closing:
             return
         self._pending.extend(self.inbox.drain())
         changed = False
@@ -190,7 +194,7 @@ class TutorApp(App):
 
     def _debounced_refresh(self) -> None:
         self._refresh_timer = None
-        if not self._closing:
+        if not self.closing:
             self.recheck()
 
     def _recheck_now(self) -> None:
@@ -435,7 +439,7 @@ class TutorApp(App):
 
     @on(DoctorDone)
     def _doctor_done(self, message: DoctorDone) -> None:
-        if self._closing:
+        if self.closing:
             return
         if self.query_one(DoctorPanel).show(message.findings, self.text("Lab check"),
                                             self.text("x hides this · lwstutor doctor prints it again")):
