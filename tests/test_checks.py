@@ -8,6 +8,7 @@ import pytest
 from tests.states import check, event, file_written, final_file, running, state
 from tutor.checks import run_checker
 from tutor.checks.verdict import Status
+from tutor.cluster import objects as o
 
 W = "walkthrough"
 PASS, FAIL, WAIT, ERROR = Status.PASS, Status.FAIL, Status.WAITING, Status.ERROR
@@ -307,6 +308,15 @@ def test_step1_a_container_in_crashloopbackoff_is_a_fail_though_the_phase_is_run
     assert s.store.get("Pod", "llm-0-1", "infer")["status"]["phase"] == "Running"
     assert_verdict(check(s, 1), FAIL, "llm-0-1", "keeps exiting", "exit code 1", "CrashLoopBackOff",
                    "kubectl logs -n infer llm-0-1")
+
+
+def test_step1_a_restarted_pod_running_again_is_not_a_pass_while_lws_recreates_its_group():
+    """The recorded instant the worker shows its restart, before LWS deletes the leader: every
+    phase is Running, but RecreateGroupOnPodRestart is about to replace group 0."""
+    s = state(W, after=event("Pod", "llm-0-1", where=lambda p: o.restart_count(p) > 0))
+    pods = [s.store.get("Pod", n, "infer") for n in ("llm-0", "llm-0-1", "llm-1", "llm-1-1")]
+    assert all(o.phase(p) == "Running" and not o.is_terminating(p) for p in pods)
+    assert_verdict(check(s, 1), WAIT, "llm-0-1", "restarted", "RecreateGroupOnPodRestart", "recreate group 0")
 
 
 def test_step5_the_old_leader_terminating_is_a_wait_that_says_why():

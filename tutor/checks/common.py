@@ -258,6 +258,26 @@ def container_not_running(ctx: Context, pod: dict) -> str:
     return ""
 
 
+RECREATING_POLICIES = ("RecreateGroupOnPodRestart", "RecreateGroupAfterStart")
+
+
+def group_to_be_recreated(ctx: Context, pod: dict) -> str:
+    """Why a pod that restarted is not a settled pass, or "". LWS's pod controller counts any
+    restartCount > 0 on a Running or Pending pod as a failure and, under these two policies,
+    deletes the group's leader: such a pod (even Running again) is about to be replaced."""
+    if o.phase(pod) not in ("Running", "Pending") or o.restart_count(pod) == 0:
+        return ""
+    owner = ctx.lws(o.lws_name(pod))
+    policy = o.dig(owner, "spec", "leaderWorkerTemplate", "restartPolicy") if owner else None
+    if policy not in RECREATING_POLICIES:
+        return ""
+    last = next((o.as_dict(o.dig(cs, "lastState", "terminated")) for cs in o.container_statuses(pod)
+                 if cs.get("restartCount")), {})
+    return ctx.t("{pod}: a container restarted (exit code {code}); {policy} makes LWS recreate group {g}",
+                 "{pod}: 컨테이너가 재시작했습니다(종료 코드 {code}). {policy} 라서 LWS 가 그룹 {g} 을(를) 다시 만듭니다",
+                 pod=o.name(pod), code=last.get("exitCode", "?"), policy=policy, g=o.group_index(pod))
+
+
 def pods_running(ctx: Context, names: list[str]) -> None:
     """Stop with waiting (or fail, when the scheduler refuses) unless every pod is Running."""
     not_ready = []
@@ -271,6 +291,8 @@ def pods_running(ctx: Context, names: list[str]) -> None:
             stopped = container_not_running(ctx, pod)
             if stopped:  # phase stays Running while a real container exits and backs off
                 not_ready.append(f"{name}: {stopped}")
+            elif doomed := group_to_be_recreated(ctx, pod):  # running again, but not for long
+                not_ready.append(doomed)
             continue
         sched = o.condition(pod, "PodScheduled")
         if sched.get("status") == "False" and sched.get("reason") == "Unschedulable":
