@@ -38,6 +38,29 @@ def test_round_trip(tmp_path):
     assert rec.files_at_end() == {"names.txt": None}
 
 
+def test_a_files_mtime_is_kept_and_is_when_the_session_says_it_was_written(tmp_path):
+    """A file the recorder found already written keeps its mtime: a late start's replay judges
+    it by when it was written, not by when the recorder first read it."""
+    from tutor.lesson.loader import load
+    from tutor.session import Session
+
+    buf = io.StringIO()
+    w = Writer(buf, Header("infer", "/w", "2026-01-01T00:00:00+00:00", {}))
+    w.file(FileChanged("dns.txt", "10.42.0.3\n", 0.015, 1767225000.5))
+    w.file(FileChanged("env.txt", "A=1\n", 2.0))
+    assert '"mtime": 1767225000.5' in buf.getvalue().replace('":', '": ')
+    p = tmp_path / "r.jsonl"
+    p.write_text(buf.getvalue())
+    items = read(p).items
+    assert items[0].written_at == 1767225000.5 and items[1].written_at is None
+    s = Session(load(), "/w", "en")
+    s.store.started_at = 1767225600.0  # the recorder started ten minutes after dns.txt was written
+    for it in items:
+        s.apply(it)
+    assert s.workspace.get("dns.txt").written_at == 1767225000.5
+    assert s.workspace.get("env.txt").written_at == 1767225602.0
+
+
 def test_unknown_keys_and_lines_are_ignored(tmp_path):
     p = write(tmp_path, {"t": 1, "type": "BOOKMARK", "object": {}}, {"t": 2, "note": "future kind of line"},
               {"t": 3, "type": "ADDED", "object": {"kind": "Pod"}, "extra": True},
@@ -57,6 +80,7 @@ def test_items_are_put_in_time_order(tmp_path):
     ('{"t": -1, "file": "a", "content": ""}', '"t" must be a number'),
     ('{"t": 1, "type": "ADDED"}', 'needs an "object"'),
     ('{"t": 1, "file": 3, "content": ""}', '"file" must be a name'),
+    ('{"t": 1, "file": "a", "content": "", "mtime": "yesterday"}', '"mtime" must be epoch seconds'),
     ("[1, 2]", "expected a JSON object"),
 ])
 def test_bad_lines_name_the_line(tmp_path, line, needle):

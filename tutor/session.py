@@ -44,7 +44,9 @@ class Session:
         if isinstance(item, Relisted):
             return self.store.replace(item)
         if isinstance(item, FileChanged):
-            written = None if self.store.started_at is None else self.store.started_at + item.t
+            written = item.written_at
+            if written is None and self.store.started_at is not None:
+                written = self.store.started_at + item.t  # seen at once: as good as its mtime
             read = FileRead.from_content(item.name, item.content, written)
             return [item] if self.workspace.update(read) else []
         if isinstance(item, FileRead):

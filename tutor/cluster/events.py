@@ -42,6 +42,9 @@ class FileChanged:
     name: str
     content: str | None
     t: float
+    # The file's mtime (wall clock, epoch seconds) when known: a recording made after the file
+    # was written keeps when it was written, not only when the recorder first read it.
+    written_at: float | None = None
 
 
 @dataclass(frozen=True)

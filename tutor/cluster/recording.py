@@ -111,7 +111,10 @@ def parse_line(raw: str, where: str) -> ObjectEvent | FileChanged | None:
         content = rec.get("content")
         if not isinstance(rec["file"], str) or not (content is None or isinstance(content, str)):
             raise RecordingError(f"{where}: \"file\" must be a name and \"content\" text or null")
-        return FileChanged(rec["file"], content, float(t))
+        mtime = rec.get("mtime")
+        if mtime is not None and (isinstance(mtime, bool) or not isinstance(mtime, (int, float)) or mtime < 0):
+            raise RecordingError(f"{where}: \"mtime\" must be epoch seconds >= 0")
+        return FileChanged(rec["file"], content, float(t), None if mtime is None else float(mtime))
     if rec.get("type") in EVENT_TYPES:
         if not isinstance(rec.get("object"), dict):
             raise RecordingError(f"{where}: a watch event needs an \"object\"")
@@ -195,4 +198,7 @@ class Writer:
         self._write({"t": round(ev.t, 3), "type": ev.type, "object": ev.obj})
 
     def file(self, fc: FileChanged) -> None:
-        self._write({"t": round(fc.t, 3), "file": fc.name, "content": fc.content})
+        line = {"t": round(fc.t, 3), "file": fc.name, "content": fc.content}
+        if fc.written_at is not None:
+            line["mtime"] = round(fc.written_at, 3)
+        self._write(line)

@@ -74,5 +74,5 @@ def write_item(session, writer: Writer, item, clock) -> int:
         if isinstance(ch, ObjectEvent):
             writer.event(ch)
         elif isinstance(ch, FileRead):
-            writer.file(FileChanged(ch.name, ch.text, clock()))
+            writer.file(FileChanged(ch.name, ch.text, clock(), ch.written_at))
     return len(changes)
