@@ -7,6 +7,7 @@ test file-level near misses against a real cluster state.
 
 from __future__ import annotations
 
+import copy
 from functools import lru_cache
 from typing import Callable
 
@@ -30,15 +31,20 @@ def recording(name: str) -> Recording:
 
 
 def state(name: str, stop: Pred | None = None, after: Pred | None = None, lang: str = "en",
-          files: dict[str, str | None] | None = None) -> Session:
+          files: dict[str, str | None] | None = None,
+          hooks: tuple[tuple[Pred, Callable[[Session], None]], ...] = ()) -> Session:
     """Replays up to the first item matching `stop` (excluded), or through the first matching
-    `after` (included), or to the end."""
+    `after` (included), or to the end. Each hook (pred, change) changes the state right after
+    every item its predicate matches."""
     s = Session(load(), "/root/gsb-lws", lang)
     s.store.started_at = started_at(name)
     for item in recording(name).items:
         if stop is not None and stop(item):
             break
         s.apply(item)
+        for pred, change in hooks:
+            if pred(item):
+                change(s)
         if after is not None and after(item):
             break
     else:
@@ -64,6 +70,22 @@ def event(kind: str, name: str, type_: str | None = None, where: Callable[[dict]
 
 def running(pod: str) -> Pred:
     return event("Pod", pod, where=lambda p: o.phase(p) == "Running" and not o.is_terminating(p))
+
+
+def not_yet_deleted(pod: str) -> Callable[[Session], None]:
+    """A pod's deletion taken back, when it is Terminating. On the real node an old worker stays
+    Terminating through its grace period while its group's new leader starts; the KWOK lab, whose
+    pods go at once, recorded the old worker still Running beside the new leader for a moment
+    (two revisions in one group). This makes that moment from the real one."""
+    def change(s: Session) -> None:
+        old = s.store.get("Pod", pod, "infer")
+        if old is None or not o.is_terminating(old):
+            return
+        old = copy.deepcopy(old)  # the recording's objects are shared between states
+        del old["metadata"]["deletionTimestamp"]
+        old["metadata"]["resourceVersion"] += "0"
+        s.apply(ObjectEvent("MODIFIED", old, s.store.now))
+    return change
 
 
 def final_file(name: str, fname: str) -> str:

@@ -511,7 +511,13 @@ async def test_the_app_on_encodings_empty_files_and_python_tags(tmp_path):
     work.mkdir()
     (work / "names.txt").write_bytes(b"pod=llm-0 \xff group=0\n")
     (work / "env.txt").write_bytes(b"")
-    (work / "dns.txt").write_bytes(final_file("walkthrough", "dns.txt").encode("utf-16"))
+    # Written now, after the recording's end: it must hold llm-1's address as the recording ends
+    # (the walkthrough looked it up before step 6 replaced llm-1).
+    hist = state("walkthrough").store.obs.uid_history("llm-1")
+    then, now = hist[0].ips[0], hist[-1].ips[0]
+    dns = final_file("walkthrough", "dns.txt")
+    assert then in dns
+    (work / "dns.txt").write_bytes(dns.replace(then, now).encode("utf-16"))
     (work / "restart.txt").write_bytes(final_file("walkthrough", "restart.txt").replace("\n", "\r\n").encode())
     (work / "lws.yaml").write_text("!!python/object/apply:os.system ['true']\n")
     (work / "wide.yaml").write_text(NESTED["block sequence"][0])
@@ -521,7 +527,7 @@ async def test_the_app_on_encodings_empty_files_and_python_tags(tmp_path):
         await _files_seen(pilot, app, {"names.txt": Problem.NOT_UTF8, "env.txt": None, "dns.txt": None,
                                        "restart.txt": None, "lws.yaml": None, "wide.yaml": None})
         expect = {1: ("FAIL", "could not determine a constructor"), 2: ("FAIL", "is not UTF-8 text"),
-                  3: ("FAIL", "is empty"), 4: ("PASS", "10.42.0.2"), 5: ("PASS", "rebuilt only group 0"),
+                  3: ("FAIL", "is empty"), 4: ("PASS", now), 5: ("PASS", "rebuilt only group 0"),
                   7: ("FAIL", BIG)}
         for step, (word, text) in expect.items():
             box = await _box(pilot, app, step)

@@ -85,7 +85,9 @@ def _recreate_event(ev: dict) -> bool:
 
 
 def _strip_recreate_evidence(obj: dict) -> None:
-    if o.kind(obj) == "Event" and _recreate_event(obj):
+    """Neither LWS's RecreateGroup event nor the kubelet's (a restarted container's Created and
+    Started, counted twice) says what it is about any more."""
+    if o.kind(obj) == "Event" and (_recreate_event(obj) or o.event_reason(obj) in ("Created", "Started", "BackOff")):
         obj.pop("involvedObject", None)
         obj.pop("regarding", None)
 

@@ -9,9 +9,9 @@ import subprocess
 import sys
 
 from tests.conftest import RECORDINGS, WALKTHROUGH
-from tests.states import check, file_written, late, recording, state
+from tests.states import check, event, file_written, late, not_yet_deleted, recording, state
 from tutor.cluster import objects as o
-from tutor.cluster.events import ObjectEvent
+from tutor.cluster.events import ObjectEvent, Relisted
 from tutor.cluster.story import MAX_EPISODES, brief, recap, story
 from tutor.cluster.timeline import Kind, occurrences, parse_time, timeline
 
@@ -85,9 +85,21 @@ def test_garbage_collection_is_drawn_from_owner_references_only():
 
 
 def test_a_late_start_draws_no_link_it_has_no_evidence_for():
-    """Started after step 6: the old pods and StatefulSets are gone, restarts were not seen."""
+    """Started after step 6: the old pods and StatefulSets are gone and no restart was watched.
+    The kubelet's own events about the old worker (Created and Started, each counted twice) are
+    still listed: the restart is told once, from them, and is the recreation's cause."""
     s = late(state(W, stop=file_written("wide.yaml")))
     ep = the_recreation(s)
+    assert kinds(ep)[:2] == ["restarted", "recreate-group"], kinds(ep)
+    restart = line(ep, "restarted", "llm-0-1 container restarting (Started event)")
+    assert restart.cause is None and kinds(ep).count("restarted") == 1
+    assert line(ep, "recreate-group").because("en").startswith("llm-0-1 failed: its restart")
+    # Without the kubelet's events (a KWOK node has none), the event's own words are all there is.
+    then = state(W, stop=file_written("wide.yaml"))
+    bare = late(then, events_expired=True)
+    bare.apply(Relisted("Event", [ev for ev in then.store.all("Event", "infer")
+                                  if o.event_reason(ev) not in ("Created", "Started")], 0.0))
+    ep = the_recreation(bare)
     assert kinds(ep)[0] == "recreate-group" and "restarted" not in kinds(ep)
     assert line(ep, "recreate-group").because("en") == "the event says worker llm-0-1 failed"
     assert "garbage-collected" not in kinds(ep) and "running-again" not in kinds(ep)
@@ -124,14 +136,21 @@ def test_the_rollout_replaces_group_1_before_group_0():
 
 
 def test_a_new_leader_beside_an_old_worker_is_shown_as_an_oddity():
-    s = state(W)
+    """On the real node the old worker is Terminating while the new leader starts: no oddity, and
+    the recording has none. The moment the KWOK lab recorded is made from it (states.py)."""
+    assert not state(W).store.obs.mixed
+    s = state(W, after=new_leader_running(1), hooks=((new_leader_running(1), not_yet_deleted("llm-1-1")),))
     ep = story_of(s).of("llm", "rollout")[-1]
     mixed = [x for x in ep.lines if x.kind == "mixed-revisions"]
     assert [x.group for x in mixed] == [m.group for m in s.store.obs.mixed]  # one per moment the store saw
     assert all(x.odd and x.cause is None for x in mixed)
     first = s.store.obs.mixed[0]
     assert mixed[0].text("en").startswith(f"⚠ new llm-{first.group} (557f644b) Running beside old "
-                                          f"llm-{first.group}-1 (64479854) for ")
+                                          f"llm-{first.group}-1 (64479854)")
+
+
+def new_leader_running(group: int):
+    return event("Pod", f"llm-{group}", where=lambda p: o.phase(p) == "Running" and o.revision(p).startswith("557f644b"))
 
 
 def test_a_recreate_group_inside_the_rollout_is_not_a_failure():

@@ -20,14 +20,12 @@ import uuid
 from dataclasses import dataclass
 
 from tutor.cluster import objects as o
-from tutor.cluster.events import ObjectEvent
+from tutor.cluster.events import FileChanged, ObjectEvent
 from tutor.cluster.recording import Recording, read
 from tutor.demo import walkthrough
 
 WALKTHROUGH = walkthrough()
 FLEET = "fleet"
-CREATE_WINDOW = (2.1, 2.7)   # group 1 of llm is created
-UPDATE_WINDOW = (7.18, 7.72)  # group 1 of llm rolls to the new revision
 GROUP_NAMES = ("llm-1", "llm-1-1")
 UUID_RE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 IP_RE = re.compile(r"10\.42\.\d+\.\d+")
@@ -43,6 +41,11 @@ def _about_group(obj: dict) -> bool:
     return False
 
 
+def _written(rec: Recording, name: str, containing: str = "") -> float:
+    return next(it.t for it in rec.items if isinstance(it, FileChanged) and it.name == name
+                and it.content is not None and containing in it.content)
+
+
 @dataclass
 class Template:
     type: str
@@ -56,8 +59,11 @@ class Cloner:
     def __init__(self, recording: Recording | None = None):
         self.rec = recording or read(WALKTHROUGH)
         evs = [it for it in self.rec.items if isinstance(it, ObjectEvent)]
-        create = [e for e in evs if CREATE_WINDOW[0] <= e.t < CREATE_WINDOW[1] and _about_group(e.obj)]
-        update = [e for e in evs if UPDATE_WINDOW[0] <= e.t < UPDATE_WINDOW[1] and _about_group(e.obj)]
+        # Cut by what the learner did, not by times: group 1 is created before step 6's lws.yaml
+        # (the one with VERSION) is written and rolls between it and step 7's wide.yaml.
+        rollout, placement = (_written(self.rec, "lws.yaml", "VERSION"), _written(self.rec, "wide.yaml"))
+        create = [e for e in evs if e.t < rollout and _about_group(e.obj)]
+        update = [e for e in evs if rollout <= e.t < placement and _about_group(e.obj)]
         self.revisions = (o.revision(create[-1].obj), o.revision(update[-1].obj))
         assert all(self.revisions) and self.revisions[0] != self.revisions[1]
         # UIDs and IPs keep their role: (owner name, generation). Generation 1 is a thing born

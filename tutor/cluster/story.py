@@ -35,6 +35,8 @@ from tutor.cluster.timeline import Fact, Kind, Timeline, occurrences, parse_time
 
 MAX_EPISODES = 40  # per LWS, the newest
 EPISODE_GAP = 30.0  # seconds: failure facts of one group further apart than this are two episodes
+SIGHTING_SLACK = 0.25  # seconds past a whole-second creationTimestamp still counted as seeing the creation
+DEFAULT_GRACE = 30  # seconds: a pod's terminationGracePeriodSeconds unless its deletion says otherwise
 Words = tuple[str, str]  # (English, Korean)
 
 
@@ -167,7 +169,9 @@ class _Evidence:
     def sighted(self, f: Fact) -> bool:
         seen = f.evidence if isinstance(f.evidence, UidSeen) else None
         created = parse_time(seen.created) if seen else None
-        return created is not None and created[0] <= self.wall(seen.first_t) < created[0] + 1.0
+        # creationTimestamp is cut to the second; the watch brings the pod milliseconds later,
+        # which can be in the next second, and the two clocks agree only to a fraction of one
+        return created is not None and created[0] <= self.wall(seen.first_t) < created[0] + 1.0 + SIGHTING_SLACK
 
     def pods_of_group(self, lws: str, group: int) -> list[str]:
         return sorted(p for p, (lw, g) in self.where.items() if lw == lws and g == group)
@@ -286,12 +290,19 @@ def _created(ev: _Evidence, lws: str) -> list[Episode]:
 def _failures(ev: _Evidence, lws: str, group: int) -> list[Episode]:
     """A group's failures outside rollouts, one episode per failure and what LWS did about it."""
     clusters: list[list[Fact]] = []
+    grace = float(DEFAULT_GRACE)
     for f in ev.tl.failures(lws, group):
         if f.kind is Kind.POD_DELETING:
+            seen = f.evidence if isinstance(f.evidence, UidSeen) else None
+            if seen is not None and seen.deletion is not None:
+                grace = max(grace, float(seen.deletion[1]))
             continue  # told by the line that explains it (RecreateGroup, garbage collection)
         cur = clusters[-1] if clusters else None
         kinds = {x.kind for x in cur} if cur else set()
-        fresh = (cur is None or f.at - cur[-1].at > EPISODE_GAP
+        # A recreated group's new pods come only once the old ones are gone: after their grace
+        # period (a real kubelet waits it out; an `sh -c` loop ignores SIGTERM).
+        gap = EPISODE_GAP + (grace if f.kind is Kind.POD_CREATED and Kind.GROUP_RECREATED in kinds else 0.0)
+        fresh = (cur is None or f.at - cur[-1].at > gap
                  or (f.kind is Kind.RESTARTED and Kind.GROUP_RECREATED in kinds)
                  or (f.kind is Kind.GROUP_RECREATED and Kind.GROUP_RECREATED in kinds))
         if fresh:

@@ -35,6 +35,7 @@ MAX_FACTS = 2000
 SLACK = 1.0  # seconds: the resolution of creationTimestamp, lastTimestamp and a recording's started_at
 RECREATE_REASONS = ("RecreateGroup", "RecreateGroupOnPodRestart")  # v0.9+, and v0.8 and older
 RESTART_POD_REASONS = ("BackOff",)  # kubelet: "Back-off restarting failed container"
+EVENT_RESTART_RANK = (*RESTART_POD_REASONS, "Started", "Created")  # which event tells a restart best
 
 
 class Kind(str, Enum):
@@ -343,6 +344,7 @@ def build(store: Store, namespace: str) -> Timeline:
 
     # What the cluster kept: LWS events, and pod events that name a pod's UID.
     uid_from_events: dict[tuple[str, str], tuple[float, bool, dict]] = {}
+    event_restarts: dict[str, tuple[int, Fact]] = {}
     for ev in store.events_for(namespace):
         about = o.event_regarding(ev)
         kind, name = about.get("kind"), str(about.get("name", ""))
@@ -364,10 +366,14 @@ def build(store: Store, namespace: str) -> Timeline:
                     uid_from_events[(name, uid)] = (at, precise, ev)
             if o.event_reason(ev) in RESTART_POD_REASONS or (
                     o.event_reason(ev) in ("Started", "Created") and o.event_count(ev) > 1):
-                if uid not in restarted:
+                # One restart leaves both a Created and a Started event counted twice: one line
+                # per UID, from the most telling of them, whatever order the list has.
+                rank = EVENT_RESTART_RANK.index(o.event_reason(ev))
+                if uid not in restarted and rank < event_restarts.get(uid, (len(EVENT_RESTART_RANK),))[0]:
                     at, precise = times[-1]
-                    facts.append(Fact(at, Kind.RESTARTED, *where, name, uid, "", o.event_reason(ev), "event",
-                                      precise, ev))
+                    event_restarts[uid] = (rank, Fact(at, Kind.RESTARTED, *where, name, uid, "", o.event_reason(ev),
+                                                      "event", precise, ev))
+    facts.extend(fact for _, fact in event_restarts.values())
     # UIDs known only from events: in time order among the watched ones, each replacing the one before.
     by_pod: dict[str, list[tuple[float, bool, str, dict]]] = {}
     for (pod, uid), (at, precise, ev) in uid_from_events.items():
