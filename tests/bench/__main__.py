@@ -9,7 +9,9 @@ Each part runs in its own process so one does not skew another's memory or start
              `lwstutor --version`, each a fresh process, median of --runs;
   app        tests.bench.app_run: reaction, burst, idle CPU and memory at 1,000 pods;
   naive      the same with every checker re-run on every event and full table rebuilds;
-  churn      tests.bench.churn: 1,000 pods churned on the lab, the tutor against kubectl.
+  churn      tests.bench.churn: 1,000 pods churned on the lab, the tutor against kubectl;
+  lab        tests.bench.labreact: the walkthrough on the lab's real node, the tutor's screen
+             against `kubectl get pods -w` after each command the learner runs.
 """
 
 from __future__ import annotations
@@ -159,6 +161,15 @@ def table(r: dict) -> list[tuple[str, str, str, str]]:
             ratio = t_screen / k if t_screen and k else None
             row(f"churn {phase}: {label} tutor screen / kubectl", ratio,
                 TARGETS["churn_ratio"] if key == "design" else None, "x", 2)
+    lr = r.get("lab_reaction", {})
+    if lr:
+        for key, label in (("apply_to_kubectl", "lab: command returns → kubectl get pods -w prints"),
+                           ("apply_to_tutor", "lab: command returns → tutor's screen, re-checked"),
+                           ("tutor_after_kubectl", "lab: tutor's screen after kubectl, per pod change"),
+                           ("file_to_verdict", "lab: answer file written → verdict on screen")):
+            sm = lr.get(key) or {}
+            row(f"{label} p50 (n={sm.get('n')})", sm.get("p50_ms"), None, " ms", 0)
+            row(f"{label} p99", sm.get("p99_ms"), None, " ms", 0)
     return rows
 
 
@@ -208,6 +219,11 @@ def main(argv: list[str] | None = None) -> int:
             results["churn"] = churn.run(replicas=10 if args.quick else 500, size=2,
                                          naive_replicas=0 if args.no_naive else (5 if args.quick else 100),
                                          naive_slack=20 if args.quick else 60)
+            save()
+            print("lab reaction: the walkthrough on the real node, the tutor beside kubectl -w …", file=sys.stderr)
+            from tests.bench import labreact
+
+            results["lab_reaction"] = labreact.run()
     results["duration_s"] = time.monotonic() - t0
     rows = table(results)
     results["table"] = [dict(zip(("metric", "measured", "target", "met"), r)) for r in rows]
