@@ -3,6 +3,9 @@
 The CLI runs as it does for a user (tutor.cli.main with the given arguments); the only change is
 that the app runs headless at 160x48 and, on Textual's Ready event (sent once the first frame
 has been displayed), prints the wall-clock time and leaves at once.
+
+`--bare` runs a bare Textual app instead (one Static, nothing of lwstutor imported) through the
+same harness: the floor Textual itself sets on this machine, which lwstutor's start is compared to.
 """
 
 from __future__ import annotations
@@ -12,20 +15,43 @@ import sys
 import time
 from pathlib import Path
 
+SIZE = (160, 48)
+
+
+def ready() -> None:
+    sys.stdout.write(f"{time.time()!r}\n")
+    sys.stdout.flush()
+    os._exit(0)
+
+
+def bare() -> None:
+    from textual.app import App, ComposeResult
+    from textual.widgets import Static
+
+    class Bare(App):
+        def compose(self) -> ComposeResult:
+            yield Static("lwstutor")
+
+        def on_ready(self) -> None:
+            ready()
+
+    Bare().run(headless=True, size=SIZE)
+
 
 def main() -> None:
+    if sys.argv[1:] == ["--bare"]:
+        bare()
+        return
     import tutor.ui.app as app_module
 
     class FirstFrame(app_module.TutorApp):
         CSS_PATH = str(Path(app_module.__file__).with_name("tutor.tcss"))  # relative to tutor/ui
 
         def on_ready(self) -> None:
-            sys.stdout.write(f"{time.time()!r}\n")
-            sys.stdout.flush()
-            os._exit(0)
+            ready()
 
         def run(self, **kw):
-            return super().run(headless=True, size=(160, 48))
+            return super().run(headless=True, size=SIZE)
 
     app_module.TutorApp = FirstFrame
     from tutor.cli import main as cli_main

@@ -56,3 +56,18 @@ def test_first_frame_run(tmp_path):
               tmp_path=tmp_path)
     assert res.returncode == 0, res.stderr[-3000:]
     float(res.stdout.strip().splitlines()[-1])
+
+
+def test_bare_first_frame_run(tmp_path):
+    res = run("tests.bench.firstframe", "--bare", tmp_path=tmp_path)
+    assert res.returncode == 0, res.stderr[-3000:]
+    float(res.stdout.strip().splitlines()[-1])
+
+
+def test_calibration_reports_both_parts(tmp_path):
+    res = run("tests.bench.calibrate", tmp_path=tmp_path)
+    assert res.returncode == 0, res.stderr[-3000:]
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    assert out["json_lines"] == sum(1 for line in WALKTHROUGH.read_text().splitlines() if line.strip())
+    assert len(out["json_runs_s"]) == len(out["python_runs_s"]) == out["repeats"]
+    assert out["json_s"] > 0 and out["python_s"] > 0
