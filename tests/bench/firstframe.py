@@ -38,25 +38,38 @@ def bare() -> None:
     Bare().run(headless=True, size=SIZE)
 
 
+def lwstutor(argv: list[str]) -> None:
+    import tutor.commands.tui as tui
+
+    build = tui.tui_app
+
+    def tui_app(args):
+        # Imported where the CLI imports it (inside the command), so start-up runs in its order.
+        import tutor.ui.app as app_module
+
+        class FirstFrame(app_module.TutorApp):
+            CSS_PATH = str(Path(app_module.__file__).with_name("tutor.tcss"))  # relative to tutor/ui
+
+            def on_ready(self) -> None:
+                ready()
+
+            def run(self, **kw):
+                return super().run(headless=True, size=SIZE)
+
+        app_module.TutorApp = FirstFrame
+        return build(args)
+
+    tui.tui_app = tui_app
+    from tutor.cli import main as cli_main
+
+    sys.exit(cli_main(argv))
+
+
 def main() -> None:
     if sys.argv[1:] == ["--bare"]:
         bare()
-        return
-    import tutor.ui.app as app_module
-
-    class FirstFrame(app_module.TutorApp):
-        CSS_PATH = str(Path(app_module.__file__).with_name("tutor.tcss"))  # relative to tutor/ui
-
-        def on_ready(self) -> None:
-            ready()
-
-        def run(self, **kw):
-            return super().run(headless=True, size=SIZE)
-
-    app_module.TutorApp = FirstFrame
-    from tutor.cli import main as cli_main
-
-    sys.exit(cli_main(sys.argv[1:]))
+    else:
+        lwstutor(sys.argv[1:])
 
 
 if __name__ == "__main__":
