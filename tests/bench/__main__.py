@@ -7,8 +7,9 @@
 Each part runs in its own process so one does not skew another's memory or start-up:
   calibration  tests.bench.calibrate: a fixed workload (stdlib json, a pure-Python loop), so
              figures from different machines can be compared;
-  start-up   tests.bench.firstframe (process start to the first frame, headless) for lwstutor
-             and a bare Textual app, and `lwstutor --version`, each a fresh process, median of --runs;
+  start-up   tests.bench.firstframe (process start to the first frame, headless) for lwstutor,
+             a bare Textual app and one with lwstutor's kinds of widget, and `lwstutor --version`,
+             each a fresh process, median of --runs;
   app        tests.bench.app_run: reaction, burst, idle CPU and memory at 1,000 pods;
   naive      the same with every checker re-run on every event and full table rebuilds;
   churn      tests.bench.churn: 1,000 pods churned on the lab, the tutor against kubectl.
@@ -84,8 +85,10 @@ def startup(runs: int, tmp: Path) -> dict:
                    capture_output=True, env=env, timeout=120)
     timed_first_frame(["--replay", str(WALKTHROUGH)], env)  # and the page cache
     timed_first_frame(["--bare"], env)
-    # The three take turns, so a busy moment on the machine falls on all of them alike.
+    timed_first_frame(["--widgets"], env)
+    # They take turns, so a busy moment on the machine falls on all of them alike.
     kinds = {"first_frame_bare_s": ["--bare"],
+             "first_frame_widgets_s": ["--widgets"],
              "first_frame_replay_s": ["--replay", str(WALKTHROUGH), "--speed", "0"],
              "first_frame_live_s": ["--kubeconfig", str(kubeconfig), "--workdir", str(workdir)]}
     for key in kinds:
@@ -158,6 +161,8 @@ def table(r: dict) -> list[tuple[str, str, str, str]]:
     row("burst: longest event-loop stall", a.get("burst_stall_ms"), TARGETS["burst_stall_ms"], " ms", 0)
     row("stream: longest event-loop stall", a.get("stream_stall_ms"), TARGETS["burst_stall_ms"], " ms", 0)
     row("first frame, bare Textual app (median)", s.get("first_frame_bare_median_s"), None, " s", 2)
+    row("first frame, Textual app with lwstutor's kinds of widget (median)", s.get("first_frame_widgets_median_s"),
+        None, " s", 2)
     for mode in ("replay", "live"):
         row(f"first frame, {mode} (median)", s.get(f"first_frame_{mode}_median_s"), TARGETS["first_frame_s"], " s", 2)
         row(f"first frame, {mode}: above the bare app", s.get(f"first_frame_{mode}_over_bare_s"),

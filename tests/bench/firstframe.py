@@ -6,6 +6,9 @@ has been displayed), prints the wall-clock time and leaves at once.
 
 `--bare` runs a bare Textual app instead (one Static, nothing of lwstutor imported) through the
 same harness: the floor Textual itself sets on this machine, which lwstutor's start is compared to.
+`--widgets` runs a plain Textual app with the kinds of widget lwstutor's first frame shows (step 1's
+markdown, a list of 8 steps, a footer, a few panes and containers), no lwstutor code: what those
+widgets cost in Textual, apart from what lwstutor's own code adds.
 """
 
 from __future__ import annotations
@@ -65,9 +68,40 @@ def lwstutor(argv: list[str]) -> None:
     sys.exit(cli_main(argv))
 
 
+def same_widgets() -> None:
+    from importlib import resources
+
+    from textual.app import App, ComposeResult
+    from textual.containers import Horizontal, Vertical, VerticalScroll
+    from textual.widgets import Footer, Markdown, OptionList, Static
+
+    step = resources.files("tutor.lessons").joinpath("lws", "steps", "01-create-llm.en.md").read_text("utf-8")
+
+    class Widgets(App):
+        def compose(self) -> ComposeResult:
+            yield Static("status")
+            with Horizontal():
+                with Vertical():
+                    yield OptionList(*(f"{n}. step" for n in range(1, 9)))
+                    with VerticalScroll():
+                        yield Markdown(step.split("\n## ")[0])  # the body, as lwstutor shows it
+                    yield Static("verdict")
+                with Vertical():
+                    for pane in ("groups", "pods", "events"):
+                        yield Static(pane)
+            yield Footer()
+
+        def on_ready(self) -> None:
+            ready()
+
+    Widgets().run(headless=True, size=SIZE)
+
+
 def main() -> None:
     if sys.argv[1:] == ["--bare"]:
         bare()
+    elif sys.argv[1:] == ["--widgets"]:
+        same_widgets()
     else:
         lwstutor(sys.argv[1:])
 

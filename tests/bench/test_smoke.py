@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.bench.synth import WALKTHROUGH, Cloner, parse
 from tutor.cluster import objects as o
 from tutor.lesson.loader import load
@@ -58,8 +60,9 @@ def test_first_frame_run(tmp_path):
     float(res.stdout.strip().splitlines()[-1])
 
 
-def test_bare_first_frame_run(tmp_path):
-    res = run("tests.bench.firstframe", "--bare", tmp_path=tmp_path)
+@pytest.mark.parametrize("app", ["--bare", "--widgets"])
+def test_plain_textual_first_frame_run(tmp_path, app):
+    res = run("tests.bench.firstframe", app, tmp_path=tmp_path)
     assert res.returncode == 0, res.stderr[-3000:]
     float(res.stdout.strip().splitlines()[-1])
 
