@@ -79,8 +79,18 @@ async def test_collections_held_at_start_up_run_again_once_the_first_frame_is_up
         async with app.run_test(size=(100, 40)) as pilot:
             await settled(pilot)
             assert gc.isenabled()
+            assert gc.get_freeze_count() > 0  # start-up's objects: no collection walks them again
     finally:
         gc.enable()
+        gc.unfreeze()
+
+
+async def test_an_app_started_without_the_hold_freezes_nothing(tmp_path):
+    frozen = gc.get_freeze_count()
+    app = make_app(WALKTHROUGH, state_file=tmp_path / "p.json")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settled(pilot)
+        assert gc.isenabled() and gc.get_freeze_count() == frozen
 
 
 def test_a_tui_that_cannot_start_lets_collections_run_again(tmp_path):
