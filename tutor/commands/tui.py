@@ -11,14 +11,11 @@ from tutor.commands.setup import connect_for, find_kubeconfig_for, lesson_for, p
 
 
 def run_tui(args) -> int:
-    from tutor.ui.quiet_gc import hold_until_first_frame, release
+    from tutor.ui.quiet_gc import held_until_first_frame
 
-    hold_until_first_frame()  # the app lets collections run again once its first frame is up
-    try:
+    with held_until_first_frame():  # no cycle collection before the first frame
         app = tui_app(args)
         app.run()
-    finally:  # also when the app could not be built or never drew a frame
-        release()
     if app.connect_error:  # the connection or the recording failed after the first frame: same message and code
         raise UsageError(app.connect_error)
     return EXIT_OK

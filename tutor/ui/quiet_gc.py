@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+from contextlib import contextmanager
 from time import monotonic
 
 QUIET = 0.5  # seconds without a refresh before the full collection
@@ -46,6 +47,17 @@ def release(freeze: bool = False) -> None:
         gc.freeze()
     _held = False
     gc.enable()
+
+
+@contextmanager
+def held_until_first_frame():
+    """Around building and running the app: the app releases the hold at its first frame; this
+    releases it too if the app could not be built or ended before drawing one."""
+    hold_until_first_frame()
+    try:
+        yield
+    finally:
+        release()
 
 
 class QuietCollector:
