@@ -14,8 +14,9 @@ Before the first frame no collection runs at all (hold_until_first_frame): start
 widgets, the lesson), and the young collections that ran meanwhile walked them again and again,
 35 to 60 ms before the first frame. Once the frame is up they are frozen (gc.freeze) instead of
 collected: no collection walks them again, neither the young ones right after the frame (about
-100 ms) nor each full one later. What start-up left as cyclic garbage (about 2,500 objects) and
-what of it is dropped later (step 1's markdown blocks, say) stays in memory: a bounded cost, once.
+100 ms) nor each full one later. Cyclic garbage among frozen objects is never collected: what
+start-up left (about 2,500 objects), and those of them dropped later (step 1's markdown blocks, say):
+a bounded cost, paid once.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ LONGEST = 30.0  # seconds: a full collection is never put off longer than this
 NEVER = 1_000_000  # a generation-2 threshold that younger collections never reach
 
 
-_held = False  # start-up holds collections back (only the CLI's tutor does: tests do not)
+_held = False  # start-up holds collections back (the CLI's tutor and demo do; tests' apps do not)
 
 
 def hold_until_first_frame() -> None:
