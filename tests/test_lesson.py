@@ -32,6 +32,13 @@ def test_heading_inside_code_block_is_not_a_section():
     assert "## not a heading" in text.body and text.hints == ("one",) and text.recap == "r"
 
 
+def test_titles_keep_their_markup_as_written():
+    md = "# Run `kubectl` *now*\n\nbody with **bold**\n\n## Hint: the `-w` flag\n\none\n"
+    text = split_sections(md, "Hint", "What you just saw", "x.md")
+    assert text.title == "Run `kubectl` *now*" and text.body == "body with **bold**"
+    assert text.hints == ("one",)
+
+
 @pytest.mark.parametrize("md,msg", [
     ("no title\n## Hint\nx", "must start with"),
     ("# T\n## Surprise\nx\n## Hint\ny", "unknown section"),

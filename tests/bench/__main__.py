@@ -5,8 +5,11 @@
     python -m tests.bench --quick         # tiny sizes: checks that the bench runs, no figures
 
 Each part runs in its own process so one does not skew another's memory or start-up:
-  start-up   tests.bench.firstframe (process start to the first frame, headless) and
-             `lwstutor --version`, each a fresh process, median of --runs;
+  calibration  tests.bench.calibrate: a fixed workload (stdlib json, a pure-Python loop), so
+             figures from different machines can be compared;
+  start-up   tests.bench.firstframe (process start to the first frame, headless) for lwstutor,
+             a bare Textual app and one with lwstutor's kinds of widget, and `lwstutor --version`,
+             each a fresh process, median of --runs;
   app        tests.bench.app_run: reaction, burst, idle CPU and memory at 1,000 pods;
   naive      the same with every checker re-run on every event and full table rebuilds;
   churn      tests.bench.churn: 1,000 pods churned on the lab, the tutor against kubectl;
@@ -38,6 +41,7 @@ WALKTHROUGH = walkthrough()
 TARGETS = {
     "reaction_p99_ms": 50, "burst_settled_s": 2.0, "burst_stall_ms": 100, "first_frame_s": 0.6,
     "idle_cpu_pct": 1.0, "rss_peak_mb": 150, "churn_ratio": 1.2,
+    "first_frame_over_bare_s": 0.15,
 }
 
 
@@ -82,19 +86,41 @@ def startup(runs: int, tmp: Path) -> dict:
     subprocess.run([python(), "-m", "compileall", "-q", str(Path(tutor.__file__).parent)], check=True,
                    capture_output=True, env=env, timeout=120)
     timed_first_frame(["--replay", str(WALKTHROUGH)], env)  # and the page cache
-    out["first_frame_replay_s"] = [timed_first_frame(["--replay", str(WALKTHROUGH), "--speed", "0"], env)
-                                   for _ in range(runs)]
-    out["first_frame_live_s"] = [timed_first_frame(["--kubeconfig", str(kubeconfig), "--workdir", str(workdir)], env)
-                                 for _ in range(runs)]
+    timed_first_frame(["--bare"], env)
+    timed_first_frame(["--widgets"], env)
+    # They take turns, so a busy moment on the machine falls on all of them alike.
+    kinds = {"first_frame_bare_s": ["--bare"],
+             "first_frame_widgets_s": ["--widgets"],
+             "first_frame_replay_s": ["--replay", str(WALKTHROUGH), "--speed", "0"],
+             "first_frame_live_s": ["--kubeconfig", str(kubeconfig), "--workdir", str(workdir)]}
+    for key in kinds:
+        out[key] = []
+    for _ in range(runs):
+        for key, args in kinds.items():
+            out[key].append(timed_first_frame(args, env))
     version = []
     for _ in range(runs):
         t0 = time.perf_counter()
         subprocess.run([lwstutor, "--version"], capture_output=True, check=True, env=env, timeout=60)
         version.append(time.perf_counter() - t0)
     out["version_s"] = version
-    for k in ("first_frame_replay_s", "first_frame_live_s", "version_s"):
+    for k in (*kinds, "version_s"):
         out[k.replace("_s", "_median_s")] = statistics.median(out[k])
+    bare = out["first_frame_bare_median_s"]
+    for mode in ("replay", "live"):  # lwstutor's own start-up cost above Textual's floor
+        mine = out[f"first_frame_{mode}_median_s"]
+        out[f"first_frame_{mode}_over_bare_s"] = mine - bare
+        out[f"first_frame_{mode}_over_bare_x"] = mine / bare if bare else None
     return out
+
+
+def calibration(tmp: Path) -> dict:
+    """The fixed workload of tests.bench.calibrate, in a fresh process like the other parts."""
+    res = subprocess.run([python(), "-m", "tests.bench.calibrate"], capture_output=True, text=True,
+                         timeout=300, env=child_env(tmp), cwd=ROOT, stdin=subprocess.DEVNULL)
+    if res.returncode != 0:
+        raise RuntimeError(f"calibration failed: {res.stderr[-2000:]}")
+    return json.loads(res.stdout.strip().splitlines()[-1])
 
 
 def app_run(extra: list[str], tmp: Path) -> dict:
@@ -136,11 +162,20 @@ def table(r: dict) -> list[tuple[str, str, str, str]]:
     row("burst of 10,000: screen shows final state", a.get("burst_settled_s"), TARGETS["burst_settled_s"], " s", 2)
     row("burst: longest event-loop stall", a.get("burst_stall_ms"), TARGETS["burst_stall_ms"], " ms", 0)
     row("stream: longest event-loop stall", a.get("stream_stall_ms"), TARGETS["burst_stall_ms"], " ms", 0)
-    row("first frame, replay (median)", s.get("first_frame_replay_median_s"), TARGETS["first_frame_s"], " s", 2)
-    row("first frame, live (median)", s.get("first_frame_live_median_s"), TARGETS["first_frame_s"], " s", 2)
+    row("first frame, bare Textual app (median)", s.get("first_frame_bare_median_s"), None, " s", 2)
+    row("first frame, Textual app with lwstutor's kinds of widget (median)", s.get("first_frame_widgets_median_s"),
+        None, " s", 2)
+    for mode in ("replay", "live"):
+        row(f"first frame, {mode} (median)", s.get(f"first_frame_{mode}_median_s"), TARGETS["first_frame_s"], " s", 2)
+        row(f"first frame, {mode}: above the bare app", s.get(f"first_frame_{mode}_over_bare_s"),
+            TARGETS["first_frame_over_bare_s"], " s", 2)
+        row(f"first frame, {mode} ÷ bare app", s.get(f"first_frame_{mode}_over_bare_x"), None, "x", 2)
     row("lwstutor --version (median)", s.get("version_median_s"), None, " s", 2)
     row("idle CPU over 10 s", a.get("idle_cpu_pct"), TARGETS["idle_cpu_pct"], " %", 2)
     row("peak RSS (1,000 pods, 10,000 events)", a.get("rss_peak_mb"), TARGETS["rss_peak_mb"], " MB", 0)
+    cal = r.get("calibration", {})
+    row(f"calibration: stdlib json, walkthrough x{cal.get('json_parses')} (median)", cal.get("json_s"), None, " s", 3)
+    row(f"calibration: pure-Python loop of {cal.get('python_loop')} (median)", cal.get("python_s"), None, " s", 3)
     n = r.get("naive_app", {})
     if n:
         row("naive: reaction p50", n.get("reaction_p50_ms"), None, " ms", 0)
@@ -199,6 +234,9 @@ def main(argv: list[str] | None = None) -> int:
     def save() -> None:  # after every part, so a part that fails or is stopped loses only itself
         Path(args.json).write_text(json.dumps(results, indent=1) + "\n")
 
+    print("calibration …", file=sys.stderr)
+    results["calibration"] = calibration(tmp)
+    save()
     print("start-up …", file=sys.stderr)
     results["startup"] = startup(runs, tmp)
     save()

@@ -31,6 +31,7 @@ from tutor.progress import Progress
 from tutor.session import Session
 from tutor.ui import render
 from tutor.ui.app import TutorApp
+from tutor.ui.quiet_gc import hold_until_first_frame
 from tutor.ui.widgets.pod_list import PodList
 
 SIZE = (160, 48)
@@ -170,6 +171,7 @@ async def run(args) -> dict:
     groups = max(1, (args.pods - base_pods) // 2)
     tmp = Path(tempfile.mkdtemp(prefix="lwstutor-bench-"))
     session = Session(load(), str(tmp / "workdir"), "en", Progress.load(tmp / "progress.json", 8))
+    hold_until_first_frame()  # as the CLI starts the app (tutor.commands.tui.run_tui)
     app = TutorApp(session, context="bench")
     async with app.run_test(headless=True, size=SIZE, notifications=True) as pilot:
         probe = Probe(app)

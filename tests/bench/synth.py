@@ -20,6 +20,7 @@ import uuid
 from dataclasses import dataclass
 
 from tutor.cluster import objects as o
+from tutor.cluster import wire
 from tutor.cluster.events import FileChanged, ObjectEvent
 from tutor.cluster.recording import Recording, read
 from tutor.demo import walkthrough
@@ -159,6 +160,6 @@ class Cloner:
 
 def parse(line: str, t: float = 0.0) -> ObjectEvent:
     """What the live source does with one watch line (tutor.cluster.live LiveSource._watch)."""
-    ev = json.loads(line)
+    ev = wire.decode(line)
     o.drop_managed_fields(ev["object"])
     return ObjectEvent(ev["type"], ev["object"], t)

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.bench.synth import WALKTHROUGH, Cloner, parse
 from tutor.cluster import objects as o
 from tutor.lesson.loader import load
@@ -56,3 +58,19 @@ def test_first_frame_run(tmp_path):
               tmp_path=tmp_path)
     assert res.returncode == 0, res.stderr[-3000:]
     float(res.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("app", ["--bare", "--widgets"])
+def test_plain_textual_first_frame_run(tmp_path, app):
+    res = run("tests.bench.firstframe", app, tmp_path=tmp_path)
+    assert res.returncode == 0, res.stderr[-3000:]
+    float(res.stdout.strip().splitlines()[-1])
+
+
+def test_calibration_reports_both_parts(tmp_path):
+    res = run("tests.bench.calibrate", tmp_path=tmp_path)
+    assert res.returncode == 0, res.stderr[-3000:]
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    assert out["json_lines"] == sum(1 for line in WALKTHROUGH.read_text().splitlines() if line.strip())
+    assert len(out["json_runs_s"]) == len(out["python_runs_s"]) == out["repeats"]
+    assert out["json_s"] > 0 and out["python_s"] > 0

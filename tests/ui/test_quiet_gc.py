@@ -67,3 +67,36 @@ async def test_the_app_restores_the_thresholds(tmp_path):
         await settled(pilot)
         assert gc.get_threshold()[2] == NEVER
     assert gc.get_threshold() == saved
+
+
+async def test_collections_held_at_start_up_run_again_once_the_first_frame_is_up(tmp_path):
+    from tutor.ui.quiet_gc import hold_until_first_frame
+
+    app = make_app(WALKTHROUGH, state_file=tmp_path / "p.json")
+    hold_until_first_frame()
+    try:
+        assert not gc.isenabled()
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settled(pilot)
+            assert gc.isenabled()
+            assert gc.get_freeze_count() > 0  # start-up's objects: no collection walks them again
+    finally:
+        gc.enable()
+        gc.unfreeze()
+
+
+async def test_an_app_started_without_the_hold_freezes_nothing(tmp_path):
+    frozen = gc.get_freeze_count()
+    app = make_app(WALKTHROUGH, state_file=tmp_path / "p.json")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settled(pilot)
+        assert gc.isenabled() and gc.get_freeze_count() == frozen
+
+
+def test_a_tui_that_cannot_start_lets_collections_run_again(tmp_path):
+    from tutor.cli import main
+
+    assert main(["--replay", str(tmp_path / "missing.jsonl")]) == 2
+    assert gc.isenabled()
+    assert main(["demo", "--speed", "0"]) == 2
+    assert gc.isenabled()

@@ -13,7 +13,6 @@ Every call here is a read (list/watch); the tutor never writes to the cluster.
 
 from __future__ import annotations
 
-import json
 import socket
 import threading
 import time
@@ -21,6 +20,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from tutor.cluster import objects as o
+from tutor.cluster.wire import decode
 from tutor.cluster.events import Conn, ObjectEvent, Relisted, SourceState
 
 WATCH_SECONDS = 240  # server-side timeout: the server ends the watch, we resume from the last RV
@@ -105,7 +105,7 @@ def list_once(api_client, res: Resource, namespace: str) -> tuple[list[dict], st
         if cont:
             kw["_continue"] = cont
         resp = fn(*args, **kw)
-        body = json.loads(resp.data)
+        body = decode(resp.data)
         for item in body.get("items") or []:
             o.drop_managed_fields(item)
             item.setdefault("kind", res.kind)
@@ -209,7 +209,7 @@ class LiveSource:
             for line in iter_resp_lines(resp):
                 if not line:
                     continue
-                ev = json.loads(line)
+                ev = decode(line)
                 typ, obj = ev.get("type"), ev.get("object") or {}
                 if typ == "ERROR":
                     if obj.get("code") == 410:

@@ -15,7 +15,10 @@ from tutor.progress import Progress
 
 
 def run_demo(args) -> int:
-    demo_app(args).run()
+    from tutor.ui.quiet_gc import held_until_first_frame
+
+    with held_until_first_frame():  # no cycle collection before the first frame
+        demo_app(args).run()
     return EXIT_OK
 
 

@@ -11,8 +11,11 @@ from tutor.commands.setup import connect_for, find_kubeconfig_for, lesson_for, p
 
 
 def run_tui(args) -> int:
-    app = tui_app(args)
-    app.run()
+    from tutor.ui.quiet_gc import held_until_first_frame
+
+    with held_until_first_frame():  # no cycle collection before the first frame
+        app = tui_app(args)
+        app.run()
     if app.connect_error:  # the connection or the recording failed after the first frame: same message and code
         raise UsageError(app.connect_error)
     return EXIT_OK

@@ -72,8 +72,11 @@ def lesson_dir(lesson_id: str = "lws") -> Path:
 
 @lru_cache(maxsize=1)
 def _markdown() -> MarkdownIt:
-    """One parser for every step: building one costs more than parsing a step's markdown."""
-    return MarkdownIt("commonmark")
+    """One parser for every step: building one costs more than parsing a step's markdown.
+    Only the block structure: headings and their text come from the block parser, and the inline
+    pass (emphasis, code spans, links of every paragraph) was half of loading the lesson, which
+    happens before the first frame."""
+    return MarkdownIt("commonmark").disable("inline")
 
 
 def split_sections(md: str, hint_word: str, recap_word: str, where: str) -> StepText:

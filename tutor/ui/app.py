@@ -130,6 +130,9 @@ class TutorApp(App):
         if self._start_sources:
             self._start_sources(self)
 
+    def on_ready(self) -> None:
+        self._gc.first_frame()  # start-up held collections back until the first frame (run_tui)
+
     def _set_titles(self) -> None:
         for wid, title in (("steps", "Steps"), ("groups", "Groups"), ("ledger", "Nodes · GPU"), ("pods", "Pods"),
                            ("events", "Events")):
