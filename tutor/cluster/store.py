@@ -170,6 +170,10 @@ class Store:
         """The namespace's pods by name: the store's own index, to read and never to change."""
         return self._pods_in.get(namespace, {})
 
+    def lws_with_pods(self, namespace: str) -> set[str]:
+        """The LWS names the namespace's pods are labelled with."""
+        return {key[1] for key in self._pods_by_lws if key[0] == namespace}
+
     def groups_of(self, lws: str, namespace: str) -> dict[int | None, list[dict]]:
         """One LWS's pods by group index, groups in no particular order."""
         return {key[2]: list(members.values()) for key, members in self._pods_by_group.items()

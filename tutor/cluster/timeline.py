@@ -281,7 +281,7 @@ class _Names:
     def __init__(self, store: Store, namespace: str):
         self.lws_uid = {o.name(x): o.uid(x) for x in store.all("LeaderWorkerSet", namespace) if o.uid(x)}
         self.lws = {o.name(x) for x in store.all("LeaderWorkerSet", namespace)}
-        self.lws |= {o.lws_name(p) for p in store.pods_named(namespace).values()}
+        self.lws |= store.lws_with_pods(namespace)
         self.lws |= {str(o.event_regarding(e).get("name", "")) for e in store.events_for(namespace)
                      if o.event_regarding(e).get("kind") == o.LWS_KIND}
         self.lws.discard("")
@@ -384,8 +384,7 @@ def build(store: Store, namespace: str) -> Timeline:
             facts.append(Fact(at, Kind.POD_CREATED, lws, group, pod, uid, rev, prev, source, precise, evidence))
             prev = uid
     # Live pods' revisions fill in what events cannot say.
-    revs = {uid: o.revision(p) for uid, p in live.items()}
-    facts = [f if f.revision or f.uid not in revs else _with(f, revision=revs[f.uid]) for f in facts]
+    facts = [f if f.revision or f.uid not in live else _with(f, revision=o.revision(live[f.uid])) for f in facts]
     # Only what happened to the LeaderWorkerSet that exists now: one deleted and created again
     # under the same name left events about pods of the same names.
     born = {name: parse_time(o.dig(x, "metadata", "creationTimestamp"))
