@@ -71,3 +71,26 @@ def test_every_recording_replays_cleanly():
                  "orphan-without-llm", "version-worker-only"):
         s = state(name)
         assert s.store.all("Node") and recording(name).header.versions["kubernetes"].startswith("v1.")
+
+
+def test_lws_with_pods_and_name_versions_follow_every_item():
+    """lws_with_pods is the set of LWS labels on the namespace's pods; name_version moves for a
+    pod's name, its LWS's pods and the subject of an Event whenever one of those changes."""
+    from tutor.cluster.store import name_key
+
+    s = Store()
+    for item in recording("walkthrough").items:
+        if not isinstance(item, ObjectEvent):
+            continue
+        before = dict(s.name_version)
+        changed = s.apply(item)
+        labels = {o.lws_name(p) for p in s.all("Pod", "infer")} - {""}
+        assert s.lws_with_pods("infer") == labels
+        obj = item.obj
+        kind = o.kind(obj)
+        key = name_key("Event", str(o.event_regarding(obj).get("name", ""))) if kind == "Event" \
+            else name_key(kind, o.name(obj))
+        assert (s.name_version.get(key) != before.get(key)) == changed, (kind, o.name(obj))
+        pods_of = name_key("pods of", o.lws_name(obj))
+        if changed and kind == "Pod" and o.lws_name(obj):
+            assert s.name_version[pods_of] != before.get(pods_of)

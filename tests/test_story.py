@@ -272,8 +272,30 @@ def test_a_broken_story_never_changes_a_verdict(monkeypatch):
 
     s = state(W)
     good = check(s, 6)
-    monkeypatch.setattr(story_module, "_story_cached", lambda store, ns: 1 / 0)
+    monkeypatch.setattr(story_module, "_story_of_cached", lambda store, key: 1 / 0)  # a step's recap
     s.store.version += 1  # past the cache
     v = check(s, 6)
     assert v.status is good.status and v.message == good.message and v.timeline == ()
     assert v.details[-1] == "(the timeline could not be told: ZeroDivisionError: division by zero)"
+
+
+def test_one_lws_story_is_that_lws_part_of_the_whole_story():
+    """story_of (a step's recap) builds one LWS's episodes alone; after every item of every
+    recording they are exactly the whole story's episodes of that LWS."""
+    from tests.states import started_at
+    from tutor.cluster.story import story_of as one
+    from tutor.lesson.loader import load
+    from tutor.session import Session
+
+    compared = 0
+    for name in ["walkthrough"] + sorted(p.stem for p in RECORDINGS.glob("*.jsonl")):
+        s = Session(load(), "/root/gsb-lws", "en")
+        s.store.started_at = started_at(name)
+        for item in recording(name).items:
+            if not s.apply(item):
+                continue
+            whole = story(s.store, "infer")
+            for lws in set(whole.lws_names()) | {"llm"}:
+                assert one(s.store, "infer", lws).episodes == tuple(whole.of(lws)), (name, lws)
+                compared += 1
+    assert compared > 1000

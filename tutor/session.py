@@ -5,8 +5,12 @@ The UI and `lwstutor check` both drive a Session, so a verdict means the same in
 
 from __future__ import annotations
 
-from tutor.checks import evaluate
+from collections import Counter
+from dataclasses import replace
+
+from tutor.checks import reads_of, run_checker
 from tutor.checks.context import Context
+from tutor.checks.reads import inputs
 from tutor.checks.verdict import Verdict
 from tutor.cluster.events import Conn, FileChanged, ObjectEvent, Relisted, SourceState
 from tutor.cluster.store import Store
@@ -25,6 +29,9 @@ class Session:
         self.lang = lang
         self.states: dict[str, SourceState] = {}
         self.verdicts: dict[int, Verdict] = {}
+        self._inputs: dict[int, tuple | None] = {}  # step -> what its checker read for its verdict
+        self.checker_runs: Counter[int] = Counter()  # step -> its checker's runs
+        self.incremental = True  # False: every checker runs every time (a baseline, a reference)
 
     def apply(self, item) -> bool:
         """Applies one item from a source; True when the store, the files or a source's state
@@ -57,11 +64,26 @@ class Session:
         return Context(self.store, self.workspace, self.lesson, self.lang)
 
     def evaluate(self, numbers: list[int] | None = None, explain: set[int] | None = None) -> list[int]:
-        """Re-runs the checkers; returns the steps that passed for the first time. `explain`:
-        the steps whose details carry the scheduler explanations (all by default)."""
-        fresh = evaluate(self.context(), numbers, explain)
-        self.verdicts.update(fresh)
-        return [n for n, v in sorted(fresh.items()) if v.passed and self.progress.latch(n, v.message)]
+        """The verdicts of the steps asked for (all by default); returns the steps that passed
+        for the first time. `explain`: the steps whose details carry the scheduler explanations
+        (all by default). A checker re-runs only when something it reads (its READS) changed
+        since its verdict, or the language or the explanations asked for; else its last
+        verdict stands, the very one a re-run would give."""
+        ctx = self.context()
+        quiet = replace(ctx, explain=False)
+        steps = self.lesson.steps if numbers is None else [self.lesson.step(n) for n in numbers]
+        for step in steps:
+            explained = explain is None or step.number in explain
+            reads = reads_of(step.checker)
+            read = None if reads is None else inputs(reads, self.store, self.workspace, explained)
+            now = None if read is None else (self.lang, explained, read)  # None: cannot tell, so re-run
+            if not self.incremental or now is None or self._inputs.get(step.number) != now \
+                    or step.number not in self.verdicts:
+                self.verdicts[step.number] = run_checker(step.checker, ctx if explained else quiet)
+                self._inputs[step.number] = now
+                self.checker_runs[step.number] += 1
+        asked = sorted({s.number for s in steps})
+        return [n for n in asked if self.verdicts[n].passed and self.progress.latch(n, self.verdicts[n].message)]
 
     def connection(self) -> Conn:
         """The state the header shows: a link in trouble first; a forbidden or missing optional

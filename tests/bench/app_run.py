@@ -130,6 +130,7 @@ def make_naive(app: TutorApp) -> None:
     import tutor.ui.app as app_module
 
     app_module.APPLY_SLICE = 1e9
+    app.session.incremental = False
     apply = app.session.apply
 
     def naive_apply(item) -> bool:
@@ -221,6 +222,7 @@ async def run(args) -> dict:
 
         probe.stall = 0.0
         probe.recheck_ms = []
+        runs0 = sum(session.checker_runs.values())
         prof = profiler(args, "stream")
         th = threading.Thread(target=stream)
         th.start()
@@ -247,6 +249,7 @@ async def run(args) -> dict:
         out["stream_rechecks"] = len(probe.recheck_ms)
         out["stream_recheck_p50_ms"] = pct(probe.recheck_ms, 50)
         out["stream_recheck_max_ms"] = max(probe.recheck_ms, default=0)
+        out["stream_checker_runs"] = sum(session.checker_runs.values()) - runs0  # of 8 per re-check
         await asyncio.sleep(0.5)  # not pilot.pause: a naive app may still be busy
 
         # --- burst: `burst` events at once ----------------------------------------------------------

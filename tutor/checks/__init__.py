@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import Callable
 
 from tutor.checks.context import Context
+from tutor.checks.reads import Reads
 from tutor.checks.timeline_recap import with_timeline
 from tutor.checks.verdict import Status, Stop, Verdict
 
@@ -25,16 +26,23 @@ def _imported_on_first_call(module: str) -> Checker:
     return check
 
 
-CHECKERS: dict[str, Checker] = {name: _imported_on_first_call(module) for name, module in (
-    ("llm_created", "step1_llm"),
-    ("names_match", "step2_names"),
-    ("env_captured", "step3_env"),
-    ("dns_resolved", "step4_dns"),
-    ("group_recreated", "step5_restart"),
-    ("rolled_out", "step6_rollout"),
-    ("exclusive_placed", "step7_exclusive"),
-    ("half_scheduled", "step8_orphan"),
-)}
+MODULES = {
+    "llm_created": "step1_llm",
+    "names_match": "step2_names",
+    "env_captured": "step3_env",
+    "dns_resolved": "step4_dns",
+    "group_recreated": "step5_restart",
+    "rolled_out": "step6_rollout",
+    "exclusive_placed": "step7_exclusive",
+    "half_scheduled": "step8_orphan",
+}
+CHECKERS: dict[str, Checker] = {name: _imported_on_first_call(module) for name, module in MODULES.items()}
+
+
+def reads_of(name: str) -> Reads | None:
+    """What a checker reads (its module's READS; tutor/checks/reads.py), or None when unknown."""
+    module = MODULES.get(name)
+    return importlib.import_module(f"tutor.checks.{module}").READS if module else None
 
 
 def run_checker(name: str, ctx: Context) -> Verdict:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from tutor.checks.common import (file_then_live, lwt, misplaced_fields, pods_running, template_containers, template_gpus,
                                  templates)
 from tutor.checks.context import Context
+from tutor.checks.reads import EXPLAIN, Reads
 from tutor.checks.verdict import Verdict, passed
 from tutor.cluster import objects as o
 
@@ -12,6 +13,9 @@ LWS = "llm"
 FILE = "lws.yaml"
 PODS = ["llm-0", "llm-0-1", "llm-1", "llm-1-1"]
 WANT_POLICY = "RecreateGroupOnPodRestart"
+# pods_running reads the LWS each pod's label names (group_to_be_recreated): every LWS.
+READS = Reads(kinds=("LeaderWorkerSet",), pods=tuple(PODS), files=(FILE,),
+              explained=Reads(kinds=EXPLAIN, events_about=tuple(PODS)))
 
 
 def spec_problems(ctx: Context, obj: dict, where: str) -> list[str]:

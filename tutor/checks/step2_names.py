@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tutor.checks.common import MAX_LINES, answer_text, kv_lines
 from tutor.checks.context import Context
+from tutor.checks.reads import Reads
 from tutor.checks.verdict import Verdict, failed, passed, waiting
 from tutor.cluster import objects as o
 
@@ -11,6 +12,7 @@ LWS = "llm"
 FILE = "names.txt"
 PODS = ["llm-0", "llm-0-1", "llm-1", "llm-1-1"]
 FORMAT = "pod=<name> group=<group index> worker=<worker index>"
+READS = Reads(pods=tuple(PODS), pods_of=(LWS,), files=(FILE,))
 
 
 def check(ctx: Context) -> Verdict:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from tutor.checks.common import MAX_LINES, answer_text
 from tutor.checks.context import Context
+from tutor.checks.reads import Reads
 from tutor.checks.verdict import Verdict, failed, passed, waiting
 from tutor.cluster import objects as o
 
 POD = "llm-1-1"
 FILE = "env.txt"
+READS = Reads(pods=(POD,), files=(FILE,))
 
 
 def pod_lws_env(pod: dict) -> dict[str, str]:

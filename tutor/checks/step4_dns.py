@@ -7,12 +7,15 @@ import time
 
 from tutor.checks.common import answer_text
 from tutor.checks.context import Context
+from tutor.checks.reads import TIMELINE, Reads, merged
 from tutor.checks.verdict import Verdict, failed, passed, waiting
 from tutor.cluster import objects as o
 from tutor.cluster.timeline import SLACK, parse_time, timeline
 
 LEADER = "llm-1"
 FILE = "dns.txt"
+# The timeline, llm-1's history, every pod (who else held an address) and the newest event's time.
+READS = merged(TIMELINE, Reads(pods=(LEADER,), files=(FILE,)))
 # A whole IPv4 address: 10.42.0.1 must not match inside 10.42.0.15 or 110.42.0.1.
 NAME_RE = re.compile(r"^\s*Name:\s*(\S+)", re.M)  # what nslookup says it looked up
 IPV4_RE = re.compile(r"(?<![\d.])((?:\d{1,3}\.){3}\d{1,3})(?!\.?\d)")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from tutor.checks.common import MAX_LINES, UID_RE, answer_text, grace_note, kv_lines, pods_running
 from tutor.checks.context import Context
+from tutor.checks.reads import EXPLAIN, STORY, Reads, merged
 from tutor.checks.verdict import Stop, Verdict, failed, passed, waiting
 from tutor.cluster import objects as o
 from tutor.cluster.timeline import SLACK, Fact, Kind, Timeline, timeline
@@ -24,6 +25,8 @@ from tutor.cluster.timeline import SLACK, Fact, Kind, Timeline, timeline
 FILE = "restart.txt"
 LWS = "llm"
 KEYS = {"group0_before": "llm-0", "group1_before": "llm-1"}
+# The timeline, and the story its verdict carries (checks/timeline_recap.py); pods_running on group 0.
+READS = merged(STORY, Reads(files=(FILE,), explained=Reads(kinds=EXPLAIN, events_about=("llm-0", "llm-0-1"))))
 
 
 def read_values(ctx: Context) -> dict[str, str]:

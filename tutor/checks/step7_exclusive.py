@@ -5,6 +5,7 @@ from __future__ import annotations
 from tutor.checks.common import (KWOK_TAINT_KEY, file_then_live, lwt, misplaced_fields, pods_running,
                                  template_gpus, templates)
 from tutor.checks.context import Context
+from tutor.checks.reads import EXPLAIN, Reads
 from tutor.checks.why import exclusive_lines
 from tutor.checks.verdict import Verdict, failed, passed
 from tutor.cluster import objects as o
@@ -14,6 +15,10 @@ FILE = "wide.yaml"
 PODS = ["wide-0", "wide-0-1", "wide-1", "wide-1-1"]
 TOPOLOGY = "kubernetes.io/hostname"
 KWOK_NODES = ("gpu-a", "gpu-b")
+# Every LWS (pods_running reads the one each pod's label names) and every node (the pods name
+# them); explained, placement reads every pod too (exclusive_lines, verdict_lines).
+READS = Reads(kinds=("LeaderWorkerSet", "Node"), pods=tuple(PODS), files=(FILE,),
+              explained=Reads(kinds=EXPLAIN, pods_of=(LWS,), events_about=tuple(PODS)))
 
 
 def tolerates_kwok(template: dict) -> bool:

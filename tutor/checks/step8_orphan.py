@@ -11,6 +11,7 @@ import re
 from tutor.checks.common import answer_text, live_lws
 from tutor.checks.why import verdict_lines
 from tutor.checks.context import Context
+from tutor.checks.reads import EXPLAIN, Reads
 from tutor.checks.verdict import Verdict, failed, passed, waiting
 from tutor.cluster import objects as o
 
@@ -18,6 +19,8 @@ LWS = "orphan"
 LEADER, WORKER = "orphan-0", "orphan-0-1"
 FILE = "partial.txt"
 CLAUSE_RE = re.compile(r"^\d+ \S")
+READS = Reads(lws=(LWS,), pods=(LEADER, WORKER), events_about=(WORKER,), files=(FILE,),
+              explained=Reads(kinds=EXPLAIN))
 
 
 def normalise(text: str) -> str:

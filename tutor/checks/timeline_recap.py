@@ -20,9 +20,9 @@ HEADS = {5: ("What happened to group 0, in order (t: the whole timeline):",
 
 
 def _episode(store: Store, namespace: str, step: int):
-    from tutor.cluster.story import recap, story  # imported with the first step that needs it
+    from tutor.cluster.story import recap, story_of  # imported with the first step that needs it
 
-    return recap(story(store, namespace), step, LWS)
+    return recap(story_of(store, namespace, LWS), step, LWS)
 
 
 def recap_lines(store: Store, namespace: str, step: int, lang: str) -> list[str]:

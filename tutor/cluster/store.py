@@ -32,6 +32,12 @@ MAX_MIXED = 20
 MAX_STATEFULSETS = 500
 
 
+def name_key(kind: str, name: str) -> tuple[str, str]:
+    """A key of Store.name_version: (kind, name) for an object of the kind; ("Event", name) for
+    the Events about an object of that name; ("pods of", lws) for the pods labelled as an LWS's."""
+    return (kind, name)
+
+
 def _subject(ev: dict) -> tuple[str, str]:
     """(namespace, name of the object an Event is about): how events_about finds them."""
     return (o.namespace(ev), str(o.event_regarding(ev).get("name", "")))
@@ -128,6 +134,10 @@ class Store:
         self.obs = Observations()
         self.version = 0
         self.kind_version = {k: 0 for k in KINDS}  # grows on every change of that kind
+        # name_key(...) -> a count that grows whenever what it names changes: checkers that read
+        # a few objects by name re-run only when those moved (tutor/checks/reads.py).
+        self.name_version: dict[tuple[str, str], int] = {}
+        self._touches = 0
         self.now = 0.0  # time of the newest event applied (seconds since the source started)
         # Wall-clock time (epoch seconds) of the source's t=0, when the source knows it: a
         # recording's started_at, or the moment a live source started. Events and object
@@ -159,6 +169,10 @@ class Store:
     def pods_named(self, namespace: str) -> dict[str, dict]:
         """The namespace's pods by name: the store's own index, to read and never to change."""
         return self._pods_in.get(namespace, {})
+
+    def lws_with_pods(self, namespace: str) -> set[str]:
+        """The LWS names the namespace's pods are labelled with."""
+        return {key[1] for key in self._pods_by_lws if key[0] == namespace}
 
     def groups_of(self, lws: str, namespace: str) -> dict[int | None, list[dict]]:
         """One LWS's pods by group index, groups in no particular order."""
@@ -200,6 +214,7 @@ class Store:
             gone = bucket.pop(k, None)
             if gone is None:
                 return False
+            self._touch_object(kind, gone)
             if kind == "Pod":
                 _unindex(self._pods_in, k[0], k[1])
                 self._index_pod(gone, None)
@@ -209,12 +224,15 @@ class Store:
             if old is not None and o.resource_version(old) == o.resource_version(obj) != "":
                 return False
             bucket[k] = obj
+            if old is not None:
+                self._touch_object(kind, old)
             if kind == "Pod":
                 self._pods_in.setdefault(k[0], {})[k[1]] = obj
                 self._index_pod(old, obj)
                 self._observe_pod(old, obj, ev.t)
         else:
             return False
+        self._touch_object(kind, obj)
         if kind == "Event":
             self._observe_event(obj)
         if kind == "StatefulSet":
@@ -241,6 +259,19 @@ class Store:
         for ch in changes:
             self.apply(ch)
         return changes
+
+    def _touch(self, key: tuple[str, str]) -> None:
+        self._touches += 1
+        self.name_version[key] = self._touches
+
+    def _touch_object(self, kind: str, obj: dict) -> None:
+        """Notes a change of `obj` (its old or its new version) under every key it is read by."""
+        if kind == "Event":  # an Event is read by what it is about; its own name is no key
+            self._touch(name_key("Event", _subject(obj)[1]))
+            return
+        self._touch(name_key(kind, o.name(obj)))
+        if kind == "Pod" and o.lws_name(obj):
+            self._touch(name_key("pods of", o.lws_name(obj)))
 
     # --- observations ------------------------------------------------------------------------
     def _observe_pod(self, old: dict | None, pod: dict, t: float) -> None:
@@ -335,6 +366,7 @@ class Store:
         about_key = _subject(ev)
         old = self.obs.events_seen.get(key)
         if old is not None:
+            self._touch_object("Event", old)
             old_key = _subject(old)
             if old_key != about_key:
                 _unindex(self._events_about, old_key, key)
@@ -349,6 +381,7 @@ class Store:
     def _forget_event(self, key: str) -> None:
         """Drops the event least recently changed in its namespace (see MAX_EVENTS)."""
         ev = self.obs.events_seen.pop(key)
+        self._touch_object("Event", ev)
         ns = o.namespace(ev)
         _unindex(self._events_in, ns, key)
         _unindex(self._events_about, _subject(ev), key)

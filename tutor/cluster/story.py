@@ -121,18 +121,32 @@ def story(store: Store, namespace: str) -> Story:
     return _story_cached(store, namespace)
 
 
+def story_of(store: Store, namespace: str, lws: str) -> Story:
+    """Only the episodes of one LWS, exactly those of story(store, namespace).of(lws), built
+    without the others' (a step's recap in a namespace of hundreds of groups); once per store
+    version."""
+    return _story_of_cached(store, (namespace, lws))
+
+
 def build(store: Store, namespace: str) -> Story:
     ev = _Evidence(store, namespace, timeline(store, namespace))
-    out: list[Episode] = []
-    for lws in sorted(ev.tl.lws_names):
-        mine = _created(ev, lws) + _rollouts(ev, lws) + _scheduling(ev, lws)
-        for g in sorted({f.group for f in ev.tl.of(lws) if f.group is not None}):
-            mine += _failures(ev, lws, g)
-        mine = sorted((e for e in mine if e.lines), key=lambda e: e.start)
-        if mine:
-            out.append(mine[-MAX_EPISODES:])
+    out = [mine for lws in sorted(ev.tl.lws_names) if (mine := _episodes(ev, lws))]
     # the LWS that moved last comes last: the newest at the bottom
     return Story(tuple(e for mine in sorted(out, key=lambda eps: max(e.end for e in eps)) for e in mine))
+
+
+def _build_of(store: Store, key: tuple[str, str]) -> Story:
+    namespace, lws = key
+    ev = _Evidence(store, namespace, timeline(store, namespace))
+    return Story(tuple(_episodes(ev, lws)) if lws in ev.tl.lws_names else ())
+
+
+def _episodes(ev: _Evidence, lws: str) -> list[Episode]:
+    """One LWS's episodes in time order, the newest MAX_EPISODES; each reads only that LWS's facts."""
+    mine = _created(ev, lws) + _rollouts(ev, lws) + _scheduling(ev, lws)
+    for g in sorted({f.group for f in ev.tl.of(lws) if f.group is not None}):
+        mine += _failures(ev, lws, g)
+    return sorted((e for e in mine if e.lines), key=lambda e: e.start)[-MAX_EPISODES:]
 
 
 class _Evidence:
@@ -595,3 +609,4 @@ def brief(episode: Episode, step: int, lang: str) -> list[str]:
 
 
 _story_cached = per_store_version(build)
+_story_of_cached = per_store_version(_build_of)

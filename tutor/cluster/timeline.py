@@ -282,7 +282,7 @@ class _Names:
     def __init__(self, store: Store, namespace: str):
         self.lws_uid = {o.name(x): o.uid(x) for x in store.all("LeaderWorkerSet", namespace) if o.uid(x)}
         self.lws = {o.name(x) for x in store.all("LeaderWorkerSet", namespace)}
-        self.lws |= {o.lws_name(p) for p in store.all("Pod", namespace) if o.lws_name(p)}
+        self.lws |= store.lws_with_pods(namespace)
         self.lws |= {str(o.event_regarding(e).get("name", "")) for e in store.events_for(namespace)
                      if o.event_regarding(e).get("kind") == o.LWS_KIND}
         self.lws.discard("")
@@ -329,7 +329,7 @@ def build(store: Store, namespace: str) -> Timeline:
     # first seen; that one happened before the tutor looked, and lastState says when.
     restarted = set()
     first_seen = {seen.uid: seen.first_t for hist in store.obs.uids.values() for seen in hist}
-    live = {o.uid(p): p for p in store.all("Pod", namespace)}
+    live = {o.uid(p): p for p in store.pods_named(namespace).values()}
     for r in store.obs.restarts:
         where = names.of(r.pod)
         if where is None:
@@ -390,8 +390,7 @@ def build(store: Store, namespace: str) -> Timeline:
             facts.append(Fact(at, Kind.POD_CREATED, lws, group, pod, uid, rev, prev, source, precise, evidence))
             prev = uid
     # Live pods' revisions fill in what events cannot say.
-    revs = {o.uid(p): o.revision(p) for p in store.all("Pod", namespace)}
-    facts = [f if f.revision or f.uid not in revs else _with(f, revision=revs[f.uid]) for f in facts]
+    facts = [f if f.revision or f.uid not in live else _with(f, revision=o.revision(live[f.uid])) for f in facts]
     # Only what happened to the LeaderWorkerSet that exists now: one deleted and created again
     # under the same name left events about pods of the same names.
     born = {name: parse_time(o.dig(x, "metadata", "creationTimestamp"))
@@ -406,7 +405,8 @@ def _chained(facts: list[Fact]) -> list[Fact]:
     out = []
     for f in sorted(facts, key=lambda f: f.at):
         if f.kind is Kind.POD_CREATED:
-            f = _with(f, detail=prev.get(f.pod, ""))
+            if f.detail != prev.get(f.pod, ""):  # most are chained already: no copy for those
+                f = _with(f, detail=prev.get(f.pod, ""))
             prev[f.pod] = f.uid
         out.append(f)
     return out

@@ -23,6 +23,7 @@ class Workspace:
         self.workdir = workdir
         self._files: dict[str, FileRead] = {}
         self.version = 0
+        self.file_version: dict[str, int] = {}  # name -> `version` when that file last changed
         for r in reads:
             self.update(r)
 
@@ -34,6 +35,7 @@ class Workspace:
             return False
         self._files[read.name] = read
         self.version += 1
+        self.file_version[read.name] = self.version
         return True
 
     def path(self, name: str) -> str:

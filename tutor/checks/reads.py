@@ -1,0 +1,70 @@
+"""What a checker reads, declared beside it (its module's READS), so a session re-runs a checker
+only when something it reads changed (tutor/session.py). A declaration must cover what the
+checker reads through helpers too (common.py, Context, the store's observations, the timeline,
+the scheduler explanations); when in doubt, it names the whole kind.
+
+The store and the workspace count changes per kind, per object name and per answer file
+(`Store.kind_version`, `Store.name_version`, `Workspace.file_version`): `inputs()` reads those
+counts, and equal inputs mean the checker would see exactly what it saw last time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tutor.cluster.store import Store, name_key
+from tutor.workspace.watch import Workspace
+
+
+@dataclass(frozen=True)
+class Reads:
+    kinds: tuple[str, ...] = ()  # every object of these kinds, and all the store observes of them
+    pods: tuple[str, ...] = ()  # these pods by name, with their history (UIDs, IPs, restarts)
+    lws: tuple[str, ...] = ()  # these LeaderWorkerSets by name (the object only)
+    pods_of: tuple[str, ...] = ()  # every pod labelled as one of these LeaderWorkerSets'
+    statefulsets: tuple[str, ...] = ()
+    events_about: tuple[str, ...] = ()  # the Events about objects of these names
+    files: tuple[str, ...] = ()  # answer files (text, problem and when written)
+    # The source's start and the newest event's time: the timeline's clock (tutor/cluster/timeline.py).
+    clock: bool = False
+    # What it reads besides when its details carry the scheduler explanations (checks/why.py).
+    explained: Reads | None = None
+
+    def keys(self) -> tuple[tuple[str, str], ...]:
+        return tuple(name_key(kind, n) for kind, names in (
+            ("Pod", self.pods), ("LeaderWorkerSet", self.lws), ("pods of", self.pods_of),
+            ("StatefulSet", self.statefulsets), ("Event", self.events_about)) for n in names)
+
+
+# The timeline and the story read every pod, Event, LeaderWorkerSet and their history: which
+# LWS a pod name belongs to, the anchor of the clock and the bound on facts are namespace-wide.
+TIMELINE = Reads(kinds=("Pod", "Event", "LeaderWorkerSet"), clock=True)
+STORY = Reads(kinds=TIMELINE.kinds + ("StatefulSet",), clock=True)  # also the StatefulSets seen
+# checks/why.py: placement reads every node and every pod of the namespace.
+EXPLAIN = ("Node", "Pod")
+
+
+def merged(*reads: Reads) -> Reads:
+    """One declaration reading everything the given ones read."""
+    def union(field: str) -> tuple[str, ...]:
+        return tuple(sorted({x for r in reads for x in getattr(r, field)}))
+    explained = [r.explained for r in reads if r.explained is not None]
+    return Reads(kinds=union("kinds"), pods=union("pods"), lws=union("lws"), pods_of=union("pods_of"),
+                 statefulsets=union("statefulsets"), events_about=union("events_about"), files=union("files"),
+                 clock=any(r.clock for r in reads), explained=merged(*explained) if explained else None)
+
+
+def inputs(reads: Reads, store: Store, workspace: Workspace, explain: bool) -> tuple | None:
+    """The versions of everything `reads` names, now; None when they cannot be told (the clock
+    of a source with no start time is the wall clock, which moves by itself)."""
+    parts = [reads] + ([reads.explained] if explain and reads.explained is not None else [])
+    out: list = []
+    for r in parts:
+        if r.clock:
+            if store.started_at is None:
+                return None
+            out += [store.started_at, store.now]
+        out += [store.kind_version[k] for k in r.kinds]
+        out += [store.name_version.get(key, 0) for key in r.keys()]
+        out += [workspace.file_version.get(f, 0) for f in r.files]
+    return tuple(out)
