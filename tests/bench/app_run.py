@@ -140,7 +140,7 @@ def make_naive(app: TutorApp) -> None:
             table = app.query_one(PodList)
             table._source = render.PodRows()
             table._clear_cache()
-            render._derived.clear()
+            o._derived.clear()
             app.recheck()
         return changed
 
