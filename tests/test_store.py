@@ -71,3 +71,32 @@ def test_every_recording_replays_cleanly():
                  "orphan-without-llm", "version-worker-only"):
         s = state(name)
         assert s.store.all("Node") and recording(name).header.versions["kubernetes"].startswith("v1.")
+
+
+def test_changes_name_what_moved_for_each_reader():
+    """take_changes: the first take says rebuild; then pods (deletions too), the groups they left
+    and joined, LWS and events, by key, each reader on its own."""
+    class Reader:
+        pass
+
+    items = [it for it in recording("walkthrough").items if isinstance(it, ObjectEvent)]
+    st = Store()
+    panes, checks = Reader(), Reader()
+    st.apply(items[0])
+    assert not st._journal  # nobody reads yet: nothing is noted
+    assert st.take_changes(panes).everything and st.take_changes(checks).everything
+    for it in items:
+        st.apply(it)
+    ch = st.take_changes(panes)
+    assert not ch.everything
+    assert ch.pods == {("infer", o.name(it.obj)) for it in items if o.kind(it.obj) == "Pod"}
+    assert ("infer", "llm", 0) in ch.groups and ("infer", "llm", 1) in ch.groups
+    assert ch.objects["LeaderWorkerSet"] == {("infer", o.name(x)) for x in st.all("LeaderWorkerSet")}
+    assert list(ch.events) == [("infer", k) for k in st.events_named("infer")]
+    assert not st.take_changes(panes)  # taken: nothing new for this reader
+    pod = st.get("Pod", "llm-1-1", "infer")
+    st.apply(ObjectEvent("DELETED", pod, st.now + 1))
+    gone = st.take_changes(panes)
+    assert gone.pods == {("infer", "llm-1-1")} and gone.groups == {("infer", "llm", 1)}
+    assert st.take_changes(checks).pods >= {("infer", "llm-1-1"), ("infer", "llm-1")}  # the other still has it all
+    assert not st._journal  # every reader took it: nothing is held

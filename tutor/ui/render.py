@@ -91,11 +91,11 @@ def _group_order(g):
     return (g is None, g or 0)
 
 
-def _shown_groups(store: Store, namespace: str, lws: str) -> tuple[list, int]:
+def shown_groups(store: Store, namespace: str, lws: str) -> tuple[list, int]:
     """The first MAX_GROUPS groups of an LWS as (group, members), and how many groups it has."""
-    groups = store.groups_of(lws, namespace)
-    first = sorted(groups, key=_group_order)[:MAX_GROUPS]
-    return [(g, sorted(groups[g], key=_sort_key)) for g in first], len(groups)
+    groups = store.group_indexes(lws, namespace)
+    first = heapq.nsmallest(MAX_GROUPS, groups, key=_group_order)  # indexes are distinct: as sorted()[:n]
+    return [(g, sorted(store.pods_in_group(lws, g, namespace), key=_sort_key)) for g in first], len(groups)
 
 
 def groups_key(store: Store, namespace: str, t: Translate = _en) -> tuple:
@@ -104,7 +104,7 @@ def groups_key(store: Store, namespace: str, t: Translate = _en) -> tuple:
     mixed = store.obs.mixed_groups
     for lws in sorted(store.all("LeaderWorkerSet", namespace), key=o.name):
         name = o.name(lws)
-        shown, total = _shown_groups(store, namespace, name)
+        shown, total = shown_groups(store, namespace, name)
         key.append((id(lws), total))
         for g, members in shown:
             key.append((g, (name, g) in mixed, tuple((id(p), store.obs.recreations(o.name(p))) for p in members)))
@@ -119,7 +119,7 @@ def groups_view(store: Store, namespace: str, t: Translate = _en) -> RenderableT
     for lws in lwss:
         name = o.name(lws)
         parts.append(_lws_header(lws, t))
-        shown, total = _shown_groups(store, namespace, name)
+        shown, total = shown_groups(store, namespace, name)
         for g, members in shown:
             table = Table.grid(padding=(0, 1))
             table.add_column(no_wrap=True, width=1)
@@ -141,7 +141,8 @@ def groups_view(store: Store, namespace: str, t: Translate = _en) -> RenderableT
 POD_COLUMNS = ("pod", "group", "worker", "uid", "node", "phase", "restarts", "revision")
 
 
-def _pod_cells(p: dict, again: int) -> tuple:
+def pod_cells(p: dict, again: int) -> tuple:
+    """One pod's row in the pods pane (POD_COLUMNS); `again`: how often it was recreated."""
     label = Text(o.name(p))
     if again:
         label.append(f" ↻{again}", style="bold magenta")
@@ -158,33 +159,6 @@ def _pod_cells(p: dict, again: int) -> tuple:
     )
 
 
-class PodRows:
-    """Every pod's row in display order, kept up to date: only pods whose object changed are redone, and the rows are
-    sorted again only when pods came or went. A re-check in a namespace of thousands of pods
-    then costs a dictionary walk, not thousands of rows."""
-
-    def __init__(self) -> None:
-        self._objs: dict[str, dict] = {}
-        self.cells: dict[str, tuple] = {}  # name -> cells, in display order
-
-    def update(self, store: Store, namespace: str) -> bool:
-        """True when any row changed."""
-        pods = store.pods_named(namespace)
-        changed = {name: p for name, p in pods.items() if self._objs.get(name) is not p}
-        gone = len(self._objs) + len(changed) - len(pods) > 0 and [n for n in self._objs if n not in pods]
-        if not changed and not gone:
-            return False
-        for name, p in changed.items():
-            self.cells[name] = _pod_cells(p, store.obs.recreations(name))
-        for name in gone or ():
-            del self.cells[name]
-        if gone or any(name not in self._objs for name in changed):
-            order = sorted(pods.values(), key=_sort_key)
-            self.cells = {o.name(p): self.cells[o.name(p)] for p in order}
-        self._objs = dict(pods)
-        return True
-
-
 # --- events -----------------------------------------------------------------------------------
 
 LESSON_KINDS = ("Pod", "LeaderWorkerSet", "StatefulSet")
@@ -198,10 +172,14 @@ def _event_order(e: dict) -> tuple:
     return (o.event_time(e), o.resource_version(e))
 
 
+def event_order(e: dict) -> tuple:
+    return _memo(e, "order", _event_order)
+
+
 def lesson_events(store: Store, namespace: str) -> list[dict]:
     evs = [e for e in store.events_for(namespace) if _memo(e, "lesson", _about_lesson_kind)]
     # The newest first; stable for equal keys, like sorted(..., reverse=True)[:MAX_EVENTS].
-    return heapq.nlargest(MAX_EVENTS, evs, key=lambda e: _memo(e, "order", _event_order))
+    return heapq.nlargest(MAX_EVENTS, evs, key=event_order)
 
 
 def _event_text(e: dict) -> Text:
@@ -361,11 +339,14 @@ def _explained(e: dict, pod: dict, store: Store, namespace: str, lang: str, t: T
     return out
 
 
-def event_blocks(store: Store, namespace: str, t: Translate = _en, lang: str = "en") -> tuple[Text, ...]:
+def event_blocks(store: Store, namespace: str, t: Translate = _en, lang: str = "en",
+                 events: list[dict] | None = None) -> tuple[Text, ...]:
     """What the events pane shows: one Text per lesson event, newest first, or a word that
     there are none yet. Under the newest FailedScheduling event of each pod that still waits,
-    the tutor's node-by-node explanation (checks/why.py)."""
-    events = lesson_events(store, namespace)
+    the tutor's node-by-node explanation (checks/why.py). `events`: lesson_events, when the
+    caller keeps them (incremental.LessonEvents)."""
+    if events is None:
+        events = lesson_events(store, namespace)
     newest: dict[str, dict] = {}
     for e in events:
         reg = o.event_regarding(e)

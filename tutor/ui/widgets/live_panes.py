@@ -8,6 +8,7 @@ from textual.widgets import Static
 
 from tutor.cluster.store import Store
 from tutor.ui import render
+from tutor.ui.incremental import GroupsKey
 from tutor.ui.widgets.redraw import RedrawsOnChange
 
 
@@ -15,12 +16,16 @@ class GroupsPane(RedrawsOnChange, VerticalScroll):
     ALLOW_MAXIMIZE = True
     can_focus = True
 
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self._key = GroupsKey()  # render.groups_key, followed through the store's changes
+
     def compose(self):
         yield Static(id="groups-body")
 
     def show(self, store: Store, namespace: str, t: render.Translate = render._en, unavailable: str = "") -> None:
         # changes beyond the groups shown change nothing
-        if self._is_new((unavailable, render.groups_key(store, namespace, t))):
+        if self._is_new((unavailable, self._key.update(store, namespace, t))):
             body = self.query_one("#groups-body", Static)
             body.update(unavailable if unavailable else render.groups_view(store, namespace, t))
 
