@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tests.states import recording, state
 from tutor.cluster import objects as o
+from tutor.cluster import store as store_module
 from tutor.cluster.events import ObjectEvent, Relisted
 from tutor.cluster.store import Store
 
@@ -100,3 +101,18 @@ def test_changes_name_what_moved_for_each_reader():
     assert gone.pods == {("infer", "llm-1-1")} and gone.groups == {("infer", "llm", 1)}
     assert st.take_changes(checks).pods >= {("infer", "llm-1-1"), ("infer", "llm-1")}  # the other still has it all
     assert not st._journal  # every reader took it: nothing is held
+
+
+def test_a_reader_far_behind_rebuilds_and_one_that_keeps_up_does_not(monkeypatch):
+    class Reader:
+        pass
+
+    monkeypatch.setattr(store_module, "MAX_JOURNAL", 8)
+    st = Store()
+    keeps_up, hidden = Reader(), Reader()
+    st.take_changes(keeps_up), st.take_changes(hidden)
+    for it in recording("walkthrough").items:
+        if isinstance(it, ObjectEvent) and st.apply(it):
+            assert not st.take_changes(keeps_up).everything
+            assert len(st._journal) <= 8
+    assert st.take_changes(hidden).everything

@@ -14,6 +14,7 @@ import copy
 import itertools
 
 import pytest
+from rich.console import Console
 from rich.text import Text
 
 from tests.conftest import RECORDINGS
@@ -29,6 +30,7 @@ from tutor.ui import incremental, render
 from tutor.ui.i18n import translate
 
 NS = "infer"
+GPU = load().gpu_resource
 RECORDING_NAMES = ["walkthrough", *sorted(p.stem for p in RECORDINGS.glob("*.jsonl"))]
 
 
@@ -53,6 +55,8 @@ class Panes:
         self.groups = incremental.GroupsKey()
         self.events = incremental.LessonEvents()
         self.waiting = incremental.WaitingPods()
+        self.ledger = incremental.Ledger()
+        self.keys = None  # the ledger's last key, and the from-scratch one by value
 
     def check(self, store, t) -> None:
         self.rows.update(store, NS)
@@ -61,6 +65,18 @@ class Panes:
         assert self.groups.update(store, NS, t) == render.groups_key(store, NS, t)
         assert [id(e) for e in self.events.update(store, NS)] == [id(e) for e in render.lesson_events(store, NS)]
         assert self.waiting.key(store, NS) == render.explanations_key(store, NS)
+        key = self.ledger.update(store, NS, GPU)
+        assert _segments(self.ledger.view(store, NS, GPU, t)) == _segments(render.ledger_view(store, NS, GPU, t))
+        nodes, rows = render.ledger_key(store, NS)
+        keys = (key, (nodes, sorted(rows)))  # the same rows in another order draw the same
+        if self.keys is not None:
+            assert (keys[0] == self.keys[0]) == (keys[1] == self.keys[1])
+        self.keys = keys
+
+
+def _segments(renderable) -> list:
+    console = Console(width=70, color_system="truecolor", legacy_windows=False)
+    return list(console.render(renderable))
 
 
 def _replay(name: str, batches, languages=("en",)) -> int:
@@ -87,6 +103,7 @@ def _replay(name: str, batches, languages=("en",)) -> int:
 def test_walkthrough_item_by_item_equals_a_rebuild(monkeypatch, shown_events, shown_groups, kept_events):
     monkeypatch.setattr(render, "MAX_EVENTS", shown_events)
     monkeypatch.setattr(render, "MAX_GROUPS", shown_groups)
+    monkeypatch.setattr(render, "MAX_NAMES", min(shown_groups, 6))  # GPU holders named per group
     monkeypatch.setattr(store_module, "MAX_EVENTS", kept_events)
     assert _replay("walkthrough", [1]) == len(recording("walkthrough").items)
     _replay("walkthrough", [3, 1, 7, 2, 20], languages=("en", "en", "ko"))
@@ -96,6 +113,7 @@ def test_walkthrough_item_by_item_equals_a_rebuild(monkeypatch, shown_events, sh
 def test_every_recording_in_uneven_batches_equals_a_rebuild(monkeypatch, name):
     monkeypatch.setattr(render, "MAX_EVENTS", 6)
     monkeypatch.setattr(render, "MAX_GROUPS", 1)
+    monkeypatch.setattr(render, "MAX_NAMES", 1)
     _replay(name, [1, 4, 2, 9])
 
 
@@ -181,6 +199,24 @@ def test_a_pod_whose_labels_change_moves_to_its_place():
     assert rows.order == ["b", "c", "a"]
 
 
+def test_gpu_holders_of_a_group_without_an_index_sort_among_group_0():
+    """A pod with no group index sorts as group 0 on its node, between group 0's own pods; the
+    holders of the first groups are found by reading only as far as they can be."""
+    rows = [("a", "n", True, False, "x", None, 0, (("gpu", 1),)), ("b", "n", True, False, "x", 0, 1, (("gpu", 2),)),
+            ("c", "n", True, True, "x", None, 2, (("gpu", 1),)), ("d", "n", True, False, "x", 0, 3, (("gpu", 1),)),
+            ("e", "n", True, False, "x", 4, 0, (("gpu", 1),)), ("f", "n", True, False, "x", 3, 0, (("cpu", 1),))]
+    for shown in (1, 2, 3):
+        holders = incremental._NodeHolders()
+        for row in rows:
+            holders.change(row, dict(row[7]).get("gpu", 0), 1)
+        holders.change(rows[4], 1, -1)
+        holders.change(rows[4], 1, 1)
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(render, "MAX_GROUPS", shown)
+            assert [x.plain for x in holders.lines()] == [x.plain for x in render._holders(rows, "gpu")]
+        assert (holders.used, holders.others) == (6, 1)
+
+
 def _pane_widths(pods) -> list[int]:
     cells = [pods.cells(k) for k in pods.keys()]
     return [max([len(h)] + [render_len(c[i]) for c in cells]) for i, h in enumerate(render.POD_COLUMNS)]
@@ -202,6 +238,8 @@ async def test_the_panes_in_the_app_equal_a_rebuild_after_every_item(tmp_path, m
         s = app.session
         s.store.started_at = started_at("walkthrough")
         pods, events, groups = app.query_one("#pods"), app.query_one("#events"), app.query_one("#groups")
+        ledger = app.query_one("#ledger")
+        assert ledger.display  # step 1 shows it
         for item in recording("walkthrough").items:
             s.apply(item)
             app.redraw_live()
@@ -212,4 +250,7 @@ async def test_the_panes_in_the_app_equal_a_rebuild_after_every_item(tmp_path, m
             assert groups._shown == ("", render.groups_key(s.store, NS, app.text))
             want = render.event_blocks(s.store, NS, app.text, s.lang)
             assert [_drawn(b) for b in events._blocks] == [_drawn(b) for b in want]
+            if ledger.display:
+                assert _segments(ledger.query_one("#ledger-body").content) == \
+                    _segments(render.ledger_view(s.store, NS, GPU, app.text))
         assert pods.row_count and len(events._blocks) > 10

@@ -32,8 +32,9 @@ MAX_MIXED = 20
 #   worker StatefulSet removed with its leader pod (garbage collection) only from these owner
 #   references. A lab namespace makes one per group recreation or rollout step.
 MAX_STATEFULSETS = 500
-# - Changes not yet taken by a reader (take_changes): past this many, the journal is dropped and a
-#   reader that fell behind is told to rebuild (a hidden pane can go unread for a long time).
+# - Changes not yet taken by every reader (take_changes): past this many, the oldest half is
+#   dropped and a reader that had not taken them is told to rebuild (a hidden pane can go unread
+#   for a long time); readers that keep up are not affected.
 MAX_JOURNAL = 50_000
 
 
@@ -274,9 +275,10 @@ class Store:
         if not self._readers:
             return
         self._journal.append(entry)
-        if len(self._journal) > MAX_JOURNAL:  # a reader fell behind: it rebuilds instead
-            self._journal_start += len(self._journal)
-            self._journal.clear()
+        if len(self._journal) > MAX_JOURNAL:  # a reader fell far behind: the oldest half goes, it rebuilds
+            cut = len(self._journal) // 2
+            del self._journal[:cut]
+            self._journal_start += cut
 
     # --- writing ---------------------------------------------------------------------------
     def apply(self, ev: ObjectEvent) -> bool:

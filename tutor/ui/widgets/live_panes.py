@@ -8,7 +8,7 @@ from textual.widgets import Static
 
 from tutor.cluster.store import Store
 from tutor.ui import render
-from tutor.ui.incremental import GroupsKey
+from tutor.ui.incremental import GroupsKey, Ledger
 from tutor.ui.widgets.redraw import RedrawsOnChange
 
 
@@ -37,12 +37,16 @@ class NodeLedger(RedrawsOnChange, VerticalScroll):
     ALLOW_MAXIMIZE = True
     can_focus = True
 
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self._ledger = Ledger()  # render.ledger_view and its key, followed through the store's changes
+
     def compose(self):
         yield Static(id="ledger-body")
 
     def show(self, store: Store, namespace: str, gpu: str, t: render.Translate = render._en,
              unavailable: str = "") -> None:
         # redrawn only when a node or a pod's placement changes (render.ledger_key)
-        if self._is_new((unavailable, render.ledger_key(store, namespace), t("Not placed:"))):
+        if self._is_new((unavailable, self._ledger.update(store, namespace, gpu), t("Not placed:"))):
             body = self.query_one("#ledger-body", Static)
-            body.update(unavailable if unavailable else render.ledger_view(store, namespace, gpu, t))
+            body.update(unavailable if unavailable else self._ledger.view(store, namespace, gpu, t))
