@@ -65,7 +65,7 @@ class Changes:
       forgotten, in the order they last changed; key is the event's uid, or "namespace/name".
     """
 
-    everything: bool = False
+    everything: bool = False  # one Changes can be handed to several readers: read it, never change it
     objects: dict[str, set[tuple[str, str]]] = field(default_factory=lambda: {k: set() for k in KINDS})
     groups: set[tuple[str, str, int | None]] = field(default_factory=set)
     events: dict[tuple[str, str], None] = field(default_factory=dict)
@@ -77,15 +77,20 @@ class Changes:
     def __bool__(self) -> bool:
         return self.everything or bool(self.groups or self.events or any(self.objects.values()))
 
-    def _note(self, entry: tuple) -> None:
-        what, ns, name = entry[0], entry[1], entry[2]
-        if what == "group":
-            self.groups.add((ns, name, entry[3]))
-        elif what == "event":
-            self.events.pop((ns, name), None)  # re-added last: the order of the last change
-            self.events[(ns, name)] = None
-        else:
-            self.objects[what].add((ns, name))
+    @classmethod
+    def of(cls, entries) -> Changes:
+        """The changes a run of journal entries (what, key) makes."""
+        changes = cls()
+        objects, groups, events = changes.objects, changes.groups, changes.events
+        for what, key in entries:
+            if what == "group":
+                groups.add(key)
+            elif what == "event":
+                events.pop(key, None)  # re-added last: the order of the last change
+                events[key] = None
+            else:
+                objects[what].add(key)
+        return changes
 
 
 @dataclass
@@ -191,6 +196,8 @@ class Store:
         # reader -> position of the first entry it has not taken. Held weakly: a pane that is gone
         # stops holding entries back.
         self._readers: weakref.WeakKeyDictionary[object, int] = weakref.WeakKeyDictionary()
+        self._noting = False  # once a reader has asked (a plain flag: apply checks it on every change)
+        self._last_taken: tuple[int, int, Changes] | None = None  # readers in step share one Changes
 
     # --- reading ---------------------------------------------------------------------------
     def all(self, kind: str, namespace: str | None = None) -> list[dict]:
@@ -234,9 +241,11 @@ class Store:
                 del self._pods_by_group[old_key[:2]]
         if new_key is not None:
             self._pods_by_group.setdefault(new_key[:2], {}).setdefault(new_key[2], {})[o.name(new)] = new
-        if self._readers:
-            for key in {old_key, new_key} - {None}:
-                self._noted("group", *key)
+        if self._noting:
+            if old_key is not None:
+                self._noted("group", old_key)
+            if new_key is not None and new_key != old_key:
+                self._noted("group", new_key)
 
     def events_for(self, namespace: str) -> list[dict]:
         """Events in the namespace, including those the cluster has since dropped."""
@@ -259,22 +268,24 @@ class Store:
         at = self._readers.get(reader)
         end = self._journal_start + len(self._journal)
         self._readers[reader] = end
+        self._noting = True
         if at is None or at < self._journal_start:
             changes = Changes(everything=True)
+        elif self._last_taken is not None and self._last_taken[:2] == (at, end):
+            changes = self._last_taken[2]  # the panes of one refresh take the same changes
         else:
-            changes = Changes()
-            for entry in self._journal[at - self._journal_start:]:
-                changes._note(entry)
+            changes = Changes.of(self._journal[at - self._journal_start:])
+            self._last_taken = (at, end, changes)
         taken = min(self._readers.values()) - self._journal_start  # what every reader has
         if taken > 0:
             del self._journal[:taken]
             self._journal_start += taken
         return changes
 
-    def _noted(self, *entry) -> None:
-        if not self._readers:
+    def _noted(self, what: str, key: tuple) -> None:
+        if not self._noting:
             return
-        self._journal.append(entry)
+        self._journal.append((what, key))
         if len(self._journal) > MAX_JOURNAL:  # a reader fell far behind: the oldest half goes, it rebuilds
             cut = len(self._journal) // 2
             del self._journal[:cut]
@@ -317,7 +328,7 @@ class Store:
             self._bound_start(obj, ev.t)
         self.version += 1
         self.kind_version[kind] += 1
-        self._noted(kind, *k)
+        self._noted(kind, k)
         return True
 
     def replace(self, rl: Relisted) -> list[ObjectEvent]:
@@ -438,7 +449,7 @@ class Store:
         self._events_about.setdefault(about_key, {})[key] = ev  # a known event keeps its place
         in_ns = self._events_in.setdefault(about_key[0], {})
         in_ns[key] = ev
-        self._noted("event", about_key[0], key)
+        self._noted("event", (about_key[0], key))
         if len(in_ns) > MAX_EVENTS:
             self._forget_event(next(iter(in_ns)))
 
@@ -448,8 +459,8 @@ class Store:
         ns = o.namespace(ev)
         _unindex(self._events_in, ns, key)
         _unindex(self._events_about, _subject(ev), key)
-        self._noted("event", ns, key)
+        self._noted("event", (ns, key))
         live = self._objs["Event"]
         if live.get((ns, o.name(ev))) is ev:
             del live[(ns, o.name(ev))]
-            self._noted("Event", ns, o.name(ev))
+            self._noted("Event", (ns, o.name(ev)))
