@@ -28,6 +28,7 @@ from tutor.cluster import objects as o
 from tutor.cluster.events import ObjectEvent
 from tutor.cluster.story import build as story_build
 from tutor.ui import render
+from tutor.ui.incremental import PodRows
 from tutor.ui.timeline_screen import story_view
 
 NS = "infer"
@@ -242,7 +243,7 @@ def test_any_damage_never_raises(data):
     con.print(render.groups_view(s.store, NS))
     for block in render.event_blocks(s.store, NS):
         con.print(block)
-    rows = render.PodRows()
+    rows = PodRows()
     rows.update(s.store, NS)
     for cells in rows.cells.values():
         con.print(*cells)

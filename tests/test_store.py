@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tests.states import recording, state
 from tutor.cluster import objects as o
+from tutor.cluster import store as store_module
 from tutor.cluster.events import ObjectEvent, Relisted
 from tutor.cluster.store import Store
 
@@ -94,3 +95,47 @@ def test_lws_with_pods_and_name_versions_follow_every_item():
         pods_of = name_key("pods of", o.lws_name(obj))
         if changed and kind == "Pod" and o.lws_name(obj):
             assert s.name_version[pods_of] != before.get(pods_of)
+
+
+def test_changes_name_what_moved_for_each_reader():
+    """take_changes: the first take says rebuild; then pods (deletions too), the groups they left
+    and joined, LWS and events, by key, each reader on its own."""
+    class Reader:
+        pass
+
+    items = [it for it in recording("walkthrough").items if isinstance(it, ObjectEvent)]
+    st = Store()
+    panes, checks = Reader(), Reader()
+    st.apply(items[0])
+    assert not st._journal  # nobody reads yet: nothing is noted
+    assert st.take_changes(panes).everything and st.take_changes(checks).everything
+    for it in items:
+        st.apply(it)
+    ch = st.take_changes(panes)
+    assert not ch.everything
+    assert ch.pods == {("infer", o.name(it.obj)) for it in items if o.kind(it.obj) == "Pod"}
+    assert ("infer", "llm", 0) in ch.groups and ("infer", "llm", 1) in ch.groups
+    assert ch.objects["LeaderWorkerSet"] == {("infer", o.name(x)) for x in st.all("LeaderWorkerSet")}
+    assert list(ch.events) == [("infer", k) for k in st.events_named("infer")]
+    assert not st.take_changes(panes)  # taken: nothing new for this reader
+    pod = st.get("Pod", "llm-1-1", "infer")
+    st.apply(ObjectEvent("DELETED", pod, st.now + 1))
+    gone = st.take_changes(panes)
+    assert gone.pods == {("infer", "llm-1-1")} and gone.groups == {("infer", "llm", 1)}
+    assert st.take_changes(checks).pods >= {("infer", "llm-1-1"), ("infer", "llm-1")}  # the other still has it all
+    assert not st._journal  # every reader took it: nothing is held
+
+
+def test_a_reader_far_behind_rebuilds_and_one_that_keeps_up_does_not(monkeypatch):
+    class Reader:
+        pass
+
+    monkeypatch.setattr(store_module, "MAX_JOURNAL", 8)
+    st = Store()
+    keeps_up, hidden = Reader(), Reader()
+    st.take_changes(keeps_up), st.take_changes(hidden)
+    for it in recording("walkthrough").items:
+        if isinstance(it, ObjectEvent) and st.apply(it):
+            assert not st.take_changes(keeps_up).everything
+            assert len(st._journal) <= 8
+    assert st.take_changes(hidden).everything

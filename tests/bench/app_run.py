@@ -29,9 +29,11 @@ from tutor.cluster.live import RESOURCES
 from tutor.lesson.loader import load
 from tutor.progress import Progress
 from tutor.session import Session
-from tutor.ui import render
+from tutor.ui import incremental
 from tutor.ui.app import TutorApp
 from tutor.ui.quiet_gc import hold_until_first_frame
+from tutor.ui.widgets.event_list import EventList
+from tutor.ui.widgets.live_panes import GroupsPane
 from tutor.ui.widgets.pod_list import PodList
 
 SIZE = (160, 48)
@@ -138,8 +140,11 @@ def make_naive(app: TutorApp) -> None:
         if changed:
             app._drawn.clear()
             table = app.query_one(PodList)
-            table._source = render.PodRows()
+            table._source = incremental.PodRows()
             table._clear_cache()
+            app.query_one(GroupsPane)._key = incremental.GroupsKey()
+            events = app.query_one(EventList)
+            events._events, events._waiting = incremental.LessonEvents(), incremental.WaitingPods()
             o._derived.clear()
             app.recheck()
         return changed

@@ -2,11 +2,13 @@
 
 The store is applied on one thread only (the UI's event loop, or the CLI's main thread);
 sources on other threads hand it events through a queue. `version` grows on every change so
-consumers can tell cheaply whether anything moved.
+consumers can tell cheaply whether anything moved; `take_changes` tells one reader which objects
+moved since it last asked, so a pane can redo only those.
 """
 
 from __future__ import annotations
 
+import weakref
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -30,6 +32,10 @@ MAX_MIXED = 20
 #   worker StatefulSet removed with its leader pod (garbage collection) only from these owner
 #   references. A lab namespace makes one per group recreation or rollout step.
 MAX_STATEFULSETS = 500
+# - Changes not yet taken by every reader (take_changes): past this many, the oldest half is
+#   dropped and a reader that had not taken them is told to rebuild (a hidden pane can go unread
+#   for a long time); readers that keep up are not affected.
+MAX_JOURNAL = 50_000
 
 
 def name_key(kind: str, name: str) -> tuple[str, str]:
@@ -50,6 +56,47 @@ def _unindex(index: dict[tuple | str, dict], key, member: str) -> None:
         members.pop(member, None)
         if not members:
             del index[key]
+
+
+@dataclass
+class Changes:
+    """What changed in the store since a reader last took its changes (Store.take_changes).
+
+    `everything`: the reader must rebuild from the store (its first take, or it fell more than
+    MAX_JOURNAL changes behind); the sets are then empty. Otherwise, by key:
+    - objects: kind -> (namespace, name) of the objects added, modified or deleted;
+    - groups: (namespace, LWS, group index) of every group a changed pod left or joined (its
+      pods, mixed revisions or recreations may have changed);
+    - events: (namespace, key) of the Events seen (Store.events_for) that were added, changed or
+      forgotten, in the order they last changed; key is the event's uid, or "namespace/name".
+    """
+
+    everything: bool = False  # one Changes can be handed to several readers: read it, never change it
+    objects: dict[str, set[tuple[str, str]]] = field(default_factory=lambda: {k: set() for k in KINDS})
+    groups: set[tuple[str, str, int | None]] = field(default_factory=set)
+    events: dict[tuple[str, str], None] = field(default_factory=dict)
+
+    @property
+    def pods(self) -> set[tuple[str, str]]:
+        return self.objects["Pod"]
+
+    def __bool__(self) -> bool:
+        return self.everything or bool(self.groups or self.events or any(self.objects.values()))
+
+    @classmethod
+    def of(cls, entries) -> Changes:
+        """The changes a run of journal entries (what, key) makes."""
+        changes = cls()
+        objects, groups, events = changes.objects, changes.groups, changes.events
+        for what, key in entries:
+            if what == "group":
+                groups.add(key)
+            elif what == "event":
+                events.pop(key, None)  # re-added last: the order of the last change
+                events[key] = None
+            else:
+                objects[what].add(key)
+        return changes
 
 
 @dataclass
@@ -147,11 +194,20 @@ class Store:
         # per-group revision check read only what they need, never the whole namespace (a busy
         # one has thousands of pods and every pod event would scan them all).
         self._pods_by_lws: dict[tuple, dict[str, dict]] = {}
-        self._pods_by_group: dict[tuple, dict[str, dict]] = {}
+        self._pods_by_group: dict[tuple, dict[int | None, dict[str, dict]]] = {}  # (ns, LWS) -> group -> name -> pod
         self._pods_in: dict[str, dict[str, dict]] = {}  # namespace -> name -> pod
         # Events seen, by (namespace, name of the object they are about), for the checkers.
         self._events_about: dict[tuple[str, str], dict[str, dict]] = {}
         self._events_in: dict[str, dict[str, dict]] = {}  # namespace -> events_seen key -> event
+        # What changed, for take_changes: one entry per change, kept until every reader took it.
+        # Nothing is noted while no reader has asked (the CLI never does).
+        self._journal: list[tuple] = []
+        self._journal_start = 0  # the position of _journal[0] among all entries ever noted
+        # reader -> position of the first entry it has not taken. Held weakly: a pane that is gone
+        # stops holding entries back.
+        self._readers: weakref.WeakKeyDictionary[object, int] = weakref.WeakKeyDictionary()
+        self._noting = False  # once a reader has asked (a plain flag: apply checks it on every change)
+        self._last_taken: tuple[int, int, Changes] | None = None  # readers in step share one Changes
 
     # --- reading ---------------------------------------------------------------------------
     def all(self, kind: str, namespace: str | None = None) -> list[dict]:
@@ -176,29 +232,78 @@ class Store:
 
     def groups_of(self, lws: str, namespace: str) -> dict[int | None, list[dict]]:
         """One LWS's pods by group index, groups in no particular order."""
-        return {key[2]: list(members.values()) for key, members in self._pods_by_group.items()
-                if key[0] == namespace and key[1] == lws}
+        return {g: list(members.values()) for g, members in self._pods_by_group.get((namespace, lws), {}).items()}
 
-    def _group_pods(self, lws: str, group: int, namespace: str) -> list[dict]:
-        return list(self._pods_by_group.get((namespace, lws, group), {}).values())
+    def group_indexes(self, lws: str, namespace: str):
+        """The group indexes one LWS's pods are in (a view: read it, never keep it)."""
+        return self._pods_by_group.get((namespace, lws), {}).keys()
+
+    def pods_in_group(self, lws: str, group: int | None, namespace: str) -> list[dict]:
+        return list(self._pods_by_group.get((namespace, lws), {}).get(group, {}).values())
 
     def _index_pod(self, old: dict | None, new: dict | None) -> None:
-        for index, key_of in ((self._pods_by_lws, lambda p: (o.namespace(p), o.lws_name(p))),
-                              (self._pods_by_group, lambda p: (o.namespace(p), o.lws_name(p), o.group_index(p)))):
-            old_key = key_of(old) if old is not None and o.lws_name(old) else None
-            new_key = key_of(new) if new is not None and o.lws_name(new) else None
-            if old_key is not None and old_key != new_key:
-                _unindex(index, old_key, o.name(old))
-            if new_key is not None:
-                index.setdefault(new_key, {})[o.name(new)] = new  # a known name keeps its place
+        old_key = (o.namespace(old), o.lws_name(old), o.group_index(old)) if old is not None and o.lws_name(old) else None
+        new_key = (o.namespace(new), o.lws_name(new), o.group_index(new)) if new is not None and o.lws_name(new) else None
+        if old_key is not None and old_key[:2] != (new_key or ())[:2]:
+            _unindex(self._pods_by_lws, old_key[:2], o.name(old))
+        if new_key is not None:
+            self._pods_by_lws.setdefault(new_key[:2], {})[o.name(new)] = new  # a known name keeps its place
+        if old_key is not None and old_key != new_key:
+            groups = self._pods_by_group[old_key[:2]]
+            _unindex(groups, old_key[2], o.name(old))
+            if not groups:
+                del self._pods_by_group[old_key[:2]]
+        if new_key is not None:
+            self._pods_by_group.setdefault(new_key[:2], {}).setdefault(new_key[2], {})[o.name(new)] = new
+        if self._noting:
+            if old_key is not None:
+                self._noted("group", old_key)
+            if new_key is not None and new_key != old_key:
+                self._noted("group", new_key)
 
     def events_for(self, namespace: str) -> list[dict]:
         """Events in the namespace, including those the cluster has since dropped."""
         return list(self._events_in.get(namespace, {}).values())
 
+    def events_named(self, namespace: str) -> dict[str, dict]:
+        """events_for by key (Changes.events), in the order they last changed: the store's own
+        index, to read and never to change."""
+        return self._events_in.get(namespace, {})
+
     def events_about(self, name: str, namespace: str) -> list[dict]:
         """Events (seen, as events_for) about the object called `name`, of any kind."""
         return list(self._events_about.get((namespace, name), {}).values())
+
+    # --- what changed ------------------------------------------------------------------------
+    def take_changes(self, reader: object) -> Changes:
+        """What changed since `reader` (any object that can be weakly referenced: a pane, say) last
+        took its changes; its first take says `everything`. Each reader has its own position, so
+        one taking does not hide a change from another."""
+        at = self._readers.get(reader)
+        end = self._journal_start + len(self._journal)
+        self._readers[reader] = end
+        self._noting = True
+        if at is None or at < self._journal_start:
+            changes = Changes(everything=True)
+        elif self._last_taken is not None and self._last_taken[:2] == (at, end):
+            changes = self._last_taken[2]  # the panes of one refresh take the same changes
+        else:
+            changes = Changes.of(self._journal[at - self._journal_start:])
+            self._last_taken = (at, end, changes)
+        taken = min(self._readers.values()) - self._journal_start  # what every reader has
+        if taken > 0:
+            del self._journal[:taken]
+            self._journal_start += taken
+        return changes
+
+    def _noted(self, what: str, key: tuple) -> None:
+        if not self._noting:
+            return
+        self._journal.append((what, key))
+        if len(self._journal) > MAX_JOURNAL:  # a reader fell far behind: the oldest half goes, it rebuilds
+            cut = len(self._journal) // 2
+            del self._journal[:cut]
+            self._journal_start += cut
 
     # --- writing ---------------------------------------------------------------------------
     def apply(self, ev: ObjectEvent) -> bool:
@@ -241,6 +346,7 @@ class Store:
             self._bound_start(obj, ev.t)
         self.version += 1
         self.kind_version[kind] += 1
+        self._noted(kind, k)
         return True
 
     def replace(self, rl: Relisted) -> list[ObjectEvent]:
@@ -328,7 +434,7 @@ class Store:
         # Two revisions running side by side in one group is what LWS promises never happens.
         running = sorted(
             (o.name(p), o.revision(p))
-            for p in self._group_pods(lws, group, o.namespace(pod))
+            for p in self.pods_in_group(lws, group, o.namespace(pod))
             if o.phase(p) == "Running"
             and not o.is_terminating(p) and o.revision(p)
         )
@@ -375,6 +481,7 @@ class Store:
         self._events_about.setdefault(about_key, {})[key] = ev  # a known event keeps its place
         in_ns = self._events_in.setdefault(about_key[0], {})
         in_ns[key] = ev
+        self._noted("event", (about_key[0], key))
         if len(in_ns) > MAX_EVENTS:
             self._forget_event(next(iter(in_ns)))
 
@@ -385,6 +492,8 @@ class Store:
         ns = o.namespace(ev)
         _unindex(self._events_in, ns, key)
         _unindex(self._events_about, _subject(ev), key)
+        self._noted("event", (ns, key))
         live = self._objs["Event"]
         if live.get((ns, o.name(ev))) is ev:
             del live[(ns, o.name(ev))]
+            self._noted("Event", (ns, o.name(ev)))

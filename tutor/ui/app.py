@@ -310,8 +310,9 @@ class TutorApp(App):
             pods = self.query_one(PodList)
             pods.show(s.store, ns)
             pods.border_subtitle = pods_na
-        if self._changed("events", kv["Event"], events_na, s.lang, render.explanations_key(s.store, ns)):
-            self.query_one(EventList).show(s.store, ns, events_na, self.text, s.lang)
+        events = self.query_one(EventList)
+        if self._changed("events", kv["Event"], events_na, s.lang, events.explanations_key(s.store, ns)):
+            events.show(s.store, ns, events_na, self.text, s.lang)
         self._draw_status()
         self.redraw_timeline()
 

@@ -91,11 +91,11 @@ def _group_order(g):
     return (g is None, g or 0)
 
 
-def _shown_groups(store: Store, namespace: str, lws: str) -> tuple[list, int]:
+def shown_groups(store: Store, namespace: str, lws: str) -> tuple[list, int]:
     """The first MAX_GROUPS groups of an LWS as (group, members), and how many groups it has."""
-    groups = store.groups_of(lws, namespace)
-    first = sorted(groups, key=_group_order)[:MAX_GROUPS]
-    return [(g, sorted(groups[g], key=_sort_key)) for g in first], len(groups)
+    groups = store.group_indexes(lws, namespace)
+    first = heapq.nsmallest(MAX_GROUPS, groups, key=_group_order)  # indexes are distinct: as sorted()[:n]
+    return [(g, sorted(store.pods_in_group(lws, g, namespace), key=_sort_key)) for g in first], len(groups)
 
 
 def groups_key(store: Store, namespace: str, t: Translate = _en) -> tuple:
@@ -104,7 +104,7 @@ def groups_key(store: Store, namespace: str, t: Translate = _en) -> tuple:
     mixed = store.obs.mixed_groups
     for lws in sorted(store.all("LeaderWorkerSet", namespace), key=o.name):
         name = o.name(lws)
-        shown, total = _shown_groups(store, namespace, name)
+        shown, total = shown_groups(store, namespace, name)
         key.append((id(lws), total))
         for g, members in shown:
             key.append((g, (name, g) in mixed, tuple((id(p), store.obs.recreations(o.name(p))) for p in members)))
@@ -119,7 +119,7 @@ def groups_view(store: Store, namespace: str, t: Translate = _en) -> RenderableT
     for lws in lwss:
         name = o.name(lws)
         parts.append(_lws_header(lws, t))
-        shown, total = _shown_groups(store, namespace, name)
+        shown, total = shown_groups(store, namespace, name)
         for g, members in shown:
             table = Table.grid(padding=(0, 1))
             table.add_column(no_wrap=True, width=1)
@@ -141,7 +141,8 @@ def groups_view(store: Store, namespace: str, t: Translate = _en) -> RenderableT
 POD_COLUMNS = ("pod", "group", "worker", "uid", "node", "phase", "restarts", "revision")
 
 
-def _pod_cells(p: dict, again: int) -> tuple:
+def pod_cells(p: dict, again: int) -> tuple:
+    """One pod's row in the pods pane (POD_COLUMNS); `again`: how often it was recreated."""
     label = Text(o.name(p))
     if again:
         label.append(f" ↻{again}", style="bold magenta")
@@ -158,33 +159,6 @@ def _pod_cells(p: dict, again: int) -> tuple:
     )
 
 
-class PodRows:
-    """Every pod's row in display order, kept up to date: only pods whose object changed are redone, and the rows are
-    sorted again only when pods came or went. A re-check in a namespace of thousands of pods
-    then costs a dictionary walk, not thousands of rows."""
-
-    def __init__(self) -> None:
-        self._objs: dict[str, dict] = {}
-        self.cells: dict[str, tuple] = {}  # name -> cells, in display order
-
-    def update(self, store: Store, namespace: str) -> bool:
-        """True when any row changed."""
-        pods = store.pods_named(namespace)
-        changed = {name: p for name, p in pods.items() if self._objs.get(name) is not p}
-        gone = len(self._objs) + len(changed) - len(pods) > 0 and [n for n in self._objs if n not in pods]
-        if not changed and not gone:
-            return False
-        for name, p in changed.items():
-            self.cells[name] = _pod_cells(p, store.obs.recreations(name))
-        for name in gone or ():
-            del self.cells[name]
-        if gone or any(name not in self._objs for name in changed):
-            order = sorted(pods.values(), key=_sort_key)
-            self.cells = {o.name(p): self.cells[o.name(p)] for p in order}
-        self._objs = dict(pods)
-        return True
-
-
 # --- events -----------------------------------------------------------------------------------
 
 LESSON_KINDS = ("Pod", "LeaderWorkerSet", "StatefulSet")
@@ -198,10 +172,14 @@ def _event_order(e: dict) -> tuple:
     return (o.event_time(e), o.resource_version(e))
 
 
+def event_order(e: dict) -> tuple:
+    return _memo(e, "order", _event_order)
+
+
 def lesson_events(store: Store, namespace: str) -> list[dict]:
     evs = [e for e in store.events_for(namespace) if _memo(e, "lesson", _about_lesson_kind)]
     # The newest first; stable for equal keys, like sorted(..., reverse=True)[:MAX_EVENTS].
-    return heapq.nlargest(MAX_EVENTS, evs, key=lambda e: _memo(e, "order", _event_order))
+    return heapq.nlargest(MAX_EVENTS, evs, key=event_order)
 
 
 def _event_text(e: dict) -> Text:
@@ -243,11 +221,18 @@ def _ledger_node(n: dict) -> tuple:
             o.dig(n, "spec", "unschedulable") is True, str(o.dig(n, "status", "capacity")))
 
 
+def ledger_row(p: dict) -> tuple:
+    return _memo(p, "ledger", _ledger_pod)
+
+
+def ledger_nodes_key(store: Store) -> tuple:
+    return tuple(sorted(_memo(n, "ledger", _ledger_node) for n in store.all("Node")))
+
+
 def ledger_key(store: Store, namespace: str) -> tuple:
     """What ledger_view shows, as values: a pod's phase or status changing nothing here does
     not redraw it; a node changing (taints, Ready, labels) or a pod placed, gone or finished does."""
-    return (tuple(sorted(_memo(n, "ledger", _ledger_node) for n in store.all("Node"))),
-            tuple(_memo(p, "ledger", _ledger_pod) for p in store.pods_named(namespace).values()))
+    return (ledger_nodes_key(store), tuple(ledger_row(p) for p in store.pods_named(namespace).values()))
 
 
 def _gpu_text(used: int, cap: int, gpu: str) -> Text:
@@ -255,24 +240,82 @@ def _gpu_text(used: int, cap: int, gpu: str) -> Text:
     return Text(f"{gpu.rsplit('/', 1)[-1].upper()} {used}/{cap}", style=style)
 
 
-def _holders(rows: list[tuple], gpu: str) -> list[Text]:
-    """GPU holders on one node by LWS group: "llm #0  llm-0, llm-0-1"."""
-    groups: dict[tuple, list[str]] = {}
-    for name, _, _, terminating, lws, g, w, reqs in sorted(rows, key=lambda r: (r[4], r[5] or 0, r[6] or 0, r[0])):
-        n = dict(reqs).get(gpu, 0)
-        if n:
-            label = name + (f"×{n}" if n > 1 else "") + ("†" if terminating else "")
-            groups.setdefault((lws, g), []).append(label)
+def holder_sort_key(row: tuple) -> tuple:
+    """The order GPU holders are listed in on a node: LWS, group, worker, name."""
+    return (row[4], row[5] or 0, row[6] or 0, row[0])
+
+
+def holder_label(row: tuple, n: int) -> str:
+    """One holder of n GPUs: its name, ×n past one, † while it terminates."""
+    return row[0] + (f"×{n}" if n > 1 else "") + ("†" if row[3] else "")
+
+
+def holder_lines(first: list[tuple[tuple, list[str], int]], groups: int) -> list[Text]:
+    """GPU holders on one node by LWS group: "llm #0  llm-0, llm-0-1". `first`: the first
+    MAX_GROUPS groups as ((lws, group), their first MAX_NAMES labels, how many they hold);
+    `groups`: how many groups hold GPUs there."""
     out = []
-    for (lws, g), names in list(groups.items())[:MAX_GROUPS]:
+    for (lws, g), names, count in first:
         line = Text("  ")
         line.append(f"{lws} #{g}" if lws else "-", style="cyan")
-        shown = names[:MAX_NAMES] + ([f"+{len(names) - MAX_NAMES}"] if len(names) > MAX_NAMES else [])
+        shown = names + ([f"+{count - MAX_NAMES}"] if count > MAX_NAMES else [])
         line.append("  " + ", ".join(shown))
         out.append(line)
-    if len(groups) > MAX_GROUPS:
-        out.append(Text(f"  … +{len(groups) - MAX_GROUPS}", style="dim"))
+    if groups > MAX_GROUPS:
+        out.append(Text(f"  … +{groups - MAX_GROUPS}", style="dim"))
     return out
+
+
+def _holders(rows: list[tuple], gpu: str) -> list[Text]:
+    groups: dict[tuple, list[str]] = {}
+    for row in sorted(rows, key=holder_sort_key):
+        n = dict(row[7]).get(gpu, 0)
+        if n:
+            groups.setdefault((row[4], row[5]), []).append(holder_label(row, n))
+    first = [(key, names[:MAX_NAMES], len(names)) for key, names in list(groups.items())[:MAX_GROUPS]]
+    return holder_lines(first, len(groups))
+
+
+def node_lines(n: dict, used: int, holders: list[Text], others: int, gpu: str, t: Translate) -> list[Text]:
+    """One node in the ledger: its head line (Ready, GPUs used of capacity, type), its holders,
+    the pods there without the GPU, its taints."""
+    head = Text(no_wrap=True, overflow="ellipsis")
+    ready = pl.node_ready(n)
+    head.append("● " if ready else "✗ ", style="green" if ready else "bold red")
+    head.append(o.name(n), style="bold")
+    head.append(" ")
+    head.append_text(_gpu_text(used, pl.capacity(n, gpu), gpu))
+    head.append(f"  type={o.labels(n).get('type', '-')}", style="dim")
+    if not ready:
+        head.append("  " + t("NotReady"), style="bold red")
+    if o.dig(n, "spec", "unschedulable") is True:
+        head.append("  " + t("cordoned"), style="bold yellow")
+    out = [head, *holders]
+    if others:
+        out.append(Text("  " + t("+{n} pod(s) without {gpu}", n=others, gpu=gpu), style="dim"))
+    for taint in pl.taints(n):
+        out.append(Text("  ⊘ " + pl.taint_text(taint), style="yellow"))
+    return out
+
+
+def ledger_tail(waiting: list[tuple], count: int, namespace: str, gpu: str, t: Translate) -> list[Text]:
+    """The pods not placed (`waiting`: the first MAX_NAMES rows by name, of `count`), then the
+    ledger's footnote."""
+    parts = []
+    if count:
+        line = Text(t("Not placed:") + " ", style="bold yellow")
+        line.append(", ".join(r[0] + (f" ({dict(r[7]).get(gpu)} {gpu.rsplit('/', 1)[-1].upper()})"
+                                      if dict(r[7]).get(gpu) else "") for r in waiting))
+        if count > MAX_NAMES:
+            line.append(f" +{count - MAX_NAMES}")
+        parts += [Text(""), line]
+    return parts + [Text(""), Text(t("Requests counted from the pods of {ns} only. lwstutor why POD explains one pod.",
+                                     ns=namespace), style="dim")]
+
+
+def waits_for_a_node(row: tuple, pod: dict) -> bool:
+    """A pod the ledger lists as not placed (`row`: its _ledger_pod)."""
+    return not row[1] and not row[3] and o.phase(pod) not in ("Succeeded", "Failed")
 
 
 def ledger_view(store: Store, namespace: str, gpu: str, t: Translate = _en) -> RenderableType:
@@ -282,44 +325,18 @@ def ledger_view(store: Store, namespace: str, gpu: str, t: Translate = _en) -> R
     rows: dict[str, list[tuple]] = {o.name(n): [] for n in nodes}
     pending = []
     for p in store.pods_named(namespace).values():
-        row = _memo(p, "ledger", _ledger_pod)
+        row = ledger_row(p)
         if row[2] and row[1] in rows:
             rows[row[1]].append(row)
-        elif not row[1] and not row[3] and o.phase(p) not in ("Succeeded", "Failed"):
+        elif waits_for_a_node(row, p):
             pending.append(row)
     parts: list[RenderableType] = []
     for n in nodes:
-        name = o.name(n)
-        here = rows[name]
+        here = rows[o.name(n)]
         used = sum(dict(r[7]).get(gpu, 0) for r in here)
-        head = Text(no_wrap=True, overflow="ellipsis")
-        ready = pl.node_ready(n)
-        head.append("● " if ready else "✗ ", style="green" if ready else "bold red")
-        head.append(name, style="bold")
-        head.append(" ")
-        head.append_text(_gpu_text(used, pl.capacity(n, gpu), gpu))
-        head.append(f"  type={o.labels(n).get('type', '-')}", style="dim")
-        if not ready:
-            head.append("  " + t("NotReady"), style="bold red")
-        if o.dig(n, "spec", "unschedulable") is True:
-            head.append("  " + t("cordoned"), style="bold yellow")
-        parts.append(head)
-        parts += _holders(here, gpu)
         others = sum(1 for r in here if not dict(r[7]).get(gpu))
-        if others:
-            parts.append(Text("  " + t("+{n} pod(s) without {gpu}", n=others, gpu=gpu), style="dim"))
-        for taint in pl.taints(n):
-            parts.append(Text("  ⊘ " + pl.taint_text(taint), style="yellow"))
-    if pending:
-        line = Text(t("Not placed:") + " ", style="bold yellow")
-        waiting = sorted(pending)
-        line.append(", ".join(r[0] + (f" ({dict(r[7]).get(gpu)} {gpu.rsplit('/', 1)[-1].upper()})"
-                                      if dict(r[7]).get(gpu) else "") for r in waiting[:MAX_NAMES]))
-        if len(waiting) > MAX_NAMES:
-            line.append(f" +{len(waiting) - MAX_NAMES}")
-        parts += [Text(""), line]
-    parts += [Text(""), Text(t("Requests counted from the pods of {ns} only. lwstutor why POD explains one pod.",
-                               ns=namespace), style="dim")]
+        parts += node_lines(n, used, _holders(here, gpu), others, gpu, t)
+    parts += ledger_tail(sorted(pending)[:MAX_NAMES], len(pending), namespace, gpu, t)
     return Group(*parts)
 
 
@@ -361,11 +378,14 @@ def _explained(e: dict, pod: dict, store: Store, namespace: str, lang: str, t: T
     return out
 
 
-def event_blocks(store: Store, namespace: str, t: Translate = _en, lang: str = "en") -> tuple[Text, ...]:
+def event_blocks(store: Store, namespace: str, t: Translate = _en, lang: str = "en",
+                 events: list[dict] | None = None) -> tuple[Text, ...]:
     """What the events pane shows: one Text per lesson event, newest first, or a word that
     there are none yet. Under the newest FailedScheduling event of each pod that still waits,
-    the tutor's node-by-node explanation (checks/why.py)."""
-    events = lesson_events(store, namespace)
+    the tutor's node-by-node explanation (checks/why.py). `events`: lesson_events, when the
+    caller keeps them (incremental.LessonEvents)."""
+    if events is None:
+        events = lesson_events(store, namespace)
     newest: dict[str, dict] = {}
     for e in events:
         reg = o.event_regarding(e)

@@ -18,6 +18,7 @@ from textual.visual import Visual, visualize
 
 from tutor.cluster.store import Store
 from tutor.ui import render
+from tutor.ui.incremental import LessonEvents, WaitingPods
 
 
 class EventList(ScrollView, can_focus=True):
@@ -28,6 +29,8 @@ class EventList(ScrollView, can_focus=True):
         self._blocks: tuple[Text, ...] = ()  # what is shown: one Text per event, newest first
         self._wrapped: dict[tuple[int, int], tuple[Text, list[Strip]]] = {}  # (id(text), width) -> lines
         self._lines: list[Strip] = []
+        self._events = LessonEvents()  # the events shown, followed through the store's changes
+        self._waiting = WaitingPods()
 
     def text(self) -> str:
         """The plain text shown, unwrapped (tests read the pane through it)."""
@@ -37,12 +40,17 @@ class EventList(ScrollView, can_focus=True):
         """The lines as wrapped for the pane's width, every one of them, not only those in view."""
         return [strip.text.rstrip() for strip in self._lines]
 
+    def explanations_key(self, store: Store, namespace: str) -> tuple:
+        """render.explanations_key, without a walk over the namespace's pods."""
+        return self._waiting.key(store, namespace)
+
     def show(self, store: Store, namespace: str, denied: str = "", t: render.Translate = render._en,
              lang: str = "en") -> None:
+        events = self._events.update(store, namespace)  # followed even while denied: no change is missed
         if denied:
             blocks: tuple[Text, ...] = (Text(denied),)
         else:
-            blocks = render.event_blocks(store, namespace, t, lang)
+            blocks = render.event_blocks(store, namespace, t, lang, events)
         if len(blocks) != len(self._blocks) or any(a is not b and a != b for a, b in zip(blocks, self._blocks)):
             self._blocks = blocks
             self._layout()

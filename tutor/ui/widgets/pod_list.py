@@ -2,11 +2,14 @@
 
 A DataTable re-rendered every visible cell and walked all rows after any change; with 1,000
 pods that was most of a frame. Here a frame asks only for the visible lines, each row's Strip is
-kept while the row's cells are the very same tuple (render.PodRows keeps unchanged pods' cells),
-and an update refreshes only the visible lines whose row changed.
+kept while the row's cells are the very same tuple (incremental.PodRows keeps unchanged pods'
+cells), and an update touches only the rows that changed: their column widths, and the visible
+lines among them.
 """
 
 from __future__ import annotations
+
+from collections import Counter
 
 from rich.segment import Segment
 from rich.style import Style
@@ -19,6 +22,7 @@ from textual.strip import Strip
 
 from tutor.cluster.store import Store
 from tutor.ui import render
+from tutor.ui.incremental import PodRows, RowChanges
 
 PAD = 1  # blank cells each side of a column, as DataTable draws them
 
@@ -28,7 +32,7 @@ def _text(cell) -> Text:
 
 
 class PodList(ScrollView, can_focus=True):
-    """One header line, then one line per pod in render.PodRows order; a row cursor."""
+    """One header line, then one line per pod in incremental.PodRows order; a row cursor."""
 
     ALLOW_MAXIMIZE = True
     COMPONENT_CLASSES = {"pod-list--header", "pod-list--even-row", "pod-list--cursor"}
@@ -43,10 +47,12 @@ class PodList(ScrollView, can_focus=True):
 
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
-        self._source = render.PodRows()
-        self._keys: list[str] = []  # display order
+        self._source = PodRows()
+        self._keys: list[str] = self._source.order  # display order
         self._widths = [len(c) for c in render.POD_COLUMNS]
-        self._row_widths: dict[str, tuple[tuple, tuple]] = {}  # key -> (cells, widths)
+        self._row_widths: dict[str, tuple] = {}  # key -> its cells' widths
+        # per column, how many rows have each width: the widest is found without a walk of the rows
+        self._width_counts = [Counter() for _ in render.POD_COLUMNS]
         self._strips: dict[str, tuple[tuple, bool, bool, Strip]] = {}  # key -> (cells, even, cursor, strip)
         self._header: Strip | None = None
         self.cursor_row = 0
@@ -66,16 +72,15 @@ class PodList(ScrollView, can_focus=True):
 
     # --- data ---------------------------------------------------------------------------------
     def show(self, store: Store, namespace: str) -> None:
-        if not self._source.update(store, namespace) and self.virtual_size.height:
+        changes = self._source.update(store, namespace)
+        if not changes.rows and not changes.everything and self.virtual_size.height:
             return  # nothing changed, and the header has been sized
         rows = self._source.cells
-        keys = list(rows)
-        reordered = keys != self._keys
-        self._keys = keys
-        if reordered:
-            for gone in [k for k in self._strips if k not in rows]:
-                del self._strips[gone]
-        if self._fit_widths(rows) or reordered or not self.virtual_size.height:
+        keys = self._keys = self._source.order
+        for name, cells in changes.rows:
+            if cells is None:
+                self._strips.pop(name, None)
+        if self._fit_widths(changes) or changes.moved or not self.virtual_size.height:
             self._set_virtual_size(Size(self._table_width(), len(keys) + 1))
             self.cursor_row = min(self.cursor_row, max(0, len(keys) - 1))
             self.refresh()
@@ -87,17 +92,27 @@ class PodList(ScrollView, can_focus=True):
             if cached is None or cached[0] is not rows[keys[i]]:
                 self.refresh_line(i + 1)
 
-    def _fit_widths(self, rows: dict[str, tuple]) -> bool:
+    def _fit_widths(self, changes: RowChanges) -> bool:
         """Each column as wide as its widest cell or its header; True when a width moved."""
-        memo = self._row_widths
-        for gone in [k for k in memo if k not in rows]:
-            del memo[gone]
-        for key, cells in rows.items():
-            hit = memo.get(key)
-            if hit is None or hit[0] is not cells:
-                memo[key] = (cells, tuple(_text(c).cell_len for c in cells))
-        headers = tuple(len(c) for c in render.POD_COLUMNS)
-        widths = list(map(max, zip(headers, *(ws for _, ws in memo.values()))))
+        memo, counts = self._row_widths, self._width_counts
+        redone = changes.rows
+        if changes.everything:  # a new source, or one that rebuilt: every row counts anew
+            memo.clear()
+            for count in counts:
+                count.clear()
+            redone = list(self._source.cells.items())
+        for name, cells in redone:
+            before = memo.pop(name, None)
+            if before is not None:
+                for count, w in zip(counts, before):
+                    count[w] -= 1
+                    if not count[w]:
+                        del count[w]
+            if cells is not None:
+                memo[name] = widths = tuple(_text(c).cell_len for c in cells)
+                for count, w in zip(counts, widths):
+                    count[w] += 1
+        widths = [max(len(header), max(count, default=0)) for header, count in zip(render.POD_COLUMNS, counts)]
         if widths == self._widths:
             return False
         self._widths = widths
