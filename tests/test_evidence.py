@@ -202,3 +202,40 @@ def test_step4_late_start_after_the_replacement_passes_unconfirmed_unless_refute
     words_in(v, f"{held}, the IP pod llm-0 had already")
     v = check(late(state(G1, files={"dns.txt": lookup(now)})), 4)
     assert v.status is PASS and "Not confirmed" not in " ".join(v.details)
+
+
+def test_a_live_start_judges_nothing_until_every_watch_has_listed():
+    """Each watch lists on its own thread. Started after step 8: with the pods and the LWS listed
+    and the events not yet, step 5 would say LWS's RecreateGroup event has expired, a wrong fail
+    (it has simply not been listed yet). Nothing is judged until every list is in."""
+    from tutor.cluster.events import Conn, Relisted, SourceState
+    from tutor.cluster.live import RESOURCES
+
+    then = state("late-after-step8")
+
+    def fresh() -> Session:
+        s = Session(then.lesson, "/root/gsb-lws", "en")
+        s.store.started_at = then.store.started_at + then.store.now
+        for name in then.lesson.answer_files:
+            s.apply(then.workspace.get(name))
+        return s
+
+    early = fresh()  # without the wait
+    for kind in ("Pod", "LeaderWorkerSet"):
+        early.apply(Relisted(kind, then.store.all(kind), 0.0))
+    early.evaluate([5])
+    assert early.verdicts[5].status is Status.FAIL and "expired" in early.verdicts[5].message
+
+    s = fresh()
+    s.awaiting_lists = {res.name for res in RESOURCES}
+    for res in sorted(RESOURCES, key=lambda r: r.kind == "Event"):  # the events' list comes last
+        assert s.evaluate() == [] and not s.verdicts
+        s.apply(Relisted(res.kind, then.store.all(res.kind), 0.0))
+        s.apply(SourceState(res.name, Conn.OK, "", 0.0))
+    assert not s.awaiting_lists
+    assert s.evaluate() == list(range(1, 9))
+    # A forbidden resource is a settled answer: it does not hold the checks back.
+    s = fresh()
+    s.awaiting_lists = {"nodes"}
+    s.apply(SourceState("nodes", Conn.FORBIDDEN, "forbidden", 0.0))
+    assert not s.awaiting_lists

@@ -32,11 +32,17 @@ class Session:
         self._inputs: dict[int, tuple | None] = {}  # step -> what its checker read for its verdict
         self.checker_runs: Counter[int] = Counter()  # step -> its checker's runs
         self.incremental = True  # False: every checker runs every time (a baseline, a reference)
+        # Live watches whose first list has not come in yet. Each resource lists on its own
+        # thread: a check between the pods' list and the events' would judge the pods without the
+        # events that could refute an answer, and a pass then is latched for good.
+        self.awaiting_lists: set[str] = set()
 
     def apply(self, item) -> bool:
         """Applies one item from a source; True when the store, the files or a source's state
         changed."""
         if isinstance(item, SourceState):
+            if item.state not in (Conn.CONNECTING, Conn.RECONNECTING):  # listed, or a settled refusal
+                self.awaiting_lists.discard(item.resource)
             old = self.states.get(item.resource)
             self.states[item.resource] = item
             return old is None or (old.state, old.detail) != (item.state, item.detail)
@@ -68,7 +74,10 @@ class Session:
         for the first time. `explain`: the steps whose details carry the scheduler explanations
         (all by default). A checker re-runs only when something it reads (its READS) changed
         since its verdict, or the language or the explanations asked for; else its last
-        verdict stands, the very one a re-run would give."""
+        verdict stands, the very one a re-run would give. Nothing is judged while a live watch
+        has yet to bring its first list."""
+        if self.awaiting_lists:
+            return []
         ctx = self.context()
         quiet = replace(ctx, explain=False)
         steps = self.lesson.steps if numbers is None else [self.lesson.step(n) for n in numbers]

@@ -78,6 +78,7 @@ def start_live(api_client, app, poll: bool) -> None:
 
     live = LiveSource(api_client, app.session.lesson.namespace, app.inbox.put)
     app.session.store.started_at = time.time() - live.clock()
+    app.session.awaiting_lists = {res.name for res in live.resources}
     for res in live.resources:
         app.run_source(partial(live.run_resource, res), f"watch-{res.name}", live.stop)
     start_files(app, poll)
