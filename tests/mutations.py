@@ -255,6 +255,12 @@ def recording_names() -> list[str]:
     return ["walkthrough"] + sorted(p.stem for p in RECORDINGS.glob("*.jsonl"))
 
 
+# The recorder turns each watch's first list into one event per object, one resource after
+# another; a live tutor judges nothing until every list is in (Session.awaiting_lists). In every
+# committed recording the lists are in within the first second: moments are taken after it.
+LISTED_BY = 1.0
+
+
 @lru_cache(maxsize=None)
 def passing_moments() -> list[tuple[str, int, int]]:
     """(recording, step, index of the item after which it first passed), one per distinct
@@ -270,7 +276,7 @@ def passing_moments() -> list[tuple[str, int, int]]:
         s.store.started_at = started_at(name)
         todo = dict(FILES)
         for i, item in enumerate(recording(name).items):
-            if not s.apply(item):
+            if not s.apply(item) or item.t < LISTED_BY:
                 continue
             for n in list(todo):
                 if run_checker(s.lesson.step(n).checker, s.context()).passed:
@@ -303,21 +309,24 @@ def run_one(name: str, step: int, index: int) -> Result:
     s = state_at(name, index)
     file = FILES[step]
     original = s.workspace.get(file).text
+    # Each variant is the file as it might have been written at that same moment: a late start
+    # judges a file by when it was written (its mtime), and a variant keeps that.
+    written = s.workspace.get(file).written_at
     survivors, killed, total = [], 0, 0
     for m in mutants(file, original):
         total += 1
-        s.apply(FileChanged(file, m.text, s.store.now))
+        s.apply(FileChanged(file, m.text, s.store.now, written))
         if check(s, step).passed:
             survivors.append((m, accepted(file, m)))
         else:
             killed += 1
     bad = []
     for label, text in harmless(file, original).items():
-        s.apply(FileChanged(file, text, s.store.now))
+        s.apply(FileChanged(file, text, s.store.now, written))
         v = check(s, step)
         if not v.passed:
             bad.append((label, v.message))
-    s.apply(FileChanged(file, original, s.store.now))
+    s.apply(FileChanged(file, original, s.store.now, written))
     return Result(name, step, file, total, killed, survivors, bad)
 
 
