@@ -111,8 +111,12 @@ def measure(lab, workdir: Path, learner_cls, scenario) -> dict:
 
     learner.write = timed_write
     try:
-        if not wait(lambda: "ready" in tutor.other and kubectl.events >= 1, 120, "both consumers"):
-            raise RuntimeError("the tutor or kubectl did not start watching")
+        if not wait(lambda: "ready" in tutor.other, 120, "the tutor"):
+            raise RuntimeError(f"the tutor did not start watching: {tutor.proc.poll()}")
+        # kubectl prints nothing for an empty namespace: give its watch a moment to be set up
+        time.sleep(3)
+        if kubectl.proc is None or kubectl.proc.poll() is not None:
+            raise RuntimeError("kubectl get pods -w did not start")
         scenario(learner)
         time.sleep(3)  # the last changes reach both
     finally:

@@ -31,6 +31,7 @@ from tutor.lesson.loader import load
 from tutor.progress import Progress
 from tutor.session import Session
 from tutor.ui.app import TutorApp
+from tutor.workspace.files import FileRead
 
 
 async def run(args) -> None:
@@ -47,7 +48,7 @@ async def run(args) -> None:
             seq["applied"] += 1
             say(event="item", i=seq["applied"], kind="Pod", name=o.name(item.obj),
                 rv=o.resource_version(item.obj), type=item.type, t=time.time())
-        elif changed and isinstance(item, FileChanged):
+        elif changed and isinstance(item, (FileChanged, FileRead)):  # live files come as FileRead
             seq["applied"] += 1
             say(event="item", i=seq["applied"], kind="file", name=item.name, rv="", type="", t=time.time())
         return changed
