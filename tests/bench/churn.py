@@ -123,15 +123,19 @@ class KubectlWatch:
         self.thread.join(10)
 
 
-class TutorChild:
-    def __init__(self, lab, want: int, naive: bool):
-        cmd = [sys.executable, "-m", "tests.bench.churn_tutor", "--kubeconfig", str(lab.kubeconfig),
-               "--pods", str(want)] + (["--naive"] if naive else [])
+class ChildReports:
+    """A child process that prints JSON lines ({"event": ...}) and ends when its stdin closes;
+    a thread hands each report to `take`, and the last report of each event is kept."""
+
+    def __init__(self, cmd: list[str]):
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                      env={**os.environ, "KUBECONFIG": ""})
         self.reports: dict[str, dict] = {}
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
+
+    def take(self, rep: dict) -> None:
+        """More for a report than keeping the last of its kind (a subclass's)."""
 
     def _read(self) -> None:
         for line in self.proc.stdout:
@@ -139,6 +143,7 @@ class TutorChild:
                 rep = json.loads(line)
             except json.JSONDecodeError:
                 continue
+            self.take(rep)
             self.reports[rep["event"]] = rep
 
     def stop(self) -> dict:
@@ -150,6 +155,12 @@ class TutorChild:
             self.proc.wait()
         self.thread.join(5)
         return self.reports.get("stats", {})
+
+
+class TutorChild(ChildReports):
+    def __init__(self, lab, want: int, naive: bool):
+        super().__init__([sys.executable, "-m", "tests.bench.churn_tutor", "--kubeconfig", str(lab.kubeconfig),
+                          "--pods", str(want)] + (["--naive"] if naive else []))
 
 
 def wait(cond, timeout: float, what: str) -> bool:

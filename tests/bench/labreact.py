@@ -14,15 +14,13 @@ it. For each answer file written: until the re-checked verdict is on screen.
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 from tests.bench.app_run import pct
-from tests.bench.churn import KubectlWatch, wait
+from tests.bench.churn import ChildReports, KubectlWatch, wait
 
 
 class PodLines(KubectlWatch):
@@ -37,41 +35,19 @@ class PodLines(KubectlWatch):
         self.printed.setdefault((meta.get("name", ""), meta.get("resourceVersion", "")), time.time())
 
 
-class TutorChild:
+class TutorChild(ChildReports):
     def __init__(self, lab, workdir: Path):
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tests.bench.labreact_tutor", "--kubeconfig", str(lab.kubeconfig),
-             "--workdir", str(workdir)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self.items: list[dict] = []
         self.frames: list[dict] = []
-        self.other: dict[str, dict] = {}
-        self.thread = threading.Thread(target=self._read, daemon=True)
-        self.thread.start()
+        super().__init__([sys.executable, "-m", "tests.bench.labreact_tutor", "--kubeconfig", str(lab.kubeconfig),
+                          "--workdir", str(workdir)])
 
-    def _read(self) -> None:
-        for line in self.proc.stdout:
-            try:
-                rep = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            {"item": self.items, "frame": self.frames}.get(rep["event"], []).append(rep)
-            self.other.setdefault(rep["event"], rep)
-            if rep["event"] == "stats":
-                self.other["stats"] = rep
+    def take(self, rep: dict) -> None:
+        {"item": self.items, "frame": self.frames}.get(rep["event"], []).append(rep)
 
     def on_screen(self, i: int) -> float | None:
         """When the first frame re-checked after item number i was drawn."""
         return next((f["t"] for f in self.frames if f["upto"] >= i), None)
-
-    def stop(self) -> dict:
-        try:
-            self.proc.stdin.close()
-            self.proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        self.thread.join(5)
-        return self.other.get("stats", {})
 
 
 class TimedLab:
@@ -111,7 +87,7 @@ def measure(lab, workdir: Path, learner_cls, scenario) -> dict:
 
     learner.write = timed_write
     try:
-        if not wait(lambda: "ready" in tutor.other, 120, "the tutor"):
+        if not wait(lambda: "ready" in tutor.reports, 120, "the tutor"):
             raise RuntimeError(f"the tutor did not start watching: {tutor.proc.poll()}")
         # kubectl prints nothing for an empty namespace: give its watch a moment to be set up
         time.sleep(3)
