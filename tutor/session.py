@@ -6,9 +6,8 @@ The UI and `lwstutor check` both drive a Session, so a verdict means the same in
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 
-from tutor.checks import reads_of, run_checker
+from tutor.checks import evaluate, reads_of
 from tutor.checks.context import Context
 from tutor.checks.reads import inputs
 from tutor.checks.verdict import Verdict
@@ -78,9 +77,8 @@ class Session:
         has yet to bring its first list."""
         if self.awaiting_lists:
             return []
-        ctx = self.context()
-        quiet = replace(ctx, explain=False)
         steps = self.lesson.steps if numbers is None else [self.lesson.step(n) for n in numbers]
+        stale: dict[int, tuple | None] = {}  # step -> what its checker reads now
         for step in steps:
             explained = explain is None or step.number in explain
             reads = reads_of(step.checker)
@@ -88,9 +86,10 @@ class Session:
             now = None if read is None else (self.lang, explained, read)  # None: cannot tell, so re-run
             if not self.incremental or now is None or self._inputs.get(step.number) != now \
                     or step.number not in self.verdicts:
-                self.verdicts[step.number] = run_checker(step.checker, ctx if explained else quiet)
-                self._inputs[step.number] = now
-                self.checker_runs[step.number] += 1
+                stale[step.number] = now
+        self.verdicts.update(evaluate(self.context(), list(stale), explain))
+        self._inputs.update(stale)
+        self.checker_runs.update(stale.keys())
         asked = sorted({s.number for s in steps})
         return [n for n in asked if self.verdicts[n].passed and self.progress.latch(n, self.verdicts[n].message)]
 
