@@ -72,6 +72,14 @@ def running(pod: str) -> Pred:
     return event("Pod", pod, where=lambda p: o.phase(p) == "Running" and not o.is_terminating(p))
 
 
+ROLLED_REVISION = "557f644bdf"  # the llm template with VERSION (step 6), as the recordings have it
+
+
+def new_leader_running(group: int) -> Pred:
+    """Step 6's new leader of a group of llm Running (on its new revision)."""
+    return event("Pod", f"llm-{group}", where=lambda p: o.phase(p) == "Running" and o.revision(p) == ROLLED_REVISION)
+
+
 def not_yet_deleted(pod: str) -> Callable[[Session], None]:
     """A pod's deletion taken back, when it is Terminating. On the real node an old worker stays
     Terminating through its grace period while its group's new leader starts; the KWOK lab, whose

@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 
 from tests.conftest import WALKTHROUGH
-from tests.states import check, event, not_yet_deleted, recording, state
+from tests.states import check, new_leader_running, not_yet_deleted, recording, state
 from tutor.cluster import objects as o
 from tutor.cluster import store as store_module
 from tutor.cluster.events import ObjectEvent
@@ -66,10 +66,6 @@ def test_the_walkthrough_passes_every_step_under_a_tight_event_bound(monkeypatch
     s = state("walkthrough")
     assert len(s.store.events_for("infer")) == 10
     assert [check(s, n).status.value for n in range(1, 9)] == ["pass"] * 8
-
-
-def new_leader_running(group: int):
-    return event("Pod", f"llm-{group}", where=lambda p: o.phase(p) == "Running" and o.revision(p) == "557f644bdf")
 
 
 # The rollout's moments with two revisions in a group, as the KWOK lab recorded them (states.py).

@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 from tests.conftest import RECORDINGS, WALKTHROUGH
-from tests.states import check, event, file_written, late, not_yet_deleted, recording, state
+from tests.states import check, file_written, late, new_leader_running, not_yet_deleted, recording, state
 from tutor.cluster import objects as o
 from tutor.cluster.events import ObjectEvent, Relisted
 from tutor.cluster.story import MAX_EPISODES, brief, recap, story
@@ -147,10 +147,6 @@ def test_a_new_leader_beside_an_old_worker_is_shown_as_an_oddity():
     first = s.store.obs.mixed[0]
     assert mixed[0].text("en").startswith(f"⚠ new llm-{first.group} (557f644b) Running beside old "
                                           f"llm-{first.group}-1 (64479854)")
-
-
-def new_leader_running(group: int):
-    return event("Pod", f"llm-{group}", where=lambda p: o.phase(p) == "Running" and o.revision(p).startswith("557f644b"))
 
 
 def test_a_recreate_group_inside_the_rollout_is_not_a_failure():
