@@ -139,13 +139,15 @@ def test_a_declaration_that_misses_a_pod_its_checker_reads_is_caught(monkeypatch
     assert caught(3)
 
 
-def test_a_declaration_that_misses_a_kind_its_checker_reads_is_caught(monkeypatch):
-    """The same for a whole kind: step 5 without Events misses LWS's RecreateGroup events that
-    a late start lists after the pods."""
+def test_a_declaration_that_misses_the_names_of_its_lws_evidence_is_caught(monkeypatch):
+    """The same for the evidence of an LWS: step 5 declared with llm, its labelled pods and the
+    Events about it, but not what is noted under the names of its objects (store.named_after:
+    the kubelet's Events about llm-0-1, a pod's history), keeps a stale verdict."""
     from tutor.checks import step5_restart
+    from tutor.checks.reads import Reads, merged
 
-    monkeypatch.setattr(step5_restart, "READS", replace(
-        step5_restart.READS, kinds=tuple(k for k in step5_restart.READS.kinds if k != "Event")))
+    narrow = Reads(lws=("llm",), pods_of=("llm",), events_about=("llm",), clock=True)
+    monkeypatch.setattr(step5_restart, "READS", merged(replace(step5_restart.READS, evidence_of=()), narrow))
     assert caught(5)
 
 

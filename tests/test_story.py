@@ -276,10 +276,12 @@ def test_a_broken_story_never_changes_a_verdict(monkeypatch):
 
 
 def test_one_lws_story_is_that_lws_part_of_the_whole_story():
-    """story_of (a step's recap) builds one LWS's episodes alone; after every item of every
-    recording they are exactly the whole story's episodes of that LWS."""
+    """story_of (a step's recap) and timeline_of (steps 4 to 6) build one LWS's episodes and facts
+    alone, from its own evidence; after every item of every recording they are exactly the whole
+    story's episodes and the whole timeline's facts of that LWS, on the same clock."""
     from tests.states import started_at
     from tutor.cluster.story import story_of as one
+    from tutor.cluster.timeline import timeline, timeline_of
     from tutor.lesson.loader import load
     from tutor.session import Session
 
@@ -291,7 +293,11 @@ def test_one_lws_story_is_that_lws_part_of_the_whole_story():
             if not s.apply(item):
                 continue
             whole = story(s.store, "infer")
-            for lws in set(whole.lws_names()) | {"llm"}:
+            whole_tl = timeline(s.store, "infer")
+            for lws in set(whole.lws_names()) | whole_tl.lws_names | {"llm"}:
                 assert one(s.store, "infer", lws).episodes == tuple(whole.of(lws)), (name, lws)
+                mine = timeline_of(s.store, "infer", lws)
+                assert mine.facts == tuple(f for f in whole_tl.facts if f.lws == lws), (name, lws)
+                assert mine.anchor == whole_tl.anchor and mine.rollouts(lws) == whole_tl.rollouts(lws)
                 compared += 1
     assert compared > 1000

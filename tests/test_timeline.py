@@ -4,12 +4,14 @@ starts late and only the cluster's own records are left."""
 
 from __future__ import annotations
 
+import copy
 import time
 
 from tests.states import event, file_written, late, recording, started_at, state
 from tutor.cluster import objects as o
 from tutor.cluster.store import Store
-from tutor.cluster.timeline import MAX_FACTS, Kind, anchor_of, occurrences, parse_time, timeline
+from tutor.cluster.events import ObjectEvent
+from tutor.cluster.timeline import MAX_FACTS, Kind, anchor_of, occurrences, parse_time, timeline, timeline_of
 
 W = "walkthrough"
 
@@ -66,14 +68,16 @@ def test_uids_replace_each_other_in_order():
 def test_a_late_start_reads_the_same_story_from_events():
     """Started after step 6: no history, only the cluster's events and live objects."""
     full = state(W, stop=file_written("wide.yaml"))
-    tl = tl_of(late(full))
+    started_late = late(full)
+    tl = tl_of(started_late)
     rec0 = tl.recreations("llm", 0)
     assert len(rec0) == 1 and not tl.in_rollout(rec0[0])
     assert rec0[0].uid == tl_of(full).uids("llm-0")[0].uid
     assert tl.failures("llm", 1) == []
     # llm-1's UIDs come from the scheduler's events: the one before the rollout is known
     before = tl_of(full).uids("llm-1")[0].uid
-    assert tl.owner_of(before) == "llm-1"
+    assert before in [f.uid for f in tl.uids("llm-1")]
+    assert started_late.store.obs.uid_owner[before.lower()] == "llm-1"
     assert len(tl.rollouts("llm")) == 1
 
 
@@ -146,3 +150,26 @@ def test_a_partition_move_on_the_first_revision_is_no_rollout():
     assert tl.of("llm", kinds=(Kind.GROUPS_UPDATING,))[-1].revision == initial.revision
     assert tl.rollouts("llm") == []
     assert any(f.kind is Kind.RESTARTED for f in tl.failures("llm", 0))
+
+
+def test_one_lws_timeline_is_kept_while_only_other_lws_change():
+    """What steps 4 to 6 read is rebuilt when llm's evidence changes, never for another LWS's
+    pods or Events (a busy LWS beside llm); a pod named after llm counts, labelled or not."""
+    s = state(W)
+    ns, mine = "infer", timeline_of(s.store, "infer", "llm")
+    assert mine is timeline_of(s.store, ns, "llm")
+    orphan = next(p for p in s.store.all("Pod", ns) if o.lws_name(p) == "orphan")
+    moved = copy.deepcopy(orphan)
+    moved["metadata"]["resourceVersion"] = "999999"
+    moved["metadata"]["labels"]["app"] = "moved"
+    assert s.apply(ObjectEvent("MODIFIED", moved, s.store.now + 1))
+    about_orphan = copy.deepcopy(next(e for e in s.store.events_for(ns)
+                                      if o.event_regarding(e).get("name") == o.name(orphan)))
+    about_orphan["metadata"]["uid"], about_orphan["metadata"]["name"] = "e-new", "orphan-event-new"
+    assert s.apply(ObjectEvent("ADDED", about_orphan, s.store.now + 1))
+    assert timeline_of(s.store, ns, "llm") is mine
+    stray = copy.deepcopy(orphan)  # a pod named like llm's, without its labels
+    stray["metadata"].update(name="llm-7", uid="u-stray", labels={}, resourceVersion="1000000")
+    assert s.apply(ObjectEvent("ADDED", stray, s.store.now + 1))
+    rebuilt = timeline_of(s.store, ns, "llm")
+    assert rebuilt is not mine and [f.uid for f in rebuilt.uids("llm-7")] == ["u-stray"]

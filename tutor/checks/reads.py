@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tutor.cluster.store import Store, name_key
+from tutor.cluster.timeline import evidence_keys
 from tutor.workspace.watch import Workspace
 
 
@@ -25,7 +26,12 @@ class Reads:
     statefulsets: tuple[str, ...] = ()
     events_about: tuple[str, ...] = ()  # the Events about objects of these names
     files: tuple[str, ...] = ()  # answer files (text, problem and when written)
-    # The source's start and the newest event's time: the timeline's clock (tutor/cluster/timeline.py).
+    # The timeline and the story of these LWS (tutor/cluster/timeline.py, timeline_of): all their
+    # evidence, and the clock that puts it on one axis.
+    evidence_of: tuple[str, ...] = ()
+    uid_owners: bool = False  # who held a pod UID, any pod of the namespace (Observations.uid_owner)
+    # What relates the tutor's clock to the cluster's (Store.clock): the source's start, and the
+    # bounds the pods and Events seen put on it.
     clock: bool = False
     # What it reads besides when its details carry the scheduler explanations (checks/why.py).
     explained: Reads | None = None
@@ -33,13 +39,14 @@ class Reads:
     def keys(self) -> tuple[tuple[str, str], ...]:
         return tuple(name_key(kind, n) for kind, names in (
             ("Pod", self.pods), ("LeaderWorkerSet", self.lws), ("pods of", self.pods_of),
-            ("StatefulSet", self.statefulsets), ("Event", self.events_about)) for n in names)
+            ("StatefulSet", self.statefulsets), ("Event", self.events_about)) for n in names) + tuple(
+            key for lws in self.evidence_of for key in evidence_keys(lws)) + (
+            (name_key("UIDs", ""),) if self.uid_owners else ())
 
 
-# The timeline and the story read every pod, Event, LeaderWorkerSet and their history: which
-# LWS a pod name belongs to, the anchor of the clock and the bound on facts are namespace-wide.
-TIMELINE = Reads(kinds=("Pod", "Event", "LeaderWorkerSet"), clock=True)
-STORY = Reads(kinds=TIMELINE.kinds + ("StatefulSet",), clock=True)  # also the StatefulSets seen
+def evidence(lws: str) -> Reads:
+    """What reading one LWS's timeline or story (timeline_of, story_of) reads."""
+    return Reads(evidence_of=(lws,), clock=True)
 # checks/why.py: placement reads every node and every pod of the namespace.
 EXPLAIN = ("Node", "Pod")
 
@@ -51,6 +58,7 @@ def merged(*reads: Reads) -> Reads:
     explained = [r.explained for r in reads if r.explained is not None]
     return Reads(kinds=union("kinds"), pods=union("pods"), lws=union("lws"), pods_of=union("pods_of"),
                  statefulsets=union("statefulsets"), events_about=union("events_about"), files=union("files"),
+                 evidence_of=union("evidence_of"), uid_owners=any(r.uid_owners for r in reads),
                  clock=any(r.clock for r in reads), explained=merged(*explained) if explained else None)
 
 
@@ -61,9 +69,9 @@ def inputs(reads: Reads, store: Store, workspace: Workspace, explain: bool) -> t
     out: list = []
     for r in parts:
         if r.clock:
-            if store.started_at is None:
-                return None
-            out += [store.started_at, store.now]
+            if store.started_at is None and store.obs.created_bound is None:
+                return None  # the timeline's clock is then the wall clock, which moves by itself
+            out += store.clock()
         out += [store.kind_version[k] for k in r.kinds]
         out += [store.name_version.get(key, 0) for key in r.keys()]
         out += [workspace.file_version.get(f, 0) for f in r.files]

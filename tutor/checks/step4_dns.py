@@ -7,15 +7,16 @@ import time
 
 from tutor.checks.common import answer_text
 from tutor.checks.context import Context
-from tutor.checks.reads import TIMELINE, Reads, merged
+from tutor.checks.reads import Reads, evidence, merged
 from tutor.checks.verdict import Verdict, failed, passed, waiting
 from tutor.cluster import objects as o
-from tutor.cluster.timeline import SLACK, parse_time, timeline
+from tutor.cluster.timeline import SLACK, parse_time, timeline_of
 
+LWS = "llm"
 LEADER = "llm-1"
 FILE = "dns.txt"
-# The timeline, llm-1's history, every pod (who else held an address) and the newest event's time.
-READS = merged(TIMELINE, Reads(pods=(LEADER,), files=(FILE,)))
+# llm's timeline, llm-1's history and every pod (who else held an address, when started late).
+READS = merged(evidence(LWS), Reads(kinds=("Pod",), pods=(LEADER,), files=(FILE,)))
 # A whole IPv4 address: 10.42.0.1 must not match inside 10.42.0.15 or 110.42.0.1.
 NAME_RE = re.compile(r"^\s*Name:\s*(\S+)", re.M)  # what nslookup says it looked up
 IPV4_RE = re.compile(r"(?<![\d.])((?:\d{1,3}\.){3}\d{1,3})(?!\.?\d)")
@@ -59,14 +60,15 @@ def check(ctx: Context) -> Verdict:
                             "gives every pod in the group a stable name.",
                             "조회 결과가 리더 파드 {pod} 의 IP {ip} 입니다. 헤드리스 서비스가 그룹의 파드마다 "
                             "고정된 이름을 줍니다.", ip=ip, pod=LEADER))
-    tl = timeline(ctx.store, ctx.ns)
+    tl = timeline_of(ctx.store, ctx.ns, LWS)
     written = ctx.workspace.get(FILE).written_at
     old = {a for u in ctx.store.obs.uid_history(LEADER) for a in u.ips if a != ip}
     for seen in ctx.store.obs.uid_history(LEADER):
         # An earlier IP of llm-1 is right if the file was written while llm-1 had it.
         held = found & set(seen.ips) - {ip}
-        end = tl.anchor + (seen.gone_t if seen.gone_t is not None else ctx.store.now)
-        if held and written is not None and written <= end + SLACK:
+        # A UID that has not gone holds its addresses still: any time the file was written is in.
+        end = tl.anchor + seen.gone_t if seen.gone_t is not None else None
+        if held and written is not None and (end is None or written <= end + SLACK):
             return passed(ctx.t("The lookup returned {old}, the IP leader pod {pod} had when you looked it up; "
                                 "{pod} has been replaced since and now has {ip}.",
                                 "조회 결과 {old} 는 조회할 때의 리더 파드 {pod} IP 입니다. {pod} 는 그 뒤 다시 "

@@ -17,16 +17,18 @@ from __future__ import annotations
 
 from tutor.checks.common import MAX_LINES, UID_RE, answer_text, grace_note, kv_lines, pods_running
 from tutor.checks.context import Context
-from tutor.checks.reads import EXPLAIN, STORY, Reads, merged
+from tutor.checks.reads import EXPLAIN, Reads, evidence, merged
 from tutor.checks.verdict import Stop, Verdict, failed, passed, waiting
 from tutor.cluster import objects as o
-from tutor.cluster.timeline import SLACK, Fact, Kind, Timeline, timeline
+from tutor.cluster.timeline import SLACK, Fact, Kind, Timeline, timeline_of
 
 FILE = "restart.txt"
 LWS = "llm"
 KEYS = {"group0_before": "llm-0", "group1_before": "llm-1"}
-# The timeline, and the story its verdict carries (checks/timeline_recap.py); pods_running on group 0.
-READS = merged(STORY, Reads(files=(FILE,), explained=Reads(kinds=EXPLAIN, events_about=("llm-0", "llm-0-1"))))
+# llm's timeline and the story its verdict carries (checks/timeline_recap.py), who held a UID the
+# file names; pods_running on group 0 when explained.
+READS = merged(evidence(LWS), Reads(uid_owners=True, files=(FILE,),
+                                   explained=Reads(kinds=EXPLAIN, events_about=("llm-0", "llm-0-1"))))
 
 
 def read_values(ctx: Context) -> dict[str, str]:
@@ -62,14 +64,14 @@ def deleted_by(tl: Timeline, rec: Fact) -> str:
 def check(ctx: Context) -> Verdict:
     values = read_values(ctx)
     g0, g1 = values["group0_before"], values["group1_before"]
-    tl = timeline(ctx.store, ctx.ns)
+    tl = timeline_of(ctx.store, ctx.ns, LWS)
     story = [ctx.t("timeline of llm (UTC):", "llm 의 타임라인(UTC):"), *tl.lines(ctx.lang, LWS, limit=12)]
 
     def fail(msg: str, *details: str) -> Verdict:
         return failed(msg, *details, *story)
 
     for k, pod in KEYS.items():
-        owner = tl.owner_of(values[k])
+        owner = ctx.store.obs.uid_owner.get(values[k].lower())
         if owner is not None and owner != pod:
             return fail(ctx.t("{key} is the UID of {owner}, not of {pod}.",
                               "{key} 는 {pod} 가 아니라 {owner} 의 UID 입니다.", key=k, owner=owner, pod=pod))

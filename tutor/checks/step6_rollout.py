@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tutor.checks.common import grace_note, live_lws, lwt, templates, template_containers
 from tutor.checks.context import Context
-from tutor.checks.reads import STORY, Reads, merged
+from tutor.checks.reads import Reads, evidence, merged
 from tutor.checks.verdict import Verdict, failed, passed, waiting
 from tutor.cluster import objects as o
 
@@ -13,7 +13,7 @@ FILE = "lws.yaml"
 ENV = ("VERSION", "v2")
 # llm, its pods, its StatefulSet and mixed revisions, and the story its verdict carries
 # (checks/timeline_recap.py), which reads more than all of those. FILE is only named, never read.
-READS = merged(STORY, Reads(lws=(LWS,), pods_of=(LWS,), statefulsets=(LWS,)))
+READS = merged(evidence(LWS), Reads(lws=(LWS,), pods_of=(LWS,), statefulsets=(LWS,)))
 
 
 def has_version(containers: list[dict]) -> bool:

@@ -8,6 +8,7 @@ moved since it last asked, so a pane can redo only those.
 
 from __future__ import annotations
 
+import re
 import weakref
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -40,8 +41,27 @@ MAX_JOURNAL = 50_000
 
 def name_key(kind: str, name: str) -> tuple[str, str]:
     """A key of Store.name_version: (kind, name) for an object of the kind; ("Event", name) for
-    the Events about an object of that name; ("pods of", lws) for the pods labelled as an LWS's."""
+    the Events about an object of that name; ("pods of", lws) for the pods labelled as an LWS's;
+    ("named after", lws) for every Pod, StatefulSet and Event subject named like one of an LWS's
+    (see named_after); ("UIDs", "") grows when a pod UID is first known (Observations.uid_owner)."""
     return (kind, name)
+
+
+_SUFFIX_RE = re.compile(r"-\d+$")
+
+
+def named_after(name: str) -> tuple[str, ...]:
+    """The LWS names an object's name says it may belong to, by the names LWS gives: a leader pod
+    or worker StatefulSet `<lws>-<group>`, a worker pod `<lws>-<group>-<index>`. The timeline reads
+    pods by name (a pod may have lost its labels, or be known from Events only), so the store notes
+    changes under these names too."""
+    out = []
+    for _ in range(2):
+        name, n = _SUFFIX_RE.subn("", name)
+        if not n or not name:
+            break
+        out.append(name)
+    return tuple(out)
 
 
 def _subject(ev: dict) -> tuple[str, str]:
@@ -164,6 +184,12 @@ class Observations:
     # its own time less when it was seen bounds t=0 from below (to the millisecond, where the
     # Event's time has them). The story's times use it to put sightings beside events.
     start_bound: float | None = None
+    # Likewise from pods: one created at wall time c (to the second) and first seen at t bounds t=0
+    # from below by c - t (the timeline's anchor, tutor/cluster/timeline.py).
+    created_bound: float | None = None
+    # Pod UID (lower case) -> the pod name that held it, from every pod seen and every Event about
+    # a pod: who a UID an answer file names belongs to.
+    uid_owner: dict[str, str] = field(default_factory=dict)
 
     def uid_history(self, pod: str) -> list[UidSeen]:
         return self.uids.get(pod, [])
@@ -373,11 +399,30 @@ class Store:
     def _touch_object(self, kind: str, obj: dict) -> None:
         """Notes a change of `obj` (its old or its new version) under every key it is read by."""
         if kind == "Event":  # an Event is read by what it is about; its own name is no key
-            self._touch(name_key("Event", _subject(obj)[1]))
+            subject = _subject(obj)[1]
+            self._touch(name_key("Event", subject))
+            self._touch_named_after(subject)
             return
         self._touch(name_key(kind, o.name(obj)))
         if kind == "Pod" and o.lws_name(obj):
             self._touch(name_key("pods of", o.lws_name(obj)))
+        if kind in ("Pod", "StatefulSet"):
+            self._touch_named_after(o.name(obj))
+
+    def _touch_named_after(self, name: str) -> None:
+        for lws in named_after(name):
+            self._touch(name_key("named after", lws))
+
+    def _own_uid(self, uid: str, pod: str) -> None:
+        uid = uid.lower()
+        if uid and uid not in self.obs.uid_owner:
+            self.obs.uid_owner[uid] = pod
+            self._touch(name_key("UIDs", ""))
+
+    def clock(self) -> tuple:
+        """What relates the tutor's clock `t` to the cluster's wall clock (the timeline's anchor,
+        the story's): the source's start time and the bounds the pods and Events seen put on it."""
+        return (self.started_at, self.obs.created_bound, self.obs.start_bound)
 
     # --- observations ------------------------------------------------------------------------
     def _observe_pod(self, old: dict | None, pod: dict, t: float) -> None:
@@ -391,7 +436,10 @@ class Store:
             hist.append(cur)
         cur.last_t = t
         cur.revision = o.revision(pod) or cur.revision
-        cur.created = cur.created or str(o.dig(pod, "metadata", "creationTimestamp", default=""))
+        if not cur.created:
+            cur.created = str(o.dig(pod, "metadata", "creationTimestamp", default=""))
+            self._bound_by_creation(cur)
+        self._own_uid(uid, name)
         if cur.deletion is None and o.is_terminating(pod):
             cur.deletion = (str(o.dig(pod, "metadata", "deletionTimestamp")),
                             o.int_or_none(o.dig(pod, "metadata", "deletionGracePeriodSeconds")) or 0)
@@ -405,6 +453,17 @@ class Store:
             cur.ips.append(ip)
         self._observe_restarts(old, pod, t)
         self._observe_revisions(pod, t)
+
+    def _bound_by_creation(self, seen: UidSeen) -> None:
+        try:
+            created = datetime.fromisoformat(seen.created) if seen.created else None
+        except ValueError:
+            return
+        if created is None or created.tzinfo is None:
+            return
+        bound = created.timestamp() - seen.first_t
+        if self.obs.created_bound is None or bound > self.obs.created_bound:
+            self.obs.created_bound = bound
 
     def _pod_gone(self, pod: dict, t: float) -> None:
         hist = self.obs.uids.get(o.name(pod))
@@ -453,7 +512,8 @@ class Store:
         if seen is None and o.uid(sts):
             seen = self.obs.statefulsets[o.uid(sts)] = StatefulSetSeen(o.name(sts), o.uid(sts), o.controller_of(sts), t)
             if len(self.obs.statefulsets) > MAX_STATEFULSETS:
-                del self.obs.statefulsets[next(iter(self.obs.statefulsets))]
+                oldest = self.obs.statefulsets.pop(next(iter(self.obs.statefulsets)))
+                self._touch_named_after(oldest.name)  # what the story read of it is gone
         if seen is not None and deleted and seen.gone_t is None:
             seen.gone_t = t
 
@@ -478,6 +538,9 @@ class Store:
                 _unindex(self._events_about, old_key, key)
             _unindex(self._events_in, old_key[0], key)  # re-added last: the newest change
         self.obs.events_seen[key] = ev
+        about = o.event_regarding(ev)
+        if about.get("kind") == "Pod" and about.get("uid"):
+            self._own_uid(str(about["uid"]), about_key[1])
         self._events_about.setdefault(about_key, {})[key] = ev  # a known event keeps its place
         in_ns = self._events_in.setdefault(about_key[0], {})
         in_ns[key] = ev

@@ -29,9 +29,9 @@ import time
 from dataclasses import dataclass, replace
 
 from tutor.cluster import objects as o
-from tutor.cluster.derived import per_store_version
+from tutor.cluster.derived import cached_by, per_store_version
 from tutor.cluster.store import RestartSeen, Store, UidSeen
-from tutor.cluster.timeline import Fact, Kind, Timeline, occurrences, parse_time, timeline
+from tutor.cluster.timeline import Fact, Kind, Timeline, evidence_version, occurrences, parse_time, timeline, timeline_of
 
 MAX_EPISODES = 40  # per LWS, the newest
 EPISODE_GAP = 30.0  # seconds: failure facts of one group further apart than this are two episodes
@@ -123,8 +123,8 @@ def story(store: Store, namespace: str) -> Story:
 
 def story_of(store: Store, namespace: str, lws: str) -> Story:
     """Only the episodes of one LWS, exactly those of story(store, namespace).of(lws), built
-    without the others' (a step's recap in a namespace of hundreds of groups); once per store
-    version."""
+    without the others' (a step's recap in a namespace of hundreds of groups) from its own
+    timeline (timeline_of); again only when its evidence changed."""
     return _story_of_cached(store, (namespace, lws))
 
 
@@ -137,7 +137,7 @@ def build(store: Store, namespace: str) -> Story:
 
 def _build_of(store: Store, key: tuple[str, str]) -> Story:
     namespace, lws = key
-    ev = _Evidence(store, namespace, timeline(store, namespace))
+    ev = _Evidence(store, namespace, timeline_of(store, namespace, lws))
     return Story(tuple(_episodes(ev, lws)) if lws in ev.tl.lws_names else ())
 
 
@@ -609,4 +609,6 @@ def brief(episode: Episode, step: int, lang: str) -> list[str]:
 
 
 _story_cached = per_store_version(build)
-_story_of_cached = per_store_version(_build_of)
+# One LWS's story reads its timeline's evidence and nothing else (the store's StatefulSets and
+# mixed revisions of its groups are named after it): kept while that is the same.
+_story_of_cached = cached_by(lambda store, key: evidence_version(store, key[1]), _build_of)

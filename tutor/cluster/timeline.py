@@ -28,8 +28,8 @@ from datetime import datetime, timezone
 from enum import Enum
 
 from tutor.cluster import objects as o
-from tutor.cluster.derived import per_store_version
-from tutor.cluster.store import Store
+from tutor.cluster.derived import cached_by, per_store_version
+from tutor.cluster.store import Store, name_key, named_after
 
 MAX_FACTS = 2000
 SLACK = 1.0  # seconds: the resolution of creationTimestamp, lastTimestamp and a recording's started_at
@@ -153,11 +153,6 @@ class Timeline:
         cluster still keeps an event from then or before (events expire, by default after an hour)."""
         return self.anchor <= at + SLACK or any(f.source == "event" and f.at <= at for f in self.facts)
 
-    def owner_of(self, uid: str) -> str | None:
-        """The pod name that held this UID, from any evidence (history, live pods, events)."""
-        uid = uid.lower()
-        return next((f.pod for f in self.facts if f.kind is Kind.POD_CREATED and f.uid.lower() == uid), None)
-
     def recreations(self, lws: str, group: int) -> list[Fact]:
         return self.of(lws, group, (Kind.GROUP_RECREATED,))
 
@@ -264,28 +259,62 @@ def timeline(store: Store, namespace: str) -> Timeline:
     return _timeline_cached(store, namespace)
 
 
+def timeline_of(store: Store, namespace: str, lws: str) -> Timeline:
+    """One LWS's Timeline: the facts of timeline(store, namespace) about it, built from its own
+    evidence only and again only when that changed (evidence_version), so a busy LWS beside it
+    costs nothing."""
+    return _timeline_of_cached(store, (namespace, lws))
+
+
+def evidence_keys(lws: str) -> tuple[tuple[str, str], ...]:
+    """The Store.name_version keys under which a change to anything one LWS's timeline and story
+    read is noted: the LWS, the Events about it, and every pod, StatefulSet and Event subject
+    named after it (store.named_after), labelled as its or not. The checkers that read them
+    declare the same (tutor/checks/reads.py)."""
+    return (name_key("LeaderWorkerSet", lws), name_key("pods of", lws), name_key("Event", lws),
+            name_key("named after", lws))
+
+
+def evidence_version(store: Store, lws: str) -> tuple | None:
+    """What one LWS's timeline and story are built from, as counts: equal means equal evidence.
+    None when the clock is the wall clock (no source start time, no pod seen created)."""
+    if store.started_at is None and store.obs.created_bound is None:
+        return None
+    return (*(store.name_version.get(k, 0) for k in evidence_keys(lws)), *store.clock())
+
+
 def anchor_of(store: Store) -> float:
     """Wall-clock time of the store's t=0. Pods the tutor saw being created sharpen the source's
-    own start time: a pod created at wall time c and first seen at t means t=0 is at least c - t."""
-    bounds = [store.started_at] if store.started_at is not None else []
-    for hist in store.obs.uids.values():
-        for seen in hist:
-            created = parse_time(seen.created)
-            if created is not None:
-                bounds.append(created[0] - seen.first_t)
+    own start time: a pod created at wall time c and first seen at t means t=0 is at least c - t
+    (the store keeps the largest such bound, Observations.created_bound)."""
+    bounds = [b for b in (store.started_at, store.obs.created_bound) if b is not None]
     return max(bounds) if bounds else time.time() - store.now
 
 
 class _Names:
-    """Pod name -> (lws, group): from the pod's labels when it is live, else from its name."""
+    """Pod name -> (lws, group), from its name. Which LWS a name belongs to depends on no other
+    LWS's name (a worker's `<lws>-<g>-<i>` is tried before a leader's), so one LWS's evidence is
+    found without the rest of the namespace (`only`)."""
 
-    def __init__(self, store: Store, namespace: str):
-        self.lws_uid = {o.name(x): o.uid(x) for x in store.all("LeaderWorkerSet", namespace) if o.uid(x)}
-        self.lws = {o.name(x) for x in store.all("LeaderWorkerSet", namespace)}
-        self.lws |= store.lws_with_pods(namespace)
-        self.lws |= {str(o.event_regarding(e).get("name", "")) for e in store.events_for(namespace)
-                     if o.event_regarding(e).get("kind") == o.LWS_KIND}
+    def __init__(self, store: Store, namespace: str, only: str | None = None):
+        if only is None:
+            lws_objs = store.all("LeaderWorkerSet", namespace)
+            self.lws = {o.name(x) for x in lws_objs} | store.lws_with_pods(namespace)
+            self.lws |= {str(o.event_regarding(e).get("name", "")) for e in store.events_for(namespace)
+                         if o.event_regarding(e).get("kind") == o.LWS_KIND}
+        else:
+            live = store.get("LeaderWorkerSet", only, namespace)
+            lws_objs = [live] if live is not None else []
+            known = live is not None or store.pods_of(only, namespace) or any(
+                o.event_regarding(e).get("kind") == o.LWS_KIND for e in store.events_about(only, namespace))
+            self.lws = {only} if known else set()
+        self.lws_uid = {o.name(x): o.uid(x) for x in lws_objs if o.uid(x)}
         self.lws.discard("")
+
+    def mine(self, name: str) -> bool:
+        """Whether a pod (or the subject of an Event) may be named after one of these LWS: the
+        cheap test that spares a busy namespace's other names the regular expressions."""
+        return any(lws in self.lws for lws in named_after(name))
 
     def of(self, pod: str) -> tuple[str, int] | None:
         for rx in (_WORKER_RE, _LEADER_RE):
@@ -295,17 +324,21 @@ class _Names:
         return None
 
 
-def build(store: Store, namespace: str) -> Timeline:
+def build(store: Store, namespace: str, only: str | None = None) -> Timeline:
+    """The namespace's timeline, or `only` one LWS's: exactly that LWS's facts of the whole one
+    (below MAX_FACTS, which bounds what is built)."""
     anchor = anchor_of(store)
-    names = _Names(store, namespace)
+    names = _Names(store, namespace, only)
     facts: list[Fact] = []
 
     def wall(t: float) -> float:
         return anchor + t
 
+    uid_hists = store.obs.uids.items() if only is None else [
+        (pod, hist) for pod, hist in store.obs.uids.items() if names.mine(pod)]
     # What the tutor watched: every UID of every pod, its deletion and its going.
     known: dict[str, list[str]] = {}
-    for pod, hist in store.obs.uids.items():
+    for pod, hist in uid_hists:
         where = names.of(pod)
         if where is None:
             continue
@@ -328,10 +361,10 @@ def build(store: Store, namespace: str) -> Timeline:
     # Restarts: the store notes a rising restartCount, also one already above 0 when the pod is
     # first seen; that one happened before the tutor looked, and lastState says when.
     restarted = set()
-    first_seen = {seen.uid: seen.first_t for hist in store.obs.uids.values() for seen in hist}
-    live = {o.uid(p): p for p in store.pods_named(namespace).values()}
+    first_seen = {seen.uid: seen.first_t for _, hist in uid_hists for seen in hist}
+    live = {o.uid(p): p for name, p in store.pods_named(namespace).items() if only is None or names.mine(name)}
     for r in store.obs.restarts:
-        where = names.of(r.pod)
+        where = names.of(r.pod) if only is None or names.mine(r.pod) else None
         if where is None:
             continue
         restarted.add(r.uid)
@@ -348,10 +381,14 @@ def build(store: Store, namespace: str) -> Timeline:
     for ev in store.events_for(namespace):
         about = o.event_regarding(ev)
         kind, name = about.get("kind"), str(about.get("name", ""))
+        if only is not None and name != only and not names.mine(name):
+            continue
         times = occurrences(ev)
         if not times:
             continue
         if kind == o.LWS_KIND:
+            if only is not None and name != only:
+                continue  # another LWS named like one of its pods
             if about.get("uid") and names.lws_uid.get(name, about["uid"]) != about["uid"]:
                 continue  # about an earlier LeaderWorkerSet of that name, deleted since
             facts.extend(_lws_facts(ev, name, times))
@@ -393,8 +430,9 @@ def build(store: Store, namespace: str) -> Timeline:
     facts = [f if f.revision or f.uid not in live else _with(f, revision=o.revision(live[f.uid])) for f in facts]
     # Only what happened to the LeaderWorkerSet that exists now: one deleted and created again
     # under the same name left events about pods of the same names.
-    born = {name: parse_time(o.dig(x, "metadata", "creationTimestamp"))
-            for x in store.all("LeaderWorkerSet", namespace) if (name := o.name(x))}
+    lws_objs = store.all("LeaderWorkerSet", namespace) if only is None else [
+        x for x in (store.get("LeaderWorkerSet", only, namespace),) if x is not None]
+    born = {name: parse_time(o.dig(x, "metadata", "creationTimestamp")) for x in lws_objs if (name := o.name(x))}
     facts = [f for f in facts if born.get(f.lws) is None or f.at >= born[f.lws][0]]
     return Timeline(_chained(facts), anchor, names.lws)
 
@@ -466,3 +504,5 @@ def _lws_facts(ev: dict, lws: str, times: list[tuple[float, bool]]) -> list[Fact
 
 
 _timeline_cached = per_store_version(build)
+_timeline_of_cached = cached_by(lambda store, key: evidence_version(store, key[1]),
+                                lambda store, key: build(store, *key))
