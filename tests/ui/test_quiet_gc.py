@@ -100,3 +100,59 @@ def test_a_tui_that_cannot_start_lets_collections_run_again(tmp_path):
     assert gc.isenabled()
     assert main(["demo", "--speed", "0"]) == 2
     assert gc.isenabled()
+
+
+@contextmanager
+def freezing_collector(monkeypatch):
+    """A collector as the CLI's app runs it: start-up held, then released at the first frame,
+    from when each quiet collection freezes what survived it."""
+    import tutor.ui.quiet_gc as quiet_gc
+
+    monkeypatch.setattr(quiet_gc, "QUIET", 0.01)
+    quiet_gc.hold_until_first_frame()
+    try:
+        with started_collector() as (qc, full):
+            qc.first_frame()
+            yield qc, full
+    finally:
+        gc.enable()
+        gc.unfreeze()
+
+
+async def quiet_collection(qc, full) -> None:
+    runs = len(full)
+    qc.busy()
+    for _ in range(100):
+        await asyncio.sleep(0.02)
+        if len(full) > runs:
+            return
+    raise AssertionError("no quiet collection")
+
+
+async def test_what_a_quiet_collection_leaves_is_frozen_for_the_next(monkeypatch):
+    with freezing_collector(monkeypatch) as (qc, full):
+        kept = [[i] for i in range(5000)]  # what a store builds after start-up (tracked objects)
+        before = gc.get_freeze_count()
+        await quiet_collection(qc, full)
+        assert gc.get_freeze_count() > before + len(kept) - 100  # (a few frozen ones were freed meanwhile)
+
+
+async def test_cyclic_garbage_frozen_waits_for_the_thorough_collection(monkeypatch):
+    import weakref
+
+    import tutor.ui.quiet_gc as quiet_gc
+
+    class Node:
+        pass
+
+    with freezing_collector(monkeypatch) as (qc, full):
+        a, b = Node(), Node()
+        a.other, b.other = b, a  # a cycle: only the collector frees it
+        gone = weakref.ref(a)
+        await quiet_collection(qc, full)  # frozen while still in use
+        del a, b
+        await quiet_collection(qc, full)
+        assert gone() is not None  # frozen: a quiet collection does not walk it
+        monkeypatch.setattr(quiet_gc, "THOROUGH", 0.0)
+        await quiet_collection(qc, full)
+        assert gone() is None
