@@ -75,18 +75,25 @@ class Probe:
         self.recheck_ms: list[float] = []
         self._beat = True
         session = app.session
-        apply, recheck, display = session.apply, app.recheck, app._display
+        apply, recheck, refreshed, display = session.apply, app.recheck, app._refreshed, app._display
+        begun: list[tuple[int, float]] = []  # (items applied, time) when the refresh under way began
 
         def counted_apply(item):
             self.applied += 1
             return apply(item)
 
         def noted_recheck():
-            upto = self.applied
-            t0 = time.perf_counter()
+            begun[:] = [(self.applied, time.perf_counter())]
             recheck()
-            self.recheck_ms.append((time.perf_counter() - t0) * 1000)
-            self.shown_upto = upto
+
+        def noted_refreshed():
+            # A refresh is done once its last pane is redrawn (the panes may take turns of the
+            # loop): only frames from then on show what it included.
+            refreshed()
+            if begun:
+                upto, t0 = begun.pop()
+                self.recheck_ms.append((time.perf_counter() - t0) * 1000)
+                self.shown_upto = upto
 
         def timed_display(screen, renderable):
             if renderable is not None and hasattr(renderable, "render_segments"):
@@ -96,6 +103,7 @@ class Probe:
 
         session.apply = counted_apply
         app.recheck = noted_recheck
+        app._refreshed = noted_refreshed
         app._display = timed_display
 
     def put_item(self, item) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 
 from tests.conftest import WALKTHROUGH
+from tests.ui.test_incremental import _segments
 from tests.states import file_written, recording
 from tests.ui.harness import make_app
 from tests.ui.settle import settled
@@ -78,3 +79,39 @@ async def test_reconnecting_dims_the_panes_and_keeps_the_data(tmp_path):
         app.inbox.put(SourceState("pods", Conn.OK))
         await pilot.pause(0.3)
         assert not app.query_one("#live").has_class("-stale")
+
+
+async def test_a_refresh_redraws_its_panes_in_turns_of_the_loop_and_ends_as_one(tmp_path, monkeypatch):
+    """With no time for more than one pane per turn, a burst's refresh takes several turns of
+    the loop, no second refresh starts meanwhile, and the panes end as a refresh in one go
+    draws them."""
+    import tutor.ui.app as app_module
+
+    async def panes(slice_s: float) -> tuple:
+        monkeypatch.setattr(app_module, "REDRAW_SLICE", slice_s)
+        app = make_app(WALKTHROUGH, state_file=tmp_path / f"p{slice_s}.json")
+        turns, overlaps = [], []
+        redraw_turn, recheck = app._redraw_turn, app.recheck
+
+        def counted_turn(*args):
+            turns.append(app.checks_run)
+            redraw_turn(*args)
+
+        def noted_recheck():
+            overlaps.append(app.refreshing and app._refresh_timer is None)
+            recheck()
+
+        app._redraw_turn, app.recheck = counted_turn, noted_recheck
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settled(pilot)
+            assert not app.refreshing
+            pods, events = app.query_one("#pods"), app.query_one("#events")
+            shown = (tuple(pods.keys()), tuple(map(str, (pods.cells(k) for k in pods.keys()))), events.text(),
+                     _segments(app.query_one("#groups-body").content))
+        return shown, turns, overlaps
+
+    sliced, turns, overlaps = await panes(0.0)
+    whole, whole_turns, _ = await panes(10.0)
+    assert sliced == whole
+    assert len(turns) > len(set(turns)) and len(whole_turns) == len(set(whole_turns))
+    assert not any(overlaps)  # a refresh timer never fired while panes were still being redrawn

@@ -47,6 +47,7 @@ from tutor.ui.widgets.verdict_box import VerdictBox
 REFRESH_GAP = 0.015  # seconds: the least time between two refreshes while changes stream in
 APPLY_SLICE = 0.01  # seconds of applying items before the loop gets a turn (keys, frames)
 PROGRESS_EVERY = 0.5  # seconds: during a long burst, refresh this often to show progress
+REDRAW_SLICE = 0.03  # seconds of pane redrawing before the loop gets a turn (keys, frames)
 
 
 class TutorApp(App):
@@ -91,6 +92,7 @@ class TutorApp(App):
         self._dirty = False  # the store or the files changed since the last refresh
         self._refreshed_at = 0.0  # monotonic end of the last refresh, and what it cost
         self._refresh_cost = 0.0
+        self._redraws = None  # the panes of a refresh still to redraw (recheck), if any
         self._drawn: dict[str, tuple] = {}  # what each live pane last showed (skip when the same)
         self._stoppers: list[Callable[[], None]] = []
         self.connect_error = ""  # set when a live connection fails after the first frame
@@ -181,7 +183,9 @@ class TutorApp(App):
             asyncio.get_running_loop().call_soon(self.post_message, SourceReady())
             if self._dirty and monotonic() - self._refreshed_at > PROGRESS_EVERY:
                 self.schedule_refresh()
-        elif self._dirty:
+            return
+        self.inbox.settled()
+        if self._dirty:
             self.schedule_refresh()
 
     def _show_step(self, item: ShowStep) -> None:
@@ -190,7 +194,9 @@ class TutorApp(App):
             self.notify(self.text(item.body), title=self.text(item.title), timeout=30)
 
     def schedule_refresh(self) -> None:
-        if self._refresh_timer is None:
+        """A refresh after the gap; none starts while one's panes are still being redrawn (it
+        schedules the next itself once done, so a long burst cannot keep a pane from its turn)."""
+        if self._refresh_timer is None and self._redraws is None:
             gap = max(REFRESH_GAP, 2 * self._refresh_cost)  # refreshing takes at most 1/3 of the loop
             wait = max(0.001, self._refreshed_at + gap - monotonic())  # a Timer needs > 0
             self._refresh_timer = self.set_timer(wait, self._debounced_refresh, name="recheck")
@@ -208,18 +214,48 @@ class TutorApp(App):
 
     # --- checking and drawing ----------------------------------------------------------------
     def recheck(self) -> None:
+        """Re-runs the checkers whose inputs changed and redraws what changed. The panes are
+        redrawn one at a time, REDRAW_SLICE seconds of them per turn of the loop: after a burst
+        each may have thousands of rows to follow, and keys and frames must not wait for all."""
         start = monotonic()
         self.checks_run += 1
         self._dirty = False
         # only the step on screen shows its details: only it gets the scheduler explanations
         newly = self.session.evaluate(None, {self.session.progress.current})
-        self.redraw_live()
         self.redraw_lesson()
-        self._refreshed_at = monotonic()
-        self._refresh_cost = self._refreshed_at - start
-        self._gc.busy()
         if newly:
             self._toast_passed(newly)
+        # a redraw still under way is dropped: each pane redraws from what it last drew
+        self._redraws = self._redraw_panes()
+        self._redraw_turn(monotonic() - start)
+
+    @property
+    def refreshing(self) -> bool:
+        """Whether a refresh's panes are still being redrawn (in turns of the loop)."""
+        return self._redraws is not None
+
+    def _redraw_turn(self, spent: float = 0.0) -> None:
+        redraws = self._redraws
+        if redraws is None or self.closing:
+            return
+        start = monotonic()
+        for _ in redraws:
+            if monotonic() - start > REDRAW_SLICE:
+                spent += monotonic() - start
+                asyncio.get_running_loop().call_soon(self._redraw_turn, spent)
+                return
+        if redraws is not self._redraws:
+            return  # a newer refresh took over while a pane was drawn
+        self._redraws = None
+        self._refreshed_at = monotonic()
+        self._refresh_cost = spent + self._refreshed_at - start  # the loop's time, not the turns between
+        self._refreshed()
+        if self._dirty:
+            self.schedule_refresh()
+
+    def _refreshed(self) -> None:
+        """A refresh is on screen (from the next frame): quiet from here, a full collection may run."""
+        self._gc.busy()
 
     def _toast_passed(self, newly: list[int]) -> None:
         """One toast at a time: a fast replay or a catch-up can pass several steps at once."""
@@ -288,6 +324,11 @@ class TutorApp(App):
             self.notify(self.text("Progress saved again."), timeout=4)
 
     def redraw_live(self) -> None:
+        for _ in self._redraw_panes():
+            pass
+
+    def _redraw_panes(self):
+        """Redraws the panes whose data changed, yielding after each one that was redrawn."""
         s = self.session
         ns = s.lesson.namespace
         conn = s.connection()
@@ -301,18 +342,24 @@ class TutorApp(App):
         if groups.display == ledger_on:
             groups.display, ledger.display = not ledger_on, ledger_on
         # The groups stay current while the ledger has their place: g brings them back at once.
+        # Each pane's key is noted and the pane drawn in one go: a redraw dropped between two
+        # panes leaves no pane marked as drawn that was not.
         if self._changed("groups", kv["Pod"], kv["LeaderWorkerSet"], len(s.store.obs.mixed), s.lang, groups_na):
             groups.show(s.store, ns, self.text, groups_na)
+            yield
         nodes_na = pods_na or self._unavailable("nodes")
         if ledger_on and self._changed("ledger", kv["Pod"], kv["Node"], s.lang, nodes_na):
             ledger.show(s.store, ns, s.lesson.gpu_resource, self.text, nodes_na)
+            yield
         if self._changed("pods", kv["Pod"], pods_na):
             pods = self.query_one(PodList)
             pods.show(s.store, ns)
             pods.border_subtitle = pods_na
+            yield
         events = self.query_one(EventList)
         if self._changed("events", kv["Event"], events_na, s.lang, events.explanations_key(s.store, ns)):
             events.show(s.store, ns, events_na, self.text, s.lang)
+            yield
         self._draw_status()
         self.redraw_timeline()
 
