@@ -242,7 +242,10 @@ class TutorApp(App):
         for _ in redraws:
             if monotonic() - start > REDRAW_SLICE:
                 spent += monotonic() - start
-                asyncio.get_running_loop().call_soon(self._redraw_turn, spent)
+                # Not call_soon: a task a timer woke (a frame, a key's handler) takes two passes
+                # of the loop to run, and would wait out another turn; a turn due a moment later
+                # lets it go first.
+                asyncio.get_running_loop().call_later(0.001, self._redraw_turn, spent)
                 return
         if redraws is not self._redraws:
             return  # a newer refresh took over while a pane was drawn
@@ -342,8 +345,8 @@ class TutorApp(App):
         if groups.display == ledger_on:
             groups.display, ledger.display = not ledger_on, ledger_on
         # The groups stay current while the ledger has their place: g brings them back at once.
-        # Each pane's key is noted and the pane drawn in one go: a redraw dropped between two
-        # panes leaves no pane marked as drawn that was not.
+        # Each pane's key is noted when it is drawn: a redraw dropped between two panes (or
+        # half-way through the events) leaves no pane marked as drawn that was not.
         if self._changed("groups", kv["Pod"], kv["LeaderWorkerSet"], len(s.store.obs.mixed), s.lang, groups_na):
             groups.show(s.store, ns, self.text, groups_na)
             yield
@@ -357,8 +360,10 @@ class TutorApp(App):
             pods.border_subtitle = pods_na
             yield
         events = self.query_one(EventList)
-        if self._changed("events", kv["Event"], events_na, s.lang, events.explanations_key(s.store, ns)):
-            events.show(s.store, ns, events_na, self.text, s.lang)
+        key = (kv["Event"], events_na, s.lang, events.explanations_key(s.store, ns))
+        if self._drawn.get("events") != key:
+            yield from events.show_in_steps(s.store, ns, events_na, self.text, s.lang)
+            self._drawn["events"] = key  # only once drawn: a redraw dropped half-way redoes it
             yield
         self._draw_status()
         self.redraw_timeline()

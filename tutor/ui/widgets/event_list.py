@@ -46,14 +46,30 @@ class EventList(ScrollView, can_focus=True):
 
     def show(self, store: Store, namespace: str, denied: str = "", t: render.Translate = render._en,
              lang: str = "en") -> None:
+        for _ in self.show_in_steps(store, namespace, denied, t, lang):
+            pass
+
+    def show_in_steps(self, store: Store, namespace: str, denied: str = "", t: render.Translate = render._en,
+                      lang: str = "en"):
+        """show, yielding after each event it had to wrap anew: after a burst all 60 are new, and
+        the app gives the loop a turn between them (TutorApp.recheck). Stopped half-way, it
+        leaves the pane as it was and the wrapped events kept for the next show."""
         events = self._events.update(store, namespace)  # followed even while denied: no change is missed
         if denied:
             blocks: tuple[Text, ...] = (Text(denied),)
         else:
             blocks = render.event_blocks(store, namespace, t, lang, events)
-        if len(blocks) != len(self._blocks) or any(a is not b and a != b for a, b in zip(blocks, self._blocks)):
-            self._blocks = blocks
-            self._layout()
+        if len(blocks) == len(self._blocks) and all(a is b or a == b for a, b in zip(blocks, self._blocks)):
+            return
+        full, height = self.size
+        if full > 0:  # the width _layout will most likely wrap to (see there)
+            width = full - self.styles.scrollbar_size_vertical if 2 * len(blocks) > height else full
+            for block in blocks:
+                if self._wrapped_at(block, width) is None:
+                    self._wrap_block(block, width)
+                    yield
+        self._blocks = blocks
+        self._layout()
 
     def on_resize(self) -> None:
         self._layout()
@@ -86,12 +102,17 @@ class EventList(ScrollView, can_focus=True):
     def _wrap(self, width: int) -> list[Strip]:
         lines: list[Strip] = []
         for block in self._blocks:
-            hit = self._wrapped.get((id(block), width))
-            if hit is None or hit[0] is not block:
-                strips = Visual.to_strips(self, visualize(self, block), width, None, self.visual_style)
-                hit = self._wrapped[(id(block), width)] = (block, strips)
-            lines.extend(hit[1])
+            lines.extend(self._wrapped_at(block, width) or self._wrap_block(block, width))
         return lines
+
+    def _wrapped_at(self, block: Text, width: int) -> list[Strip] | None:
+        hit = self._wrapped.get((id(block), width))
+        return hit[1] if hit is not None and hit[0] is block else None
+
+    def _wrap_block(self, block: Text, width: int) -> list[Strip]:
+        strips = Visual.to_strips(self, visualize(self, block), width, None, self.visual_style)
+        self._wrapped[(id(block), width)] = (block, strips)
+        return strips
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
