@@ -83,35 +83,55 @@ async def test_reconnecting_dims_the_panes_and_keeps_the_data(tmp_path):
 
 async def test_a_refresh_redraws_its_panes_in_turns_of_the_loop_and_ends_as_one(tmp_path, monkeypatch):
     """With no time for more than one pane per turn, a burst's refresh takes several turns of
-    the loop, no second refresh starts meanwhile, and the panes end as a refresh in one go
-    draws them."""
+    the loop; no second refresh starts and nothing is applied meanwhile (what comes is applied
+    after), and the panes end as a refresh in one go draws them."""
     import tutor.ui.app as app_module
+
+    rec = recording("walkthrough")
+    cut = rec.items[len(rec.items) // 2].t
 
     async def panes(slice_s: float) -> tuple:
         monkeypatch.setattr(app_module, "REDRAW_SLICE", slice_s)
-        app = make_app(WALKTHROUGH, state_file=tmp_path / f"p{slice_s}.json")
-        turns, overlaps = [], []
-        redraw_turn, recheck = app._redraw_turn, app.recheck
+        app = make_app(WALKTHROUGH, upto=cut, state_file=tmp_path / f"p{slice_s}.json")
+        turns, overlaps, applied_while_drawing, deferred, later = [], [], [], [], []
+        redraw_turn, recheck, apply = app._redraw_turn, app.recheck, app.session.apply
+
+        def noted_apply(item):
+            applied_while_drawing.append(app.refreshing)
+            return apply(item)
 
         def counted_turn(*args):
             turns.append(app.checks_run)
+            deferred.append(app._drain_after_redraw)  # items came while the panes were drawn
+            if later and app.checks_run > 1:  # the rest comes while the burst's refresh is drawn
+                for it in later.pop():
+                    app.inbox.put(it)
             redraw_turn(*args)
 
         def noted_recheck():
             overlaps.append(app.refreshing and app._refresh_timer is None)
             recheck()
 
-        app._redraw_turn, app.recheck = counted_turn, noted_recheck
+        app._redraw_turn, app.recheck, app.session.apply = counted_turn, noted_recheck, noted_apply
         async with app.run_test(size=(100, 40)) as pilot:
             await settled(pilot)
-            assert not app.refreshing
+            rest = [it for it in rec.items if it.t > cut]
+            later.append(rest[len(rest) // 2:])
+            threading.Thread(target=lambda: [app.inbox.put(it) for it in rest[:len(rest) // 2]]).start()
+            for _ in range(200):
+                await pilot.pause(0.05)
+                if len(applied_while_drawing) >= len(rec.items) and not app.refreshing \
+                        and app._refresh_timer is None:
+                    break
+            await pilot.pause(0.1)
             pods, events = app.query_one("#pods"), app.query_one("#events")
             shown = (tuple(pods.keys()), tuple(map(str, (pods.cells(k) for k in pods.keys()))), events.text(),
                      _segments(app.query_one("#groups-body").content))
-        return shown, turns, overlaps
+        assert applied_while_drawing and not any(applied_while_drawing)  # one state per refresh
+        return shown, turns, overlaps, deferred
 
-    sliced, turns, overlaps = await panes(0.0)
-    whole, whole_turns, _ = await panes(10.0)
+    sliced, turns, overlaps, deferred = await panes(0.0)
+    whole, whole_turns, _, _ = await panes(10.0)
     assert sliced == whole
     assert len(turns) > len(set(turns)) and len(whole_turns) == len(set(whole_turns))
-    assert not any(overlaps)  # a refresh timer never fired while panes were still being redrawn
+    assert any(deferred) and not any(overlaps)

@@ -93,6 +93,7 @@ class TutorApp(App):
         self._refreshed_at = 0.0  # monotonic end of the last refresh, and what it cost
         self._refresh_cost = 0.0
         self._redraws = None  # the panes of a refresh still to redraw (recheck), if any
+        self._drain_after_redraw = False
         self._drawn: dict[str, tuple] = {}  # what each live pane last showed (skip when the same)
         self._stoppers: list[Callable[[], None]] = []
         self.connect_error = ""  # set when a live connection fails after the first frame
@@ -163,6 +164,11 @@ class TutorApp(App):
     @on(SourceReady)
     def _drain(self) -> None:
         if self.closing:
+            return
+        if self._redraws is not None:
+            # Applied once the refresh under way is drawn: its panes show one state, and each
+            # does not redo what changed between the turns (_redraw_turn posts the next).
+            self._drain_after_redraw = True
             return
         self._pending.extend(self.inbox.drain())
         changed = False
@@ -250,6 +256,9 @@ class TutorApp(App):
         if redraws is not self._redraws:
             return  # a newer refresh took over while a pane was drawn
         self._redraws = None
+        if self._drain_after_redraw:
+            self._drain_after_redraw = False
+            self.post_message(SourceReady())
         self._refreshed_at = monotonic()
         self._refresh_cost = spent + self._refreshed_at - start  # the loop's time, not the turns between
         self._refreshed()
