@@ -201,6 +201,8 @@ def table(r: dict) -> list[tuple[str, str, str, str]]:
         for key, label in (("apply_to_kubectl", "lab: command returns → kubectl get pods -w prints"),
                            ("apply_to_tutor", "lab: command returns → tutor's screen, re-checked"),
                            ("tutor_after_kubectl", "lab: tutor's screen after kubectl, per pod change"),
+                           ("store_after_kubectl", "lab:   of which: in the tutor's store after kubectl"),
+                           ("store_to_screen", "lab:   of which: store → screen (re-check, frame)"),
                            ("file_to_verdict", "lab: answer file written → verdict on screen")):
             sm = lr.get(key) or {}
             row(f"{label} p50 (n={sm.get('n')})", sm.get("p50_ms"), None, " ms", 0)

@@ -140,6 +140,7 @@ def make_naive(app: TutorApp) -> None:
     import tutor.ui.app as app_module
 
     app_module.APPLY_SLICE = 1e9
+    app_module.REDRAW_SLICE = 1e9
     app.session.incremental = False
     apply = app.session.apply
 

@@ -89,12 +89,16 @@ async def run(args) -> None:
 
     session.apply = watched_apply
     pending_screen: list[str] = []
-    recheck, display = app.recheck, app._display
+    recheck, refreshed, display = app.recheck, app._refreshed, app._display
+    reached_at_recheck = [False]
 
     def noted_recheck() -> None:
-        reached = w.store_t is not None and w.reached()
+        reached_at_recheck[0] = w.store_t is not None and w.reached()
         recheck()
-        if reached:
+
+    def noted_refreshed() -> None:  # the refresh's last pane is drawn (they may take turns)
+        refreshed()
+        if reached_at_recheck[0]:
             pending_screen.append(w.phase)
             # The last change may touch nothing visible (a row scrolled out of view, a group past
             # the pane's cap), and then Textual paints no frame: ask for one, so the moment the
@@ -111,7 +115,7 @@ async def run(args) -> None:
             w.phase = {"wait-up": "wait-down", "wait-down": "done"}[w.phase]
             w.store_t = None
 
-    app.recheck = noted_recheck
+    app.recheck, app._refreshed = noted_recheck, noted_refreshed
     app._display = timed_display
     done = threading.Event()
     threading.Thread(target=lambda: (sys.stdin.read(), done.set()), daemon=True).start()

@@ -106,8 +106,9 @@ def measure(lab, workdir: Path, learner_cls, scenario) -> dict:
         screen = tutor.on_screen(item["i"]) if item else None
         per_action.append({"action": what, "kubectl_s": first[0] - t0 if first else None,
                            "tutor_s": screen - t0 if screen else None})
-    behind = [s - t for key, t in kubectl.printed.items()
-              if (it := pods.get(key)) and (s := tutor.on_screen(it["i"]))]
+    seen = [(t, it, s) for key, t in kubectl.printed.items()
+            if (it := pods.get(key)) and (s := tutor.on_screen(it["i"]))]
+    behind = [s - t for t, _, s in seen]
     per_file = []
     for name, t0 in files:
         item = next((it for it in tutor.items if it["kind"] == "file" and it["name"] == name and it["t"] >= t0), None)
@@ -118,6 +119,10 @@ def measure(lab, workdir: Path, learner_cls, scenario) -> dict:
         "apply_to_kubectl": summary([a["kubectl_s"] for a in per_action if a["kubectl_s"] is not None]),
         "apply_to_tutor": summary([a["tutor_s"] for a in per_action if a["tutor_s"] is not None]),
         "tutor_after_kubectl": summary(behind),
+        # that lag in two: the change in the tutor's store (its own watch, parsing, the inbox,
+        # applying) after kubectl printed it; then the re-check and the frame that shows it
+        "store_after_kubectl": summary([it["t"] - t for t, it, _ in seen]),
+        "store_to_screen": summary([s - it["t"] for _, it, s in seen]),
         "file_to_verdict": summary([f["tutor_s"] for f in per_file if f["tutor_s"] is not None]),
         "files": per_file,
         "pod_changes_matched": len(behind), "pod_changes_printed": len(kubectl.printed),

@@ -4,8 +4,9 @@ TutorApp with its live source and the learner's answer files, as `lwstutor` runs
 Prints JSON lines, wall-clock times (the parent compares them with its kubectl reader):
   {"event": "ready", "t"}                          every watch is OK
   {"event": "item", "i", "kind", "name", "rv", "t"} each pod change or answer file applied
-  {"event": "frame", "t", "upto"}                  a frame drawn after a re-check that had
-                                                   applied every item up to number `upto`
+  {"event": "frame", "t", "upto"}                  a frame drawn after a refresh (re-check and
+                                                   panes) that had applied every item up to
+                                                   number `upto`
   {"event": "stats", ...}                          on stdin EOF, then it exits
 """
 
@@ -39,8 +40,8 @@ async def run(args) -> None:
     session = Session(load(), args.workdir, "en", Progress.load(tmp / "progress.json", 8))
     conn = connect(args.kubeconfig)
     app = TutorApp(session, context=conn.context, start_sources=partial(start_live, conn.api_client, poll=False))
-    seq = {"applied": 0, "rechecked": 0, "drawn": 0}
-    apply, recheck, display = session.apply, app.recheck, app._display
+    seq = {"applied": 0, "rechecking": 0, "rechecked": 0, "drawn": 0}
+    apply, recheck, refreshed, display = session.apply, app.recheck, app._refreshed, app._display
 
     def noted_apply(item) -> bool:
         changed = apply(item)
@@ -54,8 +55,12 @@ async def run(args) -> None:
         return changed
 
     def noted_recheck() -> None:
-        seq["rechecked"] = seq["applied"]
+        seq["rechecking"] = seq["applied"]
         recheck()
+
+    def noted_refreshed() -> None:  # the refresh's last pane is drawn (they may take turns)
+        refreshed()
+        seq["rechecked"] = seq["rechecking"]
         app.screen.refresh()  # a change off screen paints no frame otherwise; the moment is timed by one
 
     def timed_display(screen, renderable) -> None:
@@ -66,7 +71,7 @@ async def run(args) -> None:
             seq["drawn"] = seq["rechecked"]
             say(event="frame", t=time.time(), upto=seq["drawn"])
 
-    session.apply, app.recheck, app._display = noted_apply, noted_recheck, timed_display
+    session.apply, app.recheck, app._refreshed, app._display = noted_apply, noted_recheck, noted_refreshed, timed_display
     done = threading.Event()
     threading.Thread(target=lambda: (sys.stdin.read(), done.set()), daemon=True).start()
     async with app.run_test(headless=True, size=SIZE, notifications=True):
