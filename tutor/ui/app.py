@@ -366,7 +366,8 @@ class TutorApp(App):
         if self._changed("pods", kv["Pod"], pods_na):
             pods = self.query_one(PodList)
             pods.show(s.store, ns)
-            pods.border_subtitle = pods_na
+            if pods.border_subtitle != pods_na:  # setting it redraws the whole pane, even to the same
+                pods.border_subtitle = pods_na
             yield
         events = self.query_one(EventList)
         key = (kv["Event"], events_na, s.lang, events.explanations_key(s.store, ns))

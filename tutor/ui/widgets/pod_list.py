@@ -23,6 +23,7 @@ from textual.strip import Strip
 from tutor.cluster.store import Store
 from tutor.ui import render
 from tutor.ui.incremental import PodRows, RowChanges
+from tutor.ui.widgets.virtual_size import set_virtual_size
 
 PAD = 1  # blank cells each side of a column, as DataTable draws them
 
@@ -81,7 +82,7 @@ class PodList(ScrollView, can_focus=True):
             if cells is None:
                 self._strips.pop(name, None)
         if self._fit_widths(changes) or changes.moved or not self.virtual_size.height:
-            self._set_virtual_size(Size(self._table_width(), len(keys) + 1))
+            set_virtual_size(self, Size(self._table_width(), len(keys) + 1))
             self.cursor_row = min(self.cursor_row, max(0, len(keys) - 1))
             self.refresh()
             return
@@ -118,20 +119,6 @@ class PodList(ScrollView, can_focus=True):
         self._widths = widths
         self._clear_cache()
         return True
-
-    def _set_virtual_size(self, size: Size) -> None:
-        """A new scroll range without a layout of the whole screen: assigning virtual_size does one
-        (it is a layout reactive), and then every widget is drawn again, in every frame where a pod
-        came or went. This is what Textual does itself for a size change that needs no layout;
-        the scrollbars' own reactives still ask for a layout when one appears or goes."""
-        if size == self.virtual_size:
-            return
-        scroll_update = getattr(self, "_scroll_update", None)  # private in Textual 8: keep a way back
-        if scroll_update is None:
-            self.virtual_size = size
-        else:
-            self.set_reactive(ScrollView.virtual_size, size)
-            scroll_update(size)
 
     def _table_width(self) -> int:
         return sum(w + 2 * PAD for w in self._widths)

@@ -20,6 +20,8 @@ from textual.selection import Selection
 from textual.strip import Strip
 from textual.visual import Visual, visualize
 
+from tutor.ui.widgets.virtual_size import set_virtual_size
+
 
 def _content(block: Text, width: int) -> tuple:
     """What a block's wrapped lines depend on (Text is not hashable)."""
@@ -94,7 +96,7 @@ class TextBlocks(ScrollView, can_focus=True):
         if len(lines) == len(self._lines) and all(a is b for a, b in zip(lines, self._lines)):
             return
         self._lines = lines
-        self.virtual_size = Size(0, len(lines))
+        set_virtual_size(self, Size(0, len(lines)))
         self.refresh()
 
     def _overflows(self, blocks: int, height: int) -> bool:
