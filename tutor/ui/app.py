@@ -11,6 +11,7 @@ Nothing re-runs on a timer: only a change from a source or a key press triggers 
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from time import monotonic
@@ -250,8 +251,9 @@ class TutorApp(App):
                 spent += monotonic() - start
                 # Not call_soon: a task a timer woke (a frame, a key's handler) takes two passes
                 # of the loop to run, and would wait out another turn; a turn due a moment later
-                # lets it go first.
-                asyncio.get_running_loop().call_later(0.001, self._redraw_turn, spent)
+                # lets it go first. A Textual timer: a pane that fails ends the app with its
+                # traceback, as it did drawn in one go, instead of leaving it waiting for the turn.
+                self.set_timer(0.001, partial(self._redraw_turn, spent), name="redraw")
                 return
         if redraws is not self._redraws:
             return  # a newer refresh took over while a pane was drawn
