@@ -69,9 +69,10 @@ def inputs(reads: Reads, store: Store, workspace: Workspace, explain: bool) -> t
     out: list = []
     for r in parts:
         if r.clock:
-            if store.started_at is None and store.obs.created_bound is None:
-                return None  # the timeline's clock is then the wall clock, which moves by itself
-            out += store.clock()
+            clock = store.clock()
+            if clock is None:
+                return None
+            out += clock
         out += [store.kind_version[k] for k in r.kinds]
         out += [store.name_version.get(key, 0) for key in r.keys()]
         out += [workspace.file_version.get(f, 0) for f in r.files]

@@ -419,9 +419,12 @@ class Store:
             self.obs.uid_owner[uid] = pod
             self._touch(name_key("UIDs", ""))
 
-    def clock(self) -> tuple:
+    def clock(self) -> tuple | None:
         """What relates the tutor's clock `t` to the cluster's wall clock (the timeline's anchor,
-        the story's): the source's start time and the bounds the pods and Events seen put on it."""
+        the story's): the source's start time and the bounds the pods and Events seen put on it;
+        None when nothing does (the anchor is then the wall clock, which moves by itself)."""
+        if self.started_at is None and self.obs.created_bound is None:
+            return None
         return (self.started_at, self.obs.created_bound, self.obs.start_bound)
 
     # --- observations ------------------------------------------------------------------------

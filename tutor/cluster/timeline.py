@@ -278,9 +278,10 @@ def evidence_keys(lws: str) -> tuple[tuple[str, str], ...]:
 def evidence_version(store: Store, lws: str) -> tuple | None:
     """What one LWS's timeline and story are built from, as counts: equal means equal evidence.
     None when the clock is the wall clock (no source start time, no pod seen created)."""
-    if store.started_at is None and store.obs.created_bound is None:
+    clock = store.clock()
+    if clock is None:
         return None
-    return (*(store.name_version.get(k, 0) for k in evidence_keys(lws)), *store.clock())
+    return (*(store.name_version.get(k, 0) for k in evidence_keys(lws)), *clock)
 
 
 def anchor_of(store: Store) -> float:
