@@ -114,16 +114,28 @@ def test_bad_content_is_set_aside(tmp_path, case):
     assert json.loads(path.read_text())["passed"]["1"]["message"] == "fresh"
 
 
-def test_a_directory_at_the_path_is_set_aside(tmp_path):
+def test_a_directory_at_the_path_is_left_alone(tmp_path):
+    """Only a regular file is ever set aside: a directory at the path (once, `--state-file /tmp`)
+    is left exactly as it is, and this run saves nothing."""
     path = tmp_path / "p.json"
     path.mkdir()
     (path / "inside").write_text("kept")
     p = Progress.load(path, 8)
-    assert p.passed == {} and "moved to" in p.notice
-    (aside,) = _aside(path)
-    assert (aside / "inside").read_text() == "kept"  # set aside, not deleted
+    assert p.passed == {} and p.path is None and "left as it is" in p.notice, p.notice
+    assert not _aside(path) and (path / "inside").read_text() == "kept"
     p.latch(1, "ok")
-    assert path.is_file()
+    assert path.is_dir() and sorted(f.name for f in tmp_path.iterdir()) == ["p.json"]
+
+
+def test_a_symlink_at_the_path_is_never_moved(tmp_path):
+    """A link to a damaged file: the link is not the tutor's to move; nothing is saved."""
+    target = tmp_path / "theirs.json"
+    target.write_text("{ not json")
+    path = tmp_path / "p.json"
+    path.symlink_to(target)
+    p = Progress.load(path, 8)
+    assert p.path is None and "left as it is" in p.notice
+    assert path.is_symlink() and target.read_text() == "{ not json" and not _aside(path)
 
 
 def _load_in_thread(path):
@@ -141,8 +153,8 @@ def test_a_fifo_at_the_path_does_not_block(tmp_path):
     path = tmp_path / "p.json"
     os.mkfifo(path)
     p = _load_in_thread(path)
-    assert "not a regular file" in p.notice and "moved to" in p.notice
-    assert not path.exists()
+    assert "not a regular file" in p.notice and "left as it is" in p.notice
+    assert path.is_fifo()
 
 
 def test_a_huge_sparse_file_is_refused_after_a_capped_read(tmp_path, monkeypatch):
@@ -159,23 +171,13 @@ def test_a_huge_sparse_file_is_refused_after_a_capped_read(tmp_path, monkeypatch
     assert sum(asked) <= MAX_BYTES + 1
 
 
-def test_a_symlink_loop_cannot_be_moved_so_nothing_is_saved(tmp_path):
+def test_a_symlink_loop_is_left_alone_and_nothing_is_saved(tmp_path):
     """A path that can be neither read nor moved: start clean, say so, and write nothing."""
-    ro = tmp_path / "ro"
-    ro.mkdir()
-    path = ro / "p.json"
+    path = tmp_path / "p.json"
     path.symlink_to(path)  # a loop: reading gives ELOOP
-    os.chmod(ro, 0o555)
-    try:
-        p = Progress.load(path, 8)
-        if os.geteuid() == 0:
-            # root may rename in a read-only dir: the loop is set aside like any bad file
-            assert "moved to" in p.notice
-        else:
-            assert "could not be moved" in p.notice and p.path is None
-    finally:
-        os.chmod(ro, 0o755)
-    assert p.passed == {}
+    p = Progress.load(path, 8)
+    assert "left as it is" in p.notice and p.path is None and p.passed == {}
+    assert path.is_symlink() and not _aside(path)
 
 
 def test_wrong_lang_type_is_harmless(tmp_path):
@@ -187,10 +189,14 @@ def test_wrong_lang_type_is_harmless(tmp_path):
 
 # --- the notice in the TUI ----------------------------------------------------------------------
 
-async def test_the_tui_shows_the_notice_and_starts_clean(tmp_path):
-    state = tmp_path / "progress.json"
+async def test_the_tui_shows_the_notice_and_starts_clean(tmp_path, monkeypatch):
+    """The tutor's own progress file (in its state dir), damaged: set aside beside itself."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    rec = empty_recording(tmp_path)
+    state = progress_mod.state_dir() / f"replay-{rec.stem}.json"
+    state.parent.mkdir(parents=True)
     state.write_text('{"version": 1, "current": 4, "passed": {"1": ')
-    app = make_app(empty_recording(tmp_path), state_file=state)
+    app = make_app(rec)
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.pause()
         notes = [n for n in app._notifications if "progress file unreadable" in n.message]
@@ -203,12 +209,32 @@ async def test_the_tui_shows_the_notice_and_starts_clean(tmp_path):
     assert len(_aside(state)) == 1
 
 
-async def test_the_tui_starts_with_a_directory_at_the_state_path(tmp_path):
-    state = tmp_path / "progress.json"
-    state.mkdir()
-    app = make_app(empty_recording(tmp_path), state_file=state)
+async def test_the_tui_starts_with_a_directory_at_its_own_state_path(tmp_path, monkeypatch):
+    """A directory where the tutor's own progress file goes: a notice, the directory untouched."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    rec = empty_recording(tmp_path)
+    state = progress_mod.state_dir() / f"replay-{rec.stem}.json"
+    state.mkdir(parents=True)
+    app = make_app(rec)
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.pause()
-        assert any("IsADirectoryError" in n.message for n in app._notifications), list(app._notifications)
+        assert any("left as it is" in n.message for n in app._notifications), list(app._notifications)
         await pilot.press("2")
-    assert json.loads(state.read_text())["current"] == 2
+    assert state.is_dir() and not list(state.iterdir())
+
+
+@pytest.mark.parametrize("kind", ["directory", "someone else's file", "half-written JSON"])
+def test_a_state_file_given_that_is_not_the_tutors_is_refused(tmp_path, kind):
+    """--state-file names a path the learner chose: what is there is used only if lwstutor could
+    have written it; anything else is refused before the tutor starts, and left as it is."""
+    from tutor.commands.results import UsageError
+
+    state = tmp_path / "state"
+    if kind == "directory":
+        state.mkdir()
+    else:
+        state.write_text("my notes\n" if kind == "someone else's file" else '{"version": 1, "curr')
+    with pytest.raises(UsageError) as err:
+        make_app(empty_recording(tmp_path), state_file=state)
+    assert str(state) in str(err.value) and err.value.kind == "path"
+    assert not _aside(state)

@@ -43,6 +43,34 @@ def _read_small(path: Path) -> str:
     return b"".join(chunks).decode("utf-8")
 
 
+def looks_like_ours(path: Path) -> bool:
+    """Could lwstutor have written this file? Empty, or a JSON object with a "version": then
+    replacing it (or setting it aside when damaged) loses nothing of anyone else's."""
+    try:
+        text = _read_small(path)
+    except FileNotFoundError:
+        return True
+    except (OSError, ValueError):
+        return False
+    if not text.strip():
+        return True
+    try:
+        raw = json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(raw, dict) and "version" in raw
+
+
+def peek_lang(path: Path) -> str:
+    """The language saved in a progress file, read only (nothing is moved or written)."""
+    try:
+        raw = json.loads(_read_small(path))
+    except (OSError, ValueError, RecursionError):
+        return ""
+    lang = raw.get("lang") if isinstance(raw, dict) else ""
+    return lang if lang in ("ko", "en") else ""
+
+
 def state_dir() -> Path:
     base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
     return Path(base) / "lwstutor"
@@ -57,6 +85,7 @@ class Progress:
     path: Path | None = None
     notice: str = ""  # set when the file on disk could not be used at start
     save_error: str = ""  # why saving fails, while it does; cleared by the next save that works
+    make_dirs: bool = True  # create the state dir if missing: only for the tutor's own default path
 
     # --- changes ---------------------------------------------------------------------------
     def latch(self, step: int, message: str) -> bool:
@@ -107,7 +136,8 @@ class Progress:
             return
         tmp = None
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if self.make_dirs:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=".progress-", dir=self.path.parent)
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 json.dump(self.to_json(), fh, indent=1)
@@ -126,11 +156,18 @@ class Progress:
                     pass
 
     @classmethod
-    def load(cls, path: Path | None, steps: int) -> "Progress":
+    def load(cls, path: Path | None, steps: int, make_dirs: bool = True) -> "Progress":
         if path is None:
             return cls()
+        p = cls._load(path, steps)
+        p.make_dirs = make_dirs
+        return p
+
+    @classmethod
+    def _load(cls, path: Path, steps: int) -> "Progress":
         try:
-            raw = json.loads(_read_small(path))
+            text = _read_small(path)
+            raw = json.loads(text) if text.strip() else {"version": FILE_VERSION}  # empty: nothing to lose
         except FileNotFoundError:
             return cls(path=path)
         except (OSError, ValueError, RecursionError) as exc:  # RecursionError: "[[[[..." nested too deep
@@ -151,6 +188,15 @@ class Progress:
 
     @classmethod
     def _set_aside(cls, path: Path, why: str) -> "Progress":
+        """Only a regular file (itself, not a link) is ever moved, and only beside itself: a
+        directory, FIFO, device or link at the path is left as it is and nothing is saved."""
+        try:
+            regular = stat.S_ISREG(os.lstat(path).st_mode)
+        except OSError:
+            regular = False
+        if not regular:
+            return cls(path=None, notice=f"progress file {path} cannot be used ({why}); "
+                                         "left as it is, and progress is not saved this time")
         aside = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
         try:
             os.replace(path, aside)

@@ -13,6 +13,8 @@ Unknown keys are ignored so the format can grow.
 from __future__ import annotations
 
 import json
+import os
+import stat
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -24,6 +26,7 @@ from tutor.cluster.events import FileChanged, ObjectEvent
 FORMAT = "lwstutor-recording"
 VERSION = 1
 EVENT_TYPES = ("ADDED", "MODIFIED", "DELETED")
+HEADER_MAX = 64 * 1024  # a header is a few hundred bytes
 
 
 class RecordingError(ValueError):
@@ -123,10 +126,16 @@ def parse_line(raw: str, where: str) -> ObjectEvent | FileChanged | None:
 
 
 def _open(p: Path) -> IO[str]:
+    """Opened without blocking (a FIFO put in its place) and only if it is a regular file (a
+    device would be read for ever)."""
     try:
-        return p.open(encoding="utf-8")
+        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
         raise RecordingError(f"{p}: cannot open ({exc.strerror or exc})") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise RecordingError(f"{p}: not a regular file")
+    return os.fdopen(fd, encoding="utf-8")
 
 
 def open_recording(path: str | Path) -> Recording:
@@ -135,7 +144,7 @@ def open_recording(path: str | Path) -> Recording:
     p = Path(path)
     with _open(p) as fh:
         try:
-            first = fh.readline()
+            first = fh.readline(HEADER_MAX)  # a file of one endless line is not read whole
         except UnicodeDecodeError:
             raise RecordingError(f"{p}: not UTF-8 text") from None
     if not first:
