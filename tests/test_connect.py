@@ -195,7 +195,7 @@ def test_lwstutor_on_an_unreadable_k3s_file_stops_before_the_ui_with_the_fixes(v
     which open() refuses for root too (a permission denial is tested above)."""
     Path(vm.k3s).mkdir(parents=True)
     res = lwstutor_in(vm, "--lang", "en")
-    assert res.returncode == 2 and f"cannot connect: cannot read the kubeconfig {vm.k3s}" in res.stderr
+    assert res.returncode == 2 and f"cannot connect: the kubeconfig {vm.k3s} is a directory, not a file" in res.stderr
     assert "Traceback" not in res.stderr
 
 
@@ -203,7 +203,8 @@ def test_doctor_on_a_stock_k3s_vm_says_which_file_and_why(vm):
     kubeconfig(Path(vm.k3s), server="https://127.0.0.1:9")  # nothing listens there
     res = lwstutor_in(vm, "doctor", "--json")
     out = json.loads(res.stdout)
-    assert res.returncode == 1 and out["kubeconfig"]["files"] == [vm.k3s]
+    # Nothing answers: exit 2 as for every command, the error as JSON, and the report still made.
+    assert res.returncode == 2 and out["kubeconfig"]["files"] == [vm.k3s] and out["error"]["kind"] == "refused"
     assert "k3s's kubeconfig" in out["kubeconfig"]["why"]
     first = out["checks"][0]
     assert first["id"] == "kubeconfig" and vm.k3s in first["title"] and "k3s's kubeconfig" in first["title"]

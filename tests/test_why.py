@@ -316,8 +316,10 @@ def test_why_json_and_a_running_pod():
 def test_why_unknown_pod_is_a_usage_error():
     from tests.conftest import WALKTHROUGH
 
-    res = _why("nope", "--replay", str(WALKTHROUGH))
+    res = _why("nope", "--replay", str(WALKTHROUGH), "--lang", "en")
     assert res.returncode == 2 and "pod nope not found in namespace infer" in res.stderr
+    res = _why("nope", "--replay", str(WALKTHROUGH), "--lang", "ko")
+    assert res.returncode == 2 and "infer 네임스페이스에 nope 파드가 없습니다" in res.stderr
 
 
 def test_a_gated_pod_says_the_gates_hold_it():

@@ -53,6 +53,8 @@ OPTIONS = {o.dest: o for o in (
     Option(("--step",), "only step N (repeatable)", kwargs={"type": int, "action": "append", "metavar": "N"}),
     Option(("--json",), "machine-readable output", False, {"action": "store_true"}),
     Option(("--duration",), "stop after S seconds (default: until Ctrl-C)", kwargs={"type": float, "metavar": "S"}),
+    Option(("--overwrite",), "replace FILE if it is an earlier lwstutor recording (never any other file)",
+           False, {"action": "store_true"}),
     Option(("--lws-version",), "LWS release to note in the header", ""),
 )}
 
@@ -75,9 +77,10 @@ COMMANDS = {
                     "watch the whole lab being done, from a recording (no cluster needed)", {"speed": 0.5}),
     "check": Command("tutor.commands.check:run_check", CLUSTER + ("lang", "replay", "step", "json"),
                      "evaluate the steps once and print the verdicts"),
-    "doctor": Command("tutor.commands.doctor:run_doctor", CLUSTER + ("json",),
+    "doctor": Command("tutor.commands.doctor:run_doctor", CLUSTER + ("lang", "json"),
                       "check that the cluster is ready for the lab; prints exact fixes"),
-    "record": Command("tutor.commands.record:run_record", CLUSTER + ("poll", "duration", "lws_version"),
+    "record": Command("tutor.commands.record:run_record", CLUSTER + ("lang", "poll", "duration", "overwrite",
+                                                                     "lws_version"),
                       "record the cluster and the answer files into FILE (JSON Lines)",
                       positionals=(("file", {"metavar": "FILE"}),)),
     "why": Command("tutor.commands.why:run_why", CLUSTER + ("lang", "replay", "json"),
@@ -99,22 +102,37 @@ def _add_options(p: argparse.ArgumentParser, takes: tuple[str, ...], prefix: str
                        help=text if dest in takes else argparse.SUPPRESS, **kwargs)
 
 
-class _Parser(argparse.ArgumentParser):
+class _ErrorsAsJson(argparse.ArgumentParser):
+    """With --json anywhere on the line, a usage error is JSON on stdout too (exit 2 as ever)."""
+    json_errors = False
+
+    def error(self, message: str):  # noqa: D102 - argparse's
+        if self.json_errors:
+            from tutor.commands.results import UsageError, print_json
+
+            print_json(UsageError(message).to_json("en"))
+            self.exit(EXIT_USAGE)
+        super().error(message)
+
+
+class _Parser(_ErrorsAsJson):
     def parse_args(self, args=None, namespace=None):  # noqa: D102 - argparse's, then _finish
         return _finish(self, super().parse_args(args, namespace))
 
 
-def build_parser(lesson=None) -> argparse.ArgumentParser:
+def build_parser(lesson=None, json_errors: bool = False) -> argparse.ArgumentParser:
     """The parser; its parse_args returns finished args (merged, checked, defaults filled in).
     With a lesson, the help shows its namespace and workdir as the defaults."""
     root = _Parser(prog="lwstutor", description="A terminal tutor for LeaderWorkerSet "
                    "that watches your cluster and your answer files while you work.")
+    root.json_errors = json_errors
     root.add_argument("--version", action="version", version=f"lwstutor {__version__}")
     _add_options(root, COMMANDS[""].options, "", lesson)
-    sub = root.add_subparsers(dest="command", metavar="COMMAND", parser_class=argparse.ArgumentParser)
+    sub = root.add_subparsers(dest="command", metavar="COMMAND", parser_class=_ErrorsAsJson)
     for name, cmd in COMMANDS.items():
         if name:
             p = sub.add_parser(name, help=cmd.help, description=cmd.help)
+            p.json_errors = json_errors
             for pos, kwargs in cmd.positionals:
                 p.add_argument(pos, **kwargs)
             _add_options(p, cmd.options, _AFTER, lesson)
@@ -152,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     if {"-h", "--help"} & set(argv):
         from tutor.lesson.loader import load
         lesson = load()
-    args = build_parser(lesson).parse_args(argv)
+    args = build_parser(lesson, json_errors="--json" in argv).parse_args(argv)
     module, function = COMMANDS[args.command or ""].run.split(":")
     try:
         from importlib import import_module
@@ -163,5 +181,19 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
     except UsageError as exc:
-        print(f"lwstutor: {exc}", file=sys.stderr)
+        report(args, exc)
         return EXIT_USAGE
+
+
+def report(args, exc: UsageError) -> None:
+    """The one error path: one line in the learner's language (fixes on lines of their own), or
+    JSON on stdout with --json."""
+    from tutor.commands.setup import chosen_lang
+    from tutor.commands.results import print_json
+
+    lang = chosen_lang(args)
+    if getattr(args, "json", False):
+        print_json(exc.to_json(lang))
+        return
+    label = "해결" if lang == "ko" else "fix"
+    print("\n".join([f"lwstutor: {exc.text(lang)}", *(f"  {label}: {f}" for f in exc.fixes)]), file=sys.stderr)

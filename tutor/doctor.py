@@ -30,6 +30,7 @@ class Finding:
     title: str
     detail: str = ""
     fix: list[str] = field(default_factory=list)
+    failure: object = None  # tutor.cluster.failure.Failure when the cluster could not be asked
 
     def to_json(self) -> dict:
         return {"id": self.id, "ok": self.ok, "title": self.title, "detail": self.detail, "fix": self.fix}
@@ -53,21 +54,24 @@ def gpu_patch(name: str, gpu: str) -> str:
             f"'{{\"status\":{{\"capacity\":{{\"{gpu}\":\"4\"}},\"allocatable\":{{\"{gpu}\":\"4\"}}}}}}'")
 
 
-def run(api_client, namespace: str, workdir: str, gpu: str = "nvidia.com/gpu") -> list[Finding]:
+def run(api_client, namespace: str, workdir: str, gpu: str = "nvidia.com/gpu", lang: str = "en") -> list[Finding]:
     from kubernetes import client
+
+    from tutor.cluster.failure import describe
 
     core = client.CoreV1Api(api_client)
     out: list[Finding] = []
     timeout = (5, 15)
 
-    # 1. reachable -------------------------------------------------------------------------
+    # 1. reachable: if not, the cluster's checks cannot run, and the local ones still do -------
     try:
         version = client.VersionApi(api_client).get_code(_request_timeout=timeout).git_version
         out.append(Finding("cluster", True, f"cluster reachable (Kubernetes {version})"))
-    except Exception as exc:  # noqa: BLE001
-        out.append(Finding("cluster", False, "cluster not reachable", f"{type(exc).__name__}: {str(exc)[:160]}",
-                           ["kubectl cluster-info", "check --kubeconfig/--context or $KUBECONFIG"]))
-        return out
+    except Exception as exc:  # noqa: BLE001 - refused, TLS, DNS, timeout, 401, 403: one line each
+        failure = describe(exc, str(api_client.configuration.host))
+        out.append(Finding("cluster", False, failure.text(lang), "",
+                           ["kubectl cluster-info", "check --kubeconfig/--context or $KUBECONFIG"], failure))
+        return out + local_checks(workdir)
 
     # 2. access (SelfSubjectAccessReview, like kubectl auth can-i) ------------------------------
     out.append(_access(client.AuthorizationV1Api(api_client), namespace, timeout))
@@ -90,9 +94,13 @@ def run(api_client, namespace: str, workdir: str, gpu: str = "nvidia.com/gpu") -
     # 5. nodes ------------------------------------------------------------------------------
     out.extend(_nodes(core, gpu, timeout))
 
-    # 6. workdir ----------------------------------------------------------------------------
-    out.append(_workdir(workdir))
-    return out
+    # 6. local: the workdir ------------------------------------------------------------------
+    return out + local_checks(workdir)
+
+
+def local_checks(workdir: str) -> list[Finding]:
+    """What doctor checks on this machine, with or without a cluster."""
+    return [_workdir(workdir)]
 
 
 def _access(authz, namespace: str, timeout) -> Finding:
@@ -212,6 +220,9 @@ def _nodes(core, gpu: str, timeout) -> list[Finding]:
 
 
 def _workdir(workdir: str) -> Finding:
+    if os.path.lexists(workdir) and not os.path.isdir(workdir):
+        return Finding("workdir", False, f"workdir {workdir} is not a directory", "",
+                       [f"ls -l {workdir}   # move it away, or give --workdir another directory"])
     if not os.path.isdir(workdir):
         return Finding("workdir", False, f"workdir {workdir} does not exist", "", [f"mkdir -p {workdir}"])
     if not os.access(workdir, os.W_OK | os.X_OK):

@@ -35,6 +35,7 @@ class Session:
         # thread: a check between the pods' list and the events' would judge the pods without the
         # events that could refute an answer, and a pass then is latched for good.
         self.awaiting_lists: set[str] = set()
+        self.listed_once = False  # some watch has listed: a lost link after this is "reconnecting"
 
     def apply(self, item) -> bool:
         """Applies one item from a source; True when the store, the files or a source's state
@@ -42,6 +43,7 @@ class Session:
         if isinstance(item, SourceState):
             if item.state not in (Conn.CONNECTING, Conn.RECONNECTING):  # listed, or a settled refusal
                 self.awaiting_lists.discard(item.resource)
+            self.listed_once |= item.state is Conn.OK
             old = self.states.get(item.resource)
             self.states[item.resource] = item
             return old is None or (old.state, old.detail) != (item.state, item.detail)

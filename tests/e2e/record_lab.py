@@ -77,7 +77,7 @@ def record(name: str, out_dir: Path | None) -> Path:
             before, during = SCENARIOS[name]
             before(Learner(lab, workdir))  # a late start: the tutor sees only what is left of it
             rec = subprocess.Popen(
-                [sys.executable, "-m", "tutor", "record", str(out), "--kubeconfig", str(lab.kubeconfig),
+                [sys.executable, "-m", "tutor", "record", str(out), "--overwrite", "--kubeconfig", str(lab.kubeconfig),
                  "--workdir", str(workdir), "--lws-version", lab.versions["LWS_VERSION"]],
                 env=env, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
             ready, log = threading.Event(), []

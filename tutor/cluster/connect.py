@@ -14,6 +14,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 K3S_KUBECONFIG = "/etc/rancher/k3s/k3s.yaml"
+# urllib3 retries a request 3 times by default: a server that never answers then keeps a
+# one-shot command waiting four timeouts. The watches retry on their own, with backoff.
+RETRIES = 1
 
 
 class ConnectError(Exception):
@@ -74,7 +77,7 @@ def find_kubeconfig(kubeconfig: str | None = None, where: Where | None = None) -
     home_config = os.path.join(where.home, ".kube", "config")
     env = where.environ.get("KUBECONFIG", "")
     if kubeconfig:
-        files = [p for p in _split(kubeconfig) if os.path.exists(p)]
+        files = [p for p in _split(kubeconfig) if os.path.lexists(p)]  # a loop or dangling link: say so below
         if not files:
             raise ConnectError(f"no kubeconfig at {kubeconfig} (given with --kubeconfig)",
                                f"{kubeconfig} 에 kubeconfig가 없습니다 (--kubeconfig 로 지정됨)")
@@ -103,7 +106,27 @@ def find_kubeconfig(kubeconfig: str | None = None, where: Where | None = None) -
     return source
 
 
+KUBECONFIG_MAX = 16 << 20  # a kubeconfig is kilobytes; the client reads the whole file
+
+
 def _check_readable(path: str, where: Where) -> None:
+    """A regular file of sane size that can be opened: a FIFO would block the client's read,
+    a device (/dev/zero) would never end, a directory cannot be parsed."""
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        raise ConnectError(f"cannot read the kubeconfig {path}: {why}",
+                           f"kubeconfig {path}: 읽을 수 없습니다 ({why})") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise ConnectError(f"the kubeconfig {path} is a directory, not a file",
+                           f"kubeconfig {path}: 파일이 아니라 디렉터리입니다")
+    if not stat.S_ISREG(st.st_mode):
+        raise ConnectError(f"the kubeconfig {path} is not a regular file (a FIFO, socket or device)",
+                           f"kubeconfig {path}: 일반 파일이 아닙니다 (FIFO, 소켓 또는 장치 파일)")
+    if st.st_size > KUBECONFIG_MAX:
+        raise ConnectError(f"the kubeconfig {path} is {st.st_size} bytes, too large for a kubeconfig",
+                           f"kubeconfig {path}: 크기가 {st.st_size}바이트로, kubeconfig로 보기에 너무 큽니다")
     try:
         where.opener(path, "rb").close()
     except PermissionError:
@@ -111,7 +134,8 @@ def _check_readable(path: str, where: Where) -> None:
     except OSError as exc:
         why = exc.strerror or str(exc)
         raise ConnectError(f"cannot read the kubeconfig {path}: {why}",
-                           f"kubeconfig {path} 를 읽을 수 없습니다: {why}") from None
+                           f"kubeconfig {path}: 읽을 수 없습니다 ({why})") from None
+    _check_is_kubeconfig(path)
 
 
 def _unreadable(path: str, where: Where) -> ConnectError:
@@ -123,16 +147,38 @@ def _unreadable(path: str, where: Where) -> ConnectError:
     copy_to = "~/.kube/config"
     if path != where.k3s:
         return ConnectError(f"cannot read the kubeconfig {path}: permission denied ({mode})",
-                            f"kubeconfig {path} 를 읽을 권한이 없습니다 ({mode})",
+                            f"kubeconfig {path}: 읽을 권한이 없습니다 ({mode})",
                             (f"sudo chown $USER {path}", "lwstutor --kubeconfig <a file you can read>"))
     return ConnectError(
         f"cannot read {path}, k3s's kubeconfig: permission denied ({mode}). "
         "Run lwstutor as root, or copy the file for yourself (one of these):",
-        f"k3s의 kubeconfig {path} 를 읽을 권한이 없습니다 ({mode}). "
+        f"k3s의 kubeconfig {path}: 읽을 권한이 없습니다 ({mode}). "
         "lwstutor를 root로 실행하거나, 파일을 내 것으로 복사하세요 (아래 중 하나):",
         ("sudo $(command -v lwstutor)",
          f"mkdir -p ~/.kube && sudo cp {path} {copy_to} && sudo chown $USER {copy_to}",
          f"mkdir -p ~/.kube && sudo k3s kubectl config view --raw > {copy_to}"))
+
+
+def _check_is_kubeconfig(path: str) -> None:
+    """A file that is not YAML, or not a mapping, gets one line saying so (the client's own
+    error would be a parser's three lines, or a TypeError)."""
+    import yaml
+
+    try:
+        with open(path, "rb") as fh:
+            doc = yaml.safe_load(fh)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}: " if mark is not None else ""
+        problem = getattr(exc, "problem", None) or type(exc).__name__
+        raise ConnectError(f"the kubeconfig {path} is not valid YAML ({where}{problem})",
+                           f"kubeconfig {path}: 올바른 YAML이 아닙니다 ({where}{problem})") from None
+    except (OSError, ValueError) as exc:
+        raise ConnectError(f"cannot read the kubeconfig {path}: {exc}", f"kubeconfig {path}: 읽을 수 없습니다 ({exc})") from None
+    if doc is not None and not isinstance(doc, dict):
+        raise ConnectError(f"the kubeconfig {path} is not a kubeconfig (expected a mapping with clusters, "
+                           "users and contexts)",
+                           f"kubeconfig {path}: kubeconfig 형식이 아닙니다 (clusters, users, contexts가 있는 매핑이어야 합니다)")
 
 
 def _first_current_context(files: tuple[str, ...]) -> str | None:
@@ -159,6 +205,7 @@ def connect(kubeconfig: str | None = None, context: str | None = None, where: Wh
             config.load_incluster_config(client_configuration=cfg)
         except ConfigException as exc:
             raise ConnectError(f"in-cluster config: {exc}", f"in-cluster 설정: {exc}") from None
+        cfg.retries = RETRIES
         return Connection(client.ApiClient(cfg), "in-cluster", cfg.host, source)
     label = ", ".join(source.files)
     merged = os.pathsep.join(source.files)
@@ -167,16 +214,18 @@ def connect(kubeconfig: str | None = None, context: str | None = None, where: Wh
         name = context or _first_current_context(source.files)
         if context and context not in {c.get("name") for c in contexts or []}:
             raise ConnectError(f"context {context!r} not found in {label}",
-                               f"{label} 에 context {context!r} 가 없습니다")
+                               f"{label}에 없는 context입니다: {context!r}")
         cfg = client.Configuration()
         # persist_config=False: the client would otherwise write refreshed tokens back into the
         # learner's kubeconfig, and the tutor never writes the learner's files.
         config.load_kube_config(config_file=merged, context=name, client_configuration=cfg, persist_config=False)
+        cfg.retries = RETRIES
     except ConfigException as exc:
         raise ConnectError(f"kubeconfig {label}: {exc}", f"kubeconfig {label}: {exc}") from None
     except ConnectError:
         raise
-    except Exception as exc:  # noqa: BLE001 - malformed kubeconfig YAML and the like
-        what = f"kubeconfig {label}: {type(exc).__name__}: {exc}"  # the parser's own words
-        raise ConnectError(what, what) from None
+    except Exception as exc:  # noqa: BLE001 - a kubeconfig the client cannot use, for its own reasons
+        first = (str(exc).strip().splitlines() or [""])[0]
+        raise ConnectError(f"kubeconfig {label} cannot be used ({type(exc).__name__}: {first})",
+                           f"kubeconfig {label}: 쓸 수 없는 파일입니다 ({type(exc).__name__}: {first})") from None
     return Connection(client.ApiClient(cfg), name or "", cfg.host, source)

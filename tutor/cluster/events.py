@@ -53,6 +53,7 @@ class SourceState:
     state: Conn
     detail: str = ""
     t: float = 0.0
+    failure: object = None  # tutor.cluster.failure.Failure: why a request failed, in both languages
 
 
 

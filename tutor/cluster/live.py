@@ -16,12 +16,13 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from tutor.cluster import objects as o
 from tutor.cluster.wire import decode
 from tutor.cluster.events import Conn, ObjectEvent, Relisted, SourceState
+from tutor.cluster.failure import describe
 
 WATCH_SECONDS = 240  # server-side timeout: the server ends the watch, we resume from the last RV
 READ_TIMEOUT = WATCH_SECONDS + 30  # client socket timeout: a dead connection cannot hang us
@@ -81,16 +82,19 @@ def _abort(resp) -> None:
         pass
 
 
-def classify(exc: BaseException, res: Resource) -> tuple[Conn, str]:
-    """Maps an error to the state the UI shows and a short reason."""
-    status = getattr(exc, "status", None)
-    if status == 403:
-        return Conn.FORBIDDEN, f"no permission to list/watch {res.name}"
-    if status == 404 and res.kind == "LeaderWorkerSet":
-        return Conn.CRD_MISSING, "LeaderWorkerSet CRD not installed (kubectl get crd leaderworkersets.leaderworkerset.x-k8s.io)"
-    if status is not None:
-        return Conn.RECONNECTING, f"HTTP {status} {getattr(exc, 'reason', '')}".strip()
-    return Conn.RECONNECTING, f"{type(exc).__name__}: {str(exc)[:120]}"
+def classify(exc: BaseException, res: Resource, server: str = "") -> SourceState:
+    """Maps an error to the state the UI shows, a short reason and the failure in both languages."""
+    failure = describe(exc, server)
+    if failure.status == 403:
+        return SourceState(res.name, Conn.FORBIDDEN, f"no permission to list/watch {res.name}", failure=failure)
+    if failure.status == 404 and res.kind == "LeaderWorkerSet":
+        return SourceState(res.name, Conn.CRD_MISSING, "LeaderWorkerSet CRD not installed "
+                           "(kubectl get crd leaderworkersets.leaderworkerset.x-k8s.io)", failure=failure)
+    return SourceState(res.name, Conn.RECONNECTING, failure.en, failure=failure)
+
+
+def server_of(api_client) -> str:
+    return str(getattr(getattr(api_client, "configuration", None), "host", "") or "")
 
 
 def list_once(api_client, res: Resource, namespace: str) -> tuple[list[dict], str]:
@@ -123,8 +127,7 @@ def list_all(api_client, namespace: str, emit: Callable, resources=RESOURCES, t:
         try:
             items, _ = list_once(api_client, res, namespace)
         except Exception as exc:  # noqa: BLE001 - reported as the resource's state
-            state, detail = classify(exc, res)
-            emit(SourceState(res.name, state, detail, t))
+            emit(replace(classify(exc, res, server_of(api_client)), t=t))
             continue
         emit(Relisted(res.kind, items, t))
         emit(SourceState(res.name, Conn.OK, "", t))
@@ -168,29 +171,34 @@ class LiveSource:
         """The reflector loop for one resource; blocks until stop()."""
         backoff = 1.0
         state = Conn.CONNECTING
+        failed_shown = False
         while not self._stop.is_set():
             # A forbidden resource or a missing CRD keeps its state while we retry: it is a
             # settled answer, not a broken link, so the header must not flicker to "connecting".
-            if state not in (Conn.FORBIDDEN, Conn.CRD_MISSING):
+            # Nor does a failure: its reason stays on screen until a retry works.
+            if state not in (Conn.FORBIDDEN, Conn.CRD_MISSING) and not failed_shown:
                 self._state(res, state)
             try:
                 items, rv = list_once(self.api_client, res, self.namespace)
                 self.emit(Relisted(res.kind, items, self.clock()))
                 self._state(res, Conn.OK)
+                failed_shown = False
                 backoff = 1.0
                 while not self._stop.is_set():
                     rv = self._watch(res, rv)
             except Gone:
                 self.gone[res.name] = self.gone.get(res.name, 0) + 1
-                state = Conn.RECONNECTING
+                state, failed_shown = Conn.RECONNECTING, False
                 continue  # relist at once: the store is replaced by the fresh list
             except Exception as exc:  # noqa: BLE001 - every failure becomes a state + retry
                 if self._stop.is_set():
                     return
-                state, detail = classify(exc, res)
+                failed = classify(exc, res, server_of(self.api_client))
+                state = failed.state
                 if state is Conn.CRD_MISSING:  # no CRD, no objects of it: drop what we held
                     self.emit(Relisted(res.kind, [], self.clock()))
-                self._state(res, state, detail)
+                self.emit(replace(failed, t=self.clock()))
+                failed_shown = True
                 wait = backoff if state is Conn.RECONNECTING else max(backoff, 10.0)
                 backoff = min(backoff * 2, MAX_BACKOFF)
                 if self._stop.wait(wait):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from itertools import groupby
 
-from tutor.commands.results import EXIT_NOT_PASSED, EXIT_OK, EXIT_USAGE, UsageError, print_json
+from tutor.commands.results import EXIT_NOT_PASSED, EXIT_OK, UsageError, cluster_error, print_json
 from tutor.cluster.events import Conn
 from tutor.commands.setup import connect_for, mark_start, replay_items, session_for
 from tutor.workspace.files import read_answer
@@ -24,9 +24,7 @@ def run_check(args) -> int:
     if args.replay:
         latched = replay_instantly(session, args, steps)
     else:
-        code = load_live(session, args)
-        if code is not None:
-            return code
+        load_live(session, args)
     if args.workdir or not args.replay:
         for name in lesson.answer_files:
             session.apply(read_answer(session.workspace.path(name), name))
@@ -68,17 +66,21 @@ def replay_instantly(session, args, steps: list[int]) -> dict[int, float]:
     return passed_at
 
 
-def load_live(session, args) -> int | None:
+def load_live(session, args) -> None:
+    """One list of everything. A cluster that cannot be reached, or that lets the tutor read
+    neither its pods nor anything else, is an error (exit 2, one line); a resource that is only
+    forbidden or missing is said on stderr and the steps are judged without it."""
     from tutor.cluster.live import list_all
 
-    conn = connect_for(args, session.lang)
+    conn = connect_for(args)
     mark_start(session)
     list_all(conn.api_client, session.lesson.namespace, session.apply)
-    down = [s for s in session.states.values() if s.state is Conn.RECONNECTING]
-    if len(down) == len(session.states):
-        print(f"lwstutor: cannot reach the cluster at {conn.server}: {down[0].detail}", file=sys.stderr)
-        return EXIT_USAGE
-    for s in session.states.values():
+    states = session.states.values()
+    failed = [s for s in states if s.state is not Conn.OK and s.failure is not None]
+    fatal = next((s for s in failed if s.state is Conn.RECONNECTING or s.resource == "pods"), None)
+    if fatal is not None or (failed and len(failed) == len(states)):
+        raise cluster_error((fatal or failed[0]).failure)
+    for s in states:
         if s.state is not Conn.OK:
-            print(f"lwstutor: {s.resource}: {s.detail}", file=sys.stderr)
-    return None
+            print(f"lwstutor: {s.resource}: {s.failure.text(session.lang) if s.failure else s.detail}",
+                  file=sys.stderr)

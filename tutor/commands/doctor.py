@@ -1,29 +1,51 @@
-"""`lwstutor doctor`: is the cluster ready for the lab? Prints each problem with its fix."""
+"""`lwstutor doctor`: is the cluster ready for the lab? Prints each problem with its fix.
+
+The local checks (the workdir) run whatever happened to the cluster: a doctor that stops at
+"cannot reach" hides the next thing to fix. A cluster that cannot be found or reached makes the
+exit code 2, as for every command; otherwise 0 when ready, 1 when not.
+"""
 
 from __future__ import annotations
 
-from tutor.commands.results import EXIT_NOT_PASSED, EXIT_OK, print_json
-from tutor.commands.setup import connect_for, lesson_for, workdir_for
+from tutor.commands.results import EXIT_NOT_PASSED, EXIT_OK, EXIT_USAGE, UsageError, print_json
+from tutor.commands.setup import chosen_lang, connect_for, lesson_for, workdir_for
 
 
 def run_doctor(args) -> int:
-    from tutor.doctor import Finding, run
+    from tutor.doctor import Finding, local_checks, run
 
     lesson = lesson_for(args)
-    conn = connect_for(args)
-    # Which kubeconfig, and why that one: the first thing to know when the tutor and kubectl disagree.
-    used = Finding("kubeconfig", True, f"kubeconfig {conn.source.describe()}",
-                   f"context {conn.context or '(none)'}, server {conn.server}")
-    findings = [used, *run(conn.api_client, lesson.namespace, workdir_for(args, lesson), lesson.gpu_resource)]
+    lang = chosen_lang(args)
+    workdir = workdir_for(args, lesson, check=False)  # a workdir that is not there is a finding here
+    error: UsageError | None = None
+    conn = None
+    try:
+        conn = connect_for(args)
+    except UsageError as exc:
+        error = exc
+    if conn is not None:
+        # Which kubeconfig, and why that one: the first thing to know when the tutor and kubectl disagree.
+        used = Finding("kubeconfig", True, f"kubeconfig {conn.source.describe()}",
+                       f"context {conn.context or '(none)'}, server {conn.server}")
+        findings = [used, *run(conn.api_client, lesson.namespace, workdir, lesson.gpu_resource, lang=lang)]
+        failure = next((f.failure for f in findings if f.failure is not None), None)
+        if failure is not None:
+            error = UsageError(failure.en, failure.ko, failure.kind)
+    else:
+        findings = [Finding("kubeconfig", False, error.text(lang), "", list(error.fixes)), *local_checks(workdir)]
     ok = all(f.ok for f in findings)
+    code = EXIT_USAGE if error is not None else EXIT_OK if ok else EXIT_NOT_PASSED
     if args.json:
-        print_json({"context": conn.context, "server": conn.server, "ready": ok,
-                    "kubeconfig": {"files": list(conn.source.files), "why": conn.source.why},
-                    "checks": [f.to_json() for f in findings]})
+        out = {"context": conn.context if conn else None, "server": conn.server if conn else None, "ready": ok,
+               "kubeconfig": {"files": list(conn.source.files), "why": conn.source.why} if conn else None,
+               "checks": [f.to_json() for f in findings]}
+        if error is not None:
+            out.update(error.to_json(lang))
+        print_json(out)
     else:
         for f in findings:
             print(f"{'✓' if f.ok else '✗'} {f.title}" + (f": {f.detail}" if f.detail else ""))
             for fix in f.fix:
                 print("    " + fix.replace("\n", "\n    "))
         print("the lab is ready" if ok else "the lab is not ready: fix the items marked ✗")
-    return EXIT_OK if ok else EXIT_NOT_PASSED
+    return code

@@ -1,4 +1,4 @@
-"""How a command ends: its exit code, a usage error for the user to fix, or JSON on stdout.
+"""How a command ends: its exit code, an error for the user to fix, or JSON on stdout.
 
 The commands import these from here (not from tutor.cli), so cli -> commands is the only direction.
 """
@@ -12,7 +12,32 @@ EXIT_OK, EXIT_NOT_PASSED, EXIT_USAGE = 0, 1, 2
 
 
 class UsageError(Exception):
-    """Bad input or an unusable setup: cli.main prints `lwstutor: <message>` and exits 2."""
+    """Bad input or an unusable setup: cli.main prints `lwstutor: <message>` in the learner's
+    language (or, with --json, `{"error": {"kind", "message"}}` on stdout) and exits 2.
+
+    kind names what failed, for a grader to match: usage, path, recording, kubeconfig, or the
+    cluster failure's kind (refused, dns, tls, timeout, closed, unreachable, unauthorized,
+    forbidden, http)."""
+
+    def __init__(self, message: str, ko: str = "", kind: str = "usage", fixes: tuple[str, ...] = ()):
+        super().__init__(message)
+        self.ko = ko
+        self.kind = kind
+        self.fixes = tuple(fixes)
+
+    def text(self, lang: str) -> str:
+        return self.ko if lang == "ko" and self.ko else str(self)
+
+    def to_json(self, lang: str) -> dict:
+        out = {"kind": self.kind, "message": self.text(lang)}
+        if self.fixes:
+            out["fixes"] = list(self.fixes)
+        return {"error": out}
+
+
+def cluster_error(failure) -> UsageError:
+    """A request to the API server failed (tutor.cluster.failure.Failure): exit 2, one line."""
+    return UsageError(failure.en, failure.ko, failure.kind)
 
 
 def print_json(obj) -> None:

@@ -7,9 +7,10 @@ from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
+from tutor.commands import paths
 from tutor.commands.results import UsageError
 from tutor.lesson.loader import Lesson, load
-from tutor.progress import Progress, state_dir
+from tutor.progress import Progress, looks_like_ours, peek_lang, state_dir
 from tutor.session import Session
 
 
@@ -34,12 +35,13 @@ def _recording_errors_as_usage():
     try:
         yield
     except RecordingError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(str(exc), kind="recording") from None
 
 
 def open_recording(path: str):
     from tutor.cluster.recording import open_recording as open_
 
+    paths.input_file(path, "--replay")
     with _recording_errors_as_usage():
         return open_(path)
 
@@ -50,20 +52,46 @@ def replay_items(args, use_files: bool) -> list:
         return args._recording.items_for(use_files)
 
 
-def workdir_for(args, lesson: Lesson) -> str:
+def workdir_for(args, lesson: Lesson, check: bool = True) -> str:
+    """The answer files' directory. One given with --workdir must be a directory now (the
+    default may not exist yet: the learner creates it in step 1)."""
+    if args.workdir and check:
+        paths.directory(os.path.expanduser(args.workdir), "--workdir")
     return os.path.abspath(os.path.expanduser(args.workdir or lesson.workdir))
 
 
 def progress_for(args, lesson: Lesson, replay: bool) -> Progress:
     """Live progress lives in the learner's state dir; a replay gets its own file per recording,
-    so watching the demo never marks the learner's own steps as passed."""
-    if getattr(args, "state_file", None):
-        path = Path(args.state_file)
-    elif replay:
+    so watching the demo never marks the learner's own steps as passed. A --state-file is
+    used only if it is new or one lwstutor could have written; the tutor never replaces, or
+    sets aside, anything else."""
+    given = getattr(args, "state_file", None)
+    if given:
+        real, exists = paths.output_file(os.path.expanduser(given), "--state-file")
+        if exists and not looks_like_ours(Path(real)):
+            raise UsageError(f"--state-file {given}: not a lwstutor progress file, and lwstutor replaces "
+                             "only its own; give a new file name",
+                             f"--state-file {given}: lwstutor 진행 파일이 아닙니다. lwstutor는 자기가 쓴 "
+                             "파일만 바꿉니다. 새 파일 이름을 주세요", kind="path")
+        return Progress.load(Path(real), len(lesson.steps), make_dirs=False)
+    if replay:
         path = state_dir() / f"replay-{Path(args.replay).stem}.json"
     else:
         path = state_dir() / f"progress-{lesson.id}.json"
     return Progress.load(path, len(lesson.steps))
+
+
+def chosen_lang(args) -> str:
+    """The language of this run: --lang, else the one saved with the learner's progress, else
+    the locale. Reads the progress file only (for an error message before anything started)."""
+    lang = getattr(args, "lang", None)
+    if lang:
+        return lang
+    try:
+        saved = peek_lang(state_dir() / f"progress-{load().id}.json")
+    except Exception:  # noqa: BLE001 - an error message must not fail for want of a language
+        saved = ""
+    return default_lang(None, saved)
 
 
 def default_lang(cli_lang: str | None, saved: str = "") -> str:
@@ -99,29 +127,27 @@ def mark_start(session: Session, recording=None) -> None:
 
 
 @contextmanager
-def _connect_errors_as_usage(args, lang: str | None):
-    """A cluster that cannot be found or configured: exit code 2, the message in the learner's
-    language (the session's when there is one, else --lang or the locale)."""
+def _connect_errors_as_usage():
+    """A cluster that cannot be found or configured: exit code 2, its message in both languages."""
     from tutor.cluster.connect import ConnectError
 
     try:
         yield
     except ConnectError as exc:
-        lang = lang or default_lang(getattr(args, "lang", None))
-        prefix = "연결할 수 없습니다" if lang == "ko" else "cannot connect"
-        raise UsageError(f"{prefix}: {exc.text(lang)}") from None
+        raise UsageError(f"cannot connect: {exc.texts['en']}", f"연결할 수 없습니다: {exc.texts['ko']}",
+                         kind="kubeconfig", fixes=exc.fixes) from None
 
 
-def find_kubeconfig_for(args, lang: str | None = None):
+def find_kubeconfig_for(args):
     """Which kubeconfig kubectl would use, without importing the kubernetes client."""
     from tutor.cluster.connect import find_kubeconfig
 
-    with _connect_errors_as_usage(args, lang):
+    with _connect_errors_as_usage():
         return find_kubeconfig(args.kubeconfig)
 
 
-def connect_for(args, lang: str | None = None):
+def connect_for(args):
     from tutor.cluster.connect import connect
 
-    with _connect_errors_as_usage(args, lang):
+    with _connect_errors_as_usage():
         return connect(args.kubeconfig, args.context)

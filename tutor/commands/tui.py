@@ -17,7 +17,8 @@ def run_tui(args) -> int:
         app = tui_app(args)
         app.run()
     if app.connect_error:  # the connection or the recording failed after the first frame: same message and code
-        raise UsageError(app.connect_error)
+        err = app.connect_error
+        raise err if isinstance(err, UsageError) else UsageError(str(err), kind="recording")
     return EXIT_OK
 
 
@@ -38,7 +39,7 @@ def tui_app(args):
         # The kubernetes client takes about half a second to import: connect in a thread once
         # the first frame is up. A kubeconfig that is missing or unreadable is still an error
         # before the UI starts (finding it imports nothing heavy).
-        find_kubeconfig_for(args, session.lang)
+        find_kubeconfig_for(args)
         starter = partial(connect_then_start, args, poll=args.poll)
     from tutor.ui.app import TutorApp
 
@@ -50,9 +51,9 @@ def connect_then_start(args, app, poll: bool) -> None:
     be configured ends the app with the same message and exit code as before the UI."""
     def work() -> None:
         try:
-            conn = connect_for(args, app.session.lang)
+            conn = connect_for(args)
         except UsageError as exc:
-            stop_with_error(app, str(exc))
+            stop_with_error(app, exc)
             return
         app.call_from_thread(started, conn)
 
@@ -85,7 +86,7 @@ def start_live(api_client, app, poll: bool) -> None:
     app.run_doctor(api_client)
 
 
-def stop_with_error(app, message: str) -> None:
+def stop_with_error(app, message) -> None:
     """From a source's thread: ends the app; run_tui then prints the message and exits with
     code 2, as when the same problem is found before the UI starts."""
     app.connect_error = message

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from tutor.commands.results import EXIT_OK, UsageError, print_json
+from tutor.commands.results import EXIT_OK, UsageError, cluster_error, print_json
 from tutor.checks.why import Why, cause_text, explain
 from tutor.cluster import objects as o
 from tutor.commands.setup import connect_for, replay_items, session_for
@@ -30,7 +30,8 @@ def run_why(args) -> int:
         nodes, pods, events, seen_ns = _read_live(args, ns)
     pod = next((p for p in pods if o.name(p) == args.pod and o.namespace(p) == ns), None)
     if pod is None:
-        raise UsageError(f"pod {args.pod} not found in namespace {ns}")
+        raise UsageError(f"pod {args.pod} not found in namespace {ns}",
+                         f"{ns} 네임스페이스에 {args.pod} 파드가 없습니다", kind="not-found")
     why = explain(pod, nodes, pods, events, session.lang, seen_namespace=seen_ns)
     if args.json:
         print_json(to_json(why, pod, pods, session.lang, seen_ns))
@@ -65,6 +66,8 @@ def _read_live(args, ns: str):
     from kubernetes import client
     from kubernetes.client.exceptions import ApiException
 
+    from tutor.cluster.failure import describe
+
     conn = connect_for(args)
     core = client.CoreV1Api(conn.api_client)
     try:
@@ -76,10 +79,8 @@ def _read_live(args, ns: str):
                 raise
             pods, seen_ns = _list(core.list_namespaced_pod, ns), ns
         events = _list(core.list_namespaced_event, ns, field_selector=f"involvedObject.name={args.pod}")
-    except ApiException as exc:
-        raise UsageError(f"cannot read from {conn.server}: HTTP {exc.status} {exc.reason}") from None
-    except OSError as exc:  # refused, timed out: urllib3 errors are OSErrors
-        raise UsageError(f"cannot reach the cluster at {conn.server}: {exc}") from None
+    except Exception as exc:  # noqa: BLE001 - refused, TLS, DNS, timeout, 401, 403: one line each
+        raise cluster_error(describe(exc, conn.server)) from None
     return nodes, pods, events, seen_ns
 
 

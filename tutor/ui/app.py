@@ -411,10 +411,14 @@ class TutorApp(App):
 
     def _draw_status(self) -> None:
         s = self.session
+        conn = s.connection()
+        # Before the first list, a failure is "cannot reach …": there is no last data to show.
+        failure = next((st.failure for st in s.states.values() if st.state is Conn.RECONNECTING and st.failure),
+                       None) if conn is Conn.RECONNECTING and not s.listed_once else None
         self.query_one(StatusBar).show(
             title=s.lesson.title(s.lang), context=self.context_name, namespace=s.lesson.namespace,
-            conn=s.connection(), passed=len(s.progress.passed), total=len(s.lesson.steps),
-            lang=s.lang, replay=self.replay)
+            conn=conn, passed=len(s.progress.passed), total=len(s.lesson.steps),
+            lang=s.lang, replay=self.replay, unreachable=failure.text(s.lang) if failure else "")
 
     # --- actions -----------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple) -> bool | None:
@@ -498,7 +502,7 @@ class TutorApp(App):
         def work() -> None:
             s = self.session
             try:
-                findings = run(api_client, s.lesson.namespace, s.workspace.workdir, s.lesson.gpu_resource)
+                findings = run(api_client, s.lesson.namespace, s.workspace.workdir, s.lesson.gpu_resource, lang=s.lang)
             except Exception:  # noqa: BLE001 - the preflight is advice; the watches report real trouble
                 return
             self.post_message(DoctorDone(findings))

@@ -6,6 +6,15 @@ KO = {
     "Progress not saved to {path}: {err}. It is kept while lwstutor runs.":
         "진행 상황을 {path}에 저장하지 못했습니다: {err}. lwstutor가 실행되는 동안에는 유지됩니다.",
     "Progress saved again.": "진행 상황을 다시 저장했습니다.",
+    # the header's connection state (tutor/ui/widgets/status_bar.py)
+    "● live": "● 실시간",
+    "◌ connecting": "◌ 연결 중",
+    "◌ reconnecting — showing last data": "◌ 다시 연결하는 중 — 마지막 데이터를 보여 줍니다",
+    "● live (some access denied)": "● 실시간 (일부 권한 없음)",
+    "● live (LWS not installed)": "● 실시간 (LWS 미설치)",
+    "■ replay ended": "■ 재생 끝",
+    "▶ replay": "▶ 재생",
+    "{why} — retrying": "{why} — 다시 시도하는 중",
     "Steps": "단계",
     "Groups": "그룹",
     "Pods": "파드",

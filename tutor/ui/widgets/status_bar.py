@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from tutor.cluster.events import Conn
+from tutor.ui.i18n import translate
 from tutor.ui.widgets.redraw import RedrawsOnChange
 
 CONN_STYLE = {
@@ -20,13 +21,17 @@ CONN_STYLE = {
 
 class StatusBar(RedrawsOnChange, Static):
     def show(self, *, title: str, context: str, namespace: str, conn: Conn, passed: int, total: int,
-             lang: str, replay: bool) -> None:
-        key = (title, context, namespace, conn, passed, total, lang, replay)
+             lang: str, replay: bool, unreachable: str = "") -> None:
+        """`unreachable`: why the cluster could not be reached before it was ever listed."""
+        key = (title, context, namespace, conn, passed, total, lang, replay, unreachable)
         if not self._is_new(key):
             return
         label, style = CONN_STYLE.get(conn, (conn.value, "yellow"))
         if replay and conn is Conn.OK:
             label, style = "▶ replay", "cyan"
+        label = translate(lang, label)
+        if unreachable:
+            label, style = "✗ " + translate(lang, "{why} — retrying", why=unreachable), "bold red"
         # Most important first: a narrow terminal cuts the end of the line, not the progress.
         t = Text(no_wrap=True, overflow="ellipsis")
         t.append(" lwstutor ", style="bold reverse")
