@@ -74,7 +74,13 @@ def run(api_client, namespace: str, workdir: str, gpu: str = "nvidia.com/gpu", l
         return out + local_checks(workdir)
 
     # 2. access (SelfSubjectAccessReview, like kubectl auth can-i) ------------------------------
-    out.append(_access(client.AuthorizationV1Api(api_client), namespace, timeout))
+    access = _access(client.AuthorizationV1Api(api_client), namespace, timeout)
+    out.append(access)
+    if "list pods" in access.detail:  # the tutor could show nothing: the cluster forbids it
+        from tutor.cluster.failure import make
+
+        access.failure = make("forbidden", str(api_client.configuration.host), 403,
+                              why="this user may not list pods in namespace " + namespace)
 
     # 3. LWS CRD, version, controller and webhook --------------------------------------------
     out.extend(_lws(api_client, namespace, timeout))

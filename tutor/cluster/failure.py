@@ -56,7 +56,7 @@ class Failure:
         return self.kind not in CONNECTION_KINDS
 
 
-def _make(kind: str, server: str, status: int | None = None, **fields) -> Failure:
+def make(kind: str, server: str, status: int | None = None, **fields) -> Failure:
     host = urlsplit(server).hostname or server
     en, ko = _TEXTS[kind]
     values = {"server": server or "the API server", "host": host, "status": status, **fields}
@@ -92,39 +92,39 @@ def describe(exc: BaseException, server: str) -> Failure:
     status = getattr(exc, "status", None)
     if isinstance(status, int) and status:
         if status == 401:
-            return _make("unauthorized", server, status)
+            return make("unauthorized", server, status)
         kind = "forbidden" if status == 403 else "http"
-        return _make(kind, server, status, why=_api_message(exc))
+        return make(kind, server, status, why=_api_message(exc))
     for e in _chain(exc):
         if isinstance(e, ssl.SSLCertVerificationError):
-            return _make("tls", server, why=_one_line(e.verify_message or str(e)))
+            return make("tls", server, why=_one_line(e.verify_message or str(e)))
         if isinstance(e, ssl.SSLError) or _is(e, "SSLError"):
             if any(isinstance(x, ssl.SSLCertVerificationError) for x in _chain(e)):
                 continue  # the verification error further down names the reason
-            return _make("tls", server, why=_one_line(getattr(e, "reason", None) or str(e)))
+            return make("tls", server, why=_one_line(getattr(e, "reason", None) or str(e)))
         if _is(e, "NameResolutionError"):
-            return _make("dns", server)
+            return make("dns", server)
         if isinstance(e, ConnectionRefusedError) or (isinstance(e, OSError) and e.errno == errno.ECONNREFUSED) \
                 or (_is(e, "NewConnectionError") and "refused" in str(e)):
-            return _make("refused", server)
+            return make("refused", server)
         # NewConnectionError is a ConnectTimeoutError in urllib3 2: refusals are told apart above.
         if (isinstance(e, TimeoutError) or _is(e, "ConnectTimeoutError", "ReadTimeoutError")) \
                 and not (_is(e, "NewConnectionError") and e.__cause__ is not None):
-            return _make("timeout", server)
+            return make("timeout", server)
         if isinstance(e, socket.gaierror):
-            return _make("dns", server)
+            return make("dns", server)
         if isinstance(e, (ConnectionResetError, BrokenPipeError)) or _is(e, "ProtocolError"):
-            return _make("closed", server, why=_os_reason(e))
+            return make("closed", server, why=_os_reason(e))
     # Connection refused arrives as NewConnectionError whose message holds "[Errno 111]" when the
     # socket error was not chained.
     text = str(exc)
     if "Connection refused" in text or f"[Errno {errno.ECONNREFUSED}]" in text:
-        return _make("refused", server)
+        return make("refused", server)
     if "Name or service not known" in text or "nodename nor servname" in text:
-        return _make("dns", server)
+        return make("dns", server)
     if "timed out" in text:
-        return _make("timeout", server)
-    return _make("unreachable", server, why=_os_reason(exc))
+        return make("timeout", server)
+    return make("unreachable", server, why=_os_reason(exc))
 
 
 def _is(exc: BaseException, *names: str) -> bool:

@@ -122,12 +122,21 @@ def list_once(api_client, res: Resource, namespace: str) -> tuple[list[dict], st
 
 
 def list_all(api_client, namespace: str, emit: Callable, resources=RESOURCES, t: float = 0.0) -> None:
-    """One snapshot of everything (for `lwstutor check`); per-resource failures become states."""
+    """One snapshot of everything (for `lwstutor check`); per-resource failures become states.
+    A server that cannot be reached at all is not asked again for each resource: each would
+    wait out the same timeout."""
+    unreachable = None
     for res in resources:
+        if unreachable is not None:
+            emit(replace(unreachable, resource=res.name, t=t))
+            continue
         try:
             items, _ = list_once(api_client, res, namespace)
         except Exception as exc:  # noqa: BLE001 - reported as the resource's state
-            emit(replace(classify(exc, res, server_of(api_client)), t=t))
+            failed = replace(classify(exc, res, server_of(api_client)), t=t)
+            if failed.state is Conn.RECONNECTING and not failed.failure.reached:
+                unreachable = failed
+            emit(failed)
             continue
         emit(Relisted(res.kind, items, t))
         emit(SourceState(res.name, Conn.OK, "", t))

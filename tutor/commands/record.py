@@ -18,7 +18,7 @@ import time
 
 from tutor.commands import paths
 from tutor.commands.results import EXIT_OK, UsageError, cluster_error
-from tutor.cluster.events import FileChanged, ObjectEvent, Relisted, SourceState
+from tutor.cluster.events import Conn, FileChanged, ObjectEvent, Relisted, SourceState
 from tutor.cluster.live import LiveSource
 from tutor.cluster.recording import Header, RecordingError, Writer, open_recording
 from tutor.commands.setup import connect_for, session_for
@@ -111,7 +111,10 @@ def run_record(args) -> int:
                 continue
             if isinstance(item, SourceState):
                 last_failure = item.failure or last_failure
-                say_state(item, session.lang)
+                if writer is not None or item.state is Conn.OK:  # before the first list: only the final error
+                    say_state(item, session.lang)
+                if writer is None and item.resource == "pods" and item.state is Conn.FORBIDDEN:
+                    raise cluster_error(item.failure)  # a recording without pods records nothing
                 continue
             if writer is None:  # nothing is written before the cluster has answered a list
                 waiting.append(item)
@@ -129,6 +132,8 @@ def run_record(args) -> int:
     finally:
         live.stop()
         files.stop()
+        live.join(5)  # no watch thread may outlive the interpreter's shutdown
+        files.join(5)
         out.close()
     if writer is None:
         if last_failure is not None:
