@@ -201,7 +201,7 @@ def test_lwstutor_on_an_unreadable_k3s_file_stops_before_the_ui_with_the_fixes(v
 
 def test_doctor_on_a_stock_k3s_vm_says_which_file_and_why(vm):
     kubeconfig(Path(vm.k3s), server="https://127.0.0.1:9")  # nothing listens there
-    res = lwstutor_in(vm, "doctor", "--json")
+    res = lwstutor_in(vm, "doctor", "--json", "--lang", "en")
     out = json.loads(res.stdout)
     # Nothing answers: exit 2 as for every command, the error as JSON, and the report still made.
     assert res.returncode == 2 and out["kubeconfig"]["files"] == [vm.k3s] and out["error"]["kind"] == "refused"

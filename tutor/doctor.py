@@ -23,6 +23,64 @@ READS = [("pods", "", True), ("events", "", True), ("statefulsets", "apps", True
          (o.LWS_PLURAL, o.LWS_GROUP, True), ("nodes", "", False)]
 
 
+# Korean for doctor's words. No particle follows a name here: the sentences are built so
+# that none has to agree with a node, directory or version.
+KO = {
+    "cluster reachable (Kubernetes {v})": "클러스터에 연결됨 (Kubernetes {v})",
+    "check --kubeconfig/--context or $KUBECONFIG": "--kubeconfig/--context 또는 $KUBECONFIG를 확인하세요",
+    "namespace {ns} exists": "네임스페이스 있음: {ns}",
+    "namespace {ns} is missing": "네임스페이스 없음: {ns}",
+    "namespace {ns} could not be read": "네임스페이스를 읽지 못함: {ns}",
+    "you may get, list and watch everything the tutor reads": "튜터가 읽는 것을 모두 get, list, watch 할 수 있습니다",
+    "the tutor cannot read everything it needs": "튜터에게 필요한 읽기 권한이 모자랍니다",
+    "denied: {verbs}": "거부됨: {verbs}",
+    "kubectl apply -f deploy/rbac.yaml   # a read-only ClusterRole for the tutor":
+        "kubectl apply -f deploy/rbac.yaml   # 튜터용 읽기 전용 ClusterRole",
+    "LeaderWorkerSet CRD installed (served: {v})": "LeaderWorkerSet CRD 설치됨 (제공 버전: {v})",
+    "version {v} is not served": "{v} 버전이 제공되지 않습니다",
+    "LeaderWorkerSet is not installed (no CRD {crd})": "LeaderWorkerSet 미설치 (CRD 없음: {crd})",
+    "could not read the LeaderWorkerSet CRD": "LeaderWorkerSet CRD를 읽지 못했습니다",
+    "LWS pods exist but lack the webhook's labels": "LWS 파드는 있는데 웹훅의 레이블이 없습니다",
+    "the LWS pod webhook is not running, so groups never form": "LWS 파드 웹훅이 동작하지 않아 그룹이 만들어지지 않습니다",
+    "its pod webhook is registered": "파드 웹훅이 등록되어 있음",
+    "LWS pods carry the webhook's labels": "LWS 파드에 웹훅의 레이블이 있음",
+    "LWS controller and webhook look active ({why})": "LWS 컨트롤러와 웹훅이 동작 중으로 보입니다 ({why})",
+    "no LWS pod webhook found": "LWS 파드 웹훅이 없습니다",
+    "no MutatingWebhookConfiguration serves /mutate--v1-pod": "/mutate--v1-pod 경로를 처리하는 MutatingWebhookConfiguration 없음",
+    "nodes could not be listed": "노드 목록을 읽지 못했습니다",
+    "node {node} is untainted with {n} {gpu}": "테인트 없는 노드 {node}: {gpu} {n}개",
+    "no untainted schedulable node with {n} {gpu}": "{gpu} {n}개가 있는, 테인트 없고 스케줄 가능한 노드가 없습니다",
+    "{node} has {n}": "{node}: {n}개",
+    "KWOK node {node} is missing": "KWOK 노드 없음: {node}",
+    "not Ready": "Ready 아님",
+    "kubectl get pods -n kube-system -l app=kwok-controller   # is kwok running?":
+        "kubectl get pods -n kube-system -l app=kwok-controller   # kwok이 실행 중인가요?",
+    "no label type=kwok": "type=kwok 레이블 없음",
+    "no taint {taint}": "테인트 없음: {taint}",
+    "{n} {gpu} allocatable, needs {need}": "할당 가능한 {gpu} {n}개, 필요한 수 {need}개",
+    "KWOK node {node} is ready": "KWOK 노드 준비됨: {node}",
+    "KWOK node {node}": "KWOK 노드: {node}",
+    "workdir {dir} is not a directory": "작업 디렉터리 자리에 디렉터리가 아닌 것이 있습니다: {dir}",
+    "ls -l {dir}   # move it away, or give --workdir another directory":
+        "ls -l {dir}   # 치우거나, --workdir 옵션으로 다른 디렉터리를 주세요",
+    "workdir {dir} does not exist": "작업 디렉터리 없음: {dir}",
+    "workdir {dir} is not writable by you": "작업 디렉터리에 쓸 권한이 없습니다: {dir}",
+    "workdir {dir} is writable": "작업 디렉터리에 쓸 수 있음: {dir}",
+    "the lab is ready": "실습 준비 완료",
+    "the lab is not ready: fix the items marked ✗": "실습 준비가 덜 되었습니다: ✗ 표시 항목을 고치세요",
+    "kubeconfig {source}": "kubeconfig {source}",
+    "context {context}, server {server}": "컨텍스트 {context}, 서버 {server}",
+}
+
+
+def words(lang: str):
+    """doctor's sentences in `lang`: t(english_template, **fields)."""
+    def t(text: str, **kw) -> str:
+        out = KO.get(text, text) if lang == "ko" else text
+        return out.format(**kw) if kw else out
+    return t
+
+
 @dataclass
 class Finding:
     id: str
@@ -59,6 +117,7 @@ def run(api_client, namespace: str, workdir: str, gpu: str = "nvidia.com/gpu", l
 
     from tutor.cluster.failure import describe
 
+    t = words(lang)
     core = client.CoreV1Api(api_client)
     out: list[Finding] = []
     timeout = (5, 15)
@@ -66,15 +125,15 @@ def run(api_client, namespace: str, workdir: str, gpu: str = "nvidia.com/gpu", l
     # 1. reachable: if not, the cluster's checks cannot run, and the local ones still do -------
     try:
         version = client.VersionApi(api_client).get_code(_request_timeout=timeout).git_version
-        out.append(Finding("cluster", True, f"cluster reachable (Kubernetes {version})"))
+        out.append(Finding("cluster", True, t("cluster reachable (Kubernetes {v})", v=version)))
     except Exception as exc:  # noqa: BLE001 - refused, TLS, DNS, timeout, 401, 403: one line each
         failure = describe(exc, str(api_client.configuration.host))
         out.append(Finding("cluster", False, failure.text(lang), "",
-                           ["kubectl cluster-info", "check --kubeconfig/--context or $KUBECONFIG"], failure))
-        return out + local_checks(workdir)
+                           ["kubectl cluster-info", t("check --kubeconfig/--context or $KUBECONFIG")], failure))
+        return out + local_checks(workdir, lang)
 
     # 2. access (SelfSubjectAccessReview, like kubectl auth can-i) ------------------------------
-    access = _access(client.AuthorizationV1Api(api_client), namespace, timeout)
+    access = _access(client.AuthorizationV1Api(api_client), namespace, timeout, t)
     out.append(access)
     if "list pods" in access.detail:  # the tutor could show nothing: the cluster forbids it
         from tutor.cluster.failure import make
@@ -83,33 +142,33 @@ def run(api_client, namespace: str, workdir: str, gpu: str = "nvidia.com/gpu", l
                               why="this user may not list pods in namespace " + namespace)
 
     # 3. LWS CRD, version, controller and webhook --------------------------------------------
-    out.extend(_lws(api_client, namespace, timeout))
+    out.extend(_lws(api_client, namespace, timeout, t))
 
     # 4. namespace --------------------------------------------------------------------------
     try:
         core.read_namespace(namespace, _request_timeout=timeout)
-        out.append(Finding("namespace", True, f"namespace {namespace} exists"))
+        out.append(Finding("namespace", True, t("namespace {ns} exists", ns=namespace)))
     except Exception as exc:  # noqa: BLE001
         if _status(exc) == 404:
-            out.append(Finding("namespace", False, f"namespace {namespace} is missing", "",
+            out.append(Finding("namespace", False, t("namespace {ns} is missing", ns=namespace), "",
                                [f"kubectl create namespace {namespace}"]))
         else:
-            out.append(Finding("namespace", False, f"namespace {namespace} could not be read",
+            out.append(Finding("namespace", False, t("namespace {ns} could not be read", ns=namespace),
                                f"HTTP {_status(exc)}", [f"kubectl get namespace {namespace}"]))
 
     # 5. nodes ------------------------------------------------------------------------------
-    out.extend(_nodes(core, gpu, timeout))
+    out.extend(_nodes(core, gpu, timeout, t))
 
     # 6. local: the workdir ------------------------------------------------------------------
-    return out + local_checks(workdir)
+    return out + local_checks(workdir, lang)
 
 
-def local_checks(workdir: str) -> list[Finding]:
+def local_checks(workdir: str, lang: str = "en") -> list[Finding]:
     """What doctor checks on this machine, with or without a cluster."""
-    return [_workdir(workdir)]
+    return [_workdir(workdir, words(lang))]
 
 
-def _access(authz, namespace: str, timeout) -> Finding:
+def _access(authz, namespace: str, timeout, t) -> Finding:
     from kubernetes import client
 
     denied = []
@@ -127,13 +186,14 @@ def _access(authz, namespace: str, timeout) -> Finding:
             if not allowed:
                 denied.append(f"{verb} {resource}{'.' + group if group else ''}")
     if not denied:
-        return Finding("access", True, "you may get, list and watch everything the tutor reads")
-    return Finding("access", False, "the tutor cannot read everything it needs", "denied: " + ", ".join(denied),
-                   ["kubectl apply -f deploy/rbac.yaml   # a read-only ClusterRole for the tutor",
+        return Finding("access", True, t("you may get, list and watch everything the tutor reads"))
+    return Finding("access", False, t("the tutor cannot read everything it needs"),
+                   t("denied: {verbs}", verbs=", ".join(denied)),
+                   [t("kubectl apply -f deploy/rbac.yaml   # a read-only ClusterRole for the tutor"),
                     "kubectl auth can-i --list -n " + namespace])
 
 
-def _lws(api_client, namespace: str, timeout) -> list[Finding]:
+def _lws(api_client, namespace: str, timeout, t) -> list[Finding]:
     from kubernetes import client
 
     out = []
@@ -141,13 +201,13 @@ def _lws(api_client, namespace: str, timeout) -> list[Finding]:
         crd = client.ApiextensionsV1Api(api_client).read_custom_resource_definition(CRD_NAME, _request_timeout=timeout)
         served = [v.name for v in crd.spec.versions if v.served]
         ok = o.LWS_VERSION in served
-        out.append(Finding("lws-crd", ok, f"LeaderWorkerSet CRD installed (served: {', '.join(served)})",
-                           "" if ok else f"version {o.LWS_VERSION} is not served", [] if ok else [LWS_INSTALL]))
+        out.append(Finding("lws-crd", ok, t("LeaderWorkerSet CRD installed (served: {v})", v=", ".join(served)),
+                           "" if ok else t("version {v} is not served", v=o.LWS_VERSION), [] if ok else [LWS_INSTALL]))
     except Exception as exc:  # noqa: BLE001
         if _status(exc) == 404:
-            return [Finding("lws-crd", False, "LeaderWorkerSet is not installed (no CRD " + CRD_NAME + ")", "",
+            return [Finding("lws-crd", False, t("LeaderWorkerSet is not installed (no CRD {crd})", crd=CRD_NAME), "",
                             [LWS_INSTALL, f"kubectl get crd {CRD_NAME}"])]
-        out.append(Finding("lws-crd", False, "could not read the LeaderWorkerSet CRD", f"HTTP {_status(exc)}",
+        out.append(Finding("lws-crd", False, t("could not read the LeaderWorkerSet CRD"), f"HTTP {_status(exc)}",
                            [f"kubectl get crd {CRD_NAME}"]))
     # The webhook is what makes groups form: it labels pods and injects LWS_* env.
     hooks = []
@@ -167,25 +227,25 @@ def _lws(api_client, namespace: str, timeout) -> list[Finding]:
     except Exception:  # noqa: BLE001
         pass
     if labelled is False:
-        out.append(Finding("lws-webhook", False, "LWS pods exist but lack the webhook's labels",
-                           "the LWS pod webhook is not running, so groups never form",
+        out.append(Finding("lws-webhook", False, t("LWS pods exist but lack the webhook's labels"),
+                           t("the LWS pod webhook is not running, so groups never form"),
                            ["kubectl get pods -n lws-system", "kubectl logs -n lws-system deploy/lws-controller-manager"]))
     elif hooks or labelled:
-        why = "its pod webhook is registered" if hooks else "LWS pods carry the webhook's labels"
-        out.append(Finding("lws-webhook", True, f"LWS controller and webhook look active ({why})"))
+        why = t("its pod webhook is registered") if hooks else t("LWS pods carry the webhook's labels")
+        out.append(Finding("lws-webhook", True, t("LWS controller and webhook look active ({why})", why=why)))
     else:
-        out.append(Finding("lws-webhook", False, "no LWS pod webhook found",
-                           "no MutatingWebhookConfiguration serves /mutate--v1-pod", [LWS_INSTALL,
+        out.append(Finding("lws-webhook", False, t("no LWS pod webhook found"),
+                           t("no MutatingWebhookConfiguration serves /mutate--v1-pod"), [LWS_INSTALL,
                                                                                     "kubectl get mutatingwebhookconfigurations"]))
     return out
 
 
-def _nodes(core, gpu: str, timeout) -> list[Finding]:
+def _nodes(core, gpu: str, timeout, t) -> list[Finding]:
     out = []
     try:
         nodes = {n.metadata.name: n for n in core.list_node(_request_timeout=timeout).items}
     except Exception as exc:  # noqa: BLE001
-        return [Finding("nodes", False, "nodes could not be listed", f"HTTP {_status(exc)}",
+        return [Finding("nodes", False, t("nodes could not be listed"), f"HTTP {_status(exc)}",
                         ["kubectl get nodes"])]
 
     def gpus(n) -> int:
@@ -197,41 +257,44 @@ def _nodes(core, gpu: str, timeout) -> list[Finding]:
     real = [n for n in nodes.values() if not n.spec.taints and not n.spec.unschedulable]
     best = max(real, key=gpus, default=None)
     if best is not None and gpus(best) >= GPUS_NEEDED:
-        out.append(Finding("gpu-node", True, f"node {best.metadata.name} is untainted with {gpus(best)} {gpu}"))
+        out.append(Finding("gpu-node", True, t("node {node} is untainted with {n} {gpu}", node=best.metadata.name,
+                                               n=gpus(best), gpu=gpu)))
     else:
         name = best.metadata.name if best else "<your node>"
-        out.append(Finding("gpu-node", False, f"no untainted schedulable node with {GPUS_NEEDED} {gpu}",
-                           f"{name} has {gpus(best) if best else 0}", [gpu_patch(name, gpu)]))
+        out.append(Finding("gpu-node", False, t("no untainted schedulable node with {n} {gpu}", n=GPUS_NEEDED, gpu=gpu),
+                           t("{node} has {n}", node=name, n=gpus(best) if best else 0), [gpu_patch(name, gpu)]))
     for name in KWOK_NODES:
         n = nodes.get(name)
         if n is None:
-            out.append(Finding(f"node-{name}", False, f"KWOK node {name} is missing", "", [kwok_node_yaml(name)]))
+            out.append(Finding(f"node-{name}", False, t("KWOK node {node} is missing", node=name), "",
+                               [kwok_node_yaml(name)]))
             continue
         problems, fixes = [], []
         if not ready(n):
-            problems.append("not Ready")
-            fixes.append("kubectl get pods -n kube-system -l app=kwok-controller   # is kwok running?")
+            problems.append(t("not Ready"))
+            fixes.append(t("kubectl get pods -n kube-system -l app=kwok-controller   # is kwok running?"))
         if (n.metadata.labels or {}).get("type") != "kwok":
-            problems.append("no label type=kwok")
+            problems.append(t("no label type=kwok"))
             fixes.append(f"kubectl label node {name} type=kwok --overwrite")
         if not any((t.key, t.value, t.effect) == KWOK_TAINT for t in n.spec.taints or []):
-            problems.append(f"no taint {KWOK_TAINT[0]}={KWOK_TAINT[1]}:{KWOK_TAINT[2]}")
+            problems.append(t("no taint {taint}", taint=f"{KWOK_TAINT[0]}={KWOK_TAINT[1]}:{KWOK_TAINT[2]}"))
             fixes.append(f"kubectl taint node {name} {KWOK_TAINT[0]}={KWOK_TAINT[1]}:{KWOK_TAINT[2]}")
         if gpus(n) < GPUS_NEEDED:
-            problems.append(f"{gpus(n)} {gpu} allocatable, needs {GPUS_NEEDED}")
+            problems.append(t("{n} {gpu} allocatable, needs {need}", n=gpus(n), gpu=gpu, need=GPUS_NEEDED))
             fixes.append(gpu_patch(name, gpu))
-        out.append(Finding(f"node-{name}", not problems, f"KWOK node {name}" + (" is ready" if not problems else ""),
+        out.append(Finding(f"node-{name}", not problems,
+                           t("KWOK node {node} is ready" if not problems else "KWOK node {node}", node=name),
                            "; ".join(problems), fixes))
     return out
 
 
-def _workdir(workdir: str) -> Finding:
+def _workdir(workdir: str, t) -> Finding:
     if os.path.lexists(workdir) and not os.path.isdir(workdir):
-        return Finding("workdir", False, f"workdir {workdir} is not a directory", "",
-                       [f"ls -l {workdir}   # move it away, or give --workdir another directory"])
+        return Finding("workdir", False, t("workdir {dir} is not a directory", dir=workdir), "",
+                       [t("ls -l {dir}   # move it away, or give --workdir another directory", dir=workdir)])
     if not os.path.isdir(workdir):
-        return Finding("workdir", False, f"workdir {workdir} does not exist", "", [f"mkdir -p {workdir}"])
+        return Finding("workdir", False, t("workdir {dir} does not exist", dir=workdir), "", [f"mkdir -p {workdir}"])
     if not os.access(workdir, os.W_OK | os.X_OK):
-        return Finding("workdir", False, f"workdir {workdir} is not writable by you", "",
+        return Finding("workdir", False, t("workdir {dir} is not writable by you", dir=workdir), "",
                        [f"sudo chown $(id -u):$(id -g) {workdir}"])
-    return Finding("workdir", True, f"workdir {workdir} is writable")
+    return Finding("workdir", True, t("workdir {dir} is writable", dir=workdir))

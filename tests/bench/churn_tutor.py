@@ -6,6 +6,9 @@ Prints JSON lines (wall-clock times, to compare with the kubectl reader in anoth
   {"event": "up", "store_t", "screen_t"}        N pods of the LWS, all Running, none terminating
   {"event": "down", "store_t", "screen_t"}      no pod of the LWS left (after "up")
   {"event": "stats", ...}                       on stdin EOF, then it exits
+  {"event": "dump", ...}                        on SIGUSR1 (the soak's watchdog): the app's
+                                                inbox and refresh state, and the store against
+                                                a fresh list of the pods
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import signal
 import sys
 import tempfile
 import threading
@@ -117,6 +121,29 @@ async def run(args) -> None:
 
     app.recheck, app._refreshed = noted_recheck, noted_refreshed
     app._display = timed_display
+
+    def dump() -> None:
+        """What a stalled tutor holds, for the soak's watchdog (the state named in BENCHMARKS.md)."""
+        from tutor.cluster.live import list_once
+
+        try:
+            fresh_items, _ = list_once(conn.api_client, RESOURCES[0], "infer")
+        except Exception as exc:  # noqa: BLE001 - a dump must come back whatever fails
+            say(event="dump", t=time.time(), error=repr(exc))
+            return
+        fresh = {o.name(p): o.resource_version(p) for p in fresh_items}
+        held = {o.name(p): o.resource_version(p) for p in session.store.pods_named("infer").values()}
+        say(event="dump", t=time.time(), inbox=app.inbox._q.qsize(), signalled=app.inbox._signalled,
+            pending=len(app._pending), redrawing=app._redraws is not None,
+            drain_after_redraw=app._drain_after_redraw, refresh_timer=app._refresh_timer is not None,
+            dirty=app._dirty, watcher_phase=w.phase, watcher_pods=len(w.pods),
+            watcher_running=sum(w.pods.values()), states={k: v.state.value for k, v in session.states.items()},
+            store_pods=len(held), fresh_pods=len(fresh),
+            missing=sorted(set(fresh) - set(held))[:20], ghosts=sorted(set(held) - set(fresh))[:20],
+            stale=sorted(n for n in set(fresh) & set(held) if fresh[n] != held[n])[:20])
+
+    asyncio.get_running_loop().add_signal_handler(
+        signal.SIGUSR1, lambda: asyncio.get_running_loop().run_in_executor(None, dump))
     done = threading.Event()
     threading.Thread(target=lambda: (sys.stdin.read(), done.set()), daemon=True).start()
     async with app.run_test(headless=True, size=SIZE, notifications=True):

@@ -95,7 +95,7 @@ def tutor_cli(kubeconfig: Path, workdir: Path, *args: str) -> tuple[int, dict]:
 
 
 def doctor_checks(kubeconfig: Path, workdir: Path) -> tuple[int, dict]:
-    code, out = tutor_cli(kubeconfig, workdir, "doctor")
+    code, out = tutor_cli(kubeconfig, workdir, "doctor", "--lang", "en")
     return code, {c["id"]: c for c in out["checks"]}
 
 

@@ -54,9 +54,11 @@ class Source:
     """The kubeconfig files used (merged in this order; none = in-cluster) and why those."""
     files: tuple[str, ...]
     why: str
+    why_ko: str = ""
 
-    def describe(self) -> str:
-        return f"{', '.join(self.files) or 'in-cluster config'} ({self.why})"
+    def describe(self, lang: str = "en") -> str:
+        why = self.why_ko if lang == "ko" and self.why_ko else self.why
+        return f"{', '.join(self.files) or ('in-cluster 설정' if lang == 'ko' else 'in-cluster config')} ({why})"
 
 
 @dataclass
@@ -81,20 +83,23 @@ def find_kubeconfig(kubeconfig: str | None = None, where: Where | None = None) -
         if not files:
             raise ConnectError(f"no kubeconfig at {kubeconfig} (given with --kubeconfig)",
                                f"{kubeconfig} 에 kubeconfig가 없습니다 (--kubeconfig 로 지정됨)")
-        source = Source(tuple(files), "given with --kubeconfig")
+        source = Source(tuple(files), "given with --kubeconfig", "--kubeconfig로 지정함")
     elif env:
         files = [p for p in _split(env) if os.path.exists(p)]
         if not files:  # kubectl does not fall back to ~/.kube/config either
             raise ConnectError(f"$KUBECONFIG is {env}, and no such file exists",
                                f"$KUBECONFIG 가 {env} 인데, 그런 파일이 없습니다",
                                ("unset KUBECONFIG", "export KUBECONFIG=<your kubeconfig>"))
-        source = Source(tuple(files), "from $KUBECONFIG" + (", merged" if len(files) > 1 else ""))
+        source = Source(tuple(files), "from $KUBECONFIG" + (", merged" if len(files) > 1 else ""),
+                        "$KUBECONFIG에서" + (", 합쳐서" if len(files) > 1 else ""))
     elif os.path.exists(home_config):
-        source = Source((home_config,), "kubectl's default: $KUBECONFIG is unset")
+        source = Source((home_config,), "kubectl's default: $KUBECONFIG is unset",
+                        "kubectl의 기본값: $KUBECONFIG가 설정되지 않음")
     elif os.path.exists(where.k3s):
-        source = Source((where.k3s,), f"k3s's kubeconfig: $KUBECONFIG is unset and {home_config} does not exist")
+        source = Source((where.k3s,), f"k3s's kubeconfig: $KUBECONFIG is unset and {home_config} does not exist",
+                        f"k3s의 kubeconfig: $KUBECONFIG가 설정되지 않았고 {home_config} 파일도 없음")
     elif where.environ.get("KUBERNETES_SERVICE_HOST"):
-        return Source((), "running in a pod: no kubeconfig file found")
+        return Source((), "running in a pod: no kubeconfig file found", "파드 안에서 실행 중: kubeconfig 파일 없음")
     else:
         looked = f"--kubeconfig, $KUBECONFIG, {home_config}, {where.k3s}"
         raise NoCluster(f"no cluster found: no {looked} or in-cluster config. "
@@ -109,15 +114,17 @@ def find_kubeconfig(kubeconfig: str | None = None, where: Where | None = None) -
 KUBECONFIG_MAX = 16 << 20  # a kubeconfig is kilobytes; the client reads the whole file
 
 
+def _cannot_read(path: str, why: str) -> ConnectError:
+    return ConnectError(f"cannot read the kubeconfig {path}: {why}", f"kubeconfig {path}: 읽을 수 없습니다 ({why})")
+
+
 def _check_readable(path: str, where: Where) -> None:
     """A regular file of sane size that can be opened: a FIFO would block the client's read,
     a device (/dev/zero) would never end, a directory cannot be parsed."""
     try:
         st = os.stat(path)
     except OSError as exc:
-        why = exc.strerror or str(exc)
-        raise ConnectError(f"cannot read the kubeconfig {path}: {why}",
-                           f"kubeconfig {path}: 읽을 수 없습니다 ({why})") from None
+        raise _cannot_read(path, exc.strerror or str(exc)) from None
     if stat.S_ISDIR(st.st_mode):
         raise ConnectError(f"the kubeconfig {path} is a directory, not a file",
                            f"kubeconfig {path}: 파일이 아니라 디렉터리입니다")
@@ -132,9 +139,7 @@ def _check_readable(path: str, where: Where) -> None:
     except PermissionError:
         raise _unreadable(path, where) from None
     except OSError as exc:
-        why = exc.strerror or str(exc)
-        raise ConnectError(f"cannot read the kubeconfig {path}: {why}",
-                           f"kubeconfig {path}: 읽을 수 없습니다 ({why})") from None
+        raise _cannot_read(path, exc.strerror or str(exc)) from None
     _check_is_kubeconfig(path)
 
 
@@ -174,7 +179,7 @@ def _check_is_kubeconfig(path: str) -> None:
         raise ConnectError(f"the kubeconfig {path} is not valid YAML ({where}{problem})",
                            f"kubeconfig {path}: 올바른 YAML이 아닙니다 ({where}{problem})") from None
     except (OSError, ValueError) as exc:
-        raise ConnectError(f"cannot read the kubeconfig {path}: {exc}", f"kubeconfig {path}: 읽을 수 없습니다 ({exc})") from None
+        raise _cannot_read(path, str(exc)) from None
     if doc is not None and not isinstance(doc, dict):
         raise ConnectError(f"the kubeconfig {path} is not a kubeconfig (expected a mapping with clusters, "
                            "users and contexts)",

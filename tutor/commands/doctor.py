@@ -12,10 +12,11 @@ from tutor.commands.setup import chosen_lang, connect_for, lesson_for, workdir_f
 
 
 def run_doctor(args) -> int:
-    from tutor.doctor import Finding, local_checks, run
+    from tutor.doctor import Finding, local_checks, run, words
 
     lesson = lesson_for(args)
     lang = chosen_lang(args)
+    t = words(lang)
     workdir = workdir_for(args, lesson, check=False)  # a workdir that is not there is a finding here
     error: UsageError | None = None
     conn = None
@@ -25,14 +26,14 @@ def run_doctor(args) -> int:
         error = exc
     if conn is not None:
         # Which kubeconfig, and why that one: the first thing to know when the tutor and kubectl disagree.
-        used = Finding("kubeconfig", True, f"kubeconfig {conn.source.describe()}",
-                       f"context {conn.context or '(none)'}, server {conn.server}")
+        used = Finding("kubeconfig", True, t("kubeconfig {source}", source=conn.source.describe(lang)),
+                       t("context {context}, server {server}", context=conn.context or "-", server=conn.server))
         findings = [used, *run(conn.api_client, lesson.namespace, workdir, lesson.gpu_resource, lang=lang)]
         failure = next((f.failure for f in findings if f.failure is not None), None)
         if failure is not None:
             error = UsageError(failure.en, failure.ko, failure.kind)
     else:
-        findings = [Finding("kubeconfig", False, error.text(lang), "", list(error.fixes)), *local_checks(workdir)]
+        findings = [Finding("kubeconfig", False, error.text(lang), "", list(error.fixes)), *local_checks(workdir, lang)]
     ok = all(f.ok for f in findings)
     code = EXIT_USAGE if error is not None else EXIT_OK if ok else EXIT_NOT_PASSED
     if args.json:
@@ -47,5 +48,5 @@ def run_doctor(args) -> int:
             print(f"{'✓' if f.ok else '✗'} {f.title}" + (f": {f.detail}" if f.detail else ""))
             for fix in f.fix:
                 print("    " + fix.replace("\n", "\n    "))
-        print("the lab is ready" if ok else "the lab is not ready: fix the items marked ✗")
+        print(t("the lab is ready") if ok else t("the lab is not ready: fix the items marked ✗"))
     return code

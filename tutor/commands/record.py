@@ -52,7 +52,7 @@ def target_for(args) -> tuple[str, bool]:
                          "lwstutor는 이 파일을 덮어쓰지 않습니다. 새 파일 이름을 주세요", kind="path") from None
     if not args.overwrite:
         raise UsageError(f"record {args.file}: a recording is already there; add --overwrite to replace it",
-                         f"record {args.file}: 이미 녹화 파일이 있습니다. 바꾸려면 --overwrite 를 붙이세요",
+                         f"record {args.file}: 이미 녹화 파일이 있습니다. 바꾸려면 --overwrite 옵션을 붙이세요",
                          kind="path")
     return real, True
 
