@@ -19,7 +19,7 @@ from functools import lru_cache
 
 import yaml
 
-from tests.conftest import RECORDINGS, WALKTHROUGH
+from tests.conftest import RECORDINGS
 from tests.states import check, recording, state
 from tutor.cluster.events import FileChanged
 
@@ -222,7 +222,8 @@ ACCEPTED: list[tuple[str, str | None, str, str]] = [
     ("wide.yaml", None, r"^- (sh|-c|while .*)$",
      "step 7 asks nothing of the command"),
     ("lws.yaml", "drop-line", r"^(namespace: infer|command:)$",
-     "no namespace in the file is `kubectl apply -n infer`; without `command:` the list becomes args, which still name /tmp/fail"),
+     "no namespace in the file is `kubectl apply -n infer`; "
+     "without `command:` the list becomes args, which still name /tmp/fail"),
     ("wide.yaml", "drop-line", r"^(namespace: infer|command:|restartPolicy: RecreateGroupOnPodRestart)$",
      "no namespace is `kubectl apply -n infer`; step 7 asks nothing of the command or the restart policy"),
     ("wide.yaml", "value", r"^restartPolicy: RecreateGroupOnPodRestart$", "step 7 asks nothing of the restart policy"),

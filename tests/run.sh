@@ -22,4 +22,7 @@ if command -v go >/dev/null 2>&1; then
 else
   echo "go is not installed: the e2e tests will skip (or fail when CI=true)"
 fi
-exec .venv/bin/python -m pytest -ra "$@"
+# The contracts first: a layering or lint error fails in seconds, not after the suite.
+.venv/bin/ruff check tutor tests
+.venv/bin/lint-imports --no-cache >/dev/null || .venv/bin/lint-imports --no-cache
+exec .venv/bin/python -m pytest -ra --durations=25 "$@"

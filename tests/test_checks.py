@@ -216,7 +216,7 @@ def test_step7_annotation_on_the_pod_template():
 
 def test_step7_file_without_toleration():
     wide = final_file(W, "wide.yaml")
-    no_tol = "\n".join(l for l in wide.splitlines() if "kwok.x-k8s.io/node" not in l)
+    no_tol = "\n".join(line for line in wide.splitlines() if "kwok.x-k8s.io/node" not in line)
     assert_verdict(check(state(W, files={"wide.yaml": no_tol}), 7), FAIL, "toleration")
 
 

@@ -35,7 +35,7 @@ def lab() -> Lab:
     if kind == "real" and os.environ.get("CI") != "true":
         from tests.e2e.labnode.node import unavailable_reason
         if reason := unavailable_reason():
-            warnings.warn(f"the real lab node cannot run here ({reason}): using the KWOK-only lab")
+            warnings.warn(f"the real lab node cannot run here ({reason}): using the KWOK-only lab", stacklevel=2)
             kind = "kwok"
     try:
         the_lab = up(node=kind)

@@ -89,7 +89,7 @@ def _check_all(kubeconfig: Path, tmp: Path, kind: str) -> None:
     env = {"XDG_STATE_HOME": str(tmp / "state")}
     before = picture(sandbox)
     phrase, json_kind = SAYS[kind]
-    for name, (argv, takes_json) in COMMANDS.items():
+    for argv, takes_json in COMMANDS.values():
         argv = [a.replace("{OUT}", str(out)) for a in argv]
         common = [*argv, "--kubeconfig", str(kubeconfig), "--workdir", str(sandbox)]
         assert_one_line_error(lwstutor(*common, "--lang", "en", env=env), phrase)

@@ -59,11 +59,15 @@ def test_live_store_equals_a_fresh_list(lab, learner):
                     return
             raise AssertionError("live source did not catch up")
 
-        all_ok = lambda: len(session.states) == 5 and all(s.state is Conn.OK for s in session.states.values())
+        def all_ok() -> bool:
+            return len(session.states) == 5 and all(s.state is Conn.OK for s in session.states.values())
+
         drain_until(all_ok)
         learner.fail_worker()  # the store must follow a group recreation through the watch
         want = fresh_list(lab, "pods")
-        have = lambda: {(o.name(p), o.uid(p), o.resource_version(p)) for p in session.store.all("Pod", NS)}
+        def have() -> set:
+            return {(o.name(p), o.uid(p), o.resource_version(p)) for p in session.store.all("Pod", NS)}
+
         drain_until(lambda: have() == fresh_list(lab, "pods"))
         assert session.store.obs.recreations("llm-0") >= 1 and session.store.obs.recreations("llm-1") == 0
         assert want  # the cluster had pods to compare

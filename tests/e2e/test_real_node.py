@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.learner import NS, container, llm, lws
+from tests.e2e.learner import NS, container, lws
 from tests.e2e.live_tui import blocking, live_app, states_ok, text_of, until
 from tests.e2e.test_live_source import tutor_check
 from tutor.checks import evaluate

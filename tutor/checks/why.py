@@ -95,7 +95,8 @@ def cause_text(rej: pl.Rejection, pod: dict, lang: str, pods_by_ref: dict[str, d
         return tr(lang, "cordoned (spec.unschedulable), and {p} does not tolerate {t}",
                   "cordon 됨(spec.unschedulable), {p} 에 {t} 톨러레이션이 없습니다", p=name, t=pl.UNSCHEDULABLE_TAINT)
     if rej.plugin == "TaintToleration" and rej.taint is not None:
-        return tr(lang, "taint {t}, and {p} has no toleration for it", "테인트 {t} 가 있고 {p} 에는 이를 견디는 톨러레이션이 없습니다",
+        return tr(lang, "taint {t}, and {p} has no toleration for it",
+                  "테인트 {t} 가 있고 {p} 에는 이를 견디는 톨러레이션이 없습니다",
                   t=pl.taint_text(rej.taint), p=name)
     if rej.plugin == "NodeAffinity":
         return tr(lang, "lacks what {p} selects: {m}", "{p} 가 고르는 조건이 없습니다: {m}", p=name, m="; ".join(rej.missing))
@@ -103,7 +104,8 @@ def cause_text(rej: pl.Rejection, pod: dict, lang: str, pods_by_ref: dict[str, d
         parts = []
         for s in rej.shortages:
             if s.resource == "pods":
-                parts.append(tr(lang, "Too many pods: {u} of {a} already", "파드 수 초과: 이미 {u}/{a}", u=s.used, a=s.allocatable))
+                parts.append(tr(lang, "Too many pods: {u} of {a} already", "파드 수 초과: 이미 {u}/{a}",
+                                u=s.used, a=s.allocatable))
                 continue
             by = holders_text(s.holders, ns, pods_by_ref, lang)
             parts.append(tr(lang, "{r}: {u} of {a} requested{by}; {p} asks {w}",

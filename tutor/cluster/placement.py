@@ -629,7 +629,8 @@ def place(pod: dict, nodes: list[dict], pods: list[dict], want: str = "") -> Pla
             fits.append(NodeFit(name, Rejection("PreFilter", (failure,))))
             continue
         if allowed is not None and name not in allowed:
-            fits.append(NodeFit(name, Rejection("PreFilter", (f"node(s) didn't satisfy plugin(s) [{' '.join(sorted(plugins))}]",))))
+            said = f"node(s) didn't satisfy plugin(s) [{' '.join(sorted(plugins))}]"
+            fits.append(NodeFit(name, Rejection("PreFilter", (said,))))
             continue
         fits.append(NodeFit(name, _first_rejection(pod, want, node, tolerations, cl, rules, requests)))
     kept_off = []

@@ -53,8 +53,10 @@ KO = {
     "Forget this step's pass and hints (asks first)": "이 단계의 통과 기록과 힌트를 지웁니다(먼저 묻습니다)",
     "Reset all progress…": "전체 진행 초기화…",
     "Forget every pass and hint (asks first)": "모든 통과 기록과 힌트를 지웁니다(먼저 묻습니다)",
-    "Reset step {n}? Its pass and revealed hints are forgotten.": "{n}단계를 초기화할까요? 통과 기록과 열어 본 힌트가 지워집니다.",
-    "Reset all progress? Every pass and revealed hint is forgotten.": "전체 진행을 초기화할까요? 모든 통과 기록과 힌트가 지워집니다.",
+    "Reset step {n}? Its pass and revealed hints are forgotten.":
+        "{n}단계를 초기화할까요? 통과 기록과 열어 본 힌트가 지워집니다.",
+    "Reset all progress? Every pass and revealed hint is forgotten.":
+        "전체 진행을 초기화할까요? 모든 통과 기록과 힌트가 지워집니다.",
     "Lab check": "실습 환경 점검",
     "x hides this · lwstutor doctor prints it again": "x 로 숨기기 · lwstutor doctor 로 다시 보기",
     "ready {r} · updated {u}": "준비 {r} · 갱신 {u}",
@@ -72,7 +74,8 @@ KO = {
         "{res} 를 읽을 권한이 없습니다(RBAC 거부). 다른 창은 계속 갱신됩니다. 빠진 권한은 lwstutor doctor 가 알려 줍니다.",
     "LeaderWorkerSet is not installed in this cluster (no CRD {crd}). Check with: kubectl get crd {crd}":
         "이 클러스터에 LeaderWorkerSet 이 설치되어 있지 않습니다(CRD {crd} 없음). 확인: kubectl get crd {crd}",
-    "The tutor only reads: your cluster and your files are never changed.": "튜터는 읽기만 합니다. 클러스터와 파일은 절대 바꾸지 않습니다.",
+    "The tutor only reads: your cluster and your files are never changed.":
+        "튜터는 읽기만 합니다. 클러스터와 파일은 절대 바꾸지 않습니다.",
     # the timeline screen (tutor/ui/timeline_screen.py)
     "Timeline": "타임라인",
     "Show the timeline": "타임라인 보기",
