@@ -14,6 +14,8 @@ from tests.states import check, recording, running, state
 from tutor.checks.why import explain, explain_in_store
 from tutor.cluster import objects as o
 from tutor.cluster import placement as pl
+from tutor.cluster import resources as res
+from tutor.cluster import scheduler_message as sm
 from tutor.cluster.events import ObjectEvent
 from tutor.lesson.loader import load
 from tutor.session import Session
@@ -51,7 +53,7 @@ def test_the_model_agrees_with_every_scheduler_decision_in_the_recordings():
             p = _place(pod, s)
             if kind == "refused":
                 refused += 1
-                said = pl.parse_message(o.condition(pod, "PodScheduled")["message"])
+                said = sm.parse_message(o.condition(pod, "PodScheduled")["message"])
                 assert p.histogram() == said.histogram() and said.total == len(p.nodes), (name, o.name(pod))
                 assert p.fitting == []
             else:
@@ -62,13 +64,13 @@ def test_the_model_agrees_with_every_scheduler_decision_in_the_recordings():
 
 def test_parse_message_splits_the_clauses_and_keeps_the_preemption_report():
     msg = o.condition(state("walkthrough").store.get("Pod", "orphan-0-1", "infer"), "PodScheduled")["message"]
-    m = pl.parse_message(msg)
+    m = sm.parse_message(msg)
     assert m.total == 3
     assert m.histogram() == {"Insufficient nvidia.com/gpu": 1, "node(s) had untolerated taint(s)": 2}
     assert m.rest.startswith("preemption: ")
-    assert pl.parse_message("0/2 nodes are available: node(s) didn't satisfy plugin NodeAffinity.").prefilter \
+    assert sm.parse_message("0/2 nodes are available: node(s) didn't satisfy plugin NodeAffinity.").prefilter \
         == "node(s) didn't satisfy plugin NodeAffinity"
-    assert pl.parse_message("binding rejected: x").total is None
+    assert sm.parse_message("binding rejected: x").total is None
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
@@ -214,12 +216,12 @@ def test_resources_count_requests_of_pods_on_the_node_and_init_containers():
     assert [h for h, _ in short.holders] == ["t/h0", "t/h1"]
     # an init container's request counts when it is bigger than the containers' sum
     big_init = pod("y", requests={"cpu": "500m"}, init=[{"name": "i", "resources": {"requests": {"cpu": "3"}}}])
-    assert pl.pod_requests(big_init)["cpu"] == 3000
+    assert res.pod_requests(big_init)["cpu"] == 3000
     assert pl.place(big_init, [n], []).histogram() == {"Insufficient cpu": 1}
     # a sidecar (restartable init container) adds to the containers
     side = pod("z", requests={"cpu": "1"}, init=[{"name": "s", "restartPolicy": "Always",
                                                  "resources": {"requests": {"cpu": "1500m"}}}])
-    assert pl.pod_requests(side)["cpu"] == 2500
+    assert res.pod_requests(side)["cpu"] == 2500
     # a resource the node does not have at all is insufficient too
     assert pl.place(pod("w", requests={"example.com/foo": "1"}), [n], []).histogram() == \
         {"Insufficient example.com/foo": 1}
@@ -274,9 +276,9 @@ def test_explain_groups_nodes_by_cause_and_says_when_it_cannot_tell():
 
 
 def test_quantities():
-    assert pl.quantity("500m") * 1000 == 500 and pl.quantity("1Gi") == 2**30 and pl.quantity("2e3") == 2000
-    assert pl.quantity("abc") is None and pl.quantity(True) is None and pl.quantity(None) is None
-    assert pl.scaled("cpu", pl.quantity("0.0001")) == 1  # rounded up, as MilliValue does
+    assert res.quantity("500m") * 1000 == 500 and res.quantity("1Gi") == 2**30 and res.quantity("2e3") == 2000
+    assert res.quantity("abc") is None and res.quantity(True) is None and res.quantity(None) is None
+    assert res.scaled("cpu", res.quantity("0.0001")) == 1  # rounded up, as MilliValue does
 
 
 # --- lwstutor why --------------------------------------------------------------------------------

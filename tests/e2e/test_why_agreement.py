@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from tests.e2e.labcluster.lab import GPU, node as lab_node
 from tutor.cluster import objects as o
 from tutor.cluster import placement as pl
+from tutor.cluster import scheduler_message as sm
 
 CASE_LABEL = "why-case"
 TAINT = {"key": "why/dedicated", "value": "yes", "effect": "NoSchedule"}
@@ -147,7 +148,7 @@ class Bench:
                 if cond.get("status") != "False" or not cond.get("message"):
                     continue  # a worker not tried yet: nothing to compare
                 counted.append("refused")
-                said = pl.parse_message(cond["message"])
+                said = sm.parse_message(cond["message"])
                 seen.update(said.histogram())
                 if said.prefilter:
                     seen[said.prefilter] += said.total or 0

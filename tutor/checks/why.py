@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 from tutor.cluster import objects as o
 from tutor.cluster import placement as pl
+from tutor.cluster import resources as res
+from tutor.cluster import scheduler_message as sm
 
 
 def tr(lang: str, en: str, ko: str, **kw) -> str:
@@ -110,9 +112,9 @@ def cause_text(rej: pl.Rejection, pod: dict, lang: str, pods_by_ref: dict[str, d
             by = holders_text(s.holders, ns, pods_by_ref, lang)
             parts.append(tr(lang, "{r}: {u} of {a} requested{by}; {p} asks {w}",
                             "{r}: {a} 중 {u} 요청됨{by}, {p} 는 {w} 를 요청",
-                            r=s.resource, u=pl.shown(s.resource, s.used), a=pl.shown(s.resource, s.allocatable),
+                            r=s.resource, u=res.shown(s.resource, s.used), a=res.shown(s.resource, s.allocatable),
                             by=tr(lang, " by {h}", "({h})", h=by) if by else "", p=name,
-                            w=pl.shown(s.resource, s.requested)))
+                            w=res.shown(s.resource, s.requested)))
         return "; ".join(parts)
     if rej.plugin == "InterPodAffinity":
         who = _short(rej.blocker, ns) if rej.blocker else ""
@@ -166,7 +168,7 @@ def explain(pod: dict, nodes: list[dict], pods: list[dict], events: list[dict], 
         if also:
             lines.append((0, tr(lang, "Would also fit: {n}", "여기도 들어갈 수 있음: {n}", n=", ".join(also))))
     else:
-        parsed = pl.parse_message(message) if message else None
+        parsed = sm.parse_message(message) if message else None
         if message:
             headline = tr(lang, "{p} is Pending. The scheduler said: {m}", "{p} 는 Pending 입니다. 스케줄러의 말: {m}",
                           p=name, m=" ".join(message.split()))
@@ -196,7 +198,7 @@ def explain(pod: dict, nodes: list[dict], pods: list[dict], events: list[dict], 
     return Why(headline, tuple(lines), placement, message)
 
 
-def _clauses(placement: pl.Placement, parsed: pl.SchedulerMessage | None, pod: dict, lang: str,
+def _clauses(placement: pl.Placement, parsed: sm.SchedulerMessage | None, pod: dict, lang: str,
              pods_by_ref) -> list[tuple[int, str]]:
     """Each clause of the scheduler's message, with the nodes the tutor finds behind it now."""
     lines: list[tuple[int, str]] = []

@@ -41,7 +41,8 @@ def run_why(args) -> int:
 
 
 def to_json(why: Why, pod: dict, pods: list[dict], lang: str, seen_ns: str | None) -> dict:
-    from tutor.cluster.placement import parse_message, ref
+    from tutor.cluster.placement import ref
+    from tutor.cluster.scheduler_message import parse_message
 
     p = why.placement
     pods_by_ref = {ref(x): x for x in pods}

@@ -16,6 +16,7 @@ from rich.text import Text
 
 from tutor.cluster import objects as o
 from tutor.cluster import placement as pl
+from tutor.cluster import resources as res
 from tutor.cluster.store import Store
 
 Translate = Callable[..., str]
@@ -212,7 +213,7 @@ MAX_NAMES = 6  # GPU holders named per group on one node; a busy node lists its 
 def _ledger_pod(p: dict) -> tuple:
     """What the ledger shows of one pod: where it counts and what it holds."""
     return (o.name(p), o.node_name(p), pl.counts_on_node(p), o.is_terminating(p), o.lws_name(p),
-            o.group_index(p), o.worker_index(p), tuple(sorted(pl.pod_requests(p).items())))
+            o.group_index(p), o.worker_index(p), tuple(sorted(res.pod_requests(p).items())))
 
 
 def _ledger_node(n: dict) -> tuple:
@@ -284,7 +285,7 @@ def node_lines(n: dict, used: int, holders: list[Text], others: int, gpu: str, t
     head.append("● " if ready else "✗ ", style="green" if ready else "bold red")
     head.append(o.name(n), style="bold")
     head.append(" ")
-    head.append_text(_gpu_text(used, pl.capacity(n, gpu), gpu))
+    head.append_text(_gpu_text(used, res.capacity(n, gpu), gpu))
     head.append(f"  type={o.labels(n).get('type', '-')}", style="dim")
     if not ready:
         head.append("  " + t("NotReady"), style="bold red")
