@@ -21,3 +21,15 @@ def recording_path(name: str) -> Path:
 def _isolated_state(tmp_path, monkeypatch):
     """Progress files go to a temp dir: tests never touch the developer's own state."""
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+
+
+# Tiers by folder, so `-m` can pick them (README: the fast path). tests/e2e marks its own.
+_TIERS = {"tests/ui/": "ui", "tests/bench/": "bench"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        where = str(item.fspath).replace("\\", "/")
+        for folder, marker in _TIERS.items():
+            if f"/{folder}" in where:
+                item.add_marker(getattr(pytest.mark, marker))
