@@ -129,7 +129,7 @@ class Learner:
     def pod(self, name: str) -> dict | None:
         return self.get("pod", name)
 
-    def wait(self, what: str, cond, timeout: float = 180) -> object:
+    def wait(self, what: str, cond, timeout: float = 180, seen=None) -> object:
         """Polls a condition on the cluster until it holds."""
         deadline = time.monotonic() + timeout
         last = None
@@ -141,7 +141,7 @@ class Learner:
             if last:
                 return last
             time.sleep(0.25)
-        raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+        raise AssertionError(f"timed out after {timeout}s waiting for {what}" + (f"; last seen: {seen()}" if seen else ""))
 
     def running(self, *names: str):
         def cond():
@@ -149,7 +149,15 @@ class Learner:
             ok = all(p and p["status"].get("phase") == "Running" and not p["metadata"].get("deletionTimestamp")
                      for p in pods)
             return pods if ok else None
-        return self.wait(f"{', '.join(names)} Running", cond)
+
+        def seen() -> str:  # what the pods were, for a failure that says more than "timed out"
+            def one(n: str) -> str:
+                p = self.pod(n)
+                if not p:
+                    return f"{n}: absent"
+                return f"{n}: {p['status'].get('phase')}" + (" terminating" if p["metadata"].get("deletionTimestamp") else "")
+            return ", ".join(one(n) for n in names)
+        return self.wait(f"{', '.join(names)} Running", cond, seen=seen)
 
     # --- the lab steps -----------------------------------------------------------------------
     LLM_PODS = LLM_PODS_ALL

@@ -482,7 +482,11 @@ def _rollout(ev: _Evidence, lws: str, w, last: bool) -> Episode:
     for m in ev.store.obs.mixed:
         if m.lws == lws and _in(ev.wall(m.t), w.start, w.end):
             lines.append(_mixed_line(ev, m, new_rev))
-    end = _rollout_end(ev, lws, w, start_at, last)
+    # Done when the step's conditions hold: LWS may say all groups are ready (and report
+    # updatedReplicas and Available) while the last group's new pods are still starting, so the
+    # end is never told before the tutor saw the last of them Running.
+    running = [line.at for line in lines if line.kind == "running-again"]
+    end = _rollout_end(ev, lws, w, start_at, last, max(running, default=None))
     if end is not None:
         lines.append(end)
     return Episode(lws, "rollout", None, (f"rolling update to {new_rev[:8]}", f"{new_rev[:8]} 로 롤링 업데이트"),
@@ -534,22 +538,35 @@ def _mixed_line(ev: _Evidence, m, new_rev: str) -> Line:
     return Line(ev.wall(m.t), m.group, "mixed-revisions", what, None, True, True)
 
 
-def _rollout_end(ev: _Evidence, lws: str, w, start: float, last: bool) -> Line | None:
+def _rollout_end(ev: _Evidence, lws: str, w, start: float, last: bool, running: float | None = None) -> Line | None:
+    """The rollout's last line: when LWS said all groups were ready, or, if later, when the tutor
+    saw the last new pod Running (`running`)."""
     if w.end is None:
         return None
-    took = seconds(max(0.0, w.end - start))
+    at = max(w.end, running) if running is not None else w.end
+    took = seconds(max(0.0, at - start))
     live = ev.store.get("LeaderWorkerSet", lws, ev.ns)
     replicas = o.int_or_none(o.dig(live, "spec", "replicas")) if live else None
     updated = o.int_or_none(o.dig(live, "status", "updatedReplicas")) if live else None
-    available = live is not None and o.condition(live, "Available").get("status") == "True"
+    cond = o.condition(live, "Available") if live else {}
+    generation = o.int_or_none(o.dig(live, "metadata", "generation")) if live else None
+    observed = o.int_or_none(cond.get("observedGeneration"))
+    # For a moment after an apply LWS still shows the old status under the new generation.
+    current = generation is None or observed is None or observed >= generation
+    available = cond.get("status") == "True" and current
+    pods = (" and every new pod Running", ", 새 파드가 모두 Running") if at > w.end else ("", "")
     if last and replicas is not None and updated == replicas and available:
-        what = (f"updatedReplicas {updated}, Available: rollout done in {took} s",
-                f"updatedReplicas {updated}, Available: {took}초 만에 롤아웃 완료")
+        what = (f"updatedReplicas {updated}, Available{pods[0]}: rollout done in {took} s",
+                f"updatedReplicas {updated}, Available{pods[1]}: {took}초 만에 롤아웃 완료")
         cause = ("AllGroupsReady event; the LWS's status", "AllGroupsReady 이벤트, LWS 의 status")
     else:
-        what = (f"all groups ready: rollout done in {took} s", f"모든 그룹 준비됨: {took}초 만에 롤아웃 완료")
+        what = (f"all groups ready{pods[0]}: rollout done in {took} s",
+                f"모든 그룹 준비됨{pods[1]}: {took}초 만에 롤아웃 완료")
         cause = ("AllGroupsReady event", "AllGroupsReady 이벤트")
-    return Line(w.end, None, "rollout-done", what, cause, True)
+    if at > w.end:
+        cause = (cause[0] + "; the tutor saw the last new pod Running after it",
+                 cause[1] + ", 그 뒤 튜터가 마지막 새 파드의 Running 을 봄")
+    return Line(at, None, "rollout-done", what, cause, True)
 
 
 def _scheduling(ev: _Evidence, lws: str) -> list[Episode]:
