@@ -106,3 +106,11 @@ def test_the_server_answered(status, kind, phrase):
     f = describe(exc, "https://127.0.0.1:6443")
     assert f.kind == kind and f.status == status and f.reached
     _one_line(f, phrase)
+
+
+def test_a_reason_given_in_both_languages_stays_in_its_own():
+    from tutor.cluster.failure import make
+
+    f = make("forbidden", "https://127.0.0.1:6443", 403, why=("may not list pods", "파드 목록을 볼 수 없습니다"))
+    assert f.en.endswith("(403 Forbidden): may not list pods") and "파드 목록" not in f.en
+    assert f.ko.endswith("(403 Forbidden): 파드 목록을 볼 수 없습니다") and "may not" not in f.ko

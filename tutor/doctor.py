@@ -139,7 +139,8 @@ def run(api_client, namespace: str, workdir: str, gpu: str = "nvidia.com/gpu", l
         from tutor.cluster.failure import make
 
         access.failure = make("forbidden", str(api_client.configuration.host), 403,
-                              why="this user may not list pods in namespace " + namespace)
+                              why=(f"this user may not list pods in namespace {namespace}",
+                                   f"이 사용자는 {namespace} 네임스페이스의 파드 목록을 볼 수 없습니다"))
 
     # 3. LWS CRD, version, controller and webhook --------------------------------------------
     out.extend(_lws(api_client, namespace, timeout, t))

@@ -57,10 +57,13 @@ class Failure:
 
 
 def make(kind: str, server: str, status: int | None = None, **fields) -> Failure:
+    """A field is one text for both languages, or an (English, Korean) pair."""
     host = urlsplit(server).hostname or server
     en, ko = _TEXTS[kind]
-    values = {"server": server or "the API server", "host": host, "status": status, **fields}
-    return Failure(kind, _one_line(en.format(**values)), _one_line(ko.format(**values)), status)
+    values = {"server": server or "the API server", "host": host, "status": status}
+    def said(i: int) -> dict:
+        return {**values, **{k: v[i] if isinstance(v, tuple) else v for k, v in fields.items()}}
+    return Failure(kind, _one_line(en.format(**said(0))), _one_line(ko.format(**said(1))), status)
 
 
 def _one_line(text: str) -> str:

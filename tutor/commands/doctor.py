@@ -7,7 +7,7 @@ exit code 2, as for every command; otherwise 0 when ready, 1 when not.
 
 from __future__ import annotations
 
-from tutor.commands.results import EXIT_NOT_PASSED, EXIT_OK, EXIT_USAGE, UsageError, print_json
+from tutor.commands.results import EXIT_NOT_PASSED, EXIT_OK, EXIT_USAGE, UsageError, cluster_error, print_json
 from tutor.commands.setup import chosen_lang, connect_for, lesson_for, workdir_for
 
 
@@ -31,7 +31,7 @@ def run_doctor(args) -> int:
         findings = [used, *run(conn.api_client, lesson.namespace, workdir, lesson.gpu_resource, lang=lang)]
         failure = next((f.failure for f in findings if f.failure is not None), None)
         if failure is not None:
-            error = UsageError(failure.en, failure.ko, failure.kind)
+            error = cluster_error(failure)
     else:
         findings = [Finding("kubeconfig", False, error.text(lang), "", list(error.fixes)), *local_checks(workdir, lang)]
     ok = all(f.ok for f in findings)

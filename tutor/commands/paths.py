@@ -24,6 +24,12 @@ _STRERROR_KO = {
 }
 
 
+def _strerror(exc: OSError) -> tuple[str, str]:
+    """The OS's reason, in English and (for the common ones) Korean."""
+    en = exc.strerror or str(exc)
+    return en, _STRERROR_KO.get(exc.errno, en)
+
+
 def _problem(option: str, path: str, en: str, ko: str) -> UsageError:
     return UsageError(f"{option} {path}: {en}", f"{option} {path}: {ko}", kind="path")
 
@@ -31,8 +37,8 @@ def _problem(option: str, path: str, en: str, ko: str) -> UsageError:
 def _os_problem(option: str, path: str, exc: OSError) -> UsageError:
     if exc.errno == errno.ELOOP:
         return _problem(option, path, "is a symlink loop", "심볼릭 링크가 순환합니다")
-    en = exc.strerror or str(exc)
-    return _problem(option, path, f"cannot be used ({en})", f"쓸 수 없는 경로입니다 ({_STRERROR_KO.get(exc.errno, en)})")
+    en, ko = _strerror(exc)
+    return _problem(option, path, f"cannot be used ({en})", f"쓸 수 없는 경로입니다 ({ko})")
 
 
 def _not_regular(option: str, path: str, mode: int, expected: tuple[str, str] = ("a regular file", "일반 파일이")) -> UsageError:
@@ -69,8 +75,8 @@ def input_file(path: str, option: str) -> str:
     try:
         os.close(os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)))
     except OSError as exc:
-        raise _problem(option, path, f"cannot be read ({exc.strerror or exc})",
-                       f"읽을 수 없습니다 ({_STRERROR_KO.get(exc.errno, exc.strerror or str(exc))})") from None
+        en, ko = _strerror(exc)
+        raise _problem(option, path, f"cannot be read ({en})", f"읽을 수 없습니다 ({ko})") from None
     return path
 
 
@@ -107,7 +113,7 @@ def output_file(path: str, option: str) -> tuple[str, bool]:
         os.close(fd)
         os.unlink(probe)
     except OSError as exc:
-        en = exc.strerror or str(exc)
+        en, ko = _strerror(exc)
         raise _problem(option, path, f"cannot write a file in {parent} ({en})",
-                       f"이 디렉터리에 파일을 쓸 수 없습니다 ({parent}: {_STRERROR_KO.get(exc.errno, en)})") from None
+                       f"이 디렉터리에 파일을 쓸 수 없습니다 ({parent}: {ko})") from None
     return real, False
