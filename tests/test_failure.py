@@ -45,6 +45,9 @@ def test_refused():
     f = describe(_fail("https://127.0.0.1:1"), "https://127.0.0.1:1")
     assert f.kind == "refused" and not f.reached
     _one_line(f, "cannot reach https://127.0.0.1:1: connection refused", "연결이 거부되었습니다")
+    # the header's few words: they fit an 80-column terminal beside "lwstutor 0/8 │"
+    assert f.brief("en") == "cannot reach https://127.0.0.1:1: connection refused"
+    assert f.brief("ko") == "https://127.0.0.1:1에 연결할 수 없음: 연결 거부"
 
 
 def test_timeout():

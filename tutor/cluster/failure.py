@@ -37,6 +37,19 @@ _TEXTS = {
     "forbidden": ("{server} forbids it (403 Forbidden): {why}", "{server}에서 거부했습니다 (403 Forbidden): {why}"),
     "http": ("{server} answered HTTP {status}: {why}", "{server}의 응답: HTTP {status}: {why}"),
 }
+# The same, short enough for the header of an 80-column terminal (the whole sentence is in the
+# lab check panel below it).
+_BRIEF = {
+    "refused": ("cannot reach {server}: connection refused", "{server}에 연결할 수 없음: 연결 거부"),
+    "dns": ("cannot reach {server}: DNS", "{server}에 연결할 수 없음: DNS"),
+    "tls": ("cannot reach {server}: TLS not trusted", "{server}에 연결할 수 없음: TLS 인증서"),
+    "timeout": ("cannot reach {server}: timed out", "{server}에 연결할 수 없음: 시간 초과"),
+    "closed": ("cannot reach {server}: connection closed", "{server}에 연결할 수 없음: 연결 끊김"),
+    "unreachable": ("cannot reach {server}", "{server}에 연결할 수 없음"),
+    "unauthorized": ("{server}: 401 Unauthorized", "{server}: 401 Unauthorized"),
+    "forbidden": ("{server}: 403 Forbidden", "{server}: 403 Forbidden"),
+    "http": ("{server}: HTTP {status}", "{server}: HTTP {status}"),
+}
 CONNECTION_KINDS = frozenset(("refused", "dns", "tls", "timeout", "closed", "unreachable"))
 
 
@@ -46,9 +59,15 @@ class Failure:
     en: str
     ko: str
     status: int | None = None  # the HTTP status, when the server answered
+    brief_en: str = ""
+    brief_ko: str = ""
 
     def text(self, lang: str) -> str:
         return self.ko if lang == "ko" else self.en
+
+    def brief(self, lang: str) -> str:
+        """The same in a few words (the header); the sentence when there is no brief form."""
+        return (self.brief_ko if lang == "ko" else self.brief_en) or self.text(lang)
 
     @property
     def reached(self) -> bool:
@@ -63,7 +82,9 @@ def make(kind: str, server: str, status: int | None = None, **fields) -> Failure
     values = {"server": server or "the API server", "host": host, "status": status}
     def said(i: int) -> dict:
         return {**values, **{k: v[i] if isinstance(v, tuple) else v for k, v in fields.items()}}
-    return Failure(kind, _one_line(en.format(**said(0))), _one_line(ko.format(**said(1))), status)
+    brief_en, brief_ko = _BRIEF[kind]
+    return Failure(kind, _one_line(en.format(**said(0))), _one_line(ko.format(**said(1))), status,
+                   brief_en.format(**said(0)), brief_ko.format(**said(1)))
 
 
 def _one_line(text: str) -> str:

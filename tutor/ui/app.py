@@ -418,7 +418,7 @@ class TutorApp(App):
         self.query_one(StatusBar).show(
             title=s.lesson.title(s.lang), context=self.context_name, namespace=s.lesson.namespace,
             conn=conn, passed=len(s.progress.passed), total=len(s.lesson.steps),
-            lang=s.lang, replay=self.replay, unreachable=failure.text(s.lang) if failure else "")
+            lang=s.lang, replay=self.replay, unreachable=failure.brief(s.lang) if failure else "")
 
     # --- actions -----------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple) -> bool | None:

@@ -14,7 +14,6 @@ KO = {
     "● live (LWS not installed)": "● 실시간 (LWS 미설치)",
     "■ replay ended": "■ 재생 끝",
     "▶ replay": "▶ 재생",
-    "{why} — retrying": "{why} — 다시 시도하는 중",
     "Steps": "단계",
     "Groups": "그룹",
     "Pods": "파드",

@@ -31,7 +31,8 @@ class StatusBar(RedrawsOnChange, Static):
             label, style = "▶ replay", "cyan"
         label = translate(lang, label)
         if unreachable:
-            label, style = "✗ " + translate(lang, "{why} — retrying", why=unreachable), "bold red"
+            # the few words fit 80 columns; the sentence, and that it retries, are in the lab check panel
+            label, style = "✗ " + unreachable, "bold red"
         # Most important first: a narrow terminal cuts the end of the line, not the progress.
         t = Text(no_wrap=True, overflow="ellipsis")
         t.append(" lwstutor ", style="bold reverse")
