@@ -23,6 +23,6 @@ else
   echo "go is not installed: the e2e tests will skip (or fail when CI=true)"
 fi
 # The contracts first: a layering or lint error fails in seconds, not after the suite.
-.venv/bin/ruff check tutor tests
+.venv/bin/ruff check tutor lessons tests
 .venv/bin/lint-imports --no-cache >/dev/null || .venv/bin/lint-imports --no-cache
 exec .venv/bin/python -m pytest -ra --durations=25 "$@"

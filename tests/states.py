@@ -55,7 +55,7 @@ def state(name: str, stop: Pred | None = None, after: Pred | None = None, lang: 
 
 
 def check(session: Session, step: int) -> Verdict:
-    return run_checker(session.lesson.step(step).checker, session.context())
+    return run_checker(session.lesson.step(step), session.context())
 
 
 def file_written(fname: str, containing: str = "") -> Pred:

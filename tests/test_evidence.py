@@ -34,7 +34,7 @@ def verdicts_over_replay(name: str, step: int = 5):
     out = []
     for it in recording(name).items:
         if s.apply(it):
-            out.append((it.t, run_checker(s.lesson.step(step).checker, s.context())))
+            out.append((it.t, run_checker(s.lesson.step(step), s.context())))
     return out
 
 

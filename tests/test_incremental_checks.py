@@ -133,7 +133,7 @@ def caught(step: int) -> list[str]:
 def test_a_declaration_that_misses_a_pod_its_checker_reads_is_caught(monkeypatch):
     """The equivalence test can fail: step 3 declared without llm-1-1, the pod it compares
     env.txt with, keeps a stale verdict."""
-    from tutor.checks import step3_env
+    from tutor.lessons.lws.checks import env as step3_env
 
     monkeypatch.setattr(step3_env, "READS", replace(step3_env.READS, pods=()))
     assert caught(3)
@@ -143,7 +143,7 @@ def test_a_declaration_that_misses_the_names_of_its_lws_evidence_is_caught(monke
     """The same for the evidence of an LWS: step 5 declared with llm, its labelled pods and the
     Events about it, but not what is noted under the names of its objects (store.named_after:
     the kubelet's Events about llm-0-1, a pod's history), keeps a stale verdict."""
-    from tutor.checks import step5_restart
+    from tutor.lessons.lws.checks import restart_group as step5_restart
     from tutor.checks.reads import Reads, merged
 
     narrow = Reads(lws=("llm",), pods_of=("llm",), events_about=("llm",), clock=True)
@@ -152,6 +152,10 @@ def test_a_declaration_that_misses_the_names_of_its_lws_evidence_is_caught(monke
 
 
 def test_every_checker_declares_what_it_reads():
-    for name in checks.MODULES:
-        assert isinstance(checks.reads_of(name), checks.Reads), name
-    assert checks.reads_of("no_such_checker") is None
+    lesson = load()
+    for step in lesson.steps:
+        assert isinstance(checks.reads_of(step), checks.Reads), step.id
+    missing = replace(lesson.step(1), id="no-such-step")
+    assert checks.reads_of(missing) is None
+    v = checks.run_checker(missing, Session(lesson, "/root/gsb-lws", "en").context())
+    assert v.status.value == "error" and "no_such_step" in v.message

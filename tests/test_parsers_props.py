@@ -20,8 +20,8 @@ from tests.states import final_file, state
 from tutor.checks import run_checker
 from tutor.checks.common import kv_lines, yaml_docs
 from tutor.checks.context import Context
-from tutor.checks.step4_dns import addresses
-from tutor.checks.step8_orphan import clauses, normalise
+from tutor.lessons.lws.checks.dns import addresses
+from tutor.lessons.lws.checks.orphan import clauses, normalise
 from tutor.checks.verdict import Status, Stop
 from tutor.cluster import objects as o
 from tutor.workspace.files import FileRead, decode
@@ -56,7 +56,7 @@ def _final_files() -> dict:
 
 
 def verdicts(ctx: Context, steps: list[int]):
-    return {n: run_checker(ctx.lesson.step(n).checker, ctx) for n in steps}
+    return {n: run_checker(ctx.lesson.step(n), ctx) for n in steps}
 
 
 def assert_judged(vs) -> None:
@@ -206,7 +206,7 @@ def test_names_in_any_layout_pass_and_one_wrong_index_fails(data):
 
 
 def _live_env() -> dict[str, str]:
-    from tutor.checks.step3_env import pod_lws_env
+    from tutor.lessons.lws.checks.env import pod_lws_env
     return pod_lws_env(ctx_with().pod("llm-1-1"))
 
 

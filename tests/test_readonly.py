@@ -12,6 +12,12 @@ from pathlib import Path
 import yaml
 
 TUTOR = Path(__file__).resolve().parent.parent / "tutor"
+ROOT = TUTOR.parent
+
+
+def sources() -> list[Path]:
+    """Every module the tutor runs: the engine and the lessons' checkers."""
+    return sorted([*TUTOR.rglob("*.py"), *(ROOT / "lessons").rglob("*.py")])
 # The kubernetes client's methods that change the cluster (create_namespaced_pod,
 # patch_node, delete_collection_..., connect_post_..._exec) and raw HTTP write verbs.
 WRITE_CALL = re.compile(r"^(create|patch|replace|delete)_\w+$|^connect_(get|post|put|patch|delete|head|options)_\w+$")
@@ -30,14 +36,14 @@ def calls(tree: ast.AST):
 
 def test_no_write_calls_or_verbs_in_tutor():
     offenders = []
-    for path in sorted(TUTOR.rglob("*.py")):
+    for path in sources():
         tree = ast.parse(path.read_text(), str(path))
         for node, name in calls(tree):
             if WRITE_CALL.match(name) and name not in NOT_A_WRITE:
-                offenders.append(f"{path.relative_to(TUTOR)}:{node.lineno} {name}()")
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} {name}()")
         for node in ast.walk(tree):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.upper() in HTTP_WRITE:
-                offenders.append(f"{path.relative_to(TUTOR)}:{node.lineno} {node.value!r}")
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.value!r}")
     assert not offenders, "write calls in tutor/: " + ", ".join(offenders)
 
 
@@ -90,7 +96,7 @@ def test_every_kubernetes_api_call_is_a_read():
     assert {"list_namespaced_pod", "patch_node", "delete_namespaced_pod", "create_namespaced_event",
             "connect_post_namespaced_pod_exec"} <= methods  # the introspection sees the client
     used, offenders = set(), []
-    for path in sorted(TUTOR.rglob("*.py")):
+    for path in sources():
         tree = ast.parse(path.read_text(), str(path))
         names = [(n.lineno, name) for n, name in calls(tree)]
         # Names in strings too: getattr(api, "delete_namespaced_pod") is a call in disguise.
@@ -100,21 +106,21 @@ def test_every_kubernetes_api_call_is_a_read():
             if base in methods:
                 used.add(base)
                 if not READ_METHOD.match(base) and base not in NOT_A_WRITE:
-                    offenders.append(f"{path.relative_to(TUTOR)}:{line} {name}")
+                    offenders.append(f"{path.relative_to(ROOT)}:{line} {name}")
     assert not offenders, offenders
     assert {"list_namespaced_pod", "list_node", "read_custom_resource_definition"} <= used, used
 
 
 def test_no_way_around_the_api_methods():
     offenders = []
-    for path in sorted(TUTOR.rglob("*.py")):
+    for path in sources():
         tree = ast.parse(path.read_text(), str(path))
         for mod in imported(tree):
             if any(mod == b or mod.startswith(b + ".") for b in BANNED_MODULES):
-                offenders.append(f"{path.relative_to(TUTOR)} imports {mod}")
+                offenders.append(f"{path.relative_to(ROOT)} imports {mod}")
         for node, name in calls(tree):
             if BANNED_CALLS.match(name):
-                offenders.append(f"{path.relative_to(TUTOR)}:{node.lineno} {name}()")
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} {name}()")
     assert not offenders, offenders
 
 

@@ -187,7 +187,7 @@ def test_each_failed_group_has_its_own_story_and_step_5_tells_group_0():
             order = kinds(eps[0])
             assert order[:2] == ["restarted", "recreate-group"] and order[-1] == "running-again"
             assert all(x.group == g for x in eps[0].lines)
-        assert recap(st, 5).group == 0
+        assert recap(st, "llm", "recreation", 0).group == 0
 
 
 def test_failed_scheduling_says_where_to_look():
@@ -206,7 +206,8 @@ def test_step_5_and_6_verdicts_carry_their_part_of_the_story():
     entries = [dict(e) for e in v.timeline]
     assert [e["kind"] for e in entries][:2] == ["restarted", "recreate-group"]
     assert all(e["group"] == 0 for e in entries)
-    assert v.details[-len(brief(recap(story_of(s), 5), 5, "en")):] == tuple(brief(recap(story_of(s), 5), 5, "en"))
+    told = brief(recap(story_of(s), "llm", "recreation", 0), "en")
+    assert v.details[-len(told):] == tuple(told)
     assert any("Running again after" in d for d in v.details)
     ko = check(state(W, lang="ko"), 6)
     assert ko.passed and any("그룹 1 먼저 교체" in d for d in ko.details)

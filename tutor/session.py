@@ -83,7 +83,7 @@ class Session:
         stale: dict[int, tuple | None] = {}  # step -> what its checker reads now
         for step in steps:
             explained = explain is None or step.number in explain
-            reads = reads_of(step.checker)
+            reads = reads_of(step)
             read = None if reads is None else inputs(reads, self.store, self.workspace, explained)
             now = None if read is None else (self.lang, explained, read)  # None: cannot tell, so re-run
             if not self.incremental or now is None or self._inputs.get(step.number) != now \

@@ -1,61 +1,42 @@
 """The checkers: pure functions of (store, answer files, lesson, language) -> Verdict.
 
-lesson.yaml names each step's checker; this registry maps those names to code.
+Each lesson brings its own, one module per step (the lesson loader finds it by the step's id);
+this runs them with one error path and adds the story a step tells (timeline_recap.py).
 """
 
 from __future__ import annotations
 
-import importlib
 import traceback
 from dataclasses import replace
-from typing import Callable
 
 from tutor.checks.context import Context
 from tutor.checks.reads import Reads
 from tutor.checks.timeline_recap import with_timeline
 from tutor.checks.verdict import Status, Stop, Verdict
-
-Checker = Callable[[Context], Verdict]
-
-
-def _imported_on_first_call(module: str) -> Checker:
-    """The check() of tutor.checks.<module>, imported when it first runs: no checker runs
-    before the tutor's first frame, so none is imported before it."""
-    def check(ctx: Context) -> Verdict:
-        return importlib.import_module(f"tutor.checks.{module}").check(ctx)
-    return check
+from tutor.lesson.loader import Step
 
 
-MODULES = {
-    "llm_created": "step1_llm",
-    "names_match": "step2_names",
-    "env_captured": "step3_env",
-    "dns_resolved": "step4_dns",
-    "group_recreated": "step5_restart",
-    "rolled_out": "step6_rollout",
-    "exclusive_placed": "step7_exclusive",
-    "half_scheduled": "step8_orphan",
-}
-CHECKERS: dict[str, Checker] = {name: _imported_on_first_call(module) for name, module in MODULES.items()}
+def reads_of(step: Step) -> Reads | None:
+    """What a step's checker reads (its module's READS; tutor/checks/reads.py), or None when
+    it declares nothing (then it runs on every change)."""
+    try:
+        return getattr(step.checks(), "READS", None)
+    except ImportError:
+        return None  # run_checker says so
 
 
-def reads_of(name: str) -> Reads | None:
-    """What a checker reads (its module's READS; tutor/checks/reads.py), or None when unknown."""
-    module = MODULES.get(name)
-    return importlib.import_module(f"tutor.checks.{module}").READS if module else None
-
-
-def run_checker(name: str, ctx: Context) -> Verdict:
-    """Runs one checker; a checker that raises gives an `error` verdict, never a crash."""
-    fn = CHECKERS.get(name)
-    if fn is None:
-        return Verdict(Status.ERROR, ctx.t("No checker named {n}.", "{n} 라는 검사기가 없습니다.", n=name))
+def run_checker(step: Step, ctx: Context) -> Verdict:
+    """Runs one step's checker; a checker that is missing or raises gives an `error` verdict,
+    never a crash."""
     try:
         try:
-            verdict = fn(ctx)
+            verdict = step.checks().check(ctx)
         except Stop as stop:
             verdict = stop.verdict
-        return with_timeline(name, ctx, verdict)
+        return with_timeline(step, ctx, verdict)
+    except ImportError as exc:
+        return Verdict(Status.ERROR, ctx.t("No checker for step {n} ({m}): {e}", "{n}단계의 검사기({m})가 없습니다: {e}",
+                                           n=step.number, m=step.checker, e=exc))
     except Exception as exc:  # noqa: BLE001 - one bad object must not take the tutor down
         where = traceback.extract_tb(exc.__traceback__)[-1]
         return Verdict(Status.ERROR,
@@ -69,5 +50,5 @@ def evaluate(ctx: Context, numbers: list[int] | None = None, explain: set[int] |
     explanations in their details to those steps (all by default)."""
     steps = ctx.lesson.steps if numbers is None else [ctx.lesson.step(n) for n in numbers]
     quiet = replace(ctx, explain=False)
-    return {s.number: run_checker(s.checker, ctx if explain is None or s.number in explain else quiet)
+    return {s.number: run_checker(s, ctx if explain is None or s.number in explain else quiet)
             for s in steps}

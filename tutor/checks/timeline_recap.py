@@ -1,6 +1,7 @@
-"""Steps 5 and 6 are about sequences: their verdicts carry the part of the story they are about
-(tutor/cluster/story.py), as `timeline` entries for `check --json` and, once the step passes, as
-detail lines; the lesson's recap lists the same lines under "What you just saw"."""
+"""The steps about sequences (a step with a `story` in lesson.yaml) carry the part of the story
+they are about (tutor/cluster/story.py): as `timeline` entries for `check --json` and, once the
+step passes, as detail lines under the step's head; the lesson's recap lists the same lines
+under "What you just saw"."""
 
 from __future__ import annotations
 
@@ -9,31 +10,25 @@ from dataclasses import replace
 from tutor.checks.context import Context
 from tutor.checks.verdict import Verdict
 from tutor.cluster.store import Store
-
-# checker name -> the step whose part of the story it shows
-STEPS = {"group_recreated": 5, "rolled_out": 6}
-LWS = "llm"
-HEADS = {5: ("What happened to group 0, in order (t: the whole timeline):",
-             "그룹 0 에 일어난 일, 순서대로(t: 전체 타임라인):"),
-         6: ("How the rollout went, in order (t: the whole timeline):",
-             "롤아웃이 진행된 순서(t: 전체 타임라인):")}
+from tutor.lesson.loader import Step, StoryRef
 
 
-def _episode(store: Store, namespace: str, step: int):
+def _episode(store: Store, namespace: str, ref: StoryRef):
     from tutor.cluster.story import recap, story_of  # imported with the first step that needs it
 
-    return recap(story_of(store, namespace, LWS), step, LWS)
+    return recap(story_of(store, namespace, ref.lws), ref.lws, ref.episode, ref.group)
 
 
-def recap_lines(store: Store, namespace: str, step: int, lang: str) -> list[str]:
+def recap_lines(store: Store, namespace: str, step: Step, lang: str) -> list[str]:
     """The step's part of the story as short lines (offset, what, the key cause), or []."""
     from tutor.cluster.story import brief
 
-    episode = _episode(store, namespace, step) if step in HEADS else None
-    return brief(episode, step, lang) if episode is not None else []
+    ref = step.story
+    episode = _episode(store, namespace, ref) if ref is not None else None
+    return brief(episode, lang) if episode is not None else []
 
 
-def recap_markdown(store: Store, namespace: str, step: int, lang: str) -> str:
+def recap_markdown(store: Store, namespace: str, step: Step, lang: str) -> str:
     """The same lines as a markdown list, for the lesson's recap ("" when there is nothing)."""
     lines = recap_lines(store, namespace, step, lang)
     if not lines:
@@ -45,9 +40,8 @@ def recap_markdown(store: Store, namespace: str, step: int, lang: str) -> str:
     return "\n\n" + "\n".join(items)
 
 
-def with_timeline(checker: str, ctx: Context, verdict: Verdict) -> Verdict:
-    step = STEPS.get(checker)
-    if step is None:
+def with_timeline(step: Step, ctx: Context, verdict: Verdict) -> Verdict:
+    if step.story is None:
         return verdict
     try:
         return _told(step, ctx, verdict)
@@ -57,12 +51,12 @@ def with_timeline(checker: str, ctx: Context, verdict: Verdict) -> Verdict:
                   e=f"{type(exc).__name__}: {exc}"),))
 
 
-def _told(step: int, ctx: Context, verdict: Verdict) -> Verdict:
-    episode = _episode(ctx.store, ctx.ns, step)
+def _told(step: Step, ctx: Context, verdict: Verdict) -> Verdict:
+    episode = _episode(ctx.store, ctx.ns, step.story)
     if episode is None:
         return replace(verdict, timeline=())
     entries = tuple(tuple(e.items()) for e in episode.entries(ctx.lang))
     details = verdict.details
     if verdict.passed:
-        details = details + (ctx.t(*HEADS[step]), *recap_lines(ctx.store, ctx.ns, step, ctx.lang))
+        details = details + (step.story.head(ctx.lang), *recap_lines(ctx.store, ctx.ns, step, ctx.lang))
     return replace(verdict, details=details, timeline=entries)

@@ -596,27 +596,28 @@ def _scheduling(ev: _Evidence, lws: str) -> list[Episode]:
 
 # --- what a step's recap shows -----------------------------------------------------------------
 
-def recap(st: Story, step: int, lws: str = "llm") -> Episode | None:
-    """The part of the story a step is about: step 5, the newest recreation of group 0 after a
-    failure; step 6, the newest rolling update."""
-    if step == 5:
-        eps = [e for e in st.of(lws, "failure", 0) if any(line.kind == "recreate-group" for line in e.lines)]
-    elif step == 6:
+def recap(st: Story, lws: str, episode: str, group: int | None = None) -> Episode | None:
+    """The episode of one LWS's story a step is about (lesson.yaml's `story`): "recreation", the
+    newest recreation of `group` after a failure; "rollout", the newest rolling update."""
+    if episode == "recreation":
+        eps = [e for e in st.of(lws, "failure", group) if any(line.kind == "recreate-group" for line in e.lines)]
+    elif episode == "rollout":
         eps = st.of(lws, "rollout")
     else:
         return None
     return eps[-1] if eps else None
 
 
-BRIEF_KINDS = {5: ("restarted", "recreate-group", "garbage-collected", "new-uid", "running-again"),
-               6: ("revision", "group-replaced", "mixed-revisions", "recreate-group", "rollout-done")}
+# The lines of an episode its brief keeps, by the episode's kind.
+BRIEF_KINDS = {"failure": ("restarted", "recreate-group", "garbage-collected", "new-uid", "running-again"),
+               "rollout": ("revision", "group-replaced", "mixed-revisions", "recreate-group", "rollout-done")}
 
 
-def brief(episode: Episode, step: int, lang: str) -> list[str]:
-    """A step's recap as short lines for its verdict: offset, what, and the cause of the key link."""
+def brief(episode: Episode, lang: str) -> list[str]:
+    """An episode as short lines for a verdict: offset, what, and the cause of the key link."""
     out = []
     for line in episode.lines:
-        if line.kind not in BRIEF_KINDS.get(step, ()):
+        if line.kind not in BRIEF_KINDS.get(episode.kind, ()):
             continue
         text = line.text(lang)
         if line.kind in ("recreate-group", "group-replaced") and line.cause:

@@ -7,10 +7,12 @@ a code block is not a heading): the `# Title`, the instructions, each `## Hint` 
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from types import ModuleType
 
 import yaml
 from markdown_it import MarkdownIt
@@ -29,19 +31,43 @@ class StepText:
 
 
 @dataclass(frozen=True)
+class StoryRef:
+    """The episode of one LWS's story a step tells (tutor/cluster/story.py, recap)."""
+    lws: str
+    episode: str  # "recreation" (of `group`, after a failure) or "rollout"
+    group: int | None
+    heads: dict[str, str]  # the line above it in the verdict, per language
+
+    def head(self, lang: str) -> str:
+        return self.heads.get(lang) or next(iter(self.heads.values()), "")
+
+
+@dataclass(frozen=True)
 class Step:
     number: int
     id: str
-    checker: str
     files: tuple[str, ...]
     titles: dict[str, str]
     texts: dict[str, StepText] = field(default_factory=dict, compare=False)
+    ledger: bool = False  # the node ledger in the groups pane's place: a step about where pods land
+    story: StoryRef | None = None
+    package: str = ""  # the lesson's checkers (<package>.<id with _ for ->)
 
     def title(self, lang: str) -> str:
         return self.titles.get(lang) or next(iter(self.titles.values()), self.id)
 
     def text(self, lang: str) -> StepText:
         return self.texts.get(lang) or next(iter(self.texts.values()))
+
+    @property
+    def checker(self) -> str:
+        """The checker's module, by the step's one name."""
+        return f"{self.package}.{self.id.replace('-', '_')}"
+
+    def checks(self) -> ModuleType:
+        """The checker's module (check(ctx) and READS), imported when a step first runs: no
+        checker runs before the tutor's first frame, so none is imported before it."""
+        return importlib.import_module(self.checker)
 
 
 @dataclass(frozen=True)
@@ -66,8 +92,17 @@ class Lesson:
         return sorted({f for s in self.steps for f in s.files})
 
 
-def lesson_dir(lesson_id: str = "lws") -> Path:
+DEFAULT = "lws"
+
+
+def lesson_dir(lesson_id: str = DEFAULT) -> Path:
     return Path(str(resources.files("tutor.lessons").joinpath(lesson_id)))
+
+
+def available() -> list[str]:
+    """The lessons installed: each directory of tutor.lessons with a lesson.yaml."""
+    root = Path(str(resources.files("tutor.lessons")))
+    return sorted(p.name for p in root.iterdir() if (p / "lesson.yaml").is_file())
 
 
 @lru_cache(maxsize=1)
@@ -109,8 +144,18 @@ def split_sections(md: str, hint_word: str, recap_word: str, where: str) -> Step
     return StepText(heads[0][1], body, tuple(hints), recap)
 
 
+def _story(raw: object, where: str) -> StoryRef | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or not raw.get("lws") or raw.get("episode") not in ("recreation", "rollout"):
+        raise LessonError(f"{where}: story needs lws and an episode (recreation or rollout)")
+    group = raw.get("group")
+    return StoryRef(str(raw["lws"]), raw["episode"], int(group) if group is not None else None,
+                    dict(raw.get("head") or {}))
+
+
 @lru_cache(maxsize=8)
-def load(lesson_id: str = "lws", root: Path | None = None) -> Lesson:
+def load(lesson_id: str = DEFAULT, root: Path | None = None) -> Lesson:
     """Loads (once per process: the CLI's defaults and the command both need it) a lesson."""
     base = root or lesson_dir(lesson_id)
     try:
@@ -134,8 +179,9 @@ def load(lesson_id: str = "lws", root: Path | None = None) -> Lesson:
             texts[lang] = split_sections(md, words.get("hint", {}).get(lang, "Hint"),
                                          words.get("recap", {}).get(lang, "What you just saw"),
                                          str(path))
-        steps.append(Step(number, raw["id"], raw["checker"], tuple(raw.get("files") or ()),
-                          dict(raw.get("title") or {}), texts))
+        steps.append(Step(number, raw["id"], tuple(raw.get("files") or ()), dict(raw.get("title") or {}), texts,
+                          ledger=bool(raw.get("ledger")), story=_story(raw.get("story"), where=stem),
+                          package=f"tutor.lessons.{lesson_id}.checks"))
     intro = {}
     for lang in langs:
         p = base / f"intro.{lang}.md"

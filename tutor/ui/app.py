@@ -38,7 +38,6 @@ from tutor.ui.timeline_screen import TimelineScreen
 from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.ui.widgets.event_list import EventList
 from tutor.ui.widgets.lesson_pane import LessonPane
-from tutor.ui import render
 from tutor.ui.widgets.live_panes import GroupsPane, NodeLedger
 from tutor.ui.widgets.pod_list import PodList
 from tutor.ui.widgets.status_bar import StatusBar
@@ -70,12 +69,13 @@ class TutorApp(App):
         Binding("question_mark", "help", "Help", key_display="?", tooltip="All keys"),
         Binding("x", "dismiss_doctor", "Dismiss", tooltip="Hide the lab check panel"),
         Binding("g", "toggle_ledger", "Nodes/Groups", show=False,
-                tooltip="Switch the groups pane and the node ledger (GPUs, taints; shown on steps 1, 7, 8)"),
+                tooltip="Switch the groups pane and the node ledger (GPUs, taints; shown on the steps about placement)"),
         Binding("q", "quit", "Quit", tooltip="Quit (progress is saved)"),
         Binding("tab", "focus_next", "Next pane", show=False, tooltip="Cycle the panes"),
         Binding("shift+tab", "focus_previous", "Previous pane", show=False),
         Binding("escape", "minimize", "Restore", show=False),
-        *(Binding(str(i), f"goto({i})", f"Step {i}", show=False) for i in range(1, 9)),
+        # the digit keys go to a step; check_action turns off those past the lesson's last step
+        *(Binding(str(i), f"goto({i})", f"Step {i}", show=False) for i in range(1, 10)),
     ]
 
     def __init__(self, session: Session, *, context: str = "", replay: bool = False,
@@ -303,7 +303,7 @@ class TutorApp(App):
             parts.append(f"### {self.hint_heading(n, i)}\n\n{hint}")
         if n in s.progress.passed and text.recap:
             parts.append(f"### {self.text('What you just saw')}\n\n{text.recap}"
-                         + recap_markdown(s.store, s.lesson.namespace, n, s.lang))
+                         + recap_markdown(s.store, s.lesson.namespace, s.lesson.step(n), s.lang))
         return "\n\n".join(parts)
 
     def hint_heading(self, step: int, i: int) -> str:
@@ -385,10 +385,12 @@ class TutorApp(App):
             self.screen.show(self.session.store, self.session.lesson.namespace, self.session.lang, self.text)
 
     def ledger_shown(self) -> bool:
-        """The node ledger takes the groups pane's place on the placement steps, or when g chose it."""
+        """The node ledger takes the groups pane's place on the steps about where pods land (the
+        lesson's `ledger`), or when g chose it."""
         if self._ledger_chosen is not None:
             return self._ledger_chosen
-        return self.session.progress.current in render.PLACEMENT_STEPS
+        s = self.session
+        return s.lesson.step(s.progress.current).ledger
 
     def _changed(self, pane: str, *key) -> bool:
         if self._drawn.get(pane) == key:
@@ -431,6 +433,8 @@ class TutorApp(App):
             return None
         if action == "prev" and cur <= 1:
             return None
+        if action == "goto" and not 1 <= parameters[0] <= len(s.lesson.steps):
+            return False
         if action == "dismiss_doctor":  # only offered while the panel is up
             return self.query_one(DoctorPanel).display
         if action == "hint" and s.progress.hints.get(cur, 0) >= len(s.lesson.step(cur).text(s.lang).hints):

@@ -206,7 +206,6 @@ def event_text(e: dict) -> Text:
 
 # --- nodes: the GPU ledger --------------------------------------------------------------------
 
-PLACEMENT_STEPS = (1, 7, 8)  # the steps about where pods land: the ledger is shown there
 MAX_NAMES = 6  # GPU holders named per group on one node; a busy node lists its groups, not thousands of pods
 
 

@@ -35,7 +35,7 @@ class GroupsPane(RedrawsOnChange, VerticalScroll):
 
 class NodeLedger(RedrawsOnChange, TextBlocks):
     """Per node: Ready, GPUs held of the capacity and by which LWS groups, taints, type label.
-    Shown in the groups pane's place on the placement steps (render.PLACEMENT_STEPS) and by g.
+    Shown in the groups pane's place on the steps about where pods land (lesson.yaml's `ledger`) and by g.
     Its lines are Text blocks (text_blocks.TextBlocks): a pod moving redraws the lines of its
     node only, and a frame renders only the lines in view."""
 
