@@ -13,8 +13,14 @@ RECORDINGS = DATA / "recordings"  # the wrong turns; the walkthrough ships with 
 WALKTHROUGH = walkthrough()
 
 
+# The other lessons' recordings, each made on the lab for its lesson (the header names it).
+LESSON_RECORDINGS = DATA / "lessons"
+
+
 def recording_path(name: str) -> Path:
-    return WALKTHROUGH if name == "walkthrough" else RECORDINGS / f"{name}.jsonl"
+    if name == "walkthrough":
+        return WALKTHROUGH
+    return (LESSON_RECORDINGS if name.startswith("lesson-") else RECORDINGS) / f"{name}.jsonl"
 
 
 @pytest.fixture(autouse=True)

@@ -17,6 +17,7 @@ from tutor.cli import COMMANDS, OPTIONS, build_parser, main
 
 # A sample for each option: what to type, and what the command must then see.
 SAMPLES = {
+    "lesson": (["--lesson", "scale"], "scale"),
     "kubeconfig": (["--kubeconfig", "/k/config"], "/k/config"),
     "context": (["--context", "lab"], "lab"),
     "namespace": (["-n", "ns1"], "ns1"),

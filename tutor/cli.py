@@ -36,6 +36,8 @@ class Option:
 
 
 OPTIONS = {o.dest: o for o in (
+    Option(("--lesson",), "which lesson (default: the one a --replay recording was made for, else lws); "
+           "an unknown name lists those there are", kwargs={"metavar": "NAME"}),
     Option(("--kubeconfig",), "kubeconfig file, or a list like $KUBECONFIG (default: as kubectl finds it: "
            "$KUBECONFIG, ~/.kube/config, /etc/rancher/k3s/k3s.yaml, in-cluster)", kwargs={"metavar": "FILE"}),
     Option(("--context",), "kubeconfig context to use"),
@@ -58,7 +60,7 @@ OPTIONS = {o.dest: o for o in (
     Option(("--lws-version",), "LWS release to note in the header", ""),
 )}
 
-CLUSTER = ("kubeconfig", "context", "namespace", "workdir")
+CLUSTER = ("lesson", "kubeconfig", "context", "namespace", "workdir")
 
 
 @dataclass(frozen=True)

@@ -72,6 +72,15 @@ def orphan() -> dict:
 
 
 LLM_PODS_ALL = ("llm-0", "llm-0-1", "llm-1", "llm-1-1")
+# The scale lesson's LWS: one group of three pods, no GPU, a container that stops when told to.
+SOLO_CMD = "trap 'exit 0' TERM; sleep 3600 & wait"
+
+
+def solo() -> dict:
+    c = {"name": "solo", "image": "busybox:1.36", "command": ["sh", "-c", SOLO_CMD]}
+    return {"apiVersion": "leaderworkerset.x-k8s.io/v1", "kind": "LeaderWorkerSet",
+            "metadata": {"name": "solo", "namespace": NS},
+            "spec": {"replicas": 1, "leaderWorkerTemplate": {"size": 3, "workerTemplate": {"spec": {"containers": [c]}}}}}
 
 
 class Learner:
@@ -407,6 +416,19 @@ def rollout_recreating_group1(ln: Learner, tries: int = 12) -> None:
         if recreate_events(ln, 1):
             return
     raise AssertionError(f"no rollout of {tries} emitted RecreateGroup for group 1")
+
+
+def scale_walkthrough(ln: Learner) -> None:
+    """The scale lesson (lessons/scale), both steps, as its hints say."""
+    ln.apply(solo(), "solo.yaml")
+    ln.running("solo-0", "solo-0-1", "solo-0-2")
+    ln.write("group0.txt", f"solo-0={ln.pod('solo-0')['metadata']['uid']}\n")
+    ln.lab.kubectl("scale", "lws", "solo", "-n", NS, "--replicas=2")
+    ln.running("solo-1", "solo-1-1", "solo-1-2")
+
+
+# The other lessons' scenarios: name -> (lesson, what the learner does while it records).
+OTHER_LESSONS = {"lesson-scale": ("scale", scale_walkthrough)}
 
 
 WRONG_TURNS = {f.__name__.replace("_", "-"): f for f in (wrong_annotation, restart_after_failure, dns_short_name,

@@ -28,7 +28,8 @@ from pathlib import Path
 
 from tests.conftest import recording_path
 from tests.e2e.labcluster.lab import Lab, up
-from tests.e2e.learner import LATE_STARTS, NS, WRONG_TURNS, Learner, nothing, walkthrough
+from tests.e2e.learner import LATE_STARTS, NS, OTHER_LESSONS, WRONG_TURNS, Learner, nothing, walkthrough
+from tutor.lesson.loader import load
 
 ROOT = Path(__file__).resolve().parents[2]
 KINDS = ("pods", "leaderworkersets", "events", "statefulsets")
@@ -36,7 +37,7 @@ KINDS = ("pods", "leaderworkersets", "events", "statefulsets")
 
 # name -> (what the learner does before the recorder starts, what while it records)
 SCENARIOS = {"walkthrough": (nothing, walkthrough), **{k: (nothing, f) for k, f in WRONG_TURNS.items()},
-             **LATE_STARTS}
+             **LATE_STARTS, **{k: (nothing, f) for k, (_, f) in OTHER_LESSONS.items()}}
 
 
 def last_versions(path: Path) -> dict[tuple[str, str], str]:
@@ -75,10 +76,11 @@ def record(name: str, out_dir: Path | None) -> Path:
             workdir.mkdir()
             env = {**os.environ, "XDG_STATE_HOME": tmp}
             before, during = SCENARIOS[name]
+            lesson = OTHER_LESSONS[name][0] if name in OTHER_LESSONS else "lws"
             before(Learner(lab, workdir))  # a late start: the tutor sees only what is left of it
             rec = subprocess.Popen(
                 [sys.executable, "-m", "tutor", "record", str(out), "--overwrite", "--kubeconfig", str(lab.kubeconfig),
-                 "--workdir", str(workdir), "--lws-version", lab.versions["LWS_VERSION"]],
+                 "--workdir", str(workdir), "--lesson", lesson, "--lws-version", lab.versions["LWS_VERSION"]],
                 env=env, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
             ready, log = threading.Event(), []
             threading.Thread(target=_follow, args=(rec.stderr, log, ready), daemon=True).start()
@@ -92,7 +94,7 @@ def record(name: str, out_dir: Path | None) -> Path:
                 rec.wait(timeout=30)
             if rec.returncode not in (0, 130):
                 raise RuntimeError(f"lwstutor record failed ({rec.returncode}): {''.join(log)}")
-            _relocate_workdir(out, str(workdir))
+            _relocate_workdir(out, str(workdir), load(lesson).workdir)
     finally:
         lab.stop()
     lab.remove()
@@ -111,11 +113,11 @@ def _follow(stream, log: list, ready: threading.Event) -> None:
                 ready.set()
 
 
-def _relocate_workdir(path: Path, workdir: str) -> None:
-    """Recordings say the lab's workdir, not the temp dir the scenario used."""
+def _relocate_workdir(path: Path, workdir: str, lab_workdir: str) -> None:
+    """Recordings say the lesson's workdir, not the temp dir the scenario used."""
     lines = path.read_text().splitlines()
     head = json.loads(lines[0])
-    head["workdir"] = "/root/gsb-lws"
+    head["workdir"] = lab_workdir
     lines[0] = json.dumps(head, separators=(",", ":"))
     path.write_text("\n".join(lines) + "\n")
 

@@ -39,11 +39,13 @@ class Header:
     workdir: str = ""
     started_at: str = ""
     versions: dict = field(default_factory=dict)
+    lesson: str = ""  # the lesson it was recorded for ("": before recordings named one, the LWS lab)
 
     def to_json(self) -> dict:
         return {
             "format": FORMAT,
             "version": VERSION,
+            **({"lesson": self.lesson} if self.lesson else {}),
             "namespace": self.namespace,
             "workdir": self.workdir,
             "started_at": self.started_at or datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -159,6 +161,7 @@ def open_recording(path: str | Path) -> Recording:
         raise RecordingError(f"{p}:1: recording version {head.get('version')!r}; this lwstutor reads {VERSION}")
     header = Header(
         namespace=str(head.get("namespace") or ""),
+        lesson=str(head.get("lesson") or ""),
         workdir=str(head.get("workdir") or ""),
         started_at=str(head.get("started_at") or ""),
         versions=head.get("versions") if isinstance(head.get("versions"), dict) else {},

@@ -91,7 +91,7 @@ def run_record(args) -> int:
     q: queue.SimpleQueue = queue.SimpleQueue()
     start = time.monotonic()
     clock = lambda: time.monotonic() - start  # noqa: E731
-    header = Header(namespace=session.lesson.namespace, workdir=session.workspace.workdir,
+    header = Header(namespace=session.lesson.namespace, workdir=session.workspace.workdir, lesson=session.lesson.id,
                     versions={"kubernetes": version, "lws": args.lws_version})
     out = Output(target, replacing)
     live = LiveSource(conn.api_client, session.lesson.namespace, q.put, clock=clock).start()

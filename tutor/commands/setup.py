@@ -9,22 +9,37 @@ from pathlib import Path
 
 from tutor.commands import paths
 from tutor.commands.results import UsageError
-from tutor.lesson.loader import Lesson, load
+from tutor.lesson.loader import DEFAULT, Lesson, LessonError, available, load
 from tutor.progress import Progress, looks_like_ours, peek_lang, state_dir
 from tutor.session import Session
 
 
 def lesson_for(args) -> Lesson:
-    """The lesson, with the namespace from -n (else the replayed recording's, else the lesson's). Only the
-    recording's header is read here (once per args); its items are parsed when first used."""
-    lesson = load()
-    ns = args.namespace
+    """The lesson (--lesson, else the one the replayed recording was made for, else the LWS lab),
+    with the namespace from -n (else the recording's, else the lesson's). Only the recording's
+    header is read here (once per args); its items are parsed when first used."""
+    name, ns = getattr(args, "lesson", None), args.namespace
     if getattr(args, "replay", None):
         rec = getattr(args, "_recording", None)
         if rec is None or rec.path != str(Path(args.replay)):
             rec = args._recording = open_recording(args.replay)
-        ns = ns or rec.header.namespace
+        name, ns = name or rec.header.lesson, ns or rec.header.namespace
+    lesson = lesson_named(name or DEFAULT)
     return replace(lesson, namespace=ns or lesson.namespace)
+
+
+def lesson_named(name: str) -> Lesson:
+    """An installed lesson by name; another name is a usage error that lists those there are."""
+    there = available()
+    if name not in there:
+        listed = ", ".join(there)
+        raise UsageError(f"--lesson {name}: no such lesson (there are: {listed})",
+                         f"--lesson {name}: 그런 수업이 없습니다(있는 수업: {listed})", kind="lesson")
+    try:
+        return load(name)
+    except LessonError as exc:
+        raise UsageError(f"--lesson {name}: {exc}", f"--lesson {name}: 수업을 읽지 못했습니다: {exc}",
+                         kind="lesson") from None
 
 
 @contextmanager
@@ -88,7 +103,8 @@ def chosen_lang(args) -> str:
     if lang:
         return lang
     try:
-        saved = peek_lang(state_dir() / f"progress-{load().id}.json")
+        name = getattr(args, "lesson", None)
+        saved = peek_lang(state_dir() / f"progress-{name if name in available() else DEFAULT}.json")
     except Exception:  # noqa: BLE001 - an error message must not fail for want of a language
         saved = ""
     return default_lang(None, saved)
