@@ -55,9 +55,11 @@ def real_node(lab) -> Lab:
 
 
 @pytest.fixture(scope="module")
-def learner(lab, tmp_path_factory) -> Learner:
-    """A learner with a fresh workdir, starting and leaving with no LWS in the namespace."""
-    ln = Learner(lab, tmp_path_factory.mktemp("gsb-lws"))
+def learner(lab, tmp_path_factory, request) -> Learner:
+    """A learner with a fresh workdir, starting and leaving with no LWS in the namespace. Its pods
+    stop promptly, unless the module says the grace period is its subject."""
+    prompt = not getattr(request.module, "GRACE_PERIOD_IS_THE_SUBJECT", False)
+    ln = Learner(lab, tmp_path_factory.mktemp("gsb-lws"), prompt_stop=prompt)
     ln.reset()
     yield ln
     ln.reset()

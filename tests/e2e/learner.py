@@ -23,6 +23,10 @@ from tests.e2e.labcluster.lab import Lab, fail_container
 NS = "infer"
 GPU = "nvidia.com/gpu"
 FAIL_LOOP = "while [ ! -f /tmp/fail ]; do sleep 1; done; exit 1"
+# The lab's loop ignores SIGTERM, so each old pod waits out its 30 s grace period: what the
+# recordings and test_real_node are about, and most of a lab run's time everywhere else. With
+# prompt_stop the learner's manifests stop within a second of SIGTERM instead.
+PROMPT_FAIL_LOOP = "trap 'exit 0' TERM; " + FAIL_LOOP
 KWOK_TOLERATION = {"key": "kwok.x-k8s.io/node", "operator": "Equal", "value": "fake", "effect": "NoSchedule"}
 EXCLUSIVE = "leaderworkerset.sigs.k8s.io/exclusive-topology"
 
@@ -83,10 +87,23 @@ def solo() -> dict:
             "spec": {"replicas": 1, "leaderWorkerTemplate": {"size": 3, "workerTemplate": {"spec": {"containers": [c]}}}}}
 
 
+def stopping_promptly(obj):
+    """The same manifest(s) with every container running the lab's loop told to stop on SIGTERM."""
+    if isinstance(obj, list):
+        return [stopping_promptly(x) for x in obj]
+    out = json.loads(json.dumps(obj))
+    for t in (out.get("spec", {}).get("leaderWorkerTemplate") or {}).values():
+        for c in (t.get("spec", {}).get("containers") or []) if isinstance(t, dict) else []:
+            if c.get("command") == ["sh", "-c", FAIL_LOOP]:
+                c["command"] = ["sh", "-c", PROMPT_FAIL_LOOP]
+    return out
+
+
 class Learner:
-    def __init__(self, lab: Lab, workdir: Path):
+    def __init__(self, lab: Lab, workdir: Path, prompt_stop: bool = False):
         self.lab = lab
         self.workdir = workdir
+        self.prompt_stop = prompt_stop  # the manifests stop on SIGTERM (see PROMPT_FAIL_LOOP)
         workdir.mkdir(parents=True, exist_ok=True)
 
     # --- shell-like helpers ------------------------------------------------------------------
@@ -99,6 +116,8 @@ class Learner:
         return path
 
     def apply(self, obj: dict | list, file: str | None = None) -> None:
+        if self.prompt_stop:
+            obj = stopping_promptly(obj)
         text = yaml.safe_dump_all(obj if isinstance(obj, list) else [obj], sort_keys=False)
         if file:
             self.lab.kubectl("apply", "-f", str(self.write(file, text)))
