@@ -31,7 +31,7 @@ def lab():
 
 
 async def test_apiserver_killed_and_restarted_mid_lesson(lab, tmp_path):
-    ln = Learner(lab, tmp_path / "gsb-lws")
+    ln = Learner(lab, tmp_path / "gsb-lws", prompt_stop=True)
     state_file = tmp_path / "progress.json"
     app = live_app(lab.kubeconfig, ln.workdir, state_file)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -53,7 +53,7 @@ def lab(audit_log):
 
 @pytest.fixture(scope="module")
 def learner(lab, tmp_path_factory) -> Learner:
-    ln = Learner(lab, tmp_path_factory.mktemp("gsb-lws"))
+    ln = Learner(lab, tmp_path_factory.mktemp("gsb-lws"), prompt_stop=True)
     yield ln
     ln.reset()
 

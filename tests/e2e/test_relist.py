@@ -28,7 +28,7 @@ def lab():
 
 
 def test_compaction_forces_a_relist_and_the_store_stays_true(lab, tmp_path):
-    ln = Learner(lab, tmp_path / "gsb-lws")
+    ln = Learner(lab, tmp_path / "gsb-lws", prompt_stop=True)
     q: queue.SimpleQueue = queue.SimpleQueue()
     session = Session(load(), str(ln.workdir), "en")
     relists: list[Relisted] = []
