@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tests.states import recording, state
 from tutor.cluster import objects as o
-from tutor.cluster import store as store_module
+from tutor.cluster import journal as journal_module
 from tutor.cluster.events import ObjectEvent, Relisted
 from tutor.cluster.store import Store
 
@@ -77,7 +77,7 @@ def test_every_recording_replays_cleanly():
 def test_lws_with_pods_and_name_versions_follow_every_item():
     """lws_with_pods is the set of LWS labels on the namespace's pods; name_version moves for a
     pod's name, its LWS's pods and the subject of an Event whenever one of those changes."""
-    from tutor.cluster.store import name_key
+    from tutor.cluster import deps
 
     s = Store()
     for item in recording("walkthrough").items:
@@ -89,10 +89,10 @@ def test_lws_with_pods_and_name_versions_follow_every_item():
         assert s.lws_with_pods("infer") == labels
         obj = item.obj
         kind = o.kind(obj)
-        key = name_key("Event", str(o.event_regarding(obj).get("name", ""))) if kind == "Event" \
-            else name_key(kind, o.name(obj))
+        key = deps.EventsAbout(str(o.event_regarding(obj).get("name", ""))) if kind == "Event" \
+            else deps.Named(kind, o.name(obj))
         assert (s.name_version.get(key) != before.get(key)) == changed, (kind, o.name(obj))
-        pods_of = name_key("pods of", o.lws_name(obj))
+        pods_of = deps.PodsOf(o.lws_name(obj))
         if changed and kind == "Pod" and o.lws_name(obj):
             assert s.name_version[pods_of] != before.get(pods_of)
 
@@ -107,7 +107,7 @@ def test_changes_name_what_moved_for_each_reader():
     st = Store()
     panes, checks = Reader(), Reader()
     st.apply(items[0])
-    assert not st._journal  # nobody reads yet: nothing is noted
+    assert not st.journal._entries  # nobody reads yet: nothing is noted
     assert st.take_changes(panes).everything and st.take_changes(checks).everything
     for it in items:
         st.apply(it)
@@ -123,19 +123,19 @@ def test_changes_name_what_moved_for_each_reader():
     gone = st.take_changes(panes)
     assert gone.pods == {("infer", "llm-1-1")} and gone.groups == {("infer", "llm", 1)}
     assert st.take_changes(checks).pods >= {("infer", "llm-1-1"), ("infer", "llm-1")}  # the other still has it all
-    assert not st._journal  # every reader took it: nothing is held
+    assert not st.journal._entries  # every reader took it: nothing is held
 
 
 def test_a_reader_far_behind_rebuilds_and_one_that_keeps_up_does_not(monkeypatch):
     class Reader:
         pass
 
-    monkeypatch.setattr(store_module, "MAX_JOURNAL", 8)
+    monkeypatch.setattr(journal_module, "MAX_JOURNAL", 8)
     st = Store()
     keeps_up, hidden = Reader(), Reader()
     st.take_changes(keeps_up), st.take_changes(hidden)
     for it in recording("walkthrough").items:
         if isinstance(it, ObjectEvent) and st.apply(it):
             assert not st.take_changes(keeps_up).everything
-            assert len(st._journal) <= 8
+            assert len(st.journal._entries) <= 8
     assert st.take_changes(hidden).everything

@@ -8,6 +8,7 @@ import copy
 from tests.conftest import WALKTHROUGH
 from tests.states import check, new_leader_running, not_yet_deleted, recording, state
 from tutor.cluster import objects as o
+from tutor.cluster import observations as observations_module
 from tutor.cluster import store as store_module
 from tutor.cluster.events import ObjectEvent
 from tutor.cluster.store import Store
@@ -87,7 +88,7 @@ def test_mixed_revisions_are_noted_once_per_change_and_bounded(monkeypatch):
     assert [(m.lws, m.group) for m in obs.mixed] == [("llm", 1)]
 
     assert [(m.lws, m.group) for m in state("walkthrough", hooks=MIXING).store.obs.mixed] == [("llm", 1), ("llm", 0)]
-    monkeypatch.setattr(store_module, "MAX_MIXED", 1)
+    monkeypatch.setattr(observations_module, "MAX_MIXED", 1)
     s = state("walkthrough", hooks=MIXING)
     assert [(m.lws, m.group) for m in s.store.obs.mixed] == [("llm", 1)]
     assert s.store.obs.mixed_groups == {("llm", 0), ("llm", 1)}

@@ -253,10 +253,10 @@ def test_the_story_is_cached_per_store_version_and_bounded():
 
 
 def test_statefulsets_seen_are_bounded(monkeypatch):
-    from tutor.cluster import store as store_module
+    from tutor.cluster import observations as observations_module
 
     full = state(W)
-    monkeypatch.setattr(store_module, "MAX_STATEFULSETS", 3)
+    monkeypatch.setattr(observations_module, "MAX_STATEFULSETS", 3)
     s = state(W)
     kept = list(s.store.obs.statefulsets)
     assert len(kept) == 3 and kept == list(full.store.obs.statefulsets)[-3:]  # the newest

@@ -154,7 +154,7 @@ def make_naive(app: TutorApp) -> None:
             app.query_one(GroupsPane)._key = incremental.GroupsKey()
             events = app.query_one(EventList)
             events._events, events._waiting = incremental.LessonEvents(), incremental.WaitingPods()
-            o._derived.clear()
+            o.memo.clear()
             app.recheck()
         return changed
 

@@ -21,6 +21,7 @@ from tests.conftest import RECORDINGS
 from tests.states import recording, started_at
 from tests.ui.harness import empty_recording, make_app
 from tutor.cluster import objects as o
+from tutor.cluster import journal as journal_module
 from tutor.cluster import store as store_module
 from tutor.cluster.events import ObjectEvent
 from tutor.cluster.store import Store
@@ -119,7 +120,7 @@ def test_every_recording_in_uneven_batches_equals_a_rebuild(monkeypatch, name):
 
 def test_a_reader_that_falls_behind_rebuilds(monkeypatch):
     """Past MAX_JOURNAL changes not taken, the store drops them and the reader rebuilds."""
-    monkeypatch.setattr(store_module, "MAX_JOURNAL", 10)
+    monkeypatch.setattr(journal_module, "MAX_JOURNAL", 10)
     s = Session(load(), "/root/gsb-lws", "en")
     panes = Panes()
     items = recording("walkthrough").items
@@ -226,12 +227,12 @@ def render_len(cell) -> int:
     return (cell if isinstance(cell, Text) else Text(str(cell))).cell_len
 
 
-@pytest.mark.parametrize("journal", [store_module.MAX_JOURNAL, 2])
+@pytest.mark.parametrize("journal", [journal_module.MAX_JOURNAL, 2])
 async def test_the_panes_in_the_app_equal_a_rebuild_after_every_item(tmp_path, monkeypatch, journal):
     """The widgets themselves: the pods pane's rows, order and column widths, the groups pane's
     key and the events pane's blocks, after every item of the walkthrough, redrawn as a refresh
     redraws them. With a journal of 2 changes, most items overflow it: the panes rebuild."""
-    monkeypatch.setattr(store_module, "MAX_JOURNAL", journal)
+    monkeypatch.setattr(journal_module, "MAX_JOURNAL", journal)
     app = make_app(empty_recording(tmp_path), state_file=tmp_path / "p.json")
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()

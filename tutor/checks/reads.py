@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tutor.cluster.store import Store, name_key
+from tutor.cluster import deps
+from tutor.cluster.store import Store
 from tutor.cluster.timeline import evidence_keys
 from tutor.workspace.watch import Workspace
 
@@ -36,12 +37,12 @@ class Reads:
     # What it reads besides when its details carry the scheduler explanations (checks/why.py).
     explained: Reads | None = None
 
-    def keys(self) -> tuple[tuple[str, str], ...]:
-        return tuple(name_key(kind, n) for kind, names in (
-            ("Pod", self.pods), ("LeaderWorkerSet", self.lws), ("pods of", self.pods_of),
-            ("StatefulSet", self.statefulsets), ("Event", self.events_about)) for n in names) + tuple(
-            key for lws in self.evidence_of for key in evidence_keys(lws)) + (
-            (name_key("UIDs", ""),) if self.uid_owners else ())
+    def keys(self) -> tuple[deps.Dep, ...]:
+        return (*(deps.Named("Pod", n) for n in self.pods), *(deps.Named("LeaderWorkerSet", n) for n in self.lws),
+                *(deps.PodsOf(n) for n in self.pods_of), *(deps.Named("StatefulSet", n) for n in self.statefulsets),
+                *(deps.EventsAbout(n) for n in self.events_about),
+                *(key for lws in self.evidence_of for key in evidence_keys(lws)),
+                *((deps.UIDS,) if self.uid_owners else ()))
 
 
 def evidence(lws: str) -> Reads:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tutor.cluster import objects as o
+from tutor.cluster.memo import LRU
 from tutor.cluster import placement as pl
 from tutor.cluster import resources as res
 from tutor.cluster import scheduler_message as sm
@@ -62,7 +63,7 @@ def _holder_key(pod: dict | None, ref: str) -> tuple:
     def key(p: dict) -> tuple:
         g, w = o.group_index(p), o.worker_index(p)
         return (o.lws_name(p), -1 if g is None or not o.lws_name(p) else g, -1 if w is None else w, ref)
-    return o.derived(pod, "holder", key)
+    return o.memo(pod, "holder", key)
 
 
 def holders_text(holders, namespace: str, pods_by_ref: dict[str, dict] | None = None, lang: str = "en") -> str:
@@ -229,15 +230,14 @@ def _clauses(placement: pl.Placement, parsed: sm.SchedulerMessage | None, pod: d
 
 # --- from the store -------------------------------------------------------------------------------
 
-_explained: dict[tuple, object] = {}  # (what, fingerprint, …) → Why or lines; a re-check redoes none
+_explained = LRU(64)  # (what, fingerprint, …) → Why or lines; a re-check redoes none
 
 
 def _cached(key: tuple, compute):
     hit = _explained.get(key)
     if hit is None:
-        if len(_explained) > 64:
-            _explained.clear()
-        hit = _explained[key] = compute()
+        hit = compute()
+        _explained[key] = hit
     return hit
 
 

@@ -7,7 +7,13 @@ returns a safe default instead of raising.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from datetime import datetime
+from typing import Any
+
+from tutor.cluster.memo import ByIdentity
+
+# The kinds the tutor watches and stores.
+KINDS = ("Pod", "LeaderWorkerSet", "Event", "StatefulSet", "Node")
 
 LWS_GROUP = "leaderworkerset.x-k8s.io"
 LWS_VERSION = "v1"
@@ -98,22 +104,10 @@ def drop_managed_fields(obj: dict) -> None:
         md.pop("managedFields", None)
 
 
-# What is derived from one object, kept while that very object is held: the store replaces an
-# object's dict on every change, so identity means "unchanged". Panes and the scheduler model read
-# thousands of pods per re-check and redo only those that changed.
-_derived: dict[tuple[int, Any], tuple[dict, Any]] = {}
-
-
-def derived(obj: dict, what: Any, compute: Callable[[dict], Any]) -> Any:
-    key = (id(obj), what)
-    hit = _derived.get(key)
-    if hit is not None and hit[0] is obj:
-        return hit[1]
-    if len(_derived) > 100_000:
-        _derived.clear()
-    value = compute(obj)
-    _derived[key] = (obj, value)
-    return value
+# What is derived from one object, kept while that very object is held (memo.ByIdentity): the
+# store replaces an object's dict on every change, so identity means "unchanged". Panes and the
+# scheduler model read thousands of pods per re-check and redo only those that changed.
+memo = ByIdentity(100_000)
 
 
 def int_or_none(value: Any) -> int | None:
@@ -229,3 +223,15 @@ def event_time(ev: dict) -> str:
 
 def event_count(ev: dict) -> int:
     return int_or_none(ev.get("count")) or int_or_none(dig(ev, "series", "count")) or 1
+
+
+def parse_instant(value: Any, fraction_only: bool = False) -> float | None:
+    """Epoch seconds of an RFC 3339 time that names its zone, as the API writes them; None for
+    anything else (and, with fraction_only, for a time to the whole second)."""
+    if not isinstance(value, str) or not value or (fraction_only and "." not in value):
+        return None
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return parsed.timestamp() if parsed.tzinfo is not None else None

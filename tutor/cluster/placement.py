@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from tutor.cluster import objects as o
+from tutor.cluster.memo import LRU
 from tutor.cluster.resources import allocatable, pod_requests
 
 HOSTNAME = "kubernetes.io/hostname"
@@ -42,7 +43,7 @@ NO_NODE_AVAILABLE = "0/{n} nodes are available"
 
 def labels_of(obj: dict) -> dict[str, str]:
     """An object's labels, read once per object (a placement reads every pod's several times)."""
-    return o.derived(obj, "labels", o.labels)
+    return o.memo(obj, "labels", o.labels)
 
 
 # --- who is where --------------------------------------------------------------------------------
@@ -189,13 +190,11 @@ def _compiled(sel) -> Callable[[dict[str, str]], bool]:
                         or op == "Exists" and have is None or op == "DoesNotExist" and have is not None:
                     return False
             return True
-    if len(_COMPILED) > 10_000:
-        _COMPILED.clear()
     _COMPILED[id(sel)] = (sel, test)
     return test
 
 
-_COMPILED: dict[int, tuple[dict, Callable]] = {}
+_COMPILED = LRU(10_000)  # id(selector) -> (the selector, its test): kept while that very dict is held
 
 
 @dataclass(frozen=True)
@@ -210,7 +209,7 @@ class PodTerm:
         # Kept per (pod object, term): a placement tries every term on every pod, and a re-check
         # meets the same terms (the owner's are kept per object) and mostly the same pods. The
         # owner's entry in the same cache keeps the term alive, so its id is not reused.
-        return o.derived(pod, ("matches", id(self)), self._matches)
+        return o.memo(pod, ("matches", id(self)), self._matches)
 
     def _matches(self, pod: dict) -> bool:
         if self.namespaces is not None and _where(pod)[1] not in self.namespaces:
@@ -223,7 +222,7 @@ class PodTerm:
 
 def pod_terms(pod: dict, kind: str) -> tuple[PodTerm, ...]:
     """kind: podAffinity or podAntiAffinity; read once per pod object."""
-    return o.derived(pod, kind, lambda p: tuple(_pod_terms(p, kind)))
+    return o.memo(pod, kind, lambda p: tuple(_pod_terms(p, kind)))
 
 
 def _pod_terms(pod: dict, kind: str) -> list[PodTerm]:
@@ -319,7 +318,7 @@ class _Cluster:
 
 def _where(p: dict) -> tuple:
     """(uid, namespace, name, node, counts on its node, namespace/name) of a pod, read once per pod object."""
-    return o.derived(p, "where", lambda p: (o.uid(p), o.namespace(p), o.name(p), o.node_name(p), counts_on_node(p),
+    return o.memo(p, "where", lambda p: (o.uid(p), o.namespace(p), o.name(p), o.node_name(p), counts_on_node(p),
                                             f"{o.namespace(p)}/{o.name(p)}"))
 
 
@@ -577,5 +576,5 @@ def fingerprint(nodes: list[dict], pods: list[dict]) -> tuple:
     status moving (phase Running, a restart) changes nothing here, so an explanation is redone
     only when a node or a pod's placement, labels, requests or rules changed. Each object's
     part is computed once per object."""
-    return (tuple(sorted(o.derived(n, "print", _node_print) for n in nodes)),
-            tuple(o.derived(p, "print", _pod_print) for p in pods))
+    return (tuple(sorted(o.memo(n, "print", _node_print) for n in nodes)),
+            tuple(o.memo(p, "print", _pod_print) for p in pods))

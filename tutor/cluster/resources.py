@@ -67,7 +67,7 @@ def _container_requests(c: dict) -> dict[str, int]:
 
 def pod_requests(pod: dict) -> dict[str, int]:
     """pod_requests_of, read once per pod object."""
-    return o.derived(pod, "requests", pod_requests_of)
+    return o.memo(pod, "requests", pod_requests_of)
 
 
 def pod_requests_of(pod: dict) -> dict[str, int]:

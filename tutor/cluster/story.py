@@ -30,7 +30,8 @@ from dataclasses import dataclass, replace
 
 from tutor.cluster import objects as o
 from tutor.cluster.derived import cached_by, per_store_version
-from tutor.cluster.store import RestartSeen, Store, UidSeen
+from tutor.cluster.observations import RestartSeen, UidSeen
+from tutor.cluster.store import Store
 from tutor.cluster.timeline import Fact, Kind, Timeline, evidence_version, occurrences, parse_time, timeline, timeline_of
 
 MAX_EPISODES = 40  # per LWS, the newest

@@ -29,7 +29,8 @@ from enum import Enum
 
 from tutor.cluster import objects as o
 from tutor.cluster.derived import cached_by, per_store_version
-from tutor.cluster.store import Store, name_key, named_after
+from tutor.cluster import deps
+from tutor.cluster.store import Store, named_after
 
 MAX_FACTS = 2000
 SLACK = 1.0  # seconds: the resolution of creationTimestamp, lastTimestamp and a recording's started_at
@@ -266,13 +267,12 @@ def timeline_of(store: Store, namespace: str, lws: str) -> Timeline:
     return _timeline_of_cached(store, (namespace, lws))
 
 
-def evidence_keys(lws: str) -> tuple[tuple[str, str], ...]:
+def evidence_keys(lws: str) -> tuple[deps.Dep, ...]:
     """The Store.name_version keys under which a change to anything one LWS's timeline and story
     read is noted: the LWS, the Events about it, and every pod, StatefulSet and Event subject
     named after it (store.named_after), labelled as its or not. The checkers that read them
     declare the same (tutor/checks/reads.py)."""
-    return (name_key("LeaderWorkerSet", lws), name_key("pods of", lws), name_key("Event", lws),
-            name_key("named after", lws))
+    return (deps.Named("LeaderWorkerSet", lws), deps.PodsOf(lws), deps.EventsAbout(lws), deps.NamedAfter(lws))
 
 
 def evidence_version(store: Store, lws: str) -> tuple | None:

@@ -17,6 +17,7 @@ from rich.text import Text
 from tutor.cluster import objects as o
 from tutor.cluster import placement as pl
 from tutor.cluster import resources as res
+from tutor.cluster.memo import LRU
 from tutor.cluster.store import Store
 
 Translate = Callable[..., str]
@@ -29,9 +30,9 @@ PHASE_STYLE = {"Running": "green", "Pending": "yellow", "Failed": "red", "Succee
 MAX_EVENTS = 60
 MAX_GROUPS = 6  # per LWS in the groups pane; the pods table lists every pod
 
-# What a pane derives from one object, kept while the store holds that very object (objects.derived).
+# What a pane derives from one object, kept while the store holds that very object (objects.memo).
 # A re-check in a namespace of thousands of pods then redoes only the pods that changed.
-_memo = o.derived
+_memo = o.memo
 
 
 def short(uid: str) -> str:
@@ -342,7 +343,7 @@ def ledger_view(store: Store, namespace: str, gpu: str, t: Translate = _en) -> R
 
 # --- why a pod waits, under its FailedScheduling event ------------------------------------------
 
-_why_cache: dict[tuple, tuple] = {}
+_why_cache = LRU(64)
 
 
 def _pending(pod: dict | None) -> bool:
@@ -372,8 +373,6 @@ def _explained(e: dict, pod: dict, store: Store, namespace: str, lang: str, t: T
     out.append("\n  ↳ " + t("node by node, now:"), style="bold cyan")
     for depth, line in why.lines if why is not None else ():
         out.append("\n    " + "  " * depth + line, style="cyan" if depth else "")
-    if len(_why_cache) > 64:
-        _why_cache.clear()
     _why_cache[key] = (e, why, out)
     return out
 

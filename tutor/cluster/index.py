@@ -1,0 +1,50 @@
+"""A generic index over stored objects, as client-go's Indexer keeps one: each object is filed
+under the key an index function computes from it (none: not filed), and found by that key
+without a scan. Members of one key are kept in the order they joined; an object whose key stays
+the same keeps its place (unless asked to move last)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import Any
+
+Member = Callable[[Any], str]
+KeyOf = Callable[[Any], Hashable | None]
+
+_EMPTY: dict = {}
+
+
+class Index:
+    def __init__(self, key: KeyOf, member: Member):
+        self._key = key
+        self._member = member
+        self._by: dict[Hashable, dict[str, Any]] = {}
+
+    def update(self, old: Any | None, new: Any | None, last: bool = False) -> tuple[Hashable | None, Hashable | None]:
+        """Files `new` in place of `old` (either may be None: an add, a delete); with `last`, a
+        member that stays under its key moves to the end. Returns (old key, new key)."""
+        old_key = self._key(old) if old is not None else None
+        new_key = self._key(new) if new is not None else None
+        if old_key is not None and (old_key != new_key or last):
+            self.discard(old_key, self._member(old))
+        if new_key is not None:
+            self._by.setdefault(new_key, {})[self._member(new)] = new
+        return old_key, new_key
+
+    def discard(self, key: Hashable, member: str) -> None:
+        """Removes one member, and its key once nothing is left under it."""
+        members = self._by.get(key)
+        if members is not None:
+            members.pop(member, None)
+            if not members:
+                del self._by[key]
+
+    def get(self, key: Hashable) -> dict[str, Any]:
+        """The members under a key by member name: the index's own dict, to read and never change."""
+        return self._by.get(key, _EMPTY)
+
+    def __contains__(self, key: Hashable) -> bool:
+        return key in self._by
+
+    def keys(self):
+        return self._by.keys()

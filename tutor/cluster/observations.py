@@ -1,0 +1,218 @@
+"""The history no snapshot shows: every UID a pod name held and when, restarts, the revisions a
+group ran and when two ran side by side, the StatefulSets seen with their owners, who held a UID,
+and the bounds the cluster's own times put on the tutor's clock.
+
+The store feeds it through handlers, as client-go's informers feed theirs: pod_changed,
+pod_deleted, statefulset_changed and event_seen, each called once per change it applies.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from tutor.cluster import objects as o
+
+# Bounds on the history kept across events, so a busy namespace cannot grow the tutor without
+# end; they sit far above what a lab namespace sees, so what the checkers read is unchanged there.
+# - Mixed revisions: the first MAX_MIXED per LWS, one per change of what the group runs. Step 6
+#   shows the first; the groups pane marks every group that ever held two (mixed_groups).
+MAX_MIXED = 20
+# - StatefulSets seen (with their owner), the newest MAX_STATEFULSETS: the timeline shows a
+#   worker StatefulSet removed with its leader pod (garbage collection) only from these owner
+#   references. A lab namespace makes one per group recreation or rollout step.
+MAX_STATEFULSETS = 500
+
+GroupPods = Callable[[str, int, str], Iterable[dict]]  # (lws, group, namespace) -> its pods now
+
+
+@dataclass
+class UidSeen:
+    uid: str
+    first_t: float
+    last_t: float
+    revision: str = ""
+    ips: list[str] = field(default_factory=list)
+    gone_t: float | None = None  # when this UID was deleted or replaced
+    # The API server's own times (wall clock, as the API gave them): when this UID was created,
+    # and the deletionTimestamp and grace period of its deletion, once one was asked for.
+    # tutor/cluster/timeline.py puts them on one time axis with the events.
+    created: str = ""
+    deletion: tuple[str, int] | None = None
+    # Its controller (kind, name, uid) from ownerReferences, and when the tutor first saw it
+    # Running: the timeline ties a pod to the StatefulSet that made it, and times a recovery.
+    owner: tuple[str, str, str] = ()
+    running_t: float | None = None
+    terminating_t: float | None = None  # when the tutor first saw its deletion asked for
+
+
+@dataclass
+class StatefulSetSeen:
+    name: str
+    uid: str
+    owner: tuple[str, str, str]  # its controller (kind, name, uid): a worker StatefulSet's is its leader pod
+    first_t: float
+    gone_t: float | None = None
+
+
+@dataclass(frozen=True)
+class RestartSeen:
+    pod: str
+    uid: str
+    count: int
+    exit_code: int | None
+    t: float
+
+
+@dataclass(frozen=True)
+class MixedRevisions:
+    lws: str
+    group: int
+    revisions: tuple[str, ...]
+    t: float
+    pods: tuple[tuple[str, str], ...] = ()  # (pod, revision) of the Running pods at that moment
+
+
+@dataclass
+class Observations:
+    """History kept across events: recreations, restarts, revisions, expired events."""
+
+    uids: dict[str, list[UidSeen]] = field(default_factory=lambda: defaultdict(list))
+    restarts: list[RestartSeen] = field(default_factory=list)
+    # (lws, group index) -> revisions in the order first seen
+    group_revisions: dict[tuple[str, int], list[str]] = field(default_factory=lambda: defaultdict(list))
+    mixed: list[MixedRevisions] = field(default_factory=list)  # at most MAX_MIXED per LWS
+    mixed_per_lws: dict[str, int] = field(default_factory=dict)
+    mixed_last: dict[tuple[str, int], tuple] = field(default_factory=dict)  # (lws, group) -> last recorded
+    mixed_groups: set[tuple[str, int]] = field(default_factory=set)  # (lws, group) of every `mixed`
+    events_seen: dict[str, dict] = field(default_factory=dict)  # event uid -> last version seen
+    statefulsets: dict[str, StatefulSetSeen] = field(default_factory=dict)  # uid -> seen, oldest first
+    # The wall-clock time of t=0 is at least this: an Event happened before the tutor saw it, so
+    # its own time less when it was seen bounds t=0 from below (to the millisecond, where the
+    # Event's time has them). The story's times use it to put sightings beside events.
+    start_bound: float | None = None
+    # Likewise from pods: one created at wall time c (to the second) and first seen at t bounds t=0
+    # from below by c - t (the timeline's anchor, tutor/cluster/timeline.py).
+    created_bound: float | None = None
+    # Pod UID (lower case) -> the pod name that held it, from every pod seen and every Event about
+    # a pod: who a UID an answer file names belongs to.
+    uid_owner: dict[str, str] = field(default_factory=dict)
+
+    def uid_history(self, pod: str) -> list[UidSeen]:
+        return self.uids.get(pod, [])
+
+    def recreations(self, pod: str) -> int:
+        return max(0, len(self.uid_history(pod)) - 1)
+
+    def uid_seen(self, pod: str, uid: str) -> UidSeen | None:
+        return next((u for u in self.uid_history(pod) if u.uid == uid), None)
+
+    # --- handlers: the store calls one per change it applies ----------------------------------
+    def own_uid(self, uid: str, pod: str) -> bool:
+        """Notes who held a UID; True when it was not known before."""
+        uid = uid.lower()
+        if uid and uid not in self.uid_owner:
+            self.uid_owner[uid] = pod
+            return True
+        return False
+
+    def pod_changed(self, old: dict | None, pod: dict, t: float, group_pods: GroupPods) -> bool:
+        """A pod added or modified. True when it named a UID not known before."""
+        name, uid = o.name(pod), o.uid(pod)
+        hist = self.uids[name]
+        cur = hist[-1] if hist else None
+        if cur is None or cur.uid != uid:
+            if cur is not None and cur.gone_t is None:
+                cur.gone_t = t
+            cur = UidSeen(uid=uid, first_t=t, last_t=t)
+            hist.append(cur)
+        cur.last_t = t
+        cur.revision = o.revision(pod) or cur.revision
+        if not cur.created:
+            cur.created = str(o.dig(pod, "metadata", "creationTimestamp", default=""))
+            self._bound_by_creation(cur)
+        new_uid = self.own_uid(uid, name)
+        if cur.deletion is None and o.is_terminating(pod):
+            cur.deletion = (str(o.dig(pod, "metadata", "deletionTimestamp")),
+                            o.int_or_none(o.dig(pod, "metadata", "deletionGracePeriodSeconds")) or 0)
+        cur.owner = cur.owner or o.controller_of(pod)
+        if cur.running_t is None and o.phase(pod) == "Running" and not o.is_terminating(pod):
+            cur.running_t = t
+        if cur.terminating_t is None and o.is_terminating(pod):
+            cur.terminating_t = t
+        ip = o.pod_ip(pod)
+        if ip and ip not in cur.ips:
+            cur.ips.append(ip)
+        self._restarts(old, pod, t)
+        self._revisions(pod, t, group_pods)
+        return new_uid
+
+    def pod_deleted(self, pod: dict, t: float, group_pods: GroupPods) -> None:
+        hist = self.uids.get(o.name(pod))
+        if hist and hist[-1].uid == o.uid(pod) and hist[-1].gone_t is None:
+            hist[-1].gone_t = t
+        self._revisions(pod, t, group_pods)
+
+    def statefulset_changed(self, sts: dict, deleted: bool, t: float) -> str | None:
+        """A StatefulSet added, modified or deleted. The name of one forgotten to make room
+        (MAX_STATEFULSETS), whose history readers must be told is gone, else None."""
+        forgotten = None
+        seen = self.statefulsets.get(o.uid(sts))
+        if seen is None and o.uid(sts):
+            seen = self.statefulsets[o.uid(sts)] = StatefulSetSeen(o.name(sts), o.uid(sts), o.controller_of(sts), t)
+            if len(self.statefulsets) > MAX_STATEFULSETS:
+                forgotten = self.statefulsets.pop(next(iter(self.statefulsets))).name
+        if seen is not None and deleted and seen.gone_t is None:
+            seen.gone_t = t
+        return forgotten
+
+    def event_seen(self, ev: dict, t: float) -> None:
+        """An Event added or modified: its own time bounds the clock's start."""
+        parsed = o.parse_instant(o.event_time(ev), fraction_only=True)
+        if parsed is not None and (self.start_bound is None or parsed - t > self.start_bound):
+            self.start_bound = parsed - t
+
+    # --- what the handlers keep ---------------------------------------------------------------
+    def _bound_by_creation(self, seen: UidSeen) -> None:
+        created = o.parse_instant(seen.created)
+        if created is None:
+            return
+        bound = created - seen.first_t
+        if self.created_bound is None or bound > self.created_bound:
+            self.created_bound = bound
+
+    def _restarts(self, old: dict | None, pod: dict, t: float) -> None:
+        same_pod = old is not None and o.uid(old) == o.uid(pod)
+        # str(): a container name of the wrong type (a list, say) must not break the dict
+        before = {str(c.get("name")): o.int_or_none(c.get("restartCount")) or 0
+                  for c in o.container_statuses(old)} if same_pod else {}
+        for cs in o.container_statuses(pod):
+            count = o.int_or_none(cs.get("restartCount")) or 0
+            if count > before.get(str(cs.get("name")), 0):
+                exit_code = o.int_or_none(o.dig(cs, "lastState", "terminated", "exitCode"))
+                self.restarts.append(RestartSeen(o.name(pod), o.uid(pod), count, exit_code, t))
+
+    def _revisions(self, pod: dict, t: float, group_pods: GroupPods) -> None:
+        lws, group = o.lws_name(pod), o.group_index(pod)
+        if not lws or group is None:
+            return
+        rev = o.revision(pod)
+        seen = self.group_revisions[(lws, group)]
+        if rev and rev not in seen:
+            seen.append(rev)
+        # Two revisions running side by side in one group is what LWS promises never happens.
+        running = sorted(
+            (o.name(p), o.revision(p))
+            for p in group_pods(lws, group, o.namespace(pod))
+            if o.phase(p) == "Running"
+            and not o.is_terminating(p) and o.revision(p)
+        )
+        revs = {rev for _, rev in running}
+        if len(revs) > 1:
+            self.mixed_groups.add((lws, group))
+            seen = (tuple(sorted(revs)), tuple(running))
+            if self.mixed_last.get((lws, group)) != seen and self.mixed_per_lws.get(lws, 0) < MAX_MIXED:
+                self.mixed_last[(lws, group)] = seen
+                self.mixed_per_lws[lws] = self.mixed_per_lws.get(lws, 0) + 1
+                self.mixed.append(MixedRevisions(lws, group, seen[0], t, seen[1]))
