@@ -99,3 +99,11 @@ def test_check_on_a_recording_with_a_bad_line_names_it(tmp_path):
     bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
     res = run("check", "--replay", str(bad))
     assert res.returncode == 2 and f"{bad}:6: a watch event needs" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_doctor_reads_an_image_tag_as_docker_does():
+    from tutor.doctor import _tag
+
+    assert _tag("registry.k8s.io/lws/lws:v0.9.0") == "v0.9.0"
+    assert _tag("registry.k8s.io/lws/lws:v0.10.0@sha256:" + "a" * 64) == "v0.10.0"
+    assert _tag("localhost:5000/lws") == "" and _tag("lws") == ""

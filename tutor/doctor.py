@@ -16,8 +16,17 @@ CRD_NAME = f"{o.LWS_PLURAL}.{o.LWS_GROUP}"
 KWOK_NODES = ("gpu-a", "gpu-b")
 KWOK_TAINT = ("kwok.x-k8s.io/node", "fake", "NoSchedule")
 GPUS_NEEDED = 4
-LWS_INSTALL = ("kubectl apply --server-side -f "
-               "https://github.com/kubernetes-sigs/lws/releases/download/v0.9.0/manifests.yaml")
+# The LWS release the tests run (tests/e2e/labcluster): another one may word its events or
+# status differently, which doctor says, and is never asked to be replaced by this one.
+TESTED_LWS = "v0.9.0"
+LWS_NAMESPACE = "lws-system"  # where its manifests and its Helm chart put the controller
+
+
+def lws_install(version: str = TESTED_LWS) -> str:
+    return ("kubectl apply --server-side -f "
+            f"https://github.com/kubernetes-sigs/lws/releases/download/{version}/manifests.yaml")
+
+
 # What the tutor reads: (verb list, resource, group, namespaced)
 READS = [("pods", "", True), ("events", "", True), ("statefulsets", "apps", True),
          (o.LWS_PLURAL, o.LWS_GROUP, True), ("nodes", "", False)]
@@ -46,6 +55,16 @@ KO = {
     "LWS pods carry the webhook's labels": "LWS 파드에 웹훅의 레이블이 있음",
     "LWS controller and webhook look active ({why})": "LWS 컨트롤러와 웹훅이 동작 중으로 보입니다 ({why})",
     "no LWS pod webhook found": "LWS 파드 웹훅이 없습니다",
+    "LWS {v} runs (from {where})": "실행 중인 LWS: {v} ({where}에서 읽음)",
+    "LWS {v} runs (from {where}); the tests cover {tested}":
+        "실행 중인 LWS: {v} ({where}에서 읽음). 테스트가 다루는 버전: {tested}",
+    "its events or status may read differently: a verdict that looks wrong may be this LWS's wording":
+        "이벤트나 status 문구가 다를 수 있습니다. 판정이 이상해 보이면 이 LWS 버전의 문구 차이일 수 있습니다",
+    "which LWS runs is not visible to this user": "이 사용자 권한으로는 실행 중인 LWS 버전을 알 수 없습니다",
+    "no controller pod or Deployment in {ns} could be read, and the CRD names no version; the tests cover {tested}":
+        "{ns}의 컨트롤러 파드나 Deployment를 읽을 수 없고, CRD에도 버전이 없습니다. 테스트가 다루는 버전: {tested}",
+    "the controller's image": "컨트롤러 이미지",
+    "the CRD's version label": "CRD의 버전 레이블",
     "no MutatingWebhookConfiguration serves /mutate--v1-pod": "/mutate--v1-pod 경로를 처리하는 MutatingWebhookConfiguration 없음",
     "nodes could not be listed": "노드 목록을 읽지 못했습니다",
     "node {node} is untainted with {n} {gpu}": "테인트 없는 노드 {node}: {gpu} {n}개",
@@ -89,9 +108,15 @@ class Finding:
     detail: str = ""
     fix: list[str] = field(default_factory=list)
     failure: object = None  # tutor.cluster.failure.Failure when the cluster could not be asked
+    warn: bool = False  # ok, but worth knowing (an LWS the tests do not cover): marked !, the lab is still ready
 
     def to_json(self) -> dict:
-        return {"id": self.id, "ok": self.ok, "title": self.title, "detail": self.detail, "fix": self.fix}
+        return {"id": self.id, "ok": self.ok, "warn": self.warn, "title": self.title, "detail": self.detail,
+                "fix": self.fix}
+
+    @property
+    def mark(self) -> str:
+        return "✗" if not self.ok else "!" if self.warn else "✓"
 
 
 def _status(exc: Exception) -> int | None:
@@ -198,16 +223,25 @@ def _lws(api_client, namespace: str, timeout, t) -> list[Finding]:
     from kubernetes import client
 
     out = []
+    crd, crd_error = None, None
     try:
         crd = client.ApiextensionsV1Api(api_client).read_custom_resource_definition(CRD_NAME, _request_timeout=timeout)
+    except Exception as exc:  # noqa: BLE001
+        crd_error = exc
+    running = running_lws(api_client, crd, timeout)
+    # Never a fix that installs an older LWS than the one that runs: the same release, else the tested one.
+    install = lws_install(running[0] if running else TESTED_LWS)
+    if crd is not None:
         served = [v.name for v in crd.spec.versions if v.served]
         ok = o.LWS_VERSION in served
         out.append(Finding("lws-crd", ok, t("LeaderWorkerSet CRD installed (served: {v})", v=", ".join(served)),
-                           "" if ok else t("version {v} is not served", v=o.LWS_VERSION), [] if ok else [LWS_INSTALL]))
-    except Exception as exc:  # noqa: BLE001
+                           "" if ok else t("version {v} is not served", v=o.LWS_VERSION), [] if ok else [install]))
+        out.append(_version_finding(running, t))
+    else:
+        exc = crd_error
         if _status(exc) == 404:
             return [Finding("lws-crd", False, t("LeaderWorkerSet is not installed (no CRD {crd})", crd=CRD_NAME), "",
-                            [LWS_INSTALL, f"kubectl get crd {CRD_NAME}"])]
+                            [install, f"kubectl get crd {CRD_NAME}"])]
         out.append(Finding("lws-crd", False, t("could not read the LeaderWorkerSet CRD"), f"HTTP {_status(exc)}",
                            [f"kubectl get crd {CRD_NAME}"]))
     # The webhook is what makes groups form: it labels pods and injects LWS_* env.
@@ -236,9 +270,58 @@ def _lws(api_client, namespace: str, timeout, t) -> list[Finding]:
         out.append(Finding("lws-webhook", True, t("LWS controller and webhook look active ({why})", why=why)))
     else:
         out.append(Finding("lws-webhook", False, t("no LWS pod webhook found"),
-                           t("no MutatingWebhookConfiguration serves /mutate--v1-pod"), [LWS_INSTALL,
+                           t("no MutatingWebhookConfiguration serves /mutate--v1-pod"), [install,
                                                                                     "kubectl get mutatingwebhookconfigurations"]))
     return out
+
+
+def _tag(image: str) -> str:
+    """The tag of an image reference (registry.k8s.io/lws/lws:v0.9.0@sha256:… -> v0.9.0), or ""."""
+    name = image.split("@", 1)[0]
+    last = name.rsplit("/", 1)[-1]
+    return last.rsplit(":", 1)[1] if ":" in last else ""
+
+
+def running_lws(api_client, crd, timeout) -> tuple[str, str] | None:
+    """(version, where it was read) of the LWS that runs: the controller's image tag (its pods,
+    else its Deployment, in lws-system, where the user may read them), else the CRD's
+    app.kubernetes.io/version label (Helm sets it); None when none of them says."""
+    from kubernetes import client
+
+    def lws_image(containers) -> str:
+        return next((_tag(c.image or "") for c in containers or []
+                     if "lws" in (c.image or "").rsplit("/", 2)[-1] and _tag(c.image or "")), "")
+
+    try:
+        for pod in client.CoreV1Api(api_client).list_namespaced_pod(LWS_NAMESPACE, _request_timeout=timeout).items:
+            if tag := lws_image(pod.spec.containers):
+                return tag, "the controller's image"
+    except Exception:  # noqa: BLE001 - forbidden or absent: the next place may tell
+        pass
+    try:
+        for dep in client.AppsV1Api(api_client).list_namespaced_deployment(LWS_NAMESPACE, _request_timeout=timeout).items:
+            if tag := lws_image(dep.spec.template.spec.containers):
+                return tag, "the controller's image"
+    except Exception:  # noqa: BLE001
+        pass
+    label = ((crd.metadata.labels or {}).get("app.kubernetes.io/version") if crd is not None else None) or ""
+    if label:
+        return (label if label.startswith("v") else f"v{label}"), "the CRD's version label"
+    return None
+
+
+def _version_finding(running: tuple[str, str] | None, t) -> Finding:
+    if running is None:
+        return Finding("lws-version", True, t("which LWS runs is not visible to this user"),
+                       t("no controller pod or Deployment in {ns} could be read, and the CRD names no version; "
+                         "the tests cover {tested}", ns=LWS_NAMESPACE, tested=TESTED_LWS), warn=True)
+    version, where = running
+    if version == TESTED_LWS:
+        return Finding("lws-version", True, t("LWS {v} runs (from {where})", v=version, where=t(where)))
+    return Finding("lws-version", True, t("LWS {v} runs (from {where}); the tests cover {tested}", v=version,
+                                          where=t(where), tested=TESTED_LWS),
+                   t("its events or status may read differently: a verdict that looks wrong may be this LWS's wording"),
+                   warn=True)
 
 
 def _nodes(core, gpu: str, timeout, t) -> list[Finding]:

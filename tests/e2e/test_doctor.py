@@ -100,6 +100,45 @@ def test_lws_crd_absent(lab, workdir):
     lab.wait_for("CRD back", lambda: doctor(lab, workdir)[0] == 0, timeout=60)
 
 
+def test_which_lws_runs_and_never_an_older_one_as_the_fix(lab, workdir):
+    """The lab's LWS runs outside the cluster: nothing in it says which, and doctor says so. A
+    controller Deployment in lws-system names its image; a newer one than the tests cover is a
+    warning (the lab stays ready), and a missing CRD is then fixed with that release's manifests,
+    never the older one the tests run. The CRD's Helm version label tells the same."""
+    code, checks = doctor(lab, workdir)
+    assert code == 0 and checks["lws-version"]["warn"] and "not visible" in checks["lws-version"]["title"]
+    controller = {"apiVersion": "apps/v1", "kind": "Deployment",
+                  "metadata": {"name": "lws-controller-manager", "namespace": "lws-system"},
+                  "spec": {"replicas": 0, "selector": {"matchLabels": {"app": "lws"}}, "template": {
+                      "metadata": {"labels": {"app": "lws"}},
+                      "spec": {"containers": [{"name": "manager", "image": "registry.k8s.io/lws/lws:v0.10.0"}]}}}}
+    lab.kubectl("create", "namespace", "lws-system")
+    try:
+        lab.kubectl("apply", "-f", "-", input=json.dumps(controller))
+        code, checks = doctor(lab, workdir)
+        assert code == 0, broken(checks)
+        found = checks["lws-version"]
+        assert found["warn"] and "LWS v0.10.0 runs (from the controller's image); the tests cover v0.9.0" == found["title"]
+        lab.kubectl("delete", "crd", "leaderworkersets.leaderworkerset.x-k8s.io")
+        try:
+            code, checks = doctor(lab, workdir)
+            fixes = " ".join(checks["lws-crd"]["fix"])
+            assert code == 1 and "download/v0.10.0/manifests.yaml" in fixes and "v0.9.0" not in fixes, fixes
+        finally:
+            install_crds(lab)
+    finally:
+        lab.kubectl("delete", "namespace", "lws-system", "--wait=true", timeout=120)
+    lab.wait_for("CRD back", lambda: doctor(lab, workdir)[0] == 0, timeout=60)
+    crd = "crd/leaderworkersets.leaderworkerset.x-k8s.io"
+    lab.kubectl("label", crd, "app.kubernetes.io/version=0.9.0")
+    try:
+        code, checks = doctor(lab, workdir)
+        assert code == 0 and not checks["lws-version"]["warn"]
+        assert checks["lws-version"]["title"] == "LWS v0.9.0 runs (from the CRD's version label)"
+    finally:
+        lab.kubectl("label", crd, "app.kubernetes.io/version-")
+
+
 def test_rbac_denied_then_granted_by_the_shipped_role(lab, workdir):
     kubeconfig = user_kubeconfig(lab, "learner")
     code, checks = doctor(lab, workdir, kubeconfig)

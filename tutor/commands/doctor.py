@@ -45,7 +45,7 @@ def run_doctor(args) -> int:
         print_json(out)
     else:
         for f in findings:
-            print(f"{'✓' if f.ok else '✗'} {f.title}" + (f": {f.detail}" if f.detail else ""))
+            print(f"{f.mark} {f.title}" + (f": {f.detail}" if f.detail else ""))
             for fix in f.fix:
                 print("    " + fix.replace("\n", "\n    "))
         print(t("the lab is ready") if ok else t("the lab is not ready: fix the items marked ✗"))
