@@ -7,6 +7,7 @@ returns a safe default instead of raising.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any
 
@@ -180,6 +181,35 @@ def env_of(container: dict) -> dict[str, str]:
     for item in as_list(container.get("env")):
         if isinstance(item, dict) and isinstance(item.get("name"), str) and "value" in item:
             out[item["name"]] = "" if item["value"] is None else str(item["value"])
+    return out
+
+
+_FIELD_RE = re.compile(r"^metadata\.(labels|annotations)\['([^']*)'\]$")
+_FIELDS = {"metadata.name": ("metadata", "name"), "metadata.namespace": ("metadata", "namespace"),
+           "metadata.uid": ("metadata", "uid"), "spec.nodeName": ("spec", "nodeName"),
+           "spec.serviceAccountName": ("spec", "serviceAccountName"), "status.podIP": ("status", "podIP"),
+           "status.hostIP": ("status", "hostIP")}
+
+
+def env_values(container: dict, pod: dict) -> dict[str, str | None]:
+    """Every env variable of one container as the container sees it: literal values, and those a
+    `valueFrom.fieldRef` takes from the pod (its name, labels, annotations, IPs, …), as the
+    kubelet resolves them; None for one the tutor cannot know (a ConfigMap, a Secret, a
+    resource, or a field it does not hold yet)."""
+    out: dict[str, str | None] = {}
+    for item in as_list(container.get("env")):
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+            continue
+        if "value" in item:
+            out[item["name"]] = "" if item["value"] is None else str(item["value"])
+            continue
+        path = str(dig(item, "valueFrom", "fieldRef", "fieldPath", default=""))
+        value = None
+        if m := _FIELD_RE.match(path):
+            value = as_dict(dig(pod, "metadata", m.group(1))).get(m.group(2))
+        elif path in _FIELDS:
+            value = dig(pod, *_FIELDS[path])
+        out[item["name"]] = str(value) if isinstance(value, (str, int)) and not isinstance(value, bool) else None
     return out
 
 

@@ -12,11 +12,14 @@ from tutor.checks.verdict import Verdict, failed, passed, waiting
 from tutor.cluster import objects as o
 from tutor.cluster.timeline import SLACK, parse_time, timeline_of
 
+from .env import pod_lws_env  # the same reading of a pod's env as step 3
+
 LWS = "llm"
 LEADER = "llm-1"
 FILE = "dns.txt"
 # llm's timeline, llm-1's history and every pod (who else held an address, when started late).
-READS = merged(evidence(LWS), Reads(kinds=("Pod",), pods=(LEADER,), files=(FILE,)))
+# llm-1-1 gives the name (its LWS_LEADER_ADDRESS).
+READS = merged(evidence(LWS), Reads(kinds=("Pod",), pods=(LEADER, "llm-1-1"), files=(FILE,)))
 # A whole IPv4 address: 10.42.0.1 must not match inside 10.42.0.15 or 110.42.0.1.
 NAME_RE = re.compile(r"^\s*Name:\s*(\S+)", re.M)  # what nslookup says it looked up
 IPV4_RE = re.compile(r"(?<![\d.])((?:\d{1,3}\.){3}\d{1,3})(?!\.?\d)")
@@ -39,8 +42,21 @@ def addresses(text: str) -> set[str]:
     return set(IPV4_RE.findall(text))
 
 
+WORKER = "llm-1-1"  # the pod the lab looks the name up from
+SUFFIX = ".svc.cluster.local"
+
+
+def full_name(ctx: Context) -> str:
+    """The leader's full DNS name as the lab defines it: llm-1-1's own LWS_LEADER_ADDRESS (what
+    LWS gives it, whatever its subdomainPolicy) plus .svc.cluster.local; the Shared policy's name
+    while that pod or its variable is not there."""
+    worker = ctx.pod(WORKER)
+    address = pod_lws_env(worker).get("LWS_LEADER_ADDRESS") if worker else None
+    return (address.rstrip(".") if address else f"{LEADER}.{LWS}.{ctx.ns}") + SUFFIX
+
+
 def check(ctx: Context) -> Verdict:
-    full = f"{LEADER}.llm.{ctx.ns}.svc.cluster.local"
+    full = full_name(ctx)
     text = answer_text(ctx, FILE, ctx.t("the nslookup output for " + full,
                                         full + " 의 nslookup 결과"))
     leader = ctx.pod(LEADER)

@@ -13,10 +13,12 @@ FILE = "env.txt"
 READS = Reads(pods=(POD,), files=(FILE,))
 
 
-def pod_lws_env(pod: dict) -> dict[str, str]:
-    """LWS_* variables the webhook injected (the first container that has any)."""
+def pod_lws_env(pod: dict) -> dict[str, str | None]:
+    """LWS_* variables the webhook injected (the first container that has any), as the container
+    sees them: a literal value, or one taken from the pod's own fields (valueFrom.fieldRef);
+    None for one the tutor cannot know (from a ConfigMap or a Secret)."""
     for c in o.containers(o.dig(pod, "spec", default={})):
-        env = {k: v for k, v in o.env_of(c).items() if k.startswith("LWS_")}
+        env = {k: v for k, v in o.env_values(c, pod).items() if k.startswith("LWS_")}
         if env:
             return env
     return {}
@@ -45,8 +47,13 @@ def check(ctx: Context) -> Verdict:
             got[name] = value
         else:
             others += 1
-    problems = []
+    problems, unknown = [], []
     for name, value in sorted(want.items()):
+        if value is None:  # the container's value is not in what the tutor reads: present is enough
+            unknown.append(name)
+            if name not in got:
+                problems.append(ctx.t("{name} is missing.", "{name} 줄이 없습니다.", name=name))
+            continue
         if name not in got:
             problems.append(ctx.t("{name} is missing (the pod has {name}={value}).",
                                   "{name} 이(가) 빠졌습니다(파드에는 {name}={value}).", name=name, value=value))
@@ -61,7 +68,10 @@ def check(ctx: Context) -> Verdict:
         return failed(problems[0], *problems[1:],
                       ctx.t("Copy them from: kubectl exec -n {ns} {pod} -- env | grep ^LWS_",
                             "여기서 옮기세요: kubectl exec -n {ns} {pod} -- env | grep ^LWS_", ns=ctx.ns, pod=POD))
-    notes = [f"{k}={v}" for k, v in sorted(want.items())]
+    notes = [f"{k}={v}" if v is not None else f"{k}={got[k]}" for k, v in sorted(want.items())]
+    if unknown:
+        notes.append(ctx.t("({names}: taken from outside the pod, so only their presence is checked)",
+                           "({names}: 파드 밖에서 가져오는 값이라 있는지만 확인합니다)", names=", ".join(unknown)))
     if others:
         notes.append(ctx.t("({n} other lines ignored: only LWS_ lines are compared)",
                            "(다른 줄 {n}개는 무시: LWS_ 줄만 비교합니다)", n=others))

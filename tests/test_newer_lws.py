@@ -1,0 +1,90 @@
+"""States derived from the real recordings the way a newer LWS could differ, each built here from
+a named recording and said how: verdicts that rest on what the cluster shows, not on how LWS v0.9
+happens to spell it, must judge them the same.
+
+- llm-1-1's LWS_ variables injected through valueFrom (fieldRef to the pod's own labels, as the
+  kubelet resolves them, or a ConfigMap the tutor cannot read) instead of literal values;
+- another subdomainPolicy (UniquePerReplica: LWS_LEADER_ADDRESS llm-1.llm-1.infer), so the
+  leader's full name is llm-1-1's address plus .svc.cluster.local, not the Shared one.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from tests.states import check, file_written, state
+from tutor.checks.verdict import Status
+from tutor.cluster import objects as o
+from tutor.cluster.events import FileChanged, ObjectEvent
+
+W = "walkthrough"
+AFTER_STEP4 = file_written("restart.txt")  # steps 1 to 4 done, llm-1-1 as LWS made it
+
+
+def with_worker_env(s, change) -> None:
+    """Applies llm-1-1 again with its container's env changed by `change(env list)`."""
+    pod = copy.deepcopy(s.store.get("Pod", "llm-1-1", "infer"))
+    change(o.containers(pod["spec"])[0]["env"])
+    pod["metadata"]["resourceVersion"] += "-derived"
+    s.apply(ObjectEvent("MODIFIED", pod, s.store.now))
+
+
+def by_field(env: list) -> None:
+    """LWS_WORKER_INDEX from the pod's worker-index label (fieldRef), as a webhook may inject it."""
+    for e in env:
+        if e["name"] == "LWS_WORKER_INDEX":
+            e.pop("value")
+            e["valueFrom"] = {"fieldRef": {"fieldPath": f"metadata.labels['{o.WORKER_INDEX_LABEL}']"}}
+
+
+def test_env_through_a_field_ref_is_read_as_the_kubelet_resolves_it():
+    s = state(W, stop=AFTER_STEP4)
+    with_worker_env(s, by_field)
+    assert check(s, 3).passed  # the learner's env.txt from the real run: LWS_WORKER_INDEX=1
+    wrong = s.workspace.get("env.txt").text.replace("LWS_WORKER_INDEX=1", "LWS_WORKER_INDEX=0")
+    s.apply(FileChanged("env.txt", wrong, s.store.now))
+    v = check(s, 3)
+    assert v.status is Status.FAIL and "LWS_WORKER_INDEX=0 is wrong: the pod has LWS_WORKER_INDEX=1" in v.message
+
+
+def test_env_from_a_config_map_is_checked_for_presence_only():
+    def from_config_map(env: list) -> None:
+        for e in env:
+            if e["name"] == "LWS_GROUP_SIZE":
+                e.pop("value")
+                e["valueFrom"] = {"configMapKeyRef": {"name": "lws-env", "key": "size"}}
+
+    s = state(W, stop=AFTER_STEP4)
+    with_worker_env(s, from_config_map)
+    v = check(s, 3)
+    assert v.passed and any("LWS_GROUP_SIZE: taken from outside the pod" in d for d in v.details), v
+    missing = "\n".join(line for line in s.workspace.get("env.txt").text.splitlines() if "LWS_GROUP_SIZE" not in line)
+    s.apply(FileChanged("env.txt", missing, s.store.now))
+    v = check(s, 3)
+    assert v.status is Status.FAIL and "LWS_GROUP_SIZE is missing" in v.message
+
+
+def unique_per_replica(env: list) -> None:
+    for e in env:
+        if e["name"] == "LWS_LEADER_ADDRESS":
+            e["value"] = "llm-1.llm-1.infer"
+
+
+def lookup(name: str, ip: str) -> str:
+    return f"Server:\t\t10.43.0.10\nAddress:\t10.43.0.10:53\n\nName:\t{name}\nAddress: {ip}\n"
+
+
+def test_the_leaders_name_is_the_workers_own_address_under_another_subdomain_policy():
+    s = state(W, stop=AFTER_STEP4)
+    with_worker_env(s, unique_per_replica)
+    ip = o.pod_ip(s.store.get("Pod", "llm-1", "infer"))
+    s.apply(FileChanged("dns.txt", lookup("llm-1.llm-1.infer.svc.cluster.local", ip), s.store.now))
+    assert check(s, 4).passed
+    s.apply(FileChanged("dns.txt", lookup("llm-1.llm.infer.svc.cluster.local", ip), s.store.now))
+    v = check(s, 4)
+    assert v.status is Status.FAIL and "not of llm-1.llm-1.infer.svc.cluster.local" in v.message
+
+
+def test_the_shared_policy_name_still_passes_on_the_recording_as_it_was():
+    s = state(W, stop=AFTER_STEP4)
+    assert check(s, 4).passed  # the real run's lookup of llm-1.llm.infer.svc.cluster.local
