@@ -88,3 +88,42 @@ def test_the_leaders_name_is_the_workers_own_address_under_another_subdomain_pol
 def test_the_shared_policy_name_still_passes_on_the_recording_as_it_was():
     s = state(W, stop=AFTER_STEP4)
     assert check(s, 4).passed  # the real run's lookup of llm-1.llm.infer.svc.cluster.local
+
+
+# --- a gang scheduler holds the orphan's leader (derived from the walkthrough's end) ----------
+# With LWS's gangSchedulingManagement (Volcano) or a scheduling gate, the leader waits for its
+# whole group too, so step 8's half group never forms: the verdict says why and what the lab assumes.
+
+def gang_held_leader(change, lang: str = "en") -> object:
+    s = state(W, lang=lang)
+    pod = copy.deepcopy(s.store.get("Pod", "orphan-0", "infer"))
+    pod["status"] = {"phase": "Pending", "conditions": [
+        {"type": "PodScheduled", "status": "False", "reason": "SchedulingGated", "message": "Scheduling is blocked"}]}
+    pod["spec"].pop("nodeName", None)
+    change(pod)
+    pod["metadata"]["resourceVersion"] += "-derived"
+    s.apply(ObjectEvent("MODIFIED", pod, s.store.now))
+    return s
+
+
+def test_a_leader_behind_a_scheduling_gate_fails_step_8_saying_why():
+    s = gang_held_leader(lambda p: p["spec"].__setitem__("schedulingGates", [{"name": "example.com/gang"}]))
+    v = check(s, 8)
+    assert v.status is Status.FAIL and "example.com/gang" in v.message and "gang scheduling" in v.message, v
+    assert "default scheduler" in v.message
+
+
+def test_a_leader_handed_to_volcano_fails_step_8_in_both_languages():
+    def volcano(p):
+        p["spec"]["schedulerName"] = "volcano"
+        p["metadata"].setdefault("annotations", {})["scheduling.k8s.io/group-name"] = "orphan-0"
+
+    v = check(gang_held_leader(volcano), 8)
+    assert v.status is Status.FAIL and "scheduler volcano, pod group orphan-0" in v.message
+    ko = check(gang_held_leader(volcano, lang="ko"), 8)
+    assert "갱 스케줄링" in ko.message and "volcano" in ko.message
+
+
+def test_a_plain_pending_leader_still_waits():
+    v = check(gang_held_leader(lambda p: None), 8)
+    assert v.status is Status.WAITING and "Waiting for leader orphan-0" in v.message

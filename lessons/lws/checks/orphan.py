@@ -47,6 +47,26 @@ def scheduler_reasons(ctx: Context, pod: dict) -> list[str]:
     return [m for m in msgs if m]
 
 
+# What holds a pod back for a gang scheduler: LWS can hand its groups to one (Volcano through
+# gangSchedulingManagement, since v0.7), and Kubernetes can gate pods until a whole group fits.
+GROUP_ANNOTATIONS = ("scheduling.k8s.io/group-name", "scheduling.x-k8s.io/pod-group")
+
+
+def gang_held(ctx: Context, pod: dict) -> str:
+    """Why a Pending pod waits for its whole group rather than for room, or "" when nothing says so."""
+    gates = [str(g.get("name", "?")) for g in o.as_list(o.dig(pod, "spec", "schedulingGates")) if isinstance(g, dict)]
+    if gates:
+        return ctx.t("its scheduling gates ({g})", "스케줄링 게이트({g})", g=", ".join(gates))
+    if o.dig(pod, "spec", "workloadRef"):
+        return ctx.t("its workload (spec.workloadRef)", "워크로드(spec.workloadRef)")
+    scheduler = str(o.dig(pod, "spec", "schedulerName", default="") or "default-scheduler")
+    group = next((str(v) for k, v in o.as_dict(o.dig(pod, "metadata", "annotations")).items() if k in GROUP_ANNOTATIONS), "")
+    if scheduler != "default-scheduler" or group:
+        return ctx.t("scheduler {s}{g}", "스케줄러 {s}{g}", s=scheduler,
+                     g=ctx.t(", pod group {p}", ", 파드 그룹 {p}", p=group) if group else "")
+    return ""
+
+
 def check(ctx: Context) -> Verdict:
     live_lws(ctx, LWS, "orphan.yaml")  # the lab names no file for orphan; this is the lesson's
     leader, worker = ctx.pod(LEADER), ctx.pod(WORKER)
@@ -61,6 +81,15 @@ def check(ctx: Context) -> Verdict:
                             "없어야 합니다.", w=WORKER, node=o.node_name(worker) or "?"),
                       ctx.t("Delete orphan, check llm, then create orphan again.",
                             "orphan 을 지우고 llm 을 확인한 뒤 orphan 을 다시 만드세요."))
+    if o.phase(leader) != "Running" and (held := gang_held(ctx, leader)):
+        return failed(ctx.t("{a} is Pending too, held by {why}: this cluster schedules an LWS group as a unit (gang "
+                            "scheduling), so no half group forms here. The lab assumes what LWS does by default: the "
+                            "default scheduler placing each pod on its own.",
+                            "{a}도 Pending입니다. 붙잡고 있는 것: {why}. 이 클러스터는 LWS 그룹을 한 덩어리로 "
+                            "배치하므로(갱 스케줄링) 반쪽 그룹이 생기지 않습니다. 실습은 LWS의 기본 동작, 곧 기본 "
+                            "스케줄러가 파드를 하나씩 배치하는 것을 전제로 합니다.", a=LEADER, why=held),
+                      ctx.t("Ask whoever runs the lab whether gang scheduling can be off for this step.",
+                            "이 단계에서 갱 스케줄링을 끌 수 있는지 실습 운영자에게 물어보세요."))
     if o.phase(leader) != "Running":
         return waiting(ctx.t("Waiting for leader {a} to be Running ({p}).", "리더 {a} 가 Running 이 되기를 기다립니다({p}).",
                              a=LEADER, p=o.phase(leader)))
