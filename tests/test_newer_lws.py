@@ -127,3 +127,23 @@ def test_a_leader_handed_to_volcano_fails_step_8_in_both_languages():
 def test_a_plain_pending_leader_still_waits():
     v = check(gang_held_leader(lambda p: None), 8)
     assert v.status is Status.WAITING and "Waiting for leader orphan-0" in v.message
+
+
+# --- the first revision told by the revision history, not by the event's words ---------------
+
+def revision_event(name: str, message: str) -> dict:
+    return {"kind": "Event", "apiVersion": "v1", "metadata": {"name": "llm.x", "namespace": "infer", "uid": name},
+            "involvedObject": {"kind": "LeaderWorkerSet", "namespace": "infer", "name": "llm"},
+            "reason": "CreatingRevision", "message": message, "type": "Normal",
+            "eventTime": "2026-11-30T06:58:39.159244Z", "related": {"kind": "ControllerRevision", "name": name}}
+
+
+def test_a_reworded_creating_revision_is_told_by_its_revision_number():
+    from tutor.cluster.timeline import _lws_facts
+
+    times = [(0.0, True)]
+    first = _lws_facts(revision_event("llm-64479854b5-1", "Created revision 64479854b5"), "llm", times)[0]
+    later = _lws_facts(revision_event("llm-557f644bdf-2", "Creating revision for a newly created LeaderWorkerSet"),
+                       "llm", times)[0]
+    assert (first.detail, first.revision) == ("initial", "64479854b5")
+    assert (later.detail, later.revision) == ("update", "557f644bdf")

@@ -478,6 +478,17 @@ def _revision_of(related: dict, lws: str) -> str:
     return key
 
 
+def _first_or_update(related: dict, lws: str, msg: str) -> str:
+    """"initial" for an LWS's first revision, "update" for a later one, by the revision history:
+    the ControllerRevision the event names is `<lws>-<key>-<revision>`, and the first is 1. Only
+    an event that names none falls back to its words (v0.9 says "a newly created LeaderWorkerSet")."""
+    name = str(related.get("name") or "") if related.get("kind") == "ControllerRevision" else ""
+    number = name.rpartition("-")[2] if name.startswith(lws + "-") else ""
+    if number.isdigit():
+        return "initial" if int(number) == 1 else "update"
+    return "initial" if "newly created" in msg else "update"
+
+
 def _lws_facts(ev: dict, lws: str, times: list[tuple[float, bool]]) -> list[Fact]:
     reason, msg = o.event_reason(ev), o.event_message(ev)
     related = o.as_dict(ev.get("related"))
@@ -491,8 +502,9 @@ def _lws_facts(ev: dict, lws: str, times: list[tuple[float, bool]]) -> list[Fact
                             worker.group(1) if worker else "", uid, "", msg, "event", precise, ev))
         elif reason == "CreatingRevision":
             m = _KEY_RE.search(msg)
-            out.append(Fact(at, Kind.REVISION_CREATED, lws, None, "", "", m.group(1) if m else "",
-                            "initial" if "newly created" in msg else "update", "event", precise, ev))
+            key = _revision_of(related, lws) or (m.group(1) if m else "")
+            out.append(Fact(at, Kind.REVISION_CREATED, lws, None, "", "", key,
+                            _first_or_update(related, lws, msg), "event", precise, ev))
         elif reason == "GroupsUpdating" and _REPLICA_RE.search(msg):
             m = _REPLICA_RE.search(msg)
             single = msg.startswith("Updating replica ") and " to " not in msg
