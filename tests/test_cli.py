@@ -49,7 +49,7 @@ def test_usage_errors_exit_2(tmp_path):
     bad.write_text("not a recording\n")
     res = run("check", "--replay", str(bad))
     assert res.returncode == 2 and "not a lwstutor recording" in res.stderr
-    res = run("check", "--replay", WALK, "--step", "9")
+    res = run("check", "--replay", WALK, "--step", "9", "--lang", "en")
     assert res.returncode == 2 and "steps 1 to 8" in res.stderr
     res = run("check", "--bogus")
     assert res.returncode == 2

@@ -19,7 +19,8 @@ def run_check(args) -> int:
     steps = args.step or [s.number for s in lesson.steps]
     bad = [n for n in steps if not 1 <= n <= len(lesson.steps)]
     if bad:
-        raise UsageError(f"--step {bad[0]}: the lesson has steps 1 to {len(lesson.steps)}")
+        raise UsageError(f"--step {bad[0]}: the lesson has steps 1 to {len(lesson.steps)}",
+                         f"--step {bad[0]}: 이 수업의 단계는 1부터 {len(lesson.steps)}까지입니다")
     latched: dict[int, float] = {}
     if args.replay:
         latched = replay_instantly(session, args, steps)
@@ -47,8 +48,19 @@ def step_report(session, n: int, passed_at: float | None) -> dict:
         # Like the tutor's progress: a step that passed during the replay stays passed.
         out["live"] = v.to_json()
         out.update(status="pass", message=session.progress.passed[n]["message"],
-                   details=[f"passed at t={passed_at:.1f}s; now {v.status.value}: {v.message}"])
+                   details=[latched_line(session.lang, passed_at, v.status.value, v.message)])
     return out
+
+
+# A verdict's status in a sentence, per language (the marks say it at the start of each line).
+STATUS_WORDS = {"ko": {"pass": "통과", "fail": "실패", "waiting": "기다리는 중", "error": "오류"}}
+
+
+def latched_line(lang: str, passed_at: float, status: str, message: str) -> str:
+    """What a step that passed during the replay says now: when it passed, and what it is now."""
+    if lang == "ko":
+        return f"t={passed_at:.1f}s에 통과. 지금은 {STATUS_WORDS['ko'].get(status, status)}: {message}"
+    return f"passed at t={passed_at:.1f}s; now {status}: {message}"
 
 
 def replay_instantly(session, args, steps: list[int]) -> dict[int, float]:
