@@ -16,9 +16,10 @@ class ReplaySource(BackgroundLoop):
     """Emits the recording's items at `speed` times their recorded pace (0 = all at once).
 
     The items are parsed here, on the source's thread, not before the UI starts. `items` is
-    what to emit instead of the recording's own items: an iterable (the demo passes re-timed
-    ones) or a function returning one, called on this thread. A recording found to be broken
-    at this point calls `on_error` with its message (the line it names) and emits nothing."""
+    what to emit instead of the recording's own items: an iterable (the demo passes them paced,
+    as (when, item) pairs) or a function returning one, called on this thread. A recording found
+    to be broken at this point calls `on_error` with its message (the line it names) and emits
+    nothing."""
 
     thread_name = "replay"
 
@@ -48,9 +49,12 @@ class ReplaySource(BackgroundLoop):
             items = self.recording.items
         self.emit(SourceState(RESOURCE, Conn.OK, self.recording.path, 0.0))
         start = time.monotonic()
-        for item in items:
+        for entry in items:
+            # An item, emitted at its own time, or (when, item): the demo's pauses move only when
+            # an item is emitted, never the time it says it happened at.
+            due, item = entry if isinstance(entry, tuple) else (entry.t, entry)
             if self.speed > 0:
-                delay = item.t / self.speed - (time.monotonic() - start)
+                delay = due / self.speed - (time.monotonic() - start)
                 if delay > 0 and self._stop.wait(delay):
                     return
             elif self._stop.is_set():

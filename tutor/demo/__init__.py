@@ -16,25 +16,27 @@ END_BODY = "Now do it yourself: in the lab VM, run tmux split-window -h lwstutor
 
 
 def paced(recording, lesson, pause: float, speed: float):
-    """The recording's items, with a pause after each one that makes a step pass, so every
-    verdict and recap can be read before the next step begins (the scripted learner was much
-    faster than a person). Halfway through each pause a ShowStep moves the view to the next
-    step, so its instructions are on screen before its activity starts. Each item is checked
-    here, as the replay reaches it; `pause` is in seconds of screen time."""
-    from dataclasses import replace
+    """The recording's items as (when to emit, item) pairs, with a pause after each item that
+    makes a step pass, so every verdict and recap can be read before the next step begins (the
+    scripted learner was much faster than a person). Halfway through each pause a ShowStep moves
+    the view to the next step, so its instructions are on screen before its activity starts.
 
+    Only when an item is emitted moves: each keeps the time it was recorded at, the clock the
+    tutor tells what it saw in beside the cluster's own timestamps, so the story is the same at
+    any pause and speed as in `check --replay`. Each item is checked here, as the replay reaches
+    it; `pause` is in seconds of screen time."""
     from tutor.cluster.events import ShowStep
     from tutor.session import Session
 
     session = Session(lesson, "", "en")  # answer files come from the recording itself
     last = len(lesson.steps)
-    shift = 0.0
+    shift = 0.0  # recording seconds of pause so far
     for item in recording.items:
-        yield replace(item, t=item.t + shift)
+        yield item.t + shift, item
         if session.apply(item) and (newly := session.evaluate(None, set())):  # statuses only
-            t = item.t + shift + pause * speed / 2
+            due = item.t + shift + pause * speed / 2
             shift += pause * speed
             if max(newly) < last:
-                yield ShowStep(max(newly) + 1, t)
+                yield due, ShowStep(max(newly) + 1, item.t)
             elif len(session.progress.passed) == last:
-                yield ShowStep(last, t, END_TITLE, END_BODY)
+                yield due, ShowStep(last, item.t, END_TITLE, END_BODY)
