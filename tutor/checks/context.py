@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from tutor.cluster import objects as o
 from tutor.cluster.store import Store
+from tutor.korean import fill
 from tutor.lesson.loader import Lesson
 from tutor.workspace.watch import Workspace
 
@@ -29,9 +30,10 @@ class Context:
         return self.lesson.gpu_resource
 
     def t(self, en: str, ko: str, **kw) -> str:
-        """The message in the learner's language; both texts sit side by side in the checker."""
+        """The message in the learner's language; both texts sit side by side in the checker. A
+        Korean field may name the particle after it, chosen to fit the value: "{pod:은}"."""
         text = ko if self.lang == "ko" else en
-        return text.format(**kw) if kw else text
+        return fill(text, **kw) if kw else text
 
     def path(self, name: str) -> str:
         return self.workspace.path(name)

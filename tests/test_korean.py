@@ -1,0 +1,46 @@
+"""Korean particles chosen as a Korean writer chooses them (tutor/korean.py), and the scan that
+finds a placeholder particle (을(를)), one spaced off the name it follows, or one that does not
+fit that name's last sound."""
+
+from __future__ import annotations
+
+import re
+
+from tutor.korean import fill, final_sound, particle
+
+PLACEHOLDER = re.compile(r"을\(를\)|를\(을\)|은\(는\)|는\(은\)|이\(가\)|가\(이\)|와\(과\)|과\(와\)|\(으\)로|\(이\)")
+NAME = r"[A-Za-z0-9][A-Za-z0-9_.\-/:]*[A-Za-z0-9]|[A-Za-z0-9]"
+ATTACHED = re.compile(rf"({NAME})(으로|은|는|이|가|을|를|와|과|로)(?![\w])")
+SPACED = re.compile(rf"({NAME}) (은|는|이|가|을|를|와|과|으로|로|의|에|에서|도|만|보다)(?=[\s,.)]|$)")
+
+
+def test_particles_follow_the_last_sound_as_korean_reads_it():
+    cases = {"llm-0": "은을으로", "llm-1-1": "은을로", "lws.yaml": "은을로", "UID": "는를로", "orphan": "은을으로",
+             "names.txt": "는를로", "10.42.0.5": "는를로", "solo-0-2": "는를로", "Running": "은을으로",
+             "파일": "은을로", "그룹": "은을으로", "리더": "는를로", "llm-0(리더)": "은을으로"}
+    for word, want in cases.items():
+        got = particle(word, "은") + particle(word, "을") + particle(word, "으로")
+        assert got == want, (word, got)
+    assert fill("{pod:이} {n:.1f}초, {f:와} {g:과}", pod="llm-0-2", n=2.25, f="llm-0", g="llm") == \
+        "llm-0-2가 2.2초, llm-0과 llm과"
+
+
+def fits(word: str, got: str) -> bool:
+    return particle(word, got) == got
+
+
+def problems(text: str) -> list[str]:
+    out = [f"placeholder {m.group(0)!r}" for m in PLACEHOLDER.finditer(text)]
+    out += [f"spaced particle {m.group(0)!r}" for m in SPACED.finditer(text)]
+    out += [f"{m.group(1)}{m.group(2)}: wants {particle(m.group(1), m.group(2))}"
+            for m in ATTACHED.finditer(text) if not fits(m.group(1), m.group(2))]
+    return out
+
+
+def test_the_scan_catches_each_kind():
+    assert problems("llm-0 은(는) 23848fab") and problems("lws.yaml 를 보세요") and problems("llm-0와 llm-0-1")
+    assert not problems("llm-0은 23848fab입니다. lws.yaml을 보세요. llm-0과 llm-0-1")
+
+
+def test_final_sound_reads_hangul_codas():
+    assert (final_sound("그룹"), final_sound("파일"), final_sound("리더")) == ("C", "ㄹ", "")
