@@ -21,6 +21,11 @@ PAIRS = {"은": ("은", "는"), "는": ("은", "는"), "이": ("이", "가"), "�
 _DIGIT = {"0": "C", "1": "ㄹ", "2": "", "3": "C", "4": "", "5": "", "6": "C", "7": "ㄹ", "8": "ㄹ", "9": ""}
 # A letter read by its name (UID: 디, GPU: 유, L: 엘, M: 엠, N: 엔, R: 알)
 _LETTER = {"l": "ㄹ", "r": "ㄹ", "m": "C", "n": "C"}
+# Loanwords whose written Korean ends otherwise than their spelling says (the last word of a
+# camelCase name counts: workerTemplate reads as 템플릿).
+_LOANWORDS = {"template": "C", "set": "C", "statefulset": "C", "secret": "C", "script": "C", "log": "",
+              "job": "C", "group": "C", "ready": "", "policy": "", "json": "C", "hash": "", "revision": "C",
+              "available": "ㄹ", "exec": "C", "kubectl": "ㄹ", "key": "", "partition": "C", "selector": ""}
 _TRAILING = re.compile(r"[\s\"'`)\]}>.,:;!?]+$")
 
 
@@ -40,14 +45,18 @@ def final_sound(word: str) -> str:
     if not letters:
         return ""
     run = letters.group(0)
+    if not run.isupper() and (camel := re.search(r"[A-Z][a-z]+$", run)):
+        run = camel.group(0)  # workerTemplate -> Template
     if len(run) == 1 or run.isupper():  # read letter by letter
         return _LETTER.get(run[-1].lower(), "")
     run = run.lower()
-    # A word, as Korean writes the loanword: yaml 야믈, file 파일, llm 엠, orphan 오펀, running 러닝;
-    # leader 리더, pod 파드, check 체크 end in a vowel.
+    if run in _LOANWORDS:
+        return _LOANWORDS[run]
+    # A word, as Korean writes the loanword: yaml 야믈, file 파일, llm 엠, orphan 오펀, running 러닝,
+    # name 네임, lookup 룩업, kubelet 큐블릿; leader 리더, pod 파드, check 체크 end in a vowel.
     if run.endswith(("l", "le")):
         return "ㄹ"
-    if run.endswith(("m", "n", "ng")):
+    if run.endswith(("m", "n", "ng", "me", "ne", "up", "et", "ip")):
         return "C"
     return ""
 

@@ -34,7 +34,7 @@ def answer_text(ctx: Context, name: str, what: str, max_lines: int | None = None
         lines = fr.text.count("\n") + 1
         if max_lines is not None and lines > max_lines:
             raise Stop(failed(ctx.t("{path} has {n} lines; it should hold only {what}.",
-                                    "{path} 이(가) {n} 줄입니다. {what} 만 담으세요.",
+                                    "{path:이} {n} 줄입니다. {what}만 담으세요.",
                                     path=ctx.path(name), n=lines, what=what)))
         return fr.text
     path = ctx.path(name)
@@ -42,23 +42,23 @@ def answer_text(ctx: Context, name: str, what: str, max_lines: int | None = None
         Problem.MISSING: ("{path} does not exist yet. Write {what} into it.",
                           "{path} 파일이 아직 없습니다. {what} 내용을 적으세요."),
         Problem.NOT_REGULAR: ("{path} is a {detail}, not a regular file. Replace it with a plain text file.",
-                              "{path} 은(는) 일반 파일이 아니라 {detail} 입니다. 평범한 텍스트 파일로 바꾸세요."),
+                              "{path:은} 일반 파일이 아니라 {detail}입니다. 평범한 텍스트 파일로 바꾸세요."),
         Problem.DIRECTORY: ("{path} is a directory. The answer must be a plain text file.",
-                            "{path} 은(는) 디렉터리입니다. 답은 평범한 텍스트 파일이어야 합니다."),
+                            "{path:은} 디렉터리입니다. 답은 평범한 텍스트 파일이어야 합니다."),
         Problem.LOOP: ("{path} is a symlink loop. Remove it and write a plain text file.",
-                       "{path} 은(는) 서로를 가리키는 심볼릭 링크입니다. 지우고 평범한 파일로 다시 쓰세요."),
+                       "{path:은} 서로를 가리키는 심볼릭 링크입니다. 지우고 평범한 파일로 다시 쓰세요."),
         Problem.DENIED: ("{path} cannot be read (permission denied). Check its mode: chmod a+r {path}",
-                         "{path} 을(를) 읽을 권한이 없습니다. 권한을 확인하세요: chmod a+r {path}"),
+                         "{path:을} 읽을 권한이 없습니다. 권한을 확인하세요: chmod a+r {path}"),
         Problem.TOO_LARGE: ("{path} is too large ({detail} bytes) for an answer file. It should hold {what}.",
-                            "{path} 이(가) 답 파일로는 너무 큽니다({detail} 바이트). {what} 만 담으세요."),
+                            "{path:이} 답 파일로는 너무 큽니다({detail} 바이트). {what}만 담으세요."),
         Problem.BINARY: ("{path} looks binary ({detail}). Save it as plain text.",
-                         "{path} 이(가) 바이너리로 보입니다({detail}). 텍스트로 저장하세요."),
+                         "{path:이} 바이너리로 보입니다({detail}). 텍스트로 저장하세요."),
         Problem.NOT_UTF8: ("{path} is not UTF-8 text (bad {detail}). Save it as UTF-8.",
-                           "{path} 이(가) UTF-8 텍스트가 아닙니다({detail}). UTF-8 로 저장하세요."),
+                           "{path:이} UTF-8 텍스트가 아닙니다({detail}). UTF-8로 저장하세요."),
         Problem.CHANGING: ("{path} kept changing while it was read. It will be checked again when it settles.",
-                           "{path} 을(를) 읽는 동안 계속 바뀌었습니다. 쓰기가 끝나면 다시 확인합니다."),
+                           "{path:을} 읽는 동안 계속 바뀌었습니다. 쓰기가 끝나면 다시 확인합니다."),
         Problem.UNREADABLE: ("{path} cannot be read: {detail}",
-                             "{path} 을(를) 읽을 수 없습니다: {detail}"),
+                             "{path:을} 읽을 수 없습니다: {detail}"),
     }
     en, ko = msgs.get(fr.problem, msgs[Problem.UNREADABLE])
     verdict = waiting if fr.problem is Problem.CHANGING else failed
@@ -115,14 +115,14 @@ def yaml_docs(ctx: Context, name: str, text: str) -> list:
     if size > MAX_YAML_BYTES:  # the pure-Python parser reads some 50 KB/s on a busy VM
         raise Stop(failed(ctx.t("{path} is {n} bytes, too large for a LeaderWorkerSet YAML manifest (at most {max}). "
                                 "Keep only the LeaderWorkerSet in it.",
-                                "{path} 이(가) {n} 바이트로 LeaderWorkerSet YAML 매니페스트로는 너무 큽니다(최대 {max}). "
-                                "LeaderWorkerSet 만 남기세요.", path=ctx.path(name), n=size, max=MAX_YAML_BYTES)))
+                                "{path:이} {n} 바이트로 LeaderWorkerSet YAML 매니페스트로는 너무 큽니다(최대 {max}). "
+                                "LeaderWorkerSet만 남기세요.", path=ctx.path(name), n=size, max=MAX_YAML_BYTES)))
     docs, exc = _parse_yaml(text)
     if isinstance(exc, yaml.MarkedYAMLError):
         mark = exc.problem_mark
         where = f"{mark.line + 1}:{mark.column + 1}" if mark else "?"
         raise Stop(failed(ctx.t("{path}:{where}: not valid YAML: {problem}",
-                                "{path}:{where}: 올바른 YAML 이 아닙니다: {problem}",
+                                "{path}:{where}: 올바른 YAML이 아닙니다: {problem}",
                                 path=ctx.path(name), where=where, problem=exc.problem or exc)))
     if exc is not None:
         raise Stop(failed(ctx.t("{path}: not usable YAML: {problem}",
@@ -139,18 +139,18 @@ def find_lws_doc(ctx: Context, name: str, lws: str) -> dict:
             api = str(doc.get("apiVersion") or "")
             if api != f"{o.LWS_GROUP}/{o.LWS_VERSION}":  # the only version; kubectl refuses a file without one
                 raise Stop(failed(ctx.t("{path}: apiVersion is {api}; use {want}.",
-                                        "{path}: apiVersion 이 {api} 입니다. {want} 를 쓰세요.",
+                                        "{path}: apiVersion이 {api}입니다. {want:을} 쓰세요.",
                                         path=ctx.path(name), api=api or "missing",
                                         want=f"{o.LWS_GROUP}/{o.LWS_VERSION}")))
             ns = o.namespace(doc)
             if ns and ns != ctx.ns:
                 raise Stop(failed(ctx.t("{path}: {lws} is in namespace {ns}; the lab uses {want}.",
-                                        "{path}: {lws} 의 네임스페이스가 {ns} 입니다. {want} 를 쓰세요.",
+                                        "{path}: {lws}의 네임스페이스가 {ns}입니다. {want:을} 쓰세요.",
                                         path=ctx.path(name), lws=lws, ns=ns, want=ctx.ns)))
             return doc
     kinds = [f"{d.get('kind')}/{o.name(d)}" for d in docs if isinstance(d, dict)]
     raise Stop(failed(ctx.t("{path} holds no LeaderWorkerSet named {lws} (found: {found}).",
-                            "{path} 에 이름이 {lws} 인 LeaderWorkerSet 이 없습니다(찾은 것: {found}).",
+                            "{path}에 이름이 {lws}인 LeaderWorkerSet이 없습니다(찾은 것: {found}).",
                             path=ctx.path(name), lws=lws, found=", ".join(kinds) or "-")))
 
 
@@ -158,7 +158,7 @@ def live_lws(ctx: Context, lws: str, file: str) -> dict:
     obj = ctx.lws(lws)
     if obj is None:
         raise Stop(failed(ctx.t("LeaderWorkerSet {lws} is not in namespace {ns}. Apply it: kubectl apply -f {path}",
-                                "네임스페이스 {ns} 에 LeaderWorkerSet {lws} 이 없습니다. 적용하세요: kubectl apply -f {path}",
+                                "네임스페이스 {ns}에 LeaderWorkerSet {lws:이} 없습니다. 적용하세요: kubectl apply -f {path}",
                                 lws=lws, ns=ctx.ns, path=ctx.path(file))))
     return obj
 
@@ -174,7 +174,7 @@ def file_then_live(ctx: Context, lws: str, file: str, problems, live_where: str)
     if probs:
         raise Stop(failed(ctx.t("The {lws} in the cluster differs from {path}. Re-apply it (delete it first if "
                                 "you moved an annotation): kubectl apply -f {path}",
-                                "클러스터의 {lws} 가 {path} 와 다릅니다. 다시 적용하세요(어노테이션을 옮겼다면 먼저 "
+                                "클러스터의 {lws:이} {path:과} 다릅니다. 다시 적용하세요(어노테이션을 옮겼다면 먼저 "
                                 "지우세요): kubectl apply -f {path}", lws=lws, path=ctx.path(file)), *probs))
     return live
 
@@ -186,7 +186,7 @@ def misplaced_fields(ctx: Context, obj: dict, where: str) -> list[str]:
     if not misplaced:
         return []
     return [ctx.t("{where}: {keys} must go under spec.leaderWorkerTemplate, not directly under spec.",
-                  "{where}: {keys} 은(는) spec 바로 아래가 아니라 spec.leaderWorkerTemplate 아래에 둡니다.",
+                  "{where}: {keys:은} spec 바로 아래가 아니라 spec.leaderWorkerTemplate 아래에 둡니다.",
                   where=where, keys=", ".join(misplaced))]
 
 
@@ -230,7 +230,7 @@ def grace_note(ctx: Context, pod: dict) -> str:
     return ctx.t("{pod} is Terminating. Its `sh -c` loop runs as PID 1 and ignores SIGTERM, so the kubelet waits "
                  "the grace period ({grace} s) before killing it; a `trap 'exit 0' TERM` in the command would "
                  "let it stop at once.",
-                 "{pod} 가 종료 중(Terminating)입니다. `sh -c` 루프가 PID 1 이라 SIGTERM 을 무시하므로 kubelet 이 "
+                 "{pod:이} 종료 중(Terminating)입니다. `sh -c` 루프가 PID 1이라 SIGTERM을 무시하므로 kubelet이 "
                  "유예 시간({grace}초)을 다 기다린 뒤에 끕니다. 명령에 `trap 'exit 0' TERM` 을 넣으면 바로 멈춥니다.",
                  pod=o.name(pod), grace=30 if grace is None else grace)
 
@@ -249,11 +249,11 @@ def container_not_running(ctx: Context, pod: dict) -> str:
             raise Stop(failed(
                 ctx.t("The container {c} of {pod} keeps exiting (exit code {code}, CrashLoopBackOff after {n} "
                       "restarts): its command ends by itself, but it should run until /tmp/fail exists.",
-                      "{pod} 의 컨테이너 {c} 가 계속 종료됩니다(종료 코드 {code}, 재시작 {n}번 뒤 CrashLoopBackOff). "
-                      "명령이 저절로 끝납니다. /tmp/fail 이 생길 때까지 돌아야 합니다.",
+                      "{pod}의 컨테이너 {c:이} 계속 종료됩니다(종료 코드 {code}, 재시작 {n}번 뒤 CrashLoopBackOff). "
+                      "명령이 저절로 끝납니다. /tmp/fail이 생길 때까지 돌아야 합니다.",
                       c=cs.get("name", "?"), code=code, n=cs.get("restartCount", 0), pod=o.name(pod)),
                 f"kubectl logs -n {ctx.ns} {o.name(pod)} -c {cs.get('name', '?')} --previous"))
-        return ctx.t("container {c} is not running ({reason})", "컨테이너 {c} 가 돌고 있지 않습니다({reason})",
+        return ctx.t("container {c} is not running ({reason})", "컨테이너 {c:이} 돌고 있지 않습니다({reason})",
                      c=cs.get("name", "?"), reason=reason)
     return ""
 
@@ -274,7 +274,7 @@ def group_to_be_recreated(ctx: Context, pod: dict) -> str:
     last = next((o.as_dict(o.dig(cs, "lastState", "terminated")) for cs in o.container_statuses(pod)
                  if cs.get("restartCount")), {})
     return ctx.t("{pod}: a container restarted (exit code {code}); {policy} makes LWS recreate group {g}",
-                 "{pod}: 컨테이너가 재시작했습니다(종료 코드 {code}). {policy} 라서 LWS 가 그룹 {g} 을(를) 다시 만듭니다",
+                 "{pod}: 컨테이너가 재시작했습니다(종료 코드 {code}). {policy} 정책이라서 LWS가 그룹 {g:을} 다시 만듭니다",
                  pod=o.name(pod), code=last.get("exitCode", "?"), policy=policy, g=o.group_index(pod))
 
 
@@ -297,12 +297,12 @@ def pods_running(ctx: Context, names: list[str]) -> None:
         sched = o.condition(pod, "PodScheduled")
         if sched.get("status") == "False" and sched.get("reason") == "Unschedulable":
             raise Stop(failed(ctx.t("{pod} cannot be scheduled: {why}",
-                                    "{pod} 을(를) 배치할 수 없습니다: {why}",
+                                    "{pod:을} 배치할 수 없습니다: {why}",
                                     pod=name, why=sched.get("message", "?")), *verdict_lines(ctx, name)))
         not_ready.append(f"{name}: {o.phase(pod)}")
     if not_ready:
         raise Stop(waiting(ctx.t("Waiting for the pods to be Running.",
-                                 "파드가 Running 이 되기를 기다립니다."), *not_ready))
+                                 "파드가 Running이 되기를 기다립니다."), *not_ready))
 
 
 def kv_lines(text: str) -> list[tuple[int, dict[str, str], str]]:

@@ -12,14 +12,13 @@ from dataclasses import dataclass
 
 from tutor.cluster import objects as o
 from tutor.cluster.memo import LRU
+from tutor.words import say
 from tutor.cluster import placement as pl
 from tutor.cluster import resources as res
 from tutor.cluster import scheduler_message as sm
 
 
-def tr(lang: str, en: str, ko: str, **kw) -> str:
-    text = ko if lang == "ko" else en
-    return text.format(**kw) if kw else text
+tr = say  # the checker's word for it: tr(lang, en, ko, **fields)
 
 
 @dataclass(frozen=True)
@@ -92,17 +91,17 @@ def cause_text(rej: pl.Rejection, pod: dict, lang: str, pods_by_ref: dict[str, d
     if rej.plugin == "PreFilter":
         return tr(lang, "ruled out before the filters: {r}", "필터 전에 제외됨: {r}", r=rej.reasons[0])
     if rej.plugin == "NodeName":
-        return tr(lang, "{p} asks for node {n} (spec.nodeName)", "{p} 는 노드 {n} 를 지정했습니다(spec.nodeName)",
+        return tr(lang, "{p} asks for node {n} (spec.nodeName)", "{p:은} 노드 {n:을} 지정했습니다(spec.nodeName)",
                   p=name, n=o.node_name(pod))
     if rej.plugin == "NodeUnschedulable":
         return tr(lang, "cordoned (spec.unschedulable), and {p} does not tolerate {t}",
-                  "cordon 됨(spec.unschedulable), {p} 에 {t} 톨러레이션이 없습니다", p=name, t=pl.UNSCHEDULABLE_TAINT)
+                  "cordon 됨(spec.unschedulable), {p}에 {t} 톨러레이션이 없습니다", p=name, t=pl.UNSCHEDULABLE_TAINT)
     if rej.plugin == "TaintToleration" and rej.taint is not None:
         return tr(lang, "taint {t}, and {p} has no toleration for it",
-                  "테인트 {t} 가 있고 {p} 에는 이를 견디는 톨러레이션이 없습니다",
+                  "테인트 {t:이} 있고 {p}에는 이를 견디는 톨러레이션이 없습니다",
                   t=pl.taint_text(rej.taint), p=name)
     if rej.plugin == "NodeAffinity":
-        return tr(lang, "lacks what {p} selects: {m}", "{p} 가 고르는 조건이 없습니다: {m}", p=name, m="; ".join(rej.missing))
+        return tr(lang, "lacks what {p} selects: {m}", "{p:이} 고르는 조건이 없습니다: {m}", p=name, m="; ".join(rej.missing))
     if rej.plugin == "NodeResourcesFit":
         parts = []
         for s in rej.shortages:
@@ -112,7 +111,7 @@ def cause_text(rej: pl.Rejection, pod: dict, lang: str, pods_by_ref: dict[str, d
                 continue
             by = holders_text(s.holders, ns, pods_by_ref, lang)
             parts.append(tr(lang, "{r}: {u} of {a} requested{by}; {p} asks {w}",
-                            "{r}: {a} 중 {u} 요청됨{by}, {p} 는 {w} 를 요청",
+                            "{r}: {a} 중 {u} 요청됨{by}, {p:은} {w:을} 요청",
                             r=s.resource, u=res.shown(s.resource, s.used), a=res.shown(s.resource, s.allocatable),
                             by=tr(lang, " by {h}", "({h})", h=by) if by else "", p=name,
                             w=res.shown(s.resource, s.requested)))
@@ -120,13 +119,13 @@ def cause_text(rej: pl.Rejection, pod: dict, lang: str, pods_by_ref: dict[str, d
     if rej.plugin == "InterPodAffinity":
         who = _short(rej.blocker, ns) if rej.blocker else ""
         if pl.R_POD_AFFINITY in rej.reasons:
-            return tr(lang, "no pod here that {p}'s affinity wants ({t})", "{p} 의 어피니티가 원하는 파드가 여기 없습니다({t})",
+            return tr(lang, "no pod here that {p}'s affinity wants ({t})", "{p}의 어피니티가 원하는 파드가 여기 없습니다({t})",
                       p=name, t=rej.term)
         if pl.R_POD_ANTI_AFFINITY in rej.reasons:
             return tr(lang, "{b} is here, and {p}'s anti-affinity keeps away from it ({t})",
-                      "{b} 가 여기 있고 {p} 의 안티어피니티가 이를 피합니다({t})", b=who, p=name, t=rej.term)
+                      "{b:이} 여기 있고 {p}의 안티어피니티가 이를 피합니다({t})", b=who, p=name, t=rej.term)
         return tr(lang, "{b} is here, and its anti-affinity keeps {p} away ({t})",
-                  "{b} 가 여기 있고 그 안티어피니티가 {p} 를 막습니다({t})", b=who, p=name, t=rej.term)
+                  "{b:이} 여기 있고 그 안티어피니티가 {p:을} 막습니다({t})", b=who, p=name, t=rej.term)
     return ", ".join(rej.reasons)
 
 
@@ -153,13 +152,13 @@ def explain(pod: dict, nodes: list[dict], pods: list[dict], events: list[dict], 
         mine = next((f for f in placement.nodes if f.node == node), None)
         if mine is None:
             headline = tr(lang, "{p} is on node {n}, which the tutor cannot see.",
-                          "{p} 는 노드 {n} 에 있지만 튜터가 그 노드를 볼 수 없습니다.", p=name, n=node)
+                          "{p:은} 노드 {n}에 있지만 튜터가 그 노드를 볼 수 없습니다.", p=name, n=node)
         elif mine.fits:
             headline = tr(lang, "{p} runs on {n}, and by the scheduler's filters {n} fits it.",
-                          "{p} 는 {n} 에서 돕니다. 스케줄러의 필터로 보면 {n} 에 들어갈 수 있습니다.", p=name, n=node)
+                          "{p:은} {n}에서 돕니다. 스케줄러의 필터로 보면 {n}에 들어갈 수 있습니다.", p=name, n=node)
         else:
             headline = tr(lang, "{p} is on {n}; placed now, {n} would refuse it: {c}",
-                          "{p} 는 {n} 에 있습니다. 지금 다시 배치한다면 {n} 는 거절합니다: {c}",
+                          "{p:은} {n}에 있습니다. 지금 다시 배치한다면 {n:은} 거절합니다: {c}",
                           p=name, n=node, c=cause_text(mine.rejection, pod, lang, pods_by_ref))
         others = [f for f in rejected if f.node != node]
         if others:
@@ -171,11 +170,11 @@ def explain(pod: dict, nodes: list[dict], pods: list[dict], events: list[dict], 
     else:
         parsed = sm.parse_message(message) if message else None
         if message:
-            headline = tr(lang, "{p} is Pending. The scheduler said: {m}", "{p} 는 Pending 입니다. 스케줄러의 말: {m}",
+            headline = tr(lang, "{p} is Pending. The scheduler said: {m}", "{p:은} Pending입니다. 스케줄러의 말: {m}",
                           p=name, m=" ".join(message.split()))
         else:
             headline = tr(lang, "{p} is not scheduled yet, and the scheduler has not said why.",
-                          "{p} 는 아직 배치되지 않았고 스케줄러가 이유를 말하지 않았습니다.", p=name)
+                          "{p:은} 아직 배치되지 않았고 스케줄러가 이유를 말하지 않았습니다.", p=name)
         gates = [str(g.get("name")) for g in o.as_list(o.dig(pod, "spec", "schedulingGates")) if isinstance(g, dict)]
         if gates:
             lines.append((0, tr(lang, "Scheduling gates hold it ({g}): the scheduler does not try it until they are "
@@ -189,12 +188,12 @@ def explain(pod: dict, nodes: list[dict], pods: list[dict], events: list[dict], 
                                 n=", ".join(placement.fitting))))
     if placement.unmodelled:
         lines.append((0, tr(lang, "The tutor cannot tell about {w}: it does not model these filters.",
-                            "튜터는 {w} 에 대해서는 알 수 없습니다: 이 필터들은 다루지 않습니다.",
+                            "튜터는 {w}에 대해서는 알 수 없습니다: 이 필터들은 다루지 않습니다.",
                             w=", ".join(placement.unmodelled))))
     if seen_namespace is not None:
         lines.append((0, tr(lang, "Counted from the pods in namespace {ns} only; pods of other namespaces on these "
                                   "nodes are not seen.",
-                            "네임스페이스 {ns} 의 파드만 셉니다. 다른 네임스페이스의 파드는 보이지 않습니다.",
+                            "네임스페이스 {ns}의 파드만 셉니다. 다른 네임스페이스의 파드는 보이지 않습니다.",
                             ns=seen_namespace)))
     return Why(headline, tuple(lines), placement, message)
 
@@ -292,15 +291,15 @@ def _exclusive_lines(ctx, lws: str, nodes: list[dict], pods: list[dict]) -> list
         workers = [o.name(p) for p in members if p is not leader]
         lines.append(tr(lang, "group {g} on {n}: {l}'s affinity (same group-key, per {k}) keeps the group on one "
                               "node{w}.",
-                        "그룹 {g} → {n}: {l} 의 어피니티(같은 group-key, {k} 기준)가 그룹을 한 노드에 모읍니다{w}.",
+                        "그룹 {g} → {n}: {l}의 어피니티(같은 group-key, {k} 기준)가 그룹을 한 노드에 모읍니다{w}.",
                         g=g, n=node, l=o.name(leader), k=_exclusive_key(leader),
-                        w=tr(lang, "; {ws} {v} it by nodeSelector {k}={n}", ", {ws} 는 nodeSelector {k}={n} 로 따라옵니다",
+                        w=tr(lang, "; {ws} {v} it by nodeSelector {k}={n}", ", {ws:은} nodeSelector {k}={n:으로} 따라옵니다",
                              ws=", ".join(workers), v="follows" if len(workers) == 1 else "follow",
                              k=_exclusive_key(leader), n=node) if workers else ""))
         for other, blocker in placement.kept_off:
             if other != node:
                 lines.append(tr(lang, "  its anti-affinity (group-key of another group) keeps it off {o}: {b} runs there.",
-                                "  안티어피니티(다른 그룹의 group-key)가 {o} 를 피하게 합니다: 거기서 {b} 가 돕니다.",
+                                "  안티어피니티(다른 그룹의 group-key)가 {o:을} 피하게 합니다: 거기서 {b:이} 돕니다.",
                                 o=other, b=_short(blocker, ctx.ns)))
     if first is not None:
         leader, placement = first

@@ -33,12 +33,13 @@ from tutor.cluster.derived import cached_by, per_store_version
 from tutor.cluster.observations import RestartSeen, UidSeen
 from tutor.cluster.store import Store
 from tutor.cluster.timeline import Fact, Kind, Timeline, evidence_version, occurrences, parse_time, timeline, timeline_of
+from tutor.words import Words, pick
 
 MAX_EPISODES = 40  # per LWS, the newest
 EPISODE_GAP = 30.0  # seconds: failure facts of one group further apart than this are two episodes
 SIGHTING_SLACK = 0.25  # seconds past a whole-second creationTimestamp still counted as seeing the creation
 DEFAULT_GRACE = 30  # seconds: a pod's terminationGracePeriodSeconds unless its deletion says otherwise
-Words = tuple[str, str]  # (English, Korean)
+
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,7 @@ class Story:
 
 
 def _pick(words: Words, lang: str) -> str:
-    return words[1] if lang == "ko" else words[0]
+    return pick(words, lang)
 
 
 def iso(at: float, precise: bool = True) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tutor.words import say
+
 KO = {
     "Progress not saved to {path}: {err}. It is kept while lwstutor runs.":
         "진행 상황을 {path}에 저장하지 못했습니다: {err}. lwstutor가 실행되는 동안에는 유지됩니다.",
@@ -88,5 +90,5 @@ KO = {
 
 
 def translate(lang: str, text: str, **kw) -> str:
-    out = KO.get(text, text) if lang == "ko" else text
-    return out.format(**kw) if kw else out
+    """The screen's words: English in the code, Korean from KO (tutor/words.py picks and fills)."""
+    return say(lang, text, KO.get(text, text), **kw)

@@ -58,23 +58,23 @@ def full_name(ctx: Context) -> str:
 def check(ctx: Context) -> Verdict:
     full = full_name(ctx)
     text = answer_text(ctx, FILE, ctx.t("the nslookup output for " + full,
-                                        full + " 의 nslookup 결과"))
+                                        full + "의 nslookup 결과"))
     leader = ctx.pod(LEADER)
     ip = o.pod_ip(leader) if leader else ""
     if not ip:
         return waiting(ctx.t("Waiting for leader pod {pod} to have an IP.",
-                             "리더 파드 {pod} 에 IP 가 생기기를 기다립니다.", pod=LEADER))
+                             "리더 파드 {pod}에 IP가 생기기를 기다립니다.", pod=LEADER))
     found = addresses(text)
     looked_up = [n.rstrip(".").lower() for n in NAME_RE.findall(text)]
     if looked_up and full not in looked_up:
         return failed(ctx.t("{path} shows a lookup of {name}, not of {full}. Look up the full name.",
-                            "{path} 은(는) {full} 이 아니라 {name} 을(를) 조회한 결과입니다. 전체 이름으로 조회하세요.",
+                            "{path:은} {full:이} 아니라 {name:을} 조회한 결과입니다. 전체 이름으로 조회하세요.",
                             path=ctx.path(FILE), name=looked_up[0], full=full),
                       f"kubectl exec -n {ctx.ns} llm-1-1 -- nslookup {full}")
     if ip in found:
         return passed(ctx.t("The lookup returned {ip}, the IP of leader pod {pod}: the headless Service "
                             "gives every pod in the group a stable name.",
-                            "조회 결과가 리더 파드 {pod} 의 IP {ip} 입니다. 헤드리스 서비스가 그룹의 파드마다 "
+                            "조회 결과가 리더 파드 {pod}의 IP {ip}입니다. 헤드리스 서비스가 그룹의 파드마다 "
                             "고정된 이름을 줍니다.", ip=ip, pod=LEADER))
     tl = timeline_of(ctx.store, ctx.ns, LWS)
     written = ctx.workspace.get(FILE).written_at
@@ -87,8 +87,8 @@ def check(ctx: Context) -> Verdict:
         if held and written is not None and (end is None or written <= end + SLACK):
             return passed(ctx.t("The lookup returned {old}, the IP leader pod {pod} had when you looked it up; "
                                 "{pod} has been replaced since and now has {ip}.",
-                                "조회 결과 {old} 는 조회할 때의 리더 파드 {pod} IP 입니다. {pod} 는 그 뒤 다시 "
-                                "만들어져 지금은 {ip} 입니다.", old=", ".join(sorted(held)), pod=LEADER, ip=ip))
+                                "조회 결과 {old:은} 조회할 때의 리더 파드 {pod} IP입니다. {pod:은} 그 뒤 다시 "
+                                "만들어져 지금은 {ip}입니다.", old=", ".join(sorted(held)), pod=LEADER, ip=ip))
     current = tl.created(LEADER, o.uid(leader))
     unproved = answers(text) - old - {ip}
     if unproved and written is not None and current is not None and written < current.at \
@@ -103,35 +103,35 @@ def check(ctx: Context) -> Verdict:
         if taken:
             return failed(ctx.t("{path} holds {a}, the IP pod {other} had already when the file was written, "
                                 "not {pod}'s.",
-                                "{path} 의 {a} 는 파일을 적을 때 이미 파드 {other} 의 IP 였습니다. {pod} 의 IP 가 "
+                                "{path}의 {a:은} 파일을 적을 때 이미 파드 {other}의 IP였습니다. {pod}의 IP가 "
                                 "아닙니다.",
                                 path=ctx.path(FILE), a=taken[0], other=others[taken[0]], pod=LEADER),
                           f"kubectl exec -n {ctx.ns} llm-1-1 -- nslookup {full}")
         return passed(ctx.t("The lookup returned {found}; {path} was written at {w}, before leader pod {pod} was "
                             "last replaced (at {at}; it now has {ip}).",
-                            "조회 결과는 {found} 입니다. {path} 는 리더 파드 {pod} 가 마지막으로 다시 만들어지기"
-                            "({at}, 지금 {ip}) 전인 {w} 에 적혔습니다.",
+                            "조회 결과는 {found}입니다. {path:은} 리더 파드 {pod:이} 마지막으로 다시 만들어지기"
+                            "({at}, 지금 {ip}) 전인 {w}에 적혔습니다.",
                             found=", ".join(sorted(unproved)), path=ctx.path(FILE), w=_clock(written), pod=LEADER,
                             at=current.clock(), ip=ip),
                       ctx.t("Not confirmed: the cluster keeps no record of a pod's earlier IPs and the tutor was not "
                             "running then. No other pod held that address when the file was written.",
-                            "확인은 못 했습니다. 클러스터는 파드의 예전 IP 를 남기지 않고 그때 튜터는 돌고 있지 "
+                            "확인은 못 했습니다. 클러스터는 파드의 예전 IP를 남기지 않고 그때 튜터는 돌고 있지 "
                             "않았습니다. 파일을 적을 때 그 주소를 쓰던 다른 파드는 없습니다."))
     if found & old:
         return failed(ctx.t("{path} shows {old}, an earlier IP of {pod}; the pod was recreated and now has {ip}. "
                             "Look it up again.",
-                            "{path} 의 {old} 는 {pod} 의 예전 IP 입니다. 파드가 다시 만들어져 지금은 {ip} 입니다. "
+                            "{path}의 {old:은} {pod}의 예전 IP입니다. 파드가 다시 만들어져 지금은 {ip}입니다. "
                             "다시 조회하세요.", path=ctx.path(FILE), old=", ".join(sorted(found & old)),
                             pod=LEADER, ip=ip))
     if "NXDOMAIN" in text.upper() or "can't find" in text:
         return failed(ctx.t("The lookup failed (NXDOMAIN). A pod's name lives under its headless Service, and "
                             "busybox nslookup adds the search domains only to a name without a dot: "
                             "look up the full name {full}.",
-                            "조회가 실패했습니다(NXDOMAIN). 파드 이름은 헤드리스 서비스 아래에 있고, busybox nslookup 은 "
-                            "점이 없는 이름에만 검색 도메인을 붙입니다. 전체 이름 {full} 으로 조회하세요.", full=full),
+                            "조회가 실패했습니다(NXDOMAIN). 파드 이름은 헤드리스 서비스 아래에 있고, busybox nslookup은 "
+                            "점이 없는 이름에만 검색 도메인을 붙입니다. 전체 이름 {full:으로} 조회하세요.", full=full),
                       f"kubectl exec -n {ctx.ns} llm-1-1 -- nslookup {full}")
     return failed(ctx.t("{path} does not contain {ip}, the current IP of leader pod {pod}.",
-                        "{path} 에 리더 파드 {pod} 의 현재 IP {ip} 가 없습니다.",
+                        "{path}에 리더 파드 {pod}의 현재 IP {ip:이} 없습니다.",
                         path=ctx.path(FILE), ip=ip, pod=LEADER),
                   ctx.t("addresses found: {found}", "파일에 있는 주소: {found}",
                         found=", ".join(sorted(found)) or "-"),

@@ -27,15 +27,15 @@ def pod_lws_env(pod: dict) -> dict[str, str | None]:
 def check(ctx: Context) -> Verdict:
     text = answer_text(ctx, FILE, ctx.t("the LWS_ variables of llm-1-1 "
                                         "(kubectl exec -n infer llm-1-1 -- env | grep ^LWS_)",
-                                        "llm-1-1 의 LWS_ 환경 변수(kubectl exec -n infer llm-1-1 -- env | grep ^LWS_)"),
+                                        "llm-1-1의 LWS_ 환경 변수(kubectl exec -n infer llm-1-1 -- env | grep ^LWS_)"),
                        max_lines=MAX_LINES)
     pod = ctx.pod(POD)
     if pod is None:
-        return waiting(ctx.t("Waiting for pod {pod} (step 1).", "파드 {pod} 을(를) 기다립니다(1단계).", pod=POD))
+        return waiting(ctx.t("Waiting for pod {pod} (step 1).", "파드 {pod:을} 기다립니다(1단계).", pod=POD))
     want = pod_lws_env(pod)
     if not want:
         return failed(ctx.t("{pod} has no LWS_ variables in its spec: the LWS pod webhook did not run.",
-                            "{pod} 의 spec 에 LWS_ 변수가 없습니다. LWS 파드 웹훅이 동작하지 않았습니다.", pod=POD))
+                            "{pod}의 spec에 LWS_ 변수가 없습니다. LWS 파드 웹훅이 동작하지 않았습니다.", pod=POD))
     got: dict[str, str] = {}
     others = 0
     for line in text.split("\n"):
@@ -56,14 +56,14 @@ def check(ctx: Context) -> Verdict:
             continue
         if name not in got:
             problems.append(ctx.t("{name} is missing (the pod has {name}={value}).",
-                                  "{name} 이(가) 빠졌습니다(파드에는 {name}={value}).", name=name, value=value))
+                                  "{name:이} 빠졌습니다(파드에는 {name}={value}).", name=name, value=value))
         elif got[name] != value:
             problems.append(ctx.t("{name}={got} is wrong: the pod has {name}={value}.",
-                                  "{name}={got} 이(가) 틀렸습니다. 파드에는 {name}={value} 입니다.",
+                                  "{name}={got:이} 틀렸습니다. 파드에는 {name}={value}입니다.",
                                   name=name, got=got[name], value=value))
     for name in sorted(set(got) - set(want)):
         problems.append(ctx.t("{name} is not an env variable of {pod}.",
-                              "{name} 은(는) {pod} 의 환경 변수가 아닙니다.", name=name, pod=POD))
+                              "{name:은} {pod}의 환경 변수가 아닙니다.", name=name, pod=POD))
     if problems:
         return failed(problems[0], *problems[1:],
                       ctx.t("Copy them from: kubectl exec -n {ns} {pod} -- env | grep ^LWS_",
@@ -76,5 +76,5 @@ def check(ctx: Context) -> Verdict:
         notes.append(ctx.t("({n} other lines ignored: only LWS_ lines are compared)",
                            "(다른 줄 {n}개는 무시: LWS_ 줄만 비교합니다)", n=others))
     return passed(ctx.t("env.txt holds all {n} LWS_ variables of {pod}. LWS_LEADER_ADDRESS is how a worker finds its leader.",
-                        "env.txt 에 {pod} 의 LWS_ 변수 {n}개가 모두 있습니다. 워커는 LWS_LEADER_ADDRESS 로 리더를 찾습니다.",
+                        "env.txt에 {pod}의 LWS_ 변수 {n}개가 모두 있습니다. 워커는 LWS_LEADER_ADDRESS로 리더를 찾습니다.",
                         n=len(want), pod=POD), *notes)

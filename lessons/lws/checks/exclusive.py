@@ -43,28 +43,28 @@ def spec_problems(ctx: Context, obj: dict, where: str) -> list[str]:
             probs.append(ctx.t("{where}: the exclusive-topology annotation is on {tmpl}'s metadata. It belongs on "
                                "the LeaderWorkerSet's own metadata.annotations: LWS reads it there and adds the "
                                "affinity to the pods itself.",
-                               "{where}: exclusive-topology 어노테이션이 {tmpl} 의 metadata 에 있습니다. "
-                               "LeaderWorkerSet 자신의 metadata.annotations 에 둬야 LWS 가 읽고 파드에 어피니티를 붙입니다.",
+                               "{where}: exclusive-topology 어노테이션이 {tmpl}의 metadata에 있습니다. "
+                               "LeaderWorkerSet 자신의 metadata.annotations에 둬야 LWS가 읽고 파드에 어피니티를 붙입니다.",
                                where=where, tmpl=", ".join(on_template)))
         else:
             probs.append(ctx.t("{where}: add metadata.annotations {{\"{ann}\": {topo}}} to the LeaderWorkerSet.",
-                               "{where}: LeaderWorkerSet 에 metadata.annotations {{\"{ann}\": {topo}}} 를 더하세요.",
+                               "{where}: LeaderWorkerSet에 metadata.annotations {{\"{ann}\": {topo}}}를 더하세요.",
                                where=where, ann=o.EXCLUSIVE_ANNOTATION, topo=TOPOLOGY))
     if o.int_or_none(o.dig(obj, "spec", "replicas")) != 2 or o.int_or_none(lwt(obj).get("size")) != 2:
         probs.append(ctx.t("{where}: wide needs replicas: 2 and leaderWorkerTemplate.size: 2.",
-                           "{where}: wide 는 replicas: 2, leaderWorkerTemplate.size: 2 여야 합니다.", where=where))
+                           "{where}: wide는 replicas: 2, leaderWorkerTemplate.size: 2여야 합니다.", where=where))
     for label, tmpl in templates(obj):
         if template_gpus(tmpl, ctx.gpu) != 1:
             probs.append(ctx.t("{where}: {tmpl} must limit exactly 1 {gpu}.",
-                               "{where}: {tmpl} 은(는) {gpu} 를 정확히 1 장 limits 로 요청해야 합니다.",
+                               "{where}: {tmpl:은} {gpu:을} 정확히 1장 limits로 요청해야 합니다.",
                                where=where, tmpl=label, gpu=ctx.gpu))
         if not tolerates_kwok(tmpl):
             probs.append(ctx.t("{where}: {tmpl} needs a toleration for the KWOK taint {key}=fake:NoSchedule.",
-                               "{where}: {tmpl} 에 KWOK 테인트 {key}=fake:NoSchedule 톨러레이션이 필요합니다.",
+                               "{where}: {tmpl}에 KWOK 테인트 {key}=fake:NoSchedule 톨러레이션이 필요합니다.",
                                where=where, tmpl=label, key=KWOK_TAINT_KEY))
         if o.as_dict(o.dig(tmpl, "spec", "nodeSelector")).get("type") != "kwok":
             probs.append(ctx.t("{where}: {tmpl} needs nodeSelector {{type: kwok}}.",
-                               "{where}: {tmpl} 에 nodeSelector {{type: kwok}} 가 필요합니다.", where=where, tmpl=label))
+                               "{where}: {tmpl}에 nodeSelector {{type: kwok}}가 필요합니다.", where=where, tmpl=label))
     return probs
 
 
@@ -86,13 +86,13 @@ def check(ctx: Context) -> Verdict:
                       *placement)
     if node["wide-0"] == node["wide-1"]:
         return failed(ctx.t("Both groups share node {n}; exclusive topology should give each group its own node.",
-                            "두 그룹이 노드 {n} 를 함께 씁니다. 독점 배치라면 그룹마다 노드가 달라야 합니다.",
+                            "두 그룹이 노드 {n:을} 함께 씁니다. 독점 배치라면 그룹마다 노드가 달라야 합니다.",
                             n=node["wide-0"]), *placement)
     not_kwok = sorted({n for n in node.values() if not is_kwok_node(ctx, n)})
     if not_kwok:
         return failed(ctx.t("wide pods run on {nodes}, which is not a KWOK node; use nodeSelector type: kwok.",
-                            "wide 파드가 KWOK 노드가 아닌 {nodes} 에 있습니다. nodeSelector type: kwok 를 쓰세요.",
+                            "wide 파드가 KWOK 노드가 아닌 {nodes}에 있습니다. nodeSelector type: kwok를 쓰세요.",
                             nodes=", ".join(not_kwok)), *placement)
     return passed(ctx.t("Each wide group has a node to itself: group 0 on {a}, group 1 on {b}.",
-                        "wide 의 그룹마다 노드를 하나씩 차지했습니다: 그룹 0 은 {a}, 그룹 1 은 {b}.",
+                        "wide의 그룹마다 노드를 하나씩 차지했습니다: 그룹 0은 {a}, 그룹 1은 {b}.",
                         a=node["wide-0"], b=node["wide-1"]), *placement, *exclusive_lines(ctx, LWS))

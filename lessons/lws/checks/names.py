@@ -23,14 +23,14 @@ def check(ctx: Context) -> Verdict:
     if unlabelled:
         return failed(ctx.t("Pod {pod} has no LWS labels ({label} is missing), so it is not part of "
                             "LeaderWorkerSet {lws}. Was it created by hand? Delete it and let LWS recreate it.",
-                            "파드 {pod} 에 LWS 라벨({label})이 없어 LeaderWorkerSet {lws} 의 파드가 아닙니다. "
-                            "직접 만들었나요? 지우고 LWS 가 다시 만들게 하세요.",
+                            "파드 {pod}에 LWS 라벨({label})이 없어 LeaderWorkerSet {lws}의 파드가 아닙니다. "
+                            "직접 만들었나요? 지우고 LWS가 다시 만들게 하세요.",
                             pod=unlabelled[0], label=o.NAME_LABEL, lws=LWS),
                       ctx.t("labels: {labels}", "라벨: {labels}",
                             labels=", ".join(f"{k}={v}" for k, v in o.labels(ctx.pod(unlabelled[0])).items()) or "-"))
     if len(pods) < 4:
         return waiting(ctx.t("Waiting for the four llm pods (step 1) before comparing names.txt.",
-                             "names.txt 를 비교하려면 llm 파드 넷(1단계)이 있어야 합니다."),
+                             "names.txt를 비교하려면 llm 파드 넷(1단계)이 있어야 합니다."),
                        ctx.t("seen: {pods}", "보이는 파드: {pods}", pods=", ".join(sorted(pods)) or "-"))
     written: dict[str, tuple[int, str, str]] = {}
     problems = []
@@ -42,7 +42,7 @@ def check(ctx: Context) -> Verdict:
         pod = kv["pod"]
         if pod in written:
             problems.append(ctx.t("line {n}: {pod} is listed twice (also line {m}).",
-                                  "{n}번째 줄: {pod} 이(가) 두 번 나옵니다({m}번째 줄에도).",
+                                  "{n}번째 줄: {pod:이} 두 번 나옵니다({m}번째 줄에도).",
                                   n=n, pod=pod, m=written[pod][0]))
             continue
         written[pod] = (n, kv["group"], kv["worker"])
@@ -54,19 +54,19 @@ def check(ctx: Context) -> Verdict:
         want_w = o.labels(pod).get(o.WORKER_INDEX_LABEL)
         if want_g is None or want_w is None:
             return failed(ctx.t("Pod {pod} has no group-index/worker-index label: is the LWS webhook running?",
-                                "파드 {pod} 에 group-index/worker-index 라벨이 없습니다. LWS 웹훅이 동작하나요?",
+                                "파드 {pod}에 group-index/worker-index 라벨이 없습니다. LWS 웹훅이 동작하나요?",
                                 pod=name))
         if name not in written:
             problems.append(ctx.t("{pod} is missing: add \"pod={pod} group=... worker=...\".",
-                                  "{pod} 이(가) 빠졌습니다: \"pod={pod} group=... worker=...\" 줄을 더하세요.",
+                                  "{pod:이} 빠졌습니다: \"pod={pod} group=... worker=...\" 줄을 더하세요.",
                                   pod=name))
             continue
         n, g, w = written[name]
         if (g, w) != (want_g, want_w):
             problems.append(ctx.t("line {n}: {pod} has labels group-index={wg} worker-index={ww}, "
                                   "but you wrote group={g} worker={w}.",
-                                  "{n}번째 줄: {pod} 의 라벨은 group-index={wg} worker-index={ww} 인데 "
-                                  "group={g} worker={w} 로 적었습니다.",
+                                  "{n}번째 줄: {pod}의 라벨은 group-index={wg} worker-index={ww} 인데 "
+                                  "group={g} worker={w:으로} 적었습니다.",
                                   n=n, pod=name, wg=want_g, ww=want_w, g=g, w=w))
     if problems:
         return failed(problems[0], *problems[1:],
@@ -74,4 +74,4 @@ def check(ctx: Context) -> Verdict:
                             "확인: kubectl get pods -n {ns} -L {gl} -L {wl}",
                             ns=ctx.ns, gl=o.GROUP_INDEX_LABEL, wl=o.WORKER_INDEX_LABEL))
     return passed(ctx.t("names.txt matches the group-index and worker-index labels of all four pods.",
-                        "names.txt 가 파드 넷의 group-index·worker-index 라벨과 일치합니다."))
+                        "names.txt가 파드 넷의 group-index·worker-index 라벨과 일치합니다."))

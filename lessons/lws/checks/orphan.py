@@ -71,16 +71,16 @@ def check(ctx: Context) -> Verdict:
     live_lws(ctx, LWS, "orphan.yaml")  # the lab names no file for orphan; this is the lesson's
     leader, worker = ctx.pod(LEADER), ctx.pod(WORKER)
     if leader is None or worker is None:
-        return waiting(ctx.t("Waiting for pods {a} and {b}.", "파드 {a}, {b} 을(를) 기다립니다.", a=LEADER, b=WORKER))
+        return waiting(ctx.t("Waiting for pods {a} and {b}.", "파드 {a}, {b:을} 기다립니다.", a=LEADER, b=WORKER))
     if o.phase(worker) == "Running" or o.node_name(worker):
         return failed(ctx.t("{w} was scheduled (on {node}). For a half group the real node must have no free GPU: "
                             "llm must hold all 4 (is llm running with 2 groups of 2?), and orphan's worker must have "
                             "no KWOK toleration.",
-                            "{w} 이(가) 배치됐습니다({node}). 반쪽 그룹이 되려면 실제 노드에 남는 GPU 가 없어야 합니다. "
-                            "llm 이 4장을 모두 쥐고 있어야 하고(llm 이 2×2 로 도나요?), orphan 워커에는 KWOK 톨러레이션이 "
+                            "{w:이} 배치됐습니다({node}). 반쪽 그룹이 되려면 실제 노드에 남는 GPU가 없어야 합니다. "
+                            "llm이 4장을 모두 쥐고 있어야 하고(llm이 2×2로 도나요?), orphan 워커에는 KWOK 톨러레이션이 "
                             "없어야 합니다.", w=WORKER, node=o.node_name(worker) or "?"),
                       ctx.t("Delete orphan, check llm, then create orphan again.",
-                            "orphan 을 지우고 llm 을 확인한 뒤 orphan 을 다시 만드세요."))
+                            "orphan을 지우고 llm을 확인한 뒤 orphan을 다시 만드세요."))
     if o.phase(leader) != "Running" and (held := gang_held(ctx, leader)):
         return failed(ctx.t("{a} is Pending too, held by {why}: this cluster schedules an LWS group as a unit (gang "
                             "scheduling), so no half group forms here. The lab assumes what LWS does by default: the "
@@ -91,24 +91,24 @@ def check(ctx: Context) -> Verdict:
                       ctx.t("Ask whoever runs the lab whether gang scheduling can be off for this step.",
                             "이 단계에서 갱 스케줄링을 끌 수 있는지 실습 운영자에게 물어보세요."))
     if o.phase(leader) != "Running":
-        return waiting(ctx.t("Waiting for leader {a} to be Running ({p}).", "리더 {a} 가 Running 이 되기를 기다립니다({p}).",
+        return waiting(ctx.t("Waiting for leader {a} to be Running ({p}).", "리더 {a:이} Running이 되기를 기다립니다({p}).",
                              a=LEADER, p=o.phase(leader)))
     reasons = scheduler_reasons(ctx, worker)
     if not reasons:
         return waiting(ctx.t("{w} is Pending; waiting for the scheduler's reason.",
-                             "{w} 이(가) Pending 입니다. 스케줄러의 사유를 기다립니다.", w=WORKER))
+                             "{w:이} Pending입니다. 스케줄러의 사유를 기다립니다.", w=WORKER))
     text = normalise(answer_text(ctx, FILE, ctx.t("the scheduler's reason for " + WORKER,
                                                   WORKER + " 에 대한 스케줄러의 사유")))
     for msg in reasons:
         if all(c in text for c in clauses(msg)):
             return passed(ctx.t("{a} runs while {w} waits: LWS does not schedule a group as a unit, so half a group "
                                 "can hold resources. That is what gang scheduling fixes.",
-                                "{a} 는 돌지만 {w} 는 기다립니다. LWS 는 그룹을 한 덩어리로 배치하지 않아 반쪽 그룹이 "
+                                "{a:은} 돌지만 {w:은} 기다립니다. LWS는 그룹을 한 덩어리로 배치하지 않아 반쪽 그룹이 "
                                 "자원을 쥘 수 있습니다. 갱 스케줄링이 이것을 막습니다.", a=LEADER, w=WORKER),
                           *verdict_lines(ctx, WORKER), normalise(msg))
     missing = [c for c in clauses(reasons[0]) if c not in text]
     return failed(ctx.t("{path} does not hold the scheduler's reason for {w}. Missing: {missing}",
-                        "{path} 에 {w} 에 대한 스케줄러의 사유가 없습니다. 빠진 부분: {missing}",
+                        "{path}에 {w}에 대한 스케줄러의 사유가 없습니다. 빠진 부분: {missing}",
                         path=ctx.path(FILE), w=WORKER, missing="; ".join(missing)),
                   ctx.t("The reason now: {msg}", "지금의 사유: {msg}", msg=normalise(reasons[0])),
                   f"kubectl describe pod {WORKER} -n {ctx.ns}", *verdict_lines(ctx, WORKER))

@@ -38,7 +38,7 @@ def group_lines(ctx: Context, current: str) -> list[str]:
         if m.lws == LWS:
             pods = ", ".join(f"{name} {rev[:10]}" for name, rev in m.pods)
             lines.append(ctx.t("! group {g} held two revisions at once, for a moment: {pods}",
-                               "! 그룹 {g} 에 잠시 리비전 둘이 함께 돌았습니다: {pods}", g=m.group, pods=pods))
+                               "! 그룹 {g}에 잠시 리비전 둘이 함께 돌았습니다: {pods}", g=m.group, pods=pods))
             break
     return lines
 
@@ -48,12 +48,12 @@ def check(ctx: Context) -> Verdict:
     missing = [label for label, tmpl in templates(live) if not has_version(template_containers(tmpl))]
     if len(missing) == len(templates(live)):
         return failed(ctx.t("Add env VERSION=v2 to the leader and worker templates of llm in {path} and apply it.",
-                            "{path} 의 llm 리더·워커 템플릿에 env VERSION=v2 를 더하고 적용하세요.",
+                            "{path}의 llm 리더·워커 템플릿에 env VERSION=v2를 더하고 적용하세요.",
                             path=ctx.path(FILE)))
     if missing:
         return failed(ctx.t("{tmpl} of llm has no VERSION=v2. Both templates need it, or leaders and workers "
                             "would run different versions.",
-                            "llm 의 {tmpl} 에 VERSION=v2 가 없습니다. 두 템플릿 모두에 있어야 리더와 워커가 같은 판으로 뜹니다.",
+                            "llm의 {tmpl}에 VERSION=v2가 없습니다. 두 템플릿 모두에 있어야 리더와 워커가 같은 판으로 뜹니다.",
                             tmpl=", ".join(missing)))
     spec_replicas = o.int_or_none(o.dig(live, "spec", "replicas")) or 0
     updated = o.int_or_none(o.dig(live, "status", "updatedReplicas")) or 0
@@ -79,5 +79,5 @@ def check(ctx: Context) -> Verdict:
                              "llm 파드가 모두 새 템플릿으로 뜨기를 기다립니다: {pods}",
                              pods=", ".join(stale) or "-"), *groups)
     return passed(ctx.t("All {n} groups run the new template (revision {rev}); LWS replaced them one group at a time.",
-                        "그룹 {n}개가 모두 새 템플릿(리비전 {rev})으로 돕니다. LWS 는 그룹 단위로 하나씩 바꿨습니다.",
+                        "그룹 {n}개가 모두 새 템플릿(리비전 {rev})으로 돕니다. LWS는 그룹 단위로 하나씩 바꿨습니다.",
                         n=spec_replicas, rev=next(iter(revs))[:10]), *groups)
