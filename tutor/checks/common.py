@@ -157,8 +157,8 @@ def find_lws_doc(ctx: Context, name: str, lws: str) -> dict:
 def live_lws(ctx: Context, lws: str, file: str) -> dict:
     obj = ctx.lws(lws)
     if obj is None:
-        raise Stop(failed(ctx.t("LeaderWorkerSet {lws} is not in namespace {ns}. Apply it: kubectl apply -f {path}",
-                                "네임스페이스 {ns}에 LeaderWorkerSet {lws:이} 없습니다. 적용하세요: kubectl apply -f {path}",
+        raise Stop(failed(ctx.t("LeaderWorkerSet {lws} is not in namespace {ns}: apply {path} to the cluster.",
+                                "네임스페이스 {ns}에 LeaderWorkerSet {lws:이} 없습니다. {path:을} 클러스터에 적용하세요.",
                                 lws=lws, ns=ctx.ns, path=ctx.path(file))))
     return obj
 
@@ -172,10 +172,10 @@ def file_then_live(ctx: Context, lws: str, file: str, problems, live_where: str)
     live = live_lws(ctx, lws, file)
     probs = problems(ctx, live, live_where)
     if probs:
-        raise Stop(failed(ctx.t("The {lws} in the cluster differs from {path}. Re-apply it (delete it first if "
-                                "you moved an annotation): kubectl apply -f {path}",
-                                "클러스터의 {lws:이} {path:과} 다릅니다. 다시 적용하세요(어노테이션을 옮겼다면 먼저 "
-                                "지우세요): kubectl apply -f {path}", lws=lws, path=ctx.path(file)), *probs))
+        raise Stop(failed(ctx.t("The {lws} in the cluster differs from {path}: apply the file again (delete {lws} "
+                                "first if you moved an annotation).",
+                                "클러스터의 {lws:이} {path:과} 다릅니다. 파일을 다시 적용하세요(어노테이션을 옮겼다면 "
+                                "먼저 {lws:을} 지우세요).", lws=lws, path=ctx.path(file)), *probs))
     return live
 
 

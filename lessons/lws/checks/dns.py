@@ -55,6 +55,12 @@ def full_name(ctx: Context) -> str:
     return (address.rstrip(".") if address else f"{LEADER}.{LWS}.{ctx.ns}") + SUFFIX
 
 
+def lookup_again(ctx: Context, full: str) -> str:
+    """Where the answer comes from, without the command that gets it (that is the hints')."""
+    return ctx.t("Look up {full} from inside {pod}, as the workers would, and save the whole output.",
+                 "워커들이 하듯 {pod} 안에서 {full:을} 조회하고 출력 전체를 저장하세요.", full=full, pod=WORKER)
+
+
 def check(ctx: Context) -> Verdict:
     full = full_name(ctx)
     text = answer_text(ctx, FILE, ctx.t("the nslookup output for " + full,
@@ -70,7 +76,7 @@ def check(ctx: Context) -> Verdict:
         return failed(ctx.t("{path} shows a lookup of {name}, not of {full}. Look up the full name.",
                             "{path:은} {full:이} 아니라 {name:을} 조회한 결과입니다. 전체 이름으로 조회하세요.",
                             path=ctx.path(FILE), name=looked_up[0], full=full),
-                      f"kubectl exec -n {ctx.ns} llm-1-1 -- nslookup {full}")
+                      lookup_again(ctx, full))
     if ip in found:
         return passed(ctx.t("The lookup returned {ip}, the IP of leader pod {pod}: the headless Service "
                             "gives every pod in the group a stable name.",
@@ -106,7 +112,7 @@ def check(ctx: Context) -> Verdict:
                                 "{path}의 {a:은} 파일을 적을 때 이미 파드 {other}의 IP였습니다. {pod}의 IP가 "
                                 "아닙니다.",
                                 path=ctx.path(FILE), a=taken[0], other=others[taken[0]], pod=LEADER),
-                          f"kubectl exec -n {ctx.ns} llm-1-1 -- nslookup {full}")
+                          lookup_again(ctx, full))
         return passed(ctx.t("The lookup returned {found}; {path} was written at {w}, before leader pod {pod} was "
                             "last replaced (at {at}; it now has {ip}).",
                             "조회 결과는 {found}입니다. {path:은} 리더 파드 {pod:이} 마지막으로 다시 만들어지기"
@@ -129,10 +135,10 @@ def check(ctx: Context) -> Verdict:
                             "look up the full name {full}.",
                             "조회가 실패했습니다(NXDOMAIN). 파드 이름은 헤드리스 서비스 아래에 있고, busybox nslookup은 "
                             "점이 없는 이름에만 검색 도메인을 붙입니다. 전체 이름 {full:으로} 조회하세요.", full=full),
-                      f"kubectl exec -n {ctx.ns} llm-1-1 -- nslookup {full}")
+                      lookup_again(ctx, full))
     return failed(ctx.t("{path} does not contain {ip}, the current IP of leader pod {pod}.",
                         "{path}에 리더 파드 {pod}의 현재 IP {ip:이} 없습니다.",
                         path=ctx.path(FILE), ip=ip, pod=LEADER),
                   ctx.t("addresses found: {found}", "파일에 있는 주소: {found}",
                         found=", ".join(sorted(found)) or "-"),
-                  f"kubectl exec -n {ctx.ns} llm-1-1 -- nslookup {full}")
+                  lookup_again(ctx, full))

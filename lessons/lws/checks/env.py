@@ -25,9 +25,8 @@ def pod_lws_env(pod: dict) -> dict[str, str | None]:
 
 
 def check(ctx: Context) -> Verdict:
-    text = answer_text(ctx, FILE, ctx.t("the LWS_ variables of llm-1-1 "
-                                        "(kubectl exec -n infer llm-1-1 -- env | grep ^LWS_)",
-                                        "llm-1-1의 LWS_ 환경 변수(kubectl exec -n infer llm-1-1 -- env | grep ^LWS_)"),
+    text = answer_text(ctx, FILE, ctx.t("every LWS_ variable llm-1-1's container sees, one NAME=value a line",
+                                        "llm-1-1 컨테이너가 보는 LWS_ 환경 변수 전부(한 줄에 NAME=value 하나씩)"),
                        max_lines=MAX_LINES)
     pod = ctx.pod(POD)
     if pod is None:
@@ -66,8 +65,10 @@ def check(ctx: Context) -> Verdict:
                               "{name:은} {pod}의 환경 변수가 아닙니다.", name=name, pod=POD))
     if problems:
         return failed(problems[0], *problems[1:],
-                      ctx.t("Copy them from: kubectl exec -n {ns} {pod} -- env | grep ^LWS_",
-                            "여기서 옮기세요: kubectl exec -n {ns} {pod} -- env | grep ^LWS_", ns=ctx.ns, pod=POD))
+                      ctx.t("Take them from the environment {pod}'s container runs with, not from the manifest: "
+                            "the webhook adds them when the pod is created.",
+                            "매니페스트가 아니라 {pod} 컨테이너가 실제로 받은 환경 변수에서 가져오세요. 웹훅이 파드를 "
+                            "만들 때 넣습니다.", pod=POD))
     notes = [f"{k}={v}" if v is not None else f"{k}={got[k]}" for k, v in sorted(want.items())]
     if unknown:
         notes.append(ctx.t("({names}: taken from outside the pod, so only their presence is checked)",

@@ -70,8 +70,8 @@ def check(ctx: Context) -> Verdict:
                                   n=n, pod=name, wg=want_g, ww=want_w, g=g, w=w))
     if problems:
         return failed(problems[0], *problems[1:],
-                      ctx.t("Read them with: kubectl get pods -n {ns} -L {gl} -L {wl}",
-                            "확인: kubectl get pods -n {ns} -L {gl} -L {wl}",
-                            ns=ctx.ns, gl=o.GROUP_INDEX_LABEL, wl=o.WORKER_INDEX_LABEL))
+                      ctx.t("Where to look: each pod's labels {gl} and {wl}, which LWS set (the pods pane shows them).",
+                            "볼 곳: LWS가 붙인 파드마다의 {gl}, {wl} 레이블(파드 창에도 나옵니다).",
+                            gl=o.GROUP_INDEX_LABEL, wl=o.WORKER_INDEX_LABEL))
     return passed(ctx.t("names.txt matches the group-index and worker-index labels of all four pods.",
                         "names.txt가 파드 넷의 group-index·worker-index 라벨과 일치합니다."))

@@ -111,4 +111,6 @@ def check(ctx: Context) -> Verdict:
                         "{path}에 {w}에 대한 스케줄러의 사유가 없습니다. 빠진 부분: {missing}",
                         path=ctx.path(FILE), w=WORKER, missing="; ".join(missing)),
                   ctx.t("The reason now: {msg}", "지금의 사유: {msg}", msg=normalise(reasons[0])),
-                  f"kubectl describe pod {WORKER} -n {ctx.ns}", *verdict_lines(ctx, WORKER))
+                  ctx.t("Where to look: {w}'s FailedScheduling event (the Events pane), or its PodScheduled condition.",
+                        "볼 곳: {w}의 FailedScheduling 이벤트(이벤트 창) 또는 PodScheduled 조건.", w=WORKER),
+                  *verdict_lines(ctx, WORKER))
