@@ -1,40 +1,43 @@
 """What a checker can depend on, as typed keys of Store.name_version: each key's count grows
 whenever what it names changes, so a checker that reads a few things re-runs only when those
-moved (tutor/checks/reads.py)."""
+moved (tutor/checks/reads.py).
+
+Named tuples, each with its own tag, so two kinds of key never compare equal, and each hashes as
+fast as a tuple: the store touches several on every change it applies."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Named:
+class Named(NamedTuple):
     """An object of a kind by name (its old and its new version)."""
     kind: str
     name: str
+    tag: str = "named"
 
 
-@dataclass(frozen=True, slots=True)
-class EventsAbout:
+class EventsAbout(NamedTuple):
     """The Events about an object of this name, of any kind."""
     name: str
+    tag: str = "events about"
 
 
-@dataclass(frozen=True, slots=True)
-class PodsOf:
+class PodsOf(NamedTuple):
     """The pods labelled as one LWS's."""
     lws: str
+    tag: str = "pods of"
 
 
-@dataclass(frozen=True, slots=True)
-class NamedAfter:
+class NamedAfter(NamedTuple):
     """Every Pod, StatefulSet and Event subject named like one of an LWS's (store.named_after)."""
     lws: str
+    tag: str = "named after"
 
 
-@dataclass(frozen=True, slots=True)
-class UidOwners:
+class UidOwners(NamedTuple):
     """Who held a pod UID (Observations.uid_owner): grows when a UID is first known."""
+    tag: str = "UIDs"
 
 
 UIDS = UidOwners()

@@ -25,11 +25,18 @@ class Index:
         member that stays under its key moves to the end. Returns (old key, new key)."""
         old_key = self._key(old) if old is not None else None
         new_key = self._key(new) if new is not None else None
-        if old_key is not None and (old_key != new_key or last):
-            self.discard(old_key, self._member(old))
-        if new_key is not None:
-            self._by.setdefault(new_key, {})[self._member(new)] = new
+        self.move(self._member(old) if old is not None else "", old_key, new_key,
+                  new, self._member(new) if new is not None else "", last)
         return old_key, new_key
+
+    def move(self, old_member: str, old_key: Hashable | None, new_key: Hashable | None, new: Any | None,
+             new_member: str, last: bool = False) -> None:
+        """update() with the keys and member names already known (a caller that files one object
+        in several indexes reads its fields once)."""
+        if old_key is not None and (old_key != new_key or last or old_member != new_member):
+            self.discard(old_key, old_member)
+        if new_key is not None and new is not None:
+            self._by.setdefault(new_key, {})[new_member] = new
 
     def discard(self, key: Hashable, member: str) -> None:
         """Removes one member, and its key once nothing is left under it."""

@@ -218,9 +218,16 @@ class Store:
         return self.pods_in_group(lws, group, namespace)
 
     def _index_pod(self, old: dict | None, new: dict | None) -> None:
-        self._pods_in.update(old, new)
-        self._pods_by_lws.update(old, new)
-        old_key, new_key = self._pods_by_group.update(old, new)
+        # Each pod's fields read once for its three indexes: this runs on every pod event.
+        old_name, new_name = (o.name(old) if old is not None else ""), (o.name(new) if new is not None else "")
+        old_key = _group_key(old) if old is not None else None
+        new_key = _group_key(new) if new is not None else None
+        old_ns = o.namespace(old) if old is not None else None
+        new_ns = o.namespace(new) if new is not None else None
+        self._pods_in.move(old_name, old_ns, new_ns, new, new_name)
+        self._pods_by_lws.move(old_name, old_key[:2] if old_key else None, new_key[:2] if new_key else None,
+                               new, new_name)
+        self._pods_by_group.move(old_name, old_key, new_key, new, new_name)
         for key in (old_key, new_key):
             if key is None:
                 continue
