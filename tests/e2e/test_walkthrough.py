@@ -129,6 +129,7 @@ WRONG = {
     "uid-made-up": (5, ["is not the UID llm-0 had before the failure"]),
     "both-workers-failed": (5, ["LWS recreated group 1 too"]),
     "group1-failed-after-step5": (5, ["LWS recreated group 1 too"]),
+    "leader-failed": (5, ["The pod that failed is llm-0, the leader of group 0", "the worker llm-0-1"]),
 }
 
 
