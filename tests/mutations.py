@@ -8,11 +8,17 @@ state. A mutant that still passes "survives". Survivors the lab cannot tell apar
 answer are listed in ACCEPTED with the reason; every other survivor is a checker bug.
 Harmless variations (spacing, CRLF, line order, extra lines, other printed forms) must still pass.
 
+Step 5 is also judged on evidence no answer file holds: which pod failed. Its evidence mutants
+are the same recording up to that moment with the failure told of another pod of group 0, the
+leader llm-0 (LWS's event naming it, or the restart itself moved onto it, as `kubectl exec llm-0
+-- touch /tmp/fail` leaves it), with the right restart.txt: each must fail.
+
     python -m tests.mutations      # the figures the README quotes
 """
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -20,8 +26,10 @@ from functools import lru_cache
 import yaml
 
 from tests.conftest import RECORDINGS
-from tests.states import check, recording, state
-from tutor.cluster.events import FileChanged
+from tests.states import check, recording, started_at, state
+from tutor.cluster import objects as o
+from tutor.cluster.events import FileChanged, ObjectEvent, Relisted
+from tutor.cluster.timeline import RECREATE_REASONS
 
 FILES = {1: "lws.yaml", 2: "names.txt", 3: "env.txt", 4: "dns.txt", 5: "restart.txt", 7: "wide.yaml", 8: "partial.txt"}
 UID_RE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -335,6 +343,141 @@ def run_all() -> list[Result]:
     return [run_one(name, step, i) for name, step, i in passing_moments()]
 
 
+# --- step 5's evidence: which pod failed ------------------------------------------------------------
+
+WORKER, LEADER = "llm-0-1", "llm-0"
+RESTART_REASONS = ("Pulled", "Created", "Started", "BackOff")  # the kubelet's, counted again on a restart
+
+
+class _EventNamesLeader:
+    """LWS's RecreateGroup event as it reads when the leader failed."""
+
+    changed = False
+
+    def __call__(self, obj: dict) -> list[dict]:
+        if o.kind(obj) != "Event" or o.event_reason(obj) not in RECREATE_REASONS or \
+                f"pod {WORKER} failed" not in o.event_message(obj):
+            return [obj]
+        obj = copy.deepcopy(obj)
+        key = "message" if obj.get("message") else "note"
+        obj[key] = obj[key].replace(f"pod {WORKER} failed", f"pod {LEADER} failed")
+        self.changed = True
+        return [obj]
+
+
+class _RestartOnLeader:
+    """The worker's restart told of the leader of its group instead: the worker's restartCount
+    and lastState cleared, the kubelet's events about its restart retargeted to that leader's
+    UID, and the leader's objects carrying the restart (added as the worker showed it)."""
+
+    def __init__(self):
+        self.changed = False  # a late start may keep no object that ties the worker to its leader
+        self.leader_of: dict[str, str] = {}  # worker StatefulSet UID -> its leader pod's UID
+        self.group_of: dict[str, str] = {}  # worker pod UID -> its leader pod's UID
+        self.restart: dict[str, dict] = {}  # leader UID -> the worker's container status with the restart
+        self.leaders: dict[str, dict] = {}  # leader UID -> its newest object
+
+    def __call__(self, obj: dict) -> list[dict]:
+        kind, name = o.kind(obj), o.name(obj)
+        if kind == "StatefulSet" and name == LEADER:
+            owner = next((r for r in o.dig(obj, "metadata", "ownerReferences") or [] if r.get("kind") == "Pod"), None)
+            if owner:
+                self.leader_of[o.uid(obj)] = owner["uid"]
+        if kind == "Pod" and name == WORKER:
+            return self._worker(obj)
+        if kind == "Pod" and name == LEADER:
+            self.leaders[o.uid(obj)] = obj
+            return [self._with_restart(obj)]
+        if kind == "Event" and o.event_reason(obj) in RESTART_REASONS and o.event_count(obj) > 1:
+            about = o.event_regarding(obj)
+            leader = self.group_of.get(str(about.get("uid") or ""))
+            if about.get("name") == WORKER and leader:
+                obj = copy.deepcopy(obj)
+                ref = obj.get("involvedObject") or obj.get("regarding")
+                ref.update(name=LEADER, uid=leader)
+                obj["metadata"]["name"] = obj["metadata"]["name"].replace(WORKER, LEADER, 1)
+                self.changed = True
+        return [obj]
+
+    def _worker(self, obj: dict) -> list[dict]:
+        sts = next((r["uid"] for r in o.dig(obj, "metadata", "ownerReferences") or [] if r.get("kind") == "StatefulSet"),
+                   None)
+        leader = self.leader_of.get(sts or "")
+        if leader:
+            self.group_of[o.uid(obj)] = leader
+        statuses = o.container_statuses(obj)
+        if not leader or not statuses or not (statuses[0].get("restartCount") or 0):
+            return [obj]
+        rose = self.restart.get(leader, {}).get("restartCount") != statuses[0]["restartCount"]
+        self.restart[leader] = statuses[0]
+        obj = copy.deepcopy(obj)
+        obj["status"]["containerStatuses"][0].update(restartCount=0, lastState={})
+        self.changed = True
+        out = [obj]
+        if rose and leader in self.leaders:  # the leader shows the restart when the worker did
+            shown = copy.deepcopy(self.leaders[leader])
+            shown["metadata"]["resourceVersion"] = str(shown["metadata"].get("resourceVersion", "")) + "1"
+            out.append(self._with_restart(shown))
+        return out
+
+    def _with_restart(self, obj: dict) -> dict:
+        seen = self.restart.get(o.uid(obj))
+        if not seen or not o.container_statuses(obj):
+            return obj
+        obj = copy.deepcopy(obj)
+        obj["status"]["containerStatuses"][0].update(restartCount=seen["restartCount"],
+                                                      lastState=copy.deepcopy(seen.get("lastState") or {}))
+        return obj
+
+
+class _LeaderFailed:
+    """Both at once: the restart on the leader and LWS's event naming it."""
+
+    def __init__(self):
+        self.parts = (_RestartOnLeader(), _EventNamesLeader())
+
+    @property
+    def changed(self) -> bool:
+        return all(p.changed for p in self.parts)
+
+    def __call__(self, obj: dict) -> list[dict]:
+        out = [obj]
+        for part in self.parts:
+            out = [y for x in out for y in part(x)]
+        return out
+
+
+EVIDENCE_MUTANTS = {"event-names-leader": _EventNamesLeader, "restart-on-leader": _RestartOnLeader,
+                    "leader-failed": _LeaderFailed}
+
+
+def evidence_state(name: str, index: int, op: str):
+    """The recording replayed through item `index`, each object passed through the mutant; None
+    when the mutant changed nothing there (no mutant)."""
+    from tutor.lesson.loader import load
+    from tutor.session import Session
+
+    s = Session(load(), "/root/gsb-lws", "en")
+    s.store.started_at = started_at(name)
+    change = EVIDENCE_MUTANTS[op]()
+    for item in recording(name).items[:index + 1]:
+        if isinstance(item, ObjectEvent):
+            for obj in change(item.obj):
+                s.apply(ObjectEvent(item.type, obj, item.t))
+        elif isinstance(item, Relisted):
+            s.apply(Relisted(item.kind, [x for obj in item.objs for x in change(obj)], item.t))
+        else:
+            s.apply(item)
+    return s if change.changed else None
+
+
+def evidence_mutants(name: str, index: int) -> dict[str, bool]:
+    """Each evidence mutant of step 5 at a moment it passed (one that changes something there),
+    and whether it still passes (each must fail)."""
+    states = {op: evidence_state(name, index, op) for op in EVIDENCE_MUTANTS}
+    return {op: check(s, 5).passed for op, s in states.items() if s is not None}
+
+
 def main() -> int:
     results = run_all()
     total = sum(r.mutants for r in results)
@@ -349,6 +492,12 @@ def main() -> int:
     print(f"{total} mutants over {len(results)} passing answers in {len(recording_names())} recordings: "
           f"{killed} killed ({100 * killed / max(total, 1):.1f}%), {acc} accepted survivors, "
           f"{total - killed - acc} unaccepted")
+    moments = [(name, i) for name, step, i in passing_moments() if step == 5]
+    found = {(name, i): evidence_mutants(name, i) for name, i in moments}
+    n = sum(len(v) for v in found.values())
+    survived = [(name, op) for (name, _), v in found.items() for op, ok in v.items() if ok]
+    print(f"step 5, which pod failed: {n} evidence mutants at {len(moments)} passing moments: "
+          f"{n - len(survived)} killed" + "".join(f"\n    survivor {name} {op}" for name, op in survived))
     return 0
 
 

@@ -32,6 +32,15 @@ def test_both_workers_failed_never_passed():
     assert code == 1 and steps[5]["status"] == "fail" and "live" not in steps[5]
 
 
+def test_the_leader_failed_never_passed_and_its_timeline_names_it():
+    code, steps = check_json("leader-failed", "--step", "5")
+    assert code == 1 and steps[5]["status"] == "fail" and "live" not in steps[5]
+    assert steps[5]["message"].startswith("The pod that failed is llm-0, the leader of group 0")
+    told = [e for e in steps[5]["timeline"] if e["kind"] in ("restarted", "recreate-group")]
+    assert told[0]["what"].startswith("llm-0 container exited 1")
+    assert told[1]["cause"].startswith("the leader llm-0 failed: its restart")
+
+
 def test_group1_failed_after_step5_is_reported_as_it_is_now():
     """Step 5 passed before llm-1-1 failed (latched, as the tutor's progress); now it fails."""
     code, steps = check_json("group1-failed-after-step5", "--step", "5")

@@ -44,7 +44,7 @@ def first_llm0_uid(name: str) -> str:
 
 # --- wrong turns: a refutable answer never passes ----------------------------------------------
 
-@pytest.mark.parametrize("name", ["uid-typo", "uid-made-up", "both-workers-failed"])
+@pytest.mark.parametrize("name", ["uid-typo", "uid-made-up", "both-workers-failed", "leader-failed"])
 def test_step5_never_passes_at_any_moment(name):
     assert [t for t, v in verdicts_over_replay(name) if v.passed] == []
 
@@ -62,6 +62,48 @@ def test_both_workers_failed_is_a_fail_that_names_group_1():
     v = check(state("both-workers-failed"), 5)
     assert v.status is FAIL
     words_in(v, "LWS recreated group 1 too", "recreate group 1")
+
+
+@pytest.mark.parametrize("started", ["watching", "late"])
+def test_the_leader_failed_instead_of_llm01_is_a_fail_that_names_it(started):
+    """`kubectl exec llm-0 -- touch /tmp/fail`: LWS recreates group 0 all the same, and its event
+    reads "Worker pod llm-0 failed" (it calls every pod of a group a worker)."""
+    s = state("leader-failed")
+    v = check(late(s) if started == "late" else s, 5)
+    assert v.status is FAIL
+    words_in(v, "The pod that failed is llm-0, the leader of group 0", "asks for the worker llm-0-1 to fail",
+             "Worker pod llm-0 failed", "To do the step again:", "kubectl exec -n infer llm-0-1 -- touch /tmp/fail")
+    assert "llm-0 -- touch" not in " ".join((v.message, *v.details))  # never the command of the wrong turn
+    restart = "llm-0's container exited and restarted" if started == "watching" else \
+        "the kubelet restarted llm-0's container"
+    words_in(v, restart)
+
+
+def test_the_leader_failing_is_said_as_soon_as_its_restart_is_seen():
+    """Before LWS has rebuilt group 0 (the old pods wait out their grace period), already a fail."""
+    restarted_at = next(it.t for it in recording("leader-failed").items
+                        if event("Pod", "llm-0", "MODIFIED", lambda p: o.restart_count(p) == 1)(it))
+    after = [v for t, v in verdicts_over_replay("leader-failed") if t >= restarted_at]
+    assert after and all(v.status is FAIL and "The pod that failed is llm-0" in v.message for v in after)
+    # while the old leader is still Terminating, the way back waits for group 0
+    words_in(after[0], "once group 0 is Running again")
+
+
+def test_the_leader_failed_in_korean_names_it_without_placeholder_particles():
+    v = check(state("leader-failed", lang="ko"), 5)
+    text = " ".join((v.message, *v.details))
+    words_in(v, "실패한 파드는 그룹 0 의 리더 llm-0 입니다", "워커 llm-0-1", "다시 하려면:", "llm-0-1 을 실패시키세요")
+    assert not any(p in text for p in ("을(를)", "은(는)", "이(가)", "와(과)"))
+
+
+def test_after_the_leader_failed_fresh_uids_start_the_step_again():
+    """The way back the verdict gives: restart.txt written from the rebuilt group's UIDs is ready
+    for llm-0-1 to fail (not "written after the failure": that failure was another pod's)."""
+    s = state("leader-failed")
+    now = {pod: o.uid(s.store.get("Pod", pod, "infer")) for pod in ("llm-0", "llm-1")}
+    again = state("leader-failed", files={"restart.txt": f"group0_before={now['llm-0']}\ngroup1_before={now['llm-1']}\n"})
+    for v in (check(again, 5), check(late(again), 5)):
+        assert v.status is WAIT and v.message.startswith("restart.txt is ready. Now make llm-0-1's container fail")
 
 
 def test_group1_failing_after_step5_is_no_pass_even_before_lws_acts():

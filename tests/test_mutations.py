@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.mutations import ACCEPTED, FILES, mutants, passing_moments, run_one
+from tests.mutations import ACCEPTED, EVIDENCE_MUTANTS, FILES, evidence_mutants, mutants, passing_moments, run_one
+
+STEP5 = [(n, i) for n, s, i in passing_moments() if s == 5]
 
 
 @pytest.mark.parametrize("name,step,index", passing_moments(),
@@ -54,3 +56,25 @@ def test_harmless_variations_cover_every_file():
     for file in FILES.values():
         text = "a=1\nb=2\n" if not file.endswith(".yaml") else "kind: X\nmetadata:\n  name: y\n"
         assert len(harmless(file, text)) >= 3, file
+
+
+@pytest.mark.parametrize("name,index", STEP5, ids=[n for n, _ in STEP5])
+def test_step5_fails_whenever_another_pod_of_group_0_failed(name, index):
+    """The right restart.txt, the same cluster, but the evidence says the leader llm-0 failed."""
+    found = evidence_mutants(name, index)
+    assert "event-names-leader" in found  # every moment has LWS's event to change
+    assert [op for op, still_passes in found.items() if still_passes] == []
+
+
+def test_a_watched_failure_has_every_evidence_mutant():
+    watched = next(m for m in STEP5 if m[0] == "walkthrough")
+    assert set(evidence_mutants(*watched)) == set(EVIDENCE_MUTANTS)
+
+
+def test_a_checker_that_ignores_which_pod_failed_is_caught(monkeypatch):
+    """The harness itself can fail: a step 5 that does not ask which pod failed lets them pass."""
+    from tutor.lessons.lws.checks import restart_group as step5_restart
+    monkeypatch.setattr(step5_restart, "_wrong_pod", lambda facts: "")
+    for name, index in STEP5:
+        found = evidence_mutants(name, index)
+        assert found and all(found.values()), (name, found)

@@ -12,7 +12,7 @@ from tests.conftest import RECORDINGS, WALKTHROUGH
 from tests.states import check, file_written, late, new_leader_running, not_yet_deleted, recording, state
 from tutor.cluster import objects as o
 from tutor.cluster.events import ObjectEvent, Relisted
-from tutor.cluster.story import MAX_EPISODES, brief, recap, story
+from tutor.cluster.story import MAX_EPISODES, Story, brief, recap, story
 from tutor.cluster.timeline import Kind, occurrences, parse_time, timeline
 
 W = "walkthrough"
@@ -176,6 +176,34 @@ def test_a_rollout_the_tutor_joined_midway_is_one_rollout_in_order():
     ep = rollouts[0]
     assert [x.group for x in ep.lines if x.kind == "group-replaced"] == [1, 0]
     assert ep.lines[0].kind == "revision" and kinds(ep)[-1] == "rollout-done"
+
+
+def test_the_story_names_the_pod_that_really_failed():
+    """The leader failed (leader-failed): its restart, then LWS's RecreateGroup, whose cause is
+    the leader's restart, not a worker's; the walkthrough's is llm-0-1's."""
+    s = state("leader-failed")
+    ep = the_recreation(s)
+    assert ep.failed == "llm-0" and kinds(ep)[:2] == ["restarted", "recreate-group"]
+    assert line(ep, "restarted").text("en").startswith("llm-0 container exited 1")
+    assert line(ep, "recreate-group").because("en").startswith("the leader llm-0 failed: its restart")
+    assert line(ep, "recreate-group").because("ko").startswith("리더 llm-0 실패")
+    assert the_recreation(state(W, stop=file_written("lws.yaml", "VERSION"))).failed == "llm-0-1"
+    # told late, with only LWS's event left: its words name the leader, as what it is
+    then = late(s, events_expired=True)
+    then.apply(Relisted("Event", [ev for ev in s.store.all("Event", "infer")
+                                  if o.event_reason(ev) not in ("Created", "Started")], 0.0))
+    ep = the_recreation(then)
+    assert ep.failed == "llm-0" and "restarted" not in kinds(ep)
+    assert line(ep, "recreate-group").because("en") == "the event says the leader llm-0 failed (LWS calls it a worker)"
+
+
+def test_step_5s_recap_is_the_recreation_after_llm01_failed():
+    """The step fails llm-0-1: a later recreation after another pod failed is not its recap."""
+    worker = the_recreation(state(W, stop=file_written("lws.yaml", "VERSION")))
+    leader = the_recreation(state("leader-failed"))
+    assert leader.start > worker.start
+    assert recap(Story((worker, leader)), "llm", "recreation", 0, failed="llm-0-1") is worker
+    assert recap(Story((leader,)), "llm", "recreation", 0, failed="llm-0-1") is leader  # with no other, it is what happened
 
 
 def test_each_failed_group_has_its_own_story_and_step_5_tells_group_0():

@@ -414,6 +414,17 @@ def group1_failed_after_step5(ln: Learner) -> None:
     ln.running(*ln.LLM_PODS)
 
 
+def leader_failed(ln: Learner) -> None:
+    """restart.txt written right, then the leader llm-0 failed instead of the worker llm-0-1
+    (`kubectl exec llm-0 -- touch /tmp/fail`): LWS recreates group 0 all the same."""
+    ln.step1()
+    g0, g1 = ln.uids()
+    ln.write_restart(g0, g1)
+    ln.fail("llm-0")
+    ln.wait("llm-0 recreated", lambda: (p := ln.pod("llm-0")) and p["metadata"]["uid"] != g0)
+    ln.running("llm-0", "llm-0-1")
+
+
 def recreate_events(ln: Learner, group: int) -> list[dict]:
     """RecreateGroup events about the llm that exists now (not one deleted before)."""
     uid = ln.get("leaderworkerset", "llm")["metadata"]["uid"]
@@ -453,7 +464,7 @@ OTHER_LESSONS = {"lesson-scale": ("scale", scale_walkthrough)}
 WRONG_TURNS = {f.__name__.replace("_", "-"): f for f in (wrong_annotation, restart_after_failure, dns_short_name,
                                                           names_swapped, orphan_without_llm, version_worker_only,
                                                           uid_typo, uid_made_up, both_workers_failed,
-                                                          group1_failed_after_step5)}
+                                                          group1_failed_after_step5, leader_failed)}
 
 
 # --- late starts: what the learner did before the tutor (or `check`) started, and what after --

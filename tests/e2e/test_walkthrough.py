@@ -129,6 +129,7 @@ WRONG = {
     "uid-made-up": (5, ["is not the UID llm-0 had before the failure"]),
     "both-workers-failed": (5, ["LWS recreated group 1 too"]),
     "group1-failed-after-step5": (5, ["LWS recreated group 1 too"]),
+    "leader-failed": (5, ["The pod that failed is llm-0, the leader of group 0", "the worker llm-0-1"]),
 }
 
 
@@ -143,3 +144,21 @@ def test_a_wrong_turn_gets_the_message_that_names_it(lab, learner, turn):
     assert verdict["status"] == "fail", verdict
     for w in words:
         assert w in verdict["message"], (w, verdict["message"])
+
+
+def test_after_the_leader_failed_the_way_back_the_verdict_gives_passes(lab, learner):
+    """The leader failed instead of llm-0-1; then, as the verdict says: restart.txt from the UIDs
+    of the rebuilt group, and llm-0-1 failed. Step 5 passes."""
+    learner.reset()
+    for f in learner.workdir.iterdir():
+        f.unlink()
+    WRONG_TURNS["leader-failed"](learner)
+    verdict = check_step(lab, learner, 5)
+    assert verdict["status"] == "fail" and "write restart.txt from the UIDs llm-0 and llm-1 have now" in \
+        " ".join(verdict["details"]), verdict
+    learner.write_restart(*learner.uids())
+    ready = check_step(lab, learner, 5)
+    assert ready["status"] == "waiting" and ready["message"].startswith("restart.txt is ready"), ready
+    learner.fail_worker()
+    done = check_step(lab, learner, 5)
+    assert done["status"] == "pass" and done["message"].startswith("llm-0-1 failed"), done

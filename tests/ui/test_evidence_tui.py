@@ -15,7 +15,7 @@ def box_text(app) -> str:
     return str(app.query_one("#verdict").render())
 
 
-@pytest.mark.parametrize("name", ["uid-typo", "uid-made-up", "both-workers-failed"])
+@pytest.mark.parametrize("name", ["uid-typo", "uid-made-up", "both-workers-failed", "leader-failed"])
 async def test_a_refutable_answer_is_never_latched(name, tmp_path):
     app = make_app(RECORDINGS / f"{name}.jsonl", state_file=tmp_path / "p.json")
     async with app.run_test(size=(100, 40)) as pilot:
@@ -25,7 +25,8 @@ async def test_a_refutable_answer_is_never_latched(name, tmp_path):
         assert 5 not in app.session.progress.passed
         assert app.session.verdicts[5].status is Status.FAIL
         assert "FAIL" in box_text(app)
-        expected = "recreated group 1" if name == "both-workers-failed" else "had before the failure"
+        expected = {"both-workers-failed": "recreated group 1",
+                    "leader-failed": "The pod that failed is llm-0"}.get(name, "had before the failure")
         assert expected in box_text(app)
 
 

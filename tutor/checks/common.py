@@ -274,7 +274,7 @@ def group_to_be_recreated(ctx: Context, pod: dict) -> str:
     last = next((o.as_dict(o.dig(cs, "lastState", "terminated")) for cs in o.container_statuses(pod)
                  if cs.get("restartCount")), {})
     return ctx.t("{pod}: a container restarted (exit code {code}); {policy} makes LWS recreate group {g}",
-                 "{pod}: 컨테이너가 재시작했습니다(종료 코드 {code}). {policy} 정책이라서 LWS가 그룹 {g:을} 다시 만듭니다",
+                 "{pod}: 컨테이너가 재시작했습니다(종료 코드 {code}). {policy} 정책에 따라 LWS가 그룹 {g} 전체를 다시 만듭니다",
                  pod=o.name(pod), code=last.get("exitCode", "?"), policy=policy, g=o.group_index(pod))
 
 

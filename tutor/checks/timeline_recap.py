@@ -16,7 +16,7 @@ from tutor.lesson.loader import Step, StoryRef
 def _episode(store: Store, namespace: str, ref: StoryRef):
     from tutor.cluster.story import recap, story_of  # imported with the first step that needs it
 
-    return recap(story_of(store, namespace, ref.lws), ref.lws, ref.episode, ref.group)
+    return recap(story_of(store, namespace, ref.lws), ref.lws, ref.episode, ref.group, ref.failed)
 
 
 def recap_lines(store: Store, namespace: str, step: Step, lang: str) -> list[str]:

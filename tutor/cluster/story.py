@@ -66,6 +66,7 @@ class Episode:
     group: int | None  # the group it is about (None: the whole LWS)
     title: Words
     lines: tuple[Line, ...]
+    failed: str = ""  # a failure episode: the pod whose failure LWS reacted to, where evidence names it
 
     @property
     def start(self) -> float:
@@ -354,6 +355,9 @@ def _failure(ev: _Evidence, lws: str, group: int, facts: list[Fact]) -> Episode:
             lines += _rebuilt(ev, lws, group, leader, recreated.uid, (lines[0].at if lines else recreated.at),
                               None)
         title = (f"group {group} recreated", f"그룹 {group} 재생성")
+        # the pod LWS's event names, else the one seen restarting last before it
+        who = named.group(1) if named else next((r.pod for r in reversed(restarts)
+                                                 if r.at <= recreated.at + (0 if r.precise else 1.0)), "")
     else:
         # UIDs replaced without a RecreateGroup event: shown as such, nothing said about why
         for f in facts:
@@ -361,7 +365,8 @@ def _failure(ev: _Evidence, lws: str, group: int, facts: list[Fact]) -> Episode:
                 lines.append(_new_uid(ev, f, "", _made_by(ev, f, None)))
         title = ((f"group {group}: container restarted", f"그룹 {group}: 컨테이너 재시작") if restarts else
                  (f"group {group}: pods replaced", f"그룹 {group}: 파드 교체"))
-    return Episode(lws, "failure", group, title, _settled(lines))
+        who = ""
+    return Episode(lws, "failure", group, title, _settled(lines), who)
 
 
 def _restart_line(ev: _Evidence, f: Fact) -> Line:
@@ -397,7 +402,12 @@ def _recreate_line(ev: _Evidence, f: Fact, restarts: list[Fact], group: int, odd
                  f"그룹 {group} 에서 재시작한 것이 없음: 실패가 아니라 롤아웃의 일부")
     elif before:
         gap = seconds(max(0.0, at - ev.at(before[-1])))
-        cause = (f"{worker} failed: its restart, {gap} s before", f"{worker} 실패: {gap}초 전의 재시작")
+        role = ("the leader ", "리더 ") if worker == leader else ("", "")
+        cause = (f"{role[0]}{worker} failed: its restart, {gap} s before", f"{role[1]}{worker} 실패: {gap}초 전의 재시작")
+    elif worker == leader:
+        # LWS's message calls every pod of a group a worker, its leader too
+        cause = (f"the event says the leader {worker} failed (LWS calls it a worker)",
+                 f"이벤트 메시지: 리더 {worker} 실패(LWS 는 리더도 워커라고 부름)")
     elif worker:
         cause = (f"the event says worker {worker} failed", f"이벤트 메시지: 워커 {worker} 실패")
     else:
@@ -598,11 +608,13 @@ def _scheduling(ev: _Evidence, lws: str) -> list[Episode]:
 
 # --- what a step's recap shows -----------------------------------------------------------------
 
-def recap(st: Story, lws: str, episode: str, group: int | None = None) -> Episode | None:
+def recap(st: Story, lws: str, episode: str, group: int | None = None, failed: str = "") -> Episode | None:
     """The episode of one LWS's story a step is about (lesson.yaml's `story`): "recreation", the
-    newest recreation of `group` after a failure; "rollout", the newest rolling update."""
+    newest recreation of `group` after a failure (of the pod `failed` names, when there is one:
+    the one the step fails); "rollout", the newest rolling update."""
     if episode == "recreation":
         eps = [e for e in st.of(lws, "failure", group) if any(line.kind == "recreate-group" for line in e.lines)]
+        eps = [e for e in eps if e.failed == failed] or eps if failed else eps
     elif episode == "rollout":
         eps = st.of(lws, "rollout")
     else:

@@ -242,13 +242,13 @@ _KIND_ORDER = {k: i for i, k in enumerate((Kind.REVISION_CREATED, Kind.GROUPS_UP
                                            Kind.GROUP_RECREATED, Kind.POD_DELETING, Kind.POD_GONE,
                                            Kind.POD_CREATED, Kind.ALL_READY))}
 _TEXT = {
-    Kind.POD_CREATED: ("{pod} is {uid} (replaced {prev})", "{pod} 은(는) {uid} ({prev} 대체)"),
+    Kind.POD_CREATED: ("{pod} is {uid} (replaced {prev})", "{pod} 의 UID {uid} ({prev} 대체)"),
     Kind.POD_DELETING: ("{pod} {uid} deletion asked", "{pod} {uid} 삭제 요청"),
     Kind.POD_GONE: ("{pod} {uid} gone", "{pod} {uid} 사라짐"),
     Kind.RESTARTED: ("{pod} {uid} container restarted {detail}", "{pod} {uid} 컨테이너 재시작 {detail}"),
     Kind.REVISION_CREATED: ("new template revision {rev} ({detail})", "새 템플릿 리비전 {rev} ({detail})"),
     Kind.GROUPS_UPDATING: ("rollout: {detail}", "롤아웃: {detail}"),
-    Kind.GROUP_RECREATED: ("LWS recreated group {g}: {detail}", "LWS 가 그룹 {g} 을(를) 다시 만듦: {detail}"),
+    Kind.GROUP_RECREATED: ("LWS recreated group {g}: {detail}", "LWS 가 그룹 {g} 재생성: {detail}"),
     Kind.ALL_READY: ("all groups ready", "모든 그룹 준비됨"),
 }
 

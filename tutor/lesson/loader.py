@@ -37,6 +37,7 @@ class StoryRef:
     episode: str  # "recreation" (of `group`, after a failure) or "rollout"
     group: int | None
     heads: dict[str, str]  # the line above it in the verdict, per language
+    failed: str = ""  # the pod the step fails, whose failure's recreation it tells first
 
     def head(self, lang: str) -> str:
         return self.heads.get(lang) or next(iter(self.heads.values()), "")
@@ -151,7 +152,7 @@ def _story(raw: object, where: str) -> StoryRef | None:
         raise LessonError(f"{where}: story needs lws and an episode (recreation or rollout)")
     group = raw.get("group")
     return StoryRef(str(raw["lws"]), raw["episode"], int(group) if group is not None else None,
-                    dict(raw.get("head") or {}))
+                    dict(raw.get("head") or {}), str(raw.get("failed") or ""))
 
 
 @lru_cache(maxsize=8)

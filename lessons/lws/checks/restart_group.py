@@ -10,6 +10,9 @@ pod UID; restartCount and lastState). Rules, in order:
   no RecreateGroup), counting nothing that belongs to a rolling update;
 - group 0 was recreated by LWS after group0_before was current: its RecreateGroup event
   deleted that very UID, or the tutor saw llm-0-1 restart;
+- the pod that failed is llm-0-1 and no other: the one LWS's event names ("Worker pod X failed":
+  LWS calls every pod of a group a worker, the leader too) and every restart in group 0 seen
+  before that recreation;
 - where the evidence is gone (events expired, the tutor not running then), it says so.
 """
 
@@ -25,6 +28,7 @@ from tutor.cluster.timeline import SLACK, Fact, Kind, Timeline, timeline_of
 FILE = "restart.txt"
 LWS = "llm"
 KEYS = {"group0_before": "llm-0", "group1_before": "llm-1"}
+WORKER = "llm-0-1"  # the one pod the step asks to fail
 # llm's timeline and the story its verdict carries (checks/timeline_recap.py), who held a UID the
 # file names; pods_running on group 0 when explained.
 READS = merged(evidence(LWS), Reads(uid_owners=True, files=(FILE,),
@@ -86,6 +90,12 @@ def check(ctx: Context) -> Verdict:
                           "llm-0-1 만 실패시키세요. 그룹 1 은 그대로여야 합니다. 다시 하려면 llm 을 지우고 {path} 를 "
                           "적용한 뒤 restart.txt 를 적고 llm-0-1 을 실패시키세요.", path=ctx.path("lws.yaml")))
 
+    rec0 = [f for f in tl.recreations(LWS, 0) if not tl.in_rollout(f)]
+    # Which pod failed is known from its restart on: said before LWS has even rebuilt the group.
+    what0 = _what_failed(tl, rec0, g0, born0)
+    if wrong := _wrong_pod(what0):
+        return _wrong_pod_verdict(ctx, wrong, what0, story)
+
     leader0, leader1 = ctx.pod("llm-0"), ctx.pod("llm-1")
     old0 = ctx.terminating("llm-0")
     if leader0 is None and old0 is not None:
@@ -96,7 +106,6 @@ def check(ctx: Context) -> Verdict:
         return waiting(ctx.t("Waiting for llm-0 and llm-1 to exist (a group is being recreated).",
                              "llm-0 과 llm-1 이 생기기를 기다립니다(그룹을 다시 만드는 중)."), *story)
     uid0, uid1 = o.uid(leader0).lower(), o.uid(leader1).lower()
-    rec0 = [f for f in tl.recreations(LWS, 0) if not tl.in_rollout(f)]
 
     if g0 == uid0:
         worker0 = ctx.pod("llm-0-1")
@@ -108,7 +117,9 @@ def check(ctx: Context) -> Verdict:
                                  "recreate group 0.",
                                  "llm-0-1 의 컨테이너가 종료되어 kubelet 이 다시 띄웠습니다. 곧 LWS 가 그룹 0 을 "
                                  "다시 만듭니다."), *story)
-        if born0 is not None and any(r.at <= born0.at + (0 if born0.precise else SLACK) for r in rec0):
+        made0 = [r for r in rec0 if born0 is not None and r.at <= born0.at + (0 if born0.precise else SLACK)]
+        # After another pod's failure, UIDs written from the rebuilt group are a fresh start.
+        if made0 and made0[-1].pod in ("", WORKER):
             return fail(ctx.t("group0_before equals llm-0's UID after the recreation: restart.txt was written "
                               "after the failure. The point is to record the UIDs before, then compare.",
                               "group0_before 가 다시 만들어진 뒤의 llm-0 UID 와 같습니다. restart.txt 를 실패 뒤에 "
@@ -190,9 +201,64 @@ def check(ctx: Context) -> Verdict:
     kept = (f"llm-1: {uid1}" if g1 == uid1 else
             ctx.t("llm-1: {g1} → {uid1} (replaced later by the rolling update)",
                   "llm-1: {g1} → {uid1} (나중에 롤링 업데이트가 바꿈)", g1=g1, uid1=uid1))
-    return passed(ctx.t("One worker failed and LWS rebuilt only group 0: llm-0 has a new UID, llm-1 kept its own.",
-                        "워커 하나가 실패하자 LWS 가 그룹 0 만 다시 만들었습니다. llm-0 은 UID 가 바뀌고 llm-1 은 그대로입니다."),
+    return passed(ctx.t("llm-0-1 failed and LWS rebuilt only group 0: llm-0 has a new UID, llm-1 kept its own.",
+                        "llm-0-1 이 실패하자 LWS 가 그룹 0 만 다시 만들었습니다. llm-0 은 UID 가 바뀌고 llm-1 은 그대로입니다."),
                   evidence, f"llm-0: {g0} → {uid0}", kept, *notes, *story)
+
+
+def _what_failed(tl: Timeline, rec0: list[Fact], g0: str, born0: Fact | None) -> list[Fact]:
+    """The evidence of which group-0 pod failed for the recreation the step is about (the one
+    that deleted group0_before, else the first since it was current, else none yet): that
+    RecreateGroup event, and every restart in group 0 since group0_before was current, up to it."""
+    since = born0.at if born0 is not None else None
+    after = [r for r in rec0 if since is None or r.at >= since - (0 if born0.precise else SLACK)]
+    rec = next((r for r in after if deleted_by(tl, r) == g0), after[0] if after else None)
+    until = rec.at + SLACK if rec is not None else float("inf")
+    restarts = [f for f in tl.of(LWS, 0, (Kind.RESTARTED,), since=since)
+                if f.at <= until and not tl.in_rollout(f)]
+    return restarts + ([rec] if rec is not None else [])
+
+
+def _wrong_pod(facts: list[Fact]) -> str:
+    """The pod other than llm-0-1 that the evidence says failed, or ""."""
+    return next((f.pod for f in facts if f.pod and f.pod != WORKER), "")
+
+
+def _wrong_pod_verdict(ctx: Context, pod: str, facts: list[Fact], story: list[str]) -> Verdict:
+    """What failed and the evidence for it, what the step asked, and how to do it again."""
+    leader = pod == "llm-0"
+    msg = ctx.t("The pod that failed is {pod}{role}, but the step asks for the worker llm-0-1 to fail.",
+                "이 단계에서 실패시킬 파드는 워커 llm-0-1 인데, 실패한 파드는 {role}{pod} 입니다.",
+                pod=pod, role=ctx.t(", the leader of group 0", "그룹 0 의 리더 ") if leader else "")
+    seen = [_seen(ctx, f, leader) for f in facts if f.pod == pod]
+    # Until LWS has rebuilt group 0, the UIDs to write are not there yet.
+    rebuilt = ctx.pod("llm-0") is not None and ctx.terminating("llm-0") is None and any(
+        f.kind is Kind.GROUP_RECREATED for f in facts)
+    again = (ctx.t("To do the step again: write restart.txt from the UIDs llm-0 and llm-1 have now, and fail "
+                   "llm-0-1: kubectl exec -n {ns} llm-0-1 -- touch /tmp/fail",
+                   "다시 하려면: 지금의 llm-0 과 llm-1 UID 로 restart.txt 를 다시 적고 llm-0-1 을 실패시키세요: "
+                   "kubectl exec -n {ns} llm-0-1 -- touch /tmp/fail", ns=ctx.ns)
+             if rebuilt else
+             ctx.t("To do the step again: once group 0 is Running again, write restart.txt from the UIDs llm-0 "
+                   "and llm-1 have then, and fail llm-0-1: kubectl exec -n {ns} llm-0-1 -- touch /tmp/fail",
+                   "다시 하려면: 그룹 0 이 다시 Running 이 되면 그때의 llm-0 과 llm-1 UID 로 restart.txt 를 다시 "
+                   "적고 llm-0-1 을 실패시키세요: kubectl exec -n {ns} llm-0-1 -- touch /tmp/fail", ns=ctx.ns))
+    return failed(msg, *seen, again, *story)
+
+
+def _seen(ctx: Context, f: Fact, leader: bool) -> str:
+    """One piece of evidence that a pod failed, as a detail line."""
+    at = f.clock() + " UTC"
+    if f.kind is Kind.GROUP_RECREATED:
+        return ctx.t("LWS's RecreateGroup event at {at}: {msg}", "{at} 의 LWS RecreateGroup 이벤트: {msg}",
+                     at=at, msg=f.detail) + (ctx.t(" (LWS calls every pod of a group a worker, the leader too)",
+                                                   " (LWS 는 리더를 포함해 그룹의 모든 파드를 워커라고 부릅니다)")
+                                             if leader else "")
+    if f.source == "event":
+        return ctx.t("the kubelet restarted {pod}'s container at {at} ({reason} event)",
+                     "{at} 에 kubelet 이 {pod} 의 컨테이너를 다시 띄움({reason} 이벤트)", pod=f.pod, at=at, reason=f.detail)
+    return ctx.t("{pod}'s container exited and restarted at {at} ({d})",
+                 "{at} 에 {pod} 의 컨테이너가 종료되고 재시작됨({d})", pod=f.pod, at=at, d=f.detail)
 
 
 def _group1_failed(ctx: Context, fails: list[Fact]) -> str:
@@ -206,8 +272,8 @@ def _group1_failed(ctx: Context, fails: list[Fact]) -> str:
     what = {
         Kind.RESTARTED: ctx.t("the container of {pod} failed ({d})", "{pod} 의 컨테이너가 실패했습니다({d})",
                               pod=first.pod, d=first.detail),
-        Kind.POD_DELETING: ctx.t("{pod} is being deleted", "{pod} 이(가) 지워지는 중입니다", pod=first.pod),
-        Kind.POD_CREATED: ctx.t("{pod} got a new UID {uid}", "{pod} 이(가) 새 UID {uid} 를 받았습니다",
+        Kind.POD_DELETING: ctx.t("{pod} is being deleted", "{pod} 파드를 지우는 중입니다", pod=first.pod),
+        Kind.POD_CREATED: ctx.t("{pod} got a new UID {uid}", "{pod} 파드가 새 UID 를 받았습니다({uid})",
                                 pod=first.pod, uid=first.uid),
     }[first.kind]
     return ctx.t("Group 1 must see no failure, but at {at} {what}: LWS recreates group 1 as well.",
