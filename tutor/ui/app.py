@@ -317,7 +317,8 @@ class TutorApp(App):
         self.query_one(LessonPane).show(self.step_markdown(cur))
         self.query_one(VerdictBox).show(s.verdicts.get(cur), cur in s.progress.passed,
                                         {"checking": self.text("checking…"), "passed": self.text("passed"),
-                                         "now": self.text("now")})
+                                         "now": self.text("now"), "title": self.text("Verdict"),
+                                         "more": self.text("↓ more")})
         self._draw_status()
         self._report_save()
         # The footer re-reads every binding on refresh_bindings: only when what dims a key moved.
@@ -441,6 +442,7 @@ class TutorApp(App):
         if 1 <= n <= len(self.session.lesson.steps):
             self.session.progress.go(n)
             self.query_one(LessonPane).to_top()
+            self.query_one(VerdictBox).to_top()
             newly = self.session.evaluate([n], {n})  # its verdict with the details shown on screen
             self.redraw_lesson()
             if newly:

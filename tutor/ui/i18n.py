@@ -34,6 +34,8 @@ KO = {
     "checking…": "확인 중…",
     "passed": "통과함",
     "now": "지금",
+    "Verdict": "판정",
+    "↓ more": "↓ 더 있음",
     "Step {n} passed": "{n}단계 통과",
     "Steps {ns} passed": "{ns}단계 통과",
     "That was the whole lab": "실습 전체를 보셨습니다",
