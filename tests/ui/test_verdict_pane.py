@@ -8,7 +8,7 @@ import pytest
 
 from tests.conftest import RECORDINGS
 from tests.ui.harness import make_app
-from tests.ui.screen_text import screen_lines
+from tests.ui.screen_text import region_text
 from tests.ui.settle import settled
 
 LONG = RECORDINGS / "both-workers-failed.jsonl"  # step 5's verdict: message, fix, timeline
@@ -19,8 +19,7 @@ def _last_words(verdict) -> str:
 
 
 def _in_pane(app, pane) -> str:
-    r = pane.region
-    return "\n".join(line[r.x:r.right] for line in screen_lines(app)[r.y:r.bottom])
+    return region_text(app, pane.region)
 
 
 async def _focus_verdict(pilot) -> None:
