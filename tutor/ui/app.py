@@ -52,7 +52,7 @@ REFRESH_GAP = 0.015  # seconds: the least time between two refreshes while chang
 APPLY_SLICE = 0.01  # seconds of applying items before the loop gets a turn (keys, frames)
 PROGRESS_EVERY = 0.5  # seconds: during a long burst, refresh this often to show progress
 REDRAW_SLICE = 0.03  # seconds of pane redrawing before the loop gets a turn (keys, frames)
-NOTICE_SECONDS = 6  # a notice is drawn over the live panes: it goes soon, or at esc
+NOTICE_SECONDS = 6  # a notice covers part of the header (and of the panes when longer): it goes soon, or at esc
 PASS_NOTICE_SECONDS = 5
 
 

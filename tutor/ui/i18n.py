@@ -36,8 +36,6 @@ KO = {
     "now": "지금",
     "Verdict": "판정",
     "↓ more": "↓ 더 있음",
-    "Step {n} passed": "{n}단계 통과",
-    "Steps {ns} passed": "{ns}단계 통과",
     "✓ Step {n} passed: recap in the step": "✓ {n}단계 통과: 정리는 설명 끝에",
     "✓ Steps {ns} passed": "✓ {ns}단계 통과",
     "Copied. ctrl+c again quits.": "복사했습니다. ctrl+c를 한 번 더 누르면 끝납니다.",
