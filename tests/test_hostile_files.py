@@ -472,7 +472,7 @@ async def _files_seen(pilot, app, want: dict[str, Problem | None]) -> None:
 async def _box(pilot, app, step: int) -> str:
     await pilot.press(str(step))
     await pilot.pause()
-    return str(app.query_one("#verdict").render())
+    return app.query_one("#verdict").text()
 
 
 async def test_the_app_shows_each_hostile_file_and_keeps_running(tmp_path):

@@ -177,7 +177,7 @@ async def test_malformed_recording_in_the_app(tmp_path):
         for step, words in ((2, ["no LWS labels"]), (3, ["has no LWS_ variables"]), (5, ["no sign that LWS"])):
             await pilot.press(str(step))
             await pilot.pause()
-            box = str(app.query_one("#verdict").render())
+            box = app.query_one("#verdict").text()
             assert "FAIL" in box and all(w in box for w in words), (step, box)
         assert app.query_one("#pods").row_count == 10
         assert app.return_code is None and app.is_running

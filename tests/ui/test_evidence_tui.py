@@ -12,7 +12,7 @@ from tutor.checks.verdict import Status
 
 
 def box_text(app) -> str:
-    return str(app.query_one("#verdict").render())
+    return app.query_one("#verdict").text()
 
 
 @pytest.mark.parametrize("name", ["uid-typo", "uid-made-up", "both-workers-failed", "leader-failed"])

@@ -33,8 +33,9 @@ async def test_a_source_change_updates_verdict_and_panes(tmp_path):
         assert app.session.verdicts[2].status is Status.PASS
         assert app.checks_run == runs + 1  # one debounced re-check, triggered by the data
         assert 2 in app.session.progress.passed
-        assert "PASS" in str(app.query_one("#verdict").render())
-        assert any("Step 2 passed" in (n.title or "") for n in app._notifications)
+        assert "PASS" in app.query_one("#verdict").text()
+        # a notice still up from step 1 is joined: one line names both
+        assert {n.message for n in app._notifications} & {"✓ Steps 1, 2 passed", "✓ Step 2 passed: recap in the step"}
         # Nothing more happens while the data is still.
         await pilot.pause(0.5)
         assert app.checks_run == runs + 1

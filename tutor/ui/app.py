@@ -20,6 +20,7 @@ from typing import Callable
 from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
+from textual.notifications import Notification, SeverityLevel
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Footer, OptionList
@@ -28,10 +29,12 @@ from tutor.checks.timeline_recap import recap_markdown
 from tutor.checks.verdict import Status
 from tutor.cluster.events import Conn, ShowStep
 from tutor.session import Session
+from tutor.ui import notices
 from tutor.ui.commands import TutorCommands
 from tutor.ui.i18n import translate
 from tutor.ui.inbox import Inbox
 from tutor.ui.messages import DoctorDone, SourceReady
+from tutor.ui.notices import step_ranges
 from tutor.ui.quiet_gc import QuietCollector
 from tutor.ui.screens import ConfirmScreen, HelpScreen
 from tutor.ui.timeline_screen import TimelineScreen
@@ -48,6 +51,8 @@ REFRESH_GAP = 0.015  # seconds: the least time between two refreshes while chang
 APPLY_SLICE = 0.01  # seconds of applying items before the loop gets a turn (keys, frames)
 PROGRESS_EVERY = 0.5  # seconds: during a long burst, refresh this often to show progress
 REDRAW_SLICE = 0.03  # seconds of pane redrawing before the loop gets a turn (keys, frames)
+NOTICE_SECONDS = 6  # a notice covers part of the header (and of the panes when longer): it goes soon, or at esc
+PASS_NOTICE_SECONDS = 5
 
 
 class TutorApp(App):
@@ -57,6 +62,7 @@ class TutorApp(App):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (70, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
     ENABLE_COMMAND_PALETTE = True
+    ESCAPE_TO_MINIMIZE = False  # esc also closes the notices: our binding does both (action_minimize)
 
     BINDINGS = [
         Binding("n,right", "next", "Next", tooltip="Next step", key_display="n/→"),
@@ -71,9 +77,13 @@ class TutorApp(App):
         Binding("g", "toggle_ledger", "Nodes/Groups", show=False,
                 tooltip="Switch the groups pane and the node ledger (GPUs, taints; shown on the steps about placement)"),
         Binding("q", "quit", "Quit", tooltip="Quit (progress is saved)"),
+        # A terminal user's reflex; Textual 8 binds it to copy and a "press ctrl+q" notice instead.
+        # Priority: before the screen's and an input's copy (copy_or_quit copies a selection first).
+        Binding("ctrl+c", "copy_or_quit", "Quit", show=False, priority=True,
+                tooltip="Quit, as q does (text selected with the mouse is copied first)"),
         Binding("tab", "focus_next", "Next pane", show=False, tooltip="Cycle the panes"),
         Binding("shift+tab", "focus_previous", "Previous pane", show=False),
-        Binding("escape", "minimize", "Restore", show=False),
+        Binding("escape", "minimize", "Restore", show=False, tooltip="Restore a zoomed pane and close the notices"),
         # the digit keys go to a step; check_action turns off those past the lesson's last step
         *(Binding(str(i), f"goto({i})", f"Step {i}", show=False) for i in range(1, 10)),
     ]
@@ -100,6 +110,8 @@ class TutorApp(App):
         self.connect_error = ""  # set when a live connection fails after the first frame
         self._gc = QuietCollector()  # full collections wait for a quiet moment
         self._ledger_chosen: bool | None = None  # g on this step; None: the step decides
+        self._pass_notice: Notification | None = None  # the notice naming the steps just passed
+        self._pass_steps: list[int] = []
 
     # --- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -129,7 +141,7 @@ class TutorApp(App):
         self.redraw_live()
         self.query_one(LessonPane).focus()
         if self.session.progress.notice:
-            self.notify(self.session.progress.notice, severity="warning", timeout=10)
+            self.say(self.session.progress.notice, severity="warning", timeout=10)
         self._report_save()
         if self._start_sources:
             self._start_sources(self)
@@ -198,7 +210,7 @@ class TutorApp(App):
     def _show_step(self, item: ShowStep) -> None:
         self.action_goto(item.step)
         if item.title:
-            self.notify(self.text(item.body), title=self.text(item.title), timeout=30)
+            self.say(self.text(item.body), title=self.text(item.title), timeout=30)
 
     def schedule_refresh(self) -> None:
         """A refresh after the gap; none starts while one's panes are still being redrawn (it
@@ -272,16 +284,41 @@ class TutorApp(App):
         self._gc.busy()
 
     def _toast_passed(self, newly: list[int]) -> None:
-        """One toast at a time: a fast replay or a catch-up can pass several steps at once."""
-        self.clear_notifications()
-        lang = self.session.lang
-        if len(newly) == 1:
-            step = self.session.lesson.step(newly[0])
-            recap = step.text(lang).recap.replace("`", "")
-            self.notify(recap or step.title(lang), title=self.text("Step {n} passed", n=newly[0]), timeout=10)
+        """One short line for the steps that passed. A fast replay or a catch-up passes several at
+        once, and a pass can come while the last notice is still up: the new notice names the
+        steps of both, so none is lost, and each once. The recap is in the lesson pane."""
+        shown = self._pass_notice
+        steps = list(self._pass_steps) if shown is not None and shown in self._notifications else []
+        if shown is not None:
+            self._unnotify(shown, refresh=False)
+            self._drop_toasts(f"#--textual-toast-{shown.identity}")
+        steps += [n for n in newly if n not in steps]
+        self._pass_steps = steps
+        if len(steps) == 1:
+            line = self.text("✓ Step {n} passed: recap in the step", n=steps[0])
         else:
-            titles = "\n".join(f"{n}. {self.session.lesson.step(n).title(lang)}" for n in newly)
-            self.notify(titles, title=self.text("Steps {ns} passed", ns=", ".join(map(str, newly))), timeout=10)
+            line = self.text("✓ Steps {ns} passed", ns=step_ranges(steps))
+        self._pass_notice = self.say(line, timeout=PASS_NOTICE_SECONDS)
+
+    def say(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+            timeout: float = NOTICE_SECONDS) -> Notification:
+        """A notice over the header, wrapped to its width (tutor/ui/notices.py says why); esc
+        closes it."""
+        width = notices.text_width(self.size.width)
+        notice = Notification(notices.prewrap(message, width), notices.prewrap(title, width), severity, timeout,
+                              markup=False)
+        # What App.notify does once its message comes round, done now: a pass in the same turn
+        # finds this notice up (_toast_passed) and joins it instead of losing it.
+        self._notifications.add(notice)
+        self._refresh_notifications()
+        return notice
+
+    def _drop_toasts(self, selector: str = "ToastHolder") -> None:
+        """Removes toasts with the row Textual keeps for each: a toast taken away before it
+        expires leaves its holder behind (Textual 8.2), a blank row that pushes the next
+        notices down, over the panes."""
+        for holder in self.screen.query(selector):
+            holder.remove()
 
     def text(self, en: str, **kw) -> str:
         return translate(self.session.lang, en, **kw)
@@ -317,7 +354,8 @@ class TutorApp(App):
         self.query_one(LessonPane).show(self.step_markdown(cur))
         self.query_one(VerdictBox).show(s.verdicts.get(cur), cur in s.progress.passed,
                                         {"checking": self.text("checking…"), "passed": self.text("passed"),
-                                         "now": self.text("now")})
+                                         "now": self.text("now"), "title": self.text("Verdict"),
+                                         "more": self.text("↓ more")})
         self._draw_status()
         self._report_save()
         # The footer re-reads every binding on refresh_bindings: only when what dims a key moved.
@@ -332,10 +370,10 @@ class TutorApp(App):
             return
         self._save_error_shown = err
         if err:
-            self.notify(self.text("Progress not saved to {path}: {err}. It is kept while lwstutor runs.",
-                                  err=err, path=self.session.progress.path), severity="warning", timeout=15)
+            self.say(self.text("Progress not saved to {path}: {err}. It is kept while lwstutor runs.",
+                               err=err, path=self.session.progress.path), severity="warning", timeout=15)
         else:
-            self.notify(self.text("Progress saved again."), timeout=4)
+            self.say(self.text("Progress saved again."), timeout=4)
 
     def redraw_live(self) -> None:
         for _ in self._redraw_panes():
@@ -445,6 +483,7 @@ class TutorApp(App):
         if 1 <= n <= len(self.session.lesson.steps):
             self.session.progress.go(n)
             self.query_one(LessonPane).to_top()
+            self.query_one(VerdictBox).to_top()
             newly = self.session.evaluate([n], {n})  # its verdict with the details shown on screen
             self.redraw_lesson()
             if newly:
@@ -471,7 +510,7 @@ class TutorApp(App):
             shown = s.progress.hints[cur]
             await self.query_one(LessonPane).scroll_to_heading_when_drawn(self.hint_heading(cur, shown))
         else:
-            self.notify(self.text("No more hints for this step."), timeout=3)
+            self.say(self.text("No more hints for this step."), timeout=3)
 
     def action_recheck(self) -> None:
         self.recheck()
@@ -526,8 +565,22 @@ class TutorApp(App):
         self.refresh_bindings()
 
     def action_minimize(self) -> None:
+        """esc: a zoomed pane back in its place, and the notices gone, in one key."""
+        self.clear_notifications()
+        self._drop_toasts()
         if self.screen.maximized is not None:
             self.screen.minimize()
+
+    async def action_copy_or_quit(self) -> None:
+        """ctrl+c quits as q does. Text selected with the mouse (a pod's UID for restart.txt) is
+        copied instead, and the selection cleared: the next ctrl+c quits."""
+        selected = self.screen.get_selected_text()
+        if selected:
+            self.copy_to_clipboard(selected)
+            self.screen.clear_selection()
+            self.say(self.text("Copied. ctrl+c again quits."), timeout=3)
+            return
+        await self.run_action("quit")
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen(list(self.BINDINGS) + [Binding("ctrl+p", "command_palette", "Command palette")],

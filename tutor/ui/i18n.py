@@ -36,8 +36,11 @@ KO = {
     "checking…": "확인 중…",
     "passed": "통과함",
     "now": "지금",
-    "Step {n} passed": "{n}단계 통과",
-    "Steps {ns} passed": "{ns}단계 통과",
+    "Verdict": "판정",
+    "↓ more": "↓ 더 있음",
+    "✓ Step {n} passed: recap in the step": "✓ {n}단계 통과: 정리는 설명 끝에",
+    "✓ Steps {ns} passed": "✓ {ns}단계 통과",
+    "Copied. ctrl+c again quits.": "복사했습니다. ctrl+c를 한 번 더 누르면 끝납니다.",
     "That was the whole lab": "실습 전체를 보셨습니다",
     "Now do it yourself: in the lab VM, run tmux split-window -h lwstutor":
         "이제 직접 해 보세요: 실습 VM에서 tmux split-window -h lwstutor 를 실행합니다",

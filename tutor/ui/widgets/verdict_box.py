@@ -1,8 +1,14 @@
-"""The live verdict of the current step: status, message and details."""
+"""The live verdict of the current step: status, message and details, in a pane of its own.
+
+A failing verdict can run to twenty lines (the message, the details, the timeline, the causes
+per node) and the pane has a few rows at 80x24: it scrolls, takes part in the tab cycle, zooms
+with z like the other panes, and says in its border when more lines follow below."""
 
 from __future__ import annotations
 
 from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.geometry import Size
 from textual.widgets import Static
 
 from tutor.checks.verdict import Status, Verdict
@@ -15,31 +21,76 @@ STYLE = {Status.PASS: ("PASS", "bold green"), Status.FAIL: ("FAIL", "bold red"),
          Status.WAITING: ("WAIT", "bold yellow"), Status.ERROR: ("ERROR", "bold magenta")}
 
 
-class VerdictBox(RedrawsOnChange, Static):
+class VerdictBox(RedrawsOnChange, VerticalScroll):
+    ALLOW_MAXIMIZE = True
+    can_focus = True
+
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self._more = "↓ more"  # the border's mark while lines follow below (set by show, translated)
+
+    def compose(self):
+        yield Static(id="verdict-body")
+
+    def text(self) -> str:
+        """The plain text shown (tests read the pane through it)."""
+        content = self.query_one("#verdict-body", Static).content
+        return content.plain if isinstance(content, Text) else str(content)
+
+    @property
+    def more_below(self) -> bool:
+        return self.max_scroll_y > 0 and self.scroll_y < self.max_scroll_y
+
+    def to_top(self) -> None:
+        """Another step: its verdict is read from its first line."""
+        self.scroll_home(animate=False)
+
     def show(self, verdict: Verdict | None, latched: bool, labels: dict[str, str]) -> None:
+        self._more = labels["more"]
         # Verdicts are frozen dataclasses: an equal one draws the same box, so skip the relayout.
         if not self._is_new((verdict, latched, labels)):
             return
+        self.border_title = labels["title"]
         for cls in ("-pass", "-fail", "-waiting", "-error"):
             self.remove_class(cls)
-        t = Text()
+        body = self.query_one("#verdict-body", Static)
         if verdict is None:
-            t.append(labels["checking"], style="dim")
-            self.update(t)
+            body.update(Text(labels["checking"], style="dim"))
             return
         self.add_class(f"-{verdict.status.value}")
-        word, style = STYLE[verdict.status]
-        if latched and not verdict.passed:
-            t.append(f" {labels['passed']} ", style="bold reverse green")
-            t.append(f"  {labels['now']}: ", style="dim")
-        t.append(f" {word} ", style=f"{style} reverse")
-        t.append(" ")
-        t.append(_clip(verdict.message))
-        for d in verdict.details[:MAX_DETAILS]:
-            t.append(f"\n  {_clip(d)}", style="dim")
-        if len(verdict.details) > MAX_DETAILS:
-            t.append(f"\n  … +{len(verdict.details) - MAX_DETAILS}", style="dim")
-        self.update(t)
+        body.update(_verdict_text(verdict, latched, labels))
+        self.call_after_refresh(self._mark_more)
+
+    # The mark follows the scroll position and the pane's size (a longer verdict, a zoom, a resize).
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self._mark_more()
+
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+        changed = super()._size_updated(size, virtual_size, container_size, layout)
+        self._mark_more()
+        return changed
+
+    def _mark_more(self) -> None:
+        mark = self._more if self.more_below else ""
+        if self.border_subtitle != mark:  # setting it redraws the pane, even to the same
+            self.border_subtitle = mark
+
+
+def _verdict_text(verdict: Verdict, latched: bool, labels: dict[str, str]) -> Text:
+    t = Text()
+    word, style = STYLE[verdict.status]
+    if latched and not verdict.passed:
+        t.append(f" {labels['passed']} ", style="bold reverse green")
+        t.append(f"  {labels['now']}: ", style="dim")
+    t.append(f" {word} ", style=f"{style} reverse")
+    t.append(" ")
+    t.append(_clip(verdict.message))
+    for d in verdict.details[:MAX_DETAILS]:
+        t.append(f"\n  {_clip(d)}", style="dim")
+    if len(verdict.details) > MAX_DETAILS:
+        t.append(f"\n  … +{len(verdict.details) - MAX_DETAILS}", style="dim")
+    return t
 
 
 def _clip(text: str) -> str:

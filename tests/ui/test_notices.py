@@ -1,0 +1,122 @@
+"""Notices keep out of the way: one line over the header for a pass, each passed step named
+once (a pass while a notice is up joins it), no recap repeated, esc closes them, and a Korean
+notice is drawn with every character. ctrl+c quits as q does."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import WALKTHROUGH
+from tests.ui.harness import empty_recording, make_app
+from tests.ui.screen_text import region_text, screen_lines
+from tests.ui.settle import settled
+from tutor.ui.notices import step_ranges
+
+
+def _toasts(app):
+    from textual.widgets._toast import Toast
+
+    return list(app.screen.query(Toast))
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+async def test_a_catch_up_names_every_passed_step_once_in_one_line(lang, tmp_path):
+    app = make_app(WALKTHROUGH, lang=lang, state_file=tmp_path / "p.json")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settled(pilot)
+        await pilot.pause(0.1)
+        passes = [n.message for n in app._notifications if n.message.startswith("✓")]
+        expected = "✓ 1–8단계 통과" if lang == "ko" else "✓ Steps 1–8 passed"
+        assert passes == [expected]  # one notice, however many re-checks passed steps on the way
+        (toast,) = _toasts(app)
+        assert toast.region.height == 1 and toast.region.y == 0  # over the header, no pane hidden
+        assert expected in screen_lines(app)[0]
+
+
+async def test_a_pass_while_a_notice_is_up_joins_it(tmp_path):
+    app = make_app(empty_recording(tmp_path), state_file=tmp_path / "p.json")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        app._toast_passed([1])
+        app._toast_passed([2, 3])  # in the same turn: the first is not drawn yet
+        await pilot.pause()
+        assert [n.message for n in app._notifications] == ["✓ Steps 1–3 passed"]
+        await pilot.press("escape")
+        app._toast_passed([5])  # after esc closed it: a notice of its own
+        await pilot.pause()
+        assert [n.message for n in app._notifications] == ["✓ Step 5 passed: recap in the step"]
+        assert "The lines below" not in screen_lines(app)[0]  # the recap stays in the lesson pane
+
+
+async def test_esc_closes_notices_and_restores_a_zoomed_pane_together(tmp_path):
+    app = make_app(empty_recording(tmp_path), state_file=tmp_path / "p.json")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        app.say("one")
+        app.say("two", severity="warning", timeout=30)
+        await pilot.press("z")
+        await pilot.pause()
+        assert len(_toasts(app)) == 2 and app.screen.maximized is not None
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not list(app._notifications) and not _toasts(app)
+        assert app.screen.maximized is None
+
+
+async def test_a_long_korean_notice_keeps_every_character(tmp_path):
+    """Textual wraps the toast's text itself, two cells a Korean character: nothing is lost at
+    the line ends (what was lost in a terminal came from panes redrawn beneath; notices.py)."""
+    app = make_app(empty_recording(tmp_path), lang="ko", state_file=tmp_path / "p.json")
+    recap = app.session.lesson.step(5).text("ko").recap.replace("`", "")[:200]  # some ten lines
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        app.say(recap, timeout=30)
+        await pilot.pause()
+        (toast,) = _toasts(app)
+        drawn = region_text(app, toast.content_region)
+        assert drawn.replace(" ", "").replace("\n", "") == recap.replace(" ", "")
+
+
+def test_step_ranges():
+    assert step_ranges([1]) == "1"
+    assert step_ranges([2, 1]) == "1, 2"
+    assert step_ranges([1, 2, 3, 5, 7, 8]) == "1–3, 5, 7, 8"
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+async def test_ctrl_c_quits(lang, tmp_path):
+    app = make_app(empty_recording(tmp_path), lang=lang, state_file=tmp_path / "p.json")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.press("h")
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert app._exit  # quitting, as q does; no "press ctrl+q" notice
+        assert not [n for n in app._notifications if "ctrl+q" in n.message]
+    assert app.session.progress.hints == {1: 1}  # progress was kept, as q keeps it
+
+
+async def test_ctrl_c_copies_a_selection_first_then_quits(tmp_path):
+    app = make_app(empty_recording(tmp_path), state_file=tmp_path / "p.json")
+    copied = []
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        app.copy_to_clipboard = copied.append
+        app.screen.get_selected_text = lambda: "f08d70f6"  # as a mouse drag over a UID leaves it
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert copied == ["f08d70f6"] and not app._exit
+        app.screen.get_selected_text = lambda: None
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert app._exit
+
+
+async def test_notices_taken_away_leave_no_blank_rows_above_the_next(tmp_path):
+    """Textual keeps a row for a toast removed before it expires: the notices that follow
+    were pushed down over the panes, a row for each."""
+    app = make_app(empty_recording(tmp_path), state_file=tmp_path / "p.json")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        for n in range(1, 5):
+            app._toast_passed([n])
+            await pilot.pause(0.1)
+        await pilot.press("escape")
+        app._toast_passed([6])
+        await pilot.pause(0.1)
+        (toast,) = _toasts(app)
+        assert toast.region.y == 0 and "✓ Step 6 passed" in screen_lines(app)[0]
