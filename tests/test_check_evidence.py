@@ -54,4 +54,4 @@ def test_a_check_after_a_rollout_that_recreated_group_1_passes_step5():
 
 def test_text_output_in_korean_for_a_wrong_uid():
     res = run("check", "--step", "5", "--lang", "ko", "--replay", str(RECORDINGS / "uid-typo.jsonl"))
-    assert res.returncode == 1 and "실패 전 llm-0 의 UID 가 아닙니다" in res.stdout
+    assert res.returncode == 1 and "실패 전 llm-0의 UID가 아닙니다" in res.stdout

@@ -151,7 +151,7 @@ def test_step4_address_must_match_whole():
 
 def test_step5_waits_for_the_failure():
     s = state(W, after=file_written("restart.txt"))
-    assert_verdict(check(s, 5), WAIT, "touch /tmp/fail", "llm-0-1")
+    assert_verdict(check(s, 5), WAIT, "make llm-0-1's container fail", "llm-0-1")
 
 
 def test_step5_passes_after_group0_is_recreated():
@@ -349,4 +349,4 @@ def test_step5_a_deleted_llms_recreation_event_is_not_this_ones():
     stale["metadata"]["name"] += "-earlier"
     stale["involvedObject"]["uid"] = "00000000-0000-0000-0000-000000000001"
     s.apply(ObjectEvent("ADDED", stale, s.store.now))
-    assert_verdict(check(s, 5), WAIT, "touch /tmp/fail")
+    assert_verdict(check(s, 5), WAIT, "make llm-0-1's container fail")

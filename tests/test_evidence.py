@@ -92,7 +92,7 @@ def test_the_leader_failing_is_said_as_soon_as_its_restart_is_seen():
 def test_the_leader_failed_in_korean_names_it_without_placeholder_particles():
     v = check(state("leader-failed", lang="ko"), 5)
     text = " ".join((v.message, *v.details))
-    words_in(v, "실패한 파드는 그룹 0 의 리더 llm-0 입니다", "워커 llm-0-1", "다시 하려면:", "llm-0-1 을 실패시키세요")
+    words_in(v, "실패한 파드는 그룹 0의 리더 llm-0입니다", "워커 llm-0-1", "다시 하려면:", "llm-0-1을 실패시키세요")
     assert not any(p in text for p in ("을(를)", "은(는)", "이(가)", "와(과)"))
 
 

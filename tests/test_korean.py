@@ -1,11 +1,14 @@
-"""Korean particles chosen as a Korean writer chooses them (tutor/korean.py), and the scan that
-finds a placeholder particle (을(를)), one spaced off the name it follows, or one that does not
-fit that name's last sound."""
+"""Korean as a Korean writer writes it: particles chosen by the word's last sound (tutor/korean.py),
+and every message of every recording, read in Korean, with no placeholder particle (을(를)), none
+spaced off the name it follows, and none that does not fit that name."""
 
 from __future__ import annotations
 
 import re
 
+import pytest
+
+from tests.verdict_lines import ALL, lines
 from tutor.korean import fill, final_sound, particle
 
 PLACEHOLDER = re.compile(r"을\(를\)|를\(을\)|은\(는\)|는\(은\)|이\(가\)|가\(이\)|와\(과\)|과\(와\)|\(으\)로|\(이\)")
@@ -44,3 +47,12 @@ def test_the_scan_catches_each_kind():
 
 def test_final_sound_reads_hangul_codas():
     assert (final_sound("그룹"), final_sound("파일"), final_sound("리더")) == ("C", "ㄹ", "")
+
+
+@pytest.mark.parametrize("path", ALL, ids=lambda p: p.stem)
+def test_every_korean_message_of_a_recording_reads_right(path):
+    """Every verdict line a Korean learner could read while the recording plays, and with an
+    empty workdir (what a step says before anything is written)."""
+    said = {line for _, line in lines(str(path), "ko")} | {line for _, line in lines(str(path), "ko", True)}
+    bad = {line: problems(line) for line in said if problems(line)}
+    assert not bad, "\n".join(f"{ps}: {line}" for line, ps in list(bad.items())[:15]) + f"\n({len(bad)} lines)"

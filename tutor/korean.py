@@ -91,3 +91,9 @@ _FORMATTER = string.Formatter()
 def fill(template: str, **fields: Any) -> str:
     """template.format(**fields), where a field may name a particle: "{pod:은}"."""
     return _FORMATTER.vformat(template, (), {k: _Word(v) for k, v in fields.items()})
+
+
+def attach(word: Any, spec: str) -> str:
+    """The word with the particle that fits it, for text built in code (an f-string)."""
+    text = format(word, "")
+    return text + particle(text, spec)

@@ -56,4 +56,4 @@ async def test_tutor_after_a_rollout_that_recreated_group_1_keeps_step5(tmp_path
         assert 5 in app.session.progress.passed and app.session.verdicts[5].passed
         await pilot.press("5")
         await pilot.pause(0.1)
-        assert "그룹 0 만 다시" in box_text(app)
+        assert "그룹 0만 다시" in box_text(app)

@@ -33,6 +33,7 @@ from tutor.cluster.derived import cached_by, per_store_version
 from tutor.cluster.observations import RestartSeen, UidSeen
 from tutor.cluster.store import Store
 from tutor.cluster.timeline import Fact, Kind, Timeline, evidence_version, occurrences, parse_time, timeline, timeline_of
+from tutor.korean import attach
 from tutor.words import Words, pick
 
 MAX_EPISODES = 40  # per LWS, the newest
@@ -215,7 +216,7 @@ def _rebuilt(ev: _Evidence, lws: str, group: int, leader: str, old_uid: str, sta
         names = ", ".join(pod for pod, _ in pods)
         at = ev.wall(min([sts.gone_t] + [s.gone_t for _, s in pods]))
         what = ((f"worker StatefulSet {sts.name} and {names} removed (garbage collection)",
-                 f"워커 StatefulSet {sts.name} 와 {names} 제거됨(가비지 컬렉션)") if names else
+                 f"워커 StatefulSet {attach(sts.name, '과')} {names} 제거됨(가비지 컬렉션)") if names else
                 (f"worker StatefulSet {sts.name} removed (garbage collection)",
                  f"워커 StatefulSet {sts.name} 제거됨(가비지 컬렉션)"))
         lines.append(Line(at, group, "garbage-collected", what,
@@ -258,7 +259,7 @@ def _made_by(ev: _Evidence, f: Fact, leader: Fact | None) -> Words | None:
         if _owner_leader(ev, f) != leader.uid:
             return None
         return (f"owner: new worker StatefulSet {name} of leader {leader.uid[:8]}",
-                f"소유자: 리더 {leader.uid[:8]} 의 새 워커 StatefulSet {name}")
+                f"소유자: 리더 {leader.uid[:8]}의 새 워커 StatefulSet {name}")
     return (f"owner: {kind} {name}", f"소유자: {kind} {name}")
 
 
@@ -281,7 +282,7 @@ def _running_again(ev: _Evidence, new: list[Fact], start: float, group: int) -> 
     at = ev.wall(max(s.running_t for s in seen))
     took = seconds(max(0.0, at - start))
     return Line(at, group, "running-again", (f"group {group} Running again after {took} s",
-                                             f"그룹 {group} 이 {took}초 만에 다시 Running"))
+                                             f"그룹 {attach(group, '이')} {took}초 만에 다시 Running"))
 
 
 # --- episodes ---------------------------------------------------------------------------------
@@ -399,7 +400,7 @@ def _recreate_line(ev: _Evidence, f: Fact, restarts: list[Fact], group: int, odd
     before = [r for r in restarts if r.pod == worker and ev.at(r) <= at + (0 if r.precise else 1.0)]
     if odd:
         cause = (f"nothing in group {group} restarted: part of the rollout, not a failure",
-                 f"그룹 {group} 에서 재시작한 것이 없음: 실패가 아니라 롤아웃의 일부")
+                 f"그룹 {group}에서 재시작한 것이 없음: 실패가 아니라 롤아웃의 일부")
     elif before:
         gap = seconds(max(0.0, at - ev.at(before[-1])))
         role = ("the leader ", "리더 ") if worker == leader else ("", "")
@@ -407,7 +408,7 @@ def _recreate_line(ev: _Evidence, f: Fact, restarts: list[Fact], group: int, odd
     elif worker == leader:
         # LWS's message calls every pod of a group a worker, its leader too
         cause = (f"the event says the leader {worker} failed (LWS calls it a worker)",
-                 f"이벤트 메시지: 리더 {worker} 실패(LWS 는 리더도 워커라고 부름)")
+                 f"이벤트 메시지: 리더 {worker} 실패(LWS는 리더도 워커라고 부름)")
     elif worker:
         cause = (f"the event says worker {worker} failed", f"이벤트 메시지: 워커 {worker} 실패")
     else:
@@ -458,7 +459,7 @@ def _rollout(ev: _Evidence, lws: str, w, last: bool) -> Episode:
             if old_rev else (f"new template revision {new_rev[:8]}", f"새 템플릿 리비전 {new_rev[:8]}"))
     lines.append(Line(start_at, None, "revision", what,
                       (f"LWS {lws}'s template changed (CreatingRevision event)",
-                       f"LWS {lws} 의 템플릿이 바뀜(CreatingRevision 이벤트)") if rev_fact else None,
+                       f"LWS {lws}의 템플릿이 바뀜(CreatingRevision 이벤트)") if rev_fact else None,
                       rev_fact.precise if rev_fact else False))
     # The order: LWS's own "Updating replica g" events, else when each group's pods changed revision.
     updating = {f.group: f for f in tl.of(lws, kinds=(Kind.GROUPS_UPDATING,))
@@ -481,7 +482,7 @@ def _rollout(ev: _Evidence, lws: str, w, last: bool) -> Episode:
         else:
             what = (f"group {g} next", f"다음은 그룹 {g}")
         cause = ((f"GroupsUpdating event: {upd.detail}", f"GroupsUpdating 이벤트: {upd.detail}") if upd else
-                 (f"its pods got revision {new_rev[:8]}", f"파드가 리비전 {new_rev[:8]} 로 바뀜"))
+                 (f"its pods got revision {new_rev[:8]}", f"파드가 리비전 {attach(new_rev[:8], '으로')} 바뀜"))
         lines.append(Line(at, g, "group-replaced", what, cause, precise))
         leader = f"{lws}-{g}"
         new_leader = next((f for f in replaced if f.pod == leader), None)
@@ -501,7 +502,7 @@ def _rollout(ev: _Evidence, lws: str, w, last: bool) -> Episode:
     end = _rollout_end(ev, lws, w, start_at, last, max(running, default=None))
     if end is not None:
         lines.append(end)
-    return Episode(lws, "rollout", None, (f"rolling update to {new_rev[:8]}", f"{new_rev[:8]} 로 롤링 업데이트"),
+    return Episode(lws, "rollout", None, (f"rolling update to {new_rev[:8]}", f"{attach(new_rev[:8], '으로')} 롤링 업데이트"),
                    _settled(lines))
 
 
@@ -543,10 +544,10 @@ def _mixed_line(ev: _Evidence, m, new_rev: str) -> Line:
         return ", ".join(f"{p} ({r[:8]})" for p, r in pairs)
     if new and old:
         what = (f"⚠ new {names(new)} Running beside old {names(old)}" + (f" for {lasted} ms" if lasted else ""),
-                f"⚠ 새 {names(new)} 가 옛 {names(old)} 옆에서 Running" + (f"({lasted} ms 동안)" if lasted else ""))
+                f"⚠ 새 {attach(names(new), '이')} 옛 {names(old)} 옆에서 Running" + (f"({lasted} ms 동안)" if lasted else ""))
     else:
         what = (f"⚠ group {m.group} ran two revisions at once: {names(m.pods)}",
-                f"⚠ 그룹 {m.group} 에 리비전 둘이 함께 돌았음: {names(m.pods)}")
+                f"⚠ 그룹 {m.group}에 리비전 둘이 함께 돌았음: {names(m.pods)}")
     return Line(ev.wall(m.t), m.group, "mixed-revisions", what, None, True, True)
 
 
@@ -570,14 +571,14 @@ def _rollout_end(ev: _Evidence, lws: str, w, start: float, last: bool, running: 
     if last and replicas is not None and updated == replicas and available:
         what = (f"updatedReplicas {updated}, Available{pods[0]}: rollout done in {took} s",
                 f"updatedReplicas {updated}, Available{pods[1]}: {took}초 만에 롤아웃 완료")
-        cause = ("AllGroupsReady event; the LWS's status", "AllGroupsReady 이벤트, LWS 의 status")
+        cause = ("AllGroupsReady event; the LWS's status", "AllGroupsReady 이벤트, LWS의 status")
     else:
         what = (f"all groups ready{pods[0]}: rollout done in {took} s",
                 f"모든 그룹 준비됨{pods[1]}: {took}초 만에 롤아웃 완료")
         cause = ("AllGroupsReady event", "AllGroupsReady 이벤트")
     if at > w.end:
         cause = (cause[0] + "; the tutor saw the last new pod Running after it",
-                 cause[1] + ", 그 뒤 튜터가 마지막 새 파드의 Running 을 봄")
+                 cause[1] + ", 그 뒤 튜터가 마지막 새 파드의 Running을 봄")
     return Line(at, None, "rollout-done", what, cause, True)
 
 

@@ -31,6 +31,7 @@ from tutor.cluster import objects as o
 from tutor.cluster.derived import cached_by, per_store_version
 from tutor.cluster import deps
 from tutor.cluster.store import Store, named_after
+from tutor.words import say
 
 MAX_FACTS = 2000
 SLACK = 1.0  # seconds: the resolution of creationTimestamp, lastTimestamp and a recording's started_at
@@ -228,8 +229,8 @@ class Timeline:
         out = []
         for f in self.of(lws, group)[-limit:]:
             en, ko = _TEXT[f.kind]
-            text = (ko if lang == "ko" else en).format(pod=f.pod, uid=f.uid[:8], g=f.group, rev=f.revision[:10],
-                                                       detail=f.detail, prev=f.detail[:8])
+            text = say(lang, en, ko, pod=f.pod, uid=f.uid[:8], g=f.group, rev=f.revision[:10],
+                       detail=f.detail, prev=f.detail[:8])
             if f.kind is Kind.POD_CREATED and not f.detail:
                 text = text.split(" (")[0]
             mark = (" [rollout]" if lang != "ko" else " [롤아웃]") if self.in_rollout(f) and f.kind in _FAILURE_LIKE else ""
@@ -242,13 +243,13 @@ _KIND_ORDER = {k: i for i, k in enumerate((Kind.REVISION_CREATED, Kind.GROUPS_UP
                                            Kind.GROUP_RECREATED, Kind.POD_DELETING, Kind.POD_GONE,
                                            Kind.POD_CREATED, Kind.ALL_READY))}
 _TEXT = {
-    Kind.POD_CREATED: ("{pod} is {uid} (replaced {prev})", "{pod} 의 UID {uid} ({prev} 대체)"),
+    Kind.POD_CREATED: ("{pod} is {uid} (replaced {prev})", "{pod}의 UID {uid} ({prev} 대체)"),
     Kind.POD_DELETING: ("{pod} {uid} deletion asked", "{pod} {uid} 삭제 요청"),
     Kind.POD_GONE: ("{pod} {uid} gone", "{pod} {uid} 사라짐"),
     Kind.RESTARTED: ("{pod} {uid} container restarted {detail}", "{pod} {uid} 컨테이너 재시작 {detail}"),
     Kind.REVISION_CREATED: ("new template revision {rev} ({detail})", "새 템플릿 리비전 {rev} ({detail})"),
     Kind.GROUPS_UPDATING: ("rollout: {detail}", "롤아웃: {detail}"),
-    Kind.GROUP_RECREATED: ("LWS recreated group {g}: {detail}", "LWS 가 그룹 {g} 재생성: {detail}"),
+    Kind.GROUP_RECREATED: ("LWS recreated group {g}: {detail}", "LWS가 그룹 {g} 재생성: {detail}"),
     Kind.ALL_READY: ("all groups ready", "모든 그룹 준비됨"),
 }
 

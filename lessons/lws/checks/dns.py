@@ -63,8 +63,8 @@ def lookup_again(ctx: Context, full: str) -> str:
 
 def check(ctx: Context) -> Verdict:
     full = full_name(ctx)
-    text = answer_text(ctx, FILE, ctx.t("the nslookup output for " + full,
-                                        full + "의 nslookup 결과"))
+    text = answer_text(ctx, FILE, ctx.t("the whole output of a DNS lookup of " + full,
+                                        full + "의 DNS 조회 결과 전체"))
     leader = ctx.pod(LEADER)
     ip = o.pod_ip(leader) if leader else ""
     if not ip:

@@ -37,7 +37,7 @@ def check(ctx: Context) -> Verdict:
     for n, kv, line in kv_lines(text):
         if not {"pod", "group", "worker"} <= kv.keys():
             problems.append(ctx.t("line {n}: \"{line}\" is not in the form {fmt}",
-                                  "{n}번째 줄: \"{line}\" 이(가) {fmt} 꼴이 아닙니다", n=n, line=line, fmt=FORMAT))
+                                  "{n}번째 줄 \"{line}\": {fmt} 꼴이 아닙니다", n=n, line=line, fmt=FORMAT))
             continue
         pod = kv["pod"]
         if pod in written:

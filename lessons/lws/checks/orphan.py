@@ -98,7 +98,7 @@ def check(ctx: Context) -> Verdict:
         return waiting(ctx.t("{w} is Pending; waiting for the scheduler's reason.",
                              "{w:이} Pending입니다. 스케줄러의 사유를 기다립니다.", w=WORKER))
     text = normalise(answer_text(ctx, FILE, ctx.t("the scheduler's reason for " + WORKER,
-                                                  WORKER + " 에 대한 스케줄러의 사유")))
+                                                  WORKER + "에 대한 스케줄러의 사유")))
     for msg in reasons:
         if all(c in text for c in clauses(msg)):
             return passed(ctx.t("{a} runs while {w} waits: LWS does not schedule a group as a unit, so half a group "

@@ -37,7 +37,7 @@ READS = merged(evidence(LWS), Reads(uid_owners=True, files=(FILE,),
 
 def read_values(ctx: Context) -> dict[str, str]:
     text = answer_text(ctx, FILE, ctx.t("group0_before=<UID of llm-0> and group1_before=<UID of llm-1>",
-                                        "group0_before=<llm-0 의 UID> 와 group1_before=<llm-1 의 UID>"),
+                                        "group0_before=<llm-0의 UID> 와 group1_before=<llm-1의 UID>"),
                        max_lines=MAX_LINES)
     values: dict[str, str] = {}
     for _, kv, _ in kv_lines(text):
@@ -47,12 +47,12 @@ def read_values(ctx: Context) -> dict[str, str]:
     for k, pod in KEYS.items():
         if k not in values:
             raise Stop(failed(ctx.t("{path} has no {key}= line. Write {key}=<UID of {pod}> before failing the worker.",
-                                    "{path} 에 {key}= 줄이 없습니다. 워커를 실패시키기 전에 {key}=<{pod} 의 UID> 를 적으세요.",
+                                    "{path}에 {key}= 줄이 없습니다. 워커를 실패시키기 전에 {key}=<{pod}의 UID> 를 적으세요.",
                                     path=ctx.path(FILE), key=k, pod=pod),
                               f"kubectl get pod {pod} -n {ctx.ns} -o jsonpath='{{.metadata.uid}}'"))
         if not UID_RE.match(values[k]):
             raise Stop(failed(ctx.t("{key}={v} is not a UID (it looks like 8-4-4-4-12 hex digits).",
-                                    "{key}={v} 는 UID 모양(16진수 8-4-4-4-12)이 아닙니다.", key=k, v=values[k])))
+                                    "{key}={v:은} UID 모양(16진수 8-4-4-4-12)이 아닙니다.", key=k, v=values[k])))
         values[k] = values[k].lower()
     return values
 
@@ -69,7 +69,7 @@ def check(ctx: Context) -> Verdict:
     values = read_values(ctx)
     g0, g1 = values["group0_before"], values["group1_before"]
     tl = timeline_of(ctx.store, ctx.ns, LWS)
-    story = [ctx.t("timeline of llm (UTC):", "llm 의 타임라인(UTC):"), *tl.lines(ctx.lang, LWS, limit=12)]
+    story = [ctx.t("timeline of llm (UTC):", "llm의 타임라인(UTC):"), *tl.lines(ctx.lang, LWS, limit=12)]
 
     def fail(msg: str, *details: str) -> Verdict:
         return failed(msg, *details, *story)
@@ -78,7 +78,7 @@ def check(ctx: Context) -> Verdict:
         owner = ctx.store.obs.uid_owner.get(values[k].lower())
         if owner is not None and owner != pod:
             return fail(ctx.t("{key} is the UID of {owner}, not of {pod}.",
-                              "{key} 는 {pod} 가 아니라 {owner} 의 UID 입니다.", key=k, owner=owner, pod=pod))
+                              "{key:은} {pod:이} 아니라 {owner}의 UID입니다.", key=k, owner=owner, pod=pod))
 
     born0, born1 = tl.created("llm-0", g0), tl.created("llm-1", g1)
     # Group 1 must see no failure at all since group1_before was current (rollouts excepted).
@@ -87,8 +87,8 @@ def check(ctx: Context) -> Verdict:
         return fail(_group1_failed(ctx, fail1),
                     ctx.t("Fail only llm-0-1; group 1 must stay untouched. To do the step again: delete llm, "
                           "apply {path}, write restart.txt, then fail llm-0-1.",
-                          "llm-0-1 만 실패시키세요. 그룹 1 은 그대로여야 합니다. 다시 하려면 llm 을 지우고 {path} 를 "
-                          "적용한 뒤 restart.txt 를 적고 llm-0-1 을 실패시키세요.", path=ctx.path("lws.yaml")))
+                          "llm-0-1만 실패시키세요. 그룹 1은 그대로여야 합니다. 다시 하려면 llm을 지우고 {path:을} "
+                          "적용한 뒤 restart.txt를 적고 llm-0-1을 실패시키세요.", path=ctx.path("lws.yaml")))
 
     rec0 = [f for f in tl.recreations(LWS, 0) if not tl.in_rollout(f)]
     # Which pod failed is known from its restart on: said before LWS has even rebuilt the group.
@@ -100,11 +100,11 @@ def check(ctx: Context) -> Verdict:
     old0 = ctx.terminating("llm-0")
     if leader0 is None and old0 is not None:
         # The real kubelet keeps the old leader until its container exits or the grace period ends.
-        return waiting(ctx.t("LWS is recreating group 0: ", "LWS 가 그룹 0 을 다시 만드는 중입니다: ")
+        return waiting(ctx.t("LWS is recreating group 0: ", "LWS가 그룹 0을 다시 만드는 중입니다: ")
                        + grace_note(ctx, old0))
     if leader0 is None or leader1 is None:
         return waiting(ctx.t("Waiting for llm-0 and llm-1 to exist (a group is being recreated).",
-                             "llm-0 과 llm-1 이 생기기를 기다립니다(그룹을 다시 만드는 중)."), *story)
+                             "llm-0과 llm-1이 생기기를 기다립니다(그룹을 다시 만드는 중)."), *story)
     uid0, uid1 = o.uid(leader0).lower(), o.uid(leader1).lower()
 
     if g0 == uid0:
@@ -115,19 +115,19 @@ def check(ctx: Context) -> Verdict:
             # container first; LWS then recreates the group).
             return waiting(ctx.t("llm-0-1's container exited and the kubelet restarted it; LWS is about to "
                                  "recreate group 0.",
-                                 "llm-0-1 의 컨테이너가 종료되어 kubelet 이 다시 띄웠습니다. 곧 LWS 가 그룹 0 을 "
+                                 "llm-0-1의 컨테이너가 종료되어 kubelet이 다시 띄웠습니다. 곧 LWS가 그룹 0을 "
                                  "다시 만듭니다."), *story)
         made0 = [r for r in rec0 if born0 is not None and r.at <= born0.at + (0 if born0.precise else SLACK)]
         # After another pod's failure, UIDs written from the rebuilt group are a fresh start.
         if made0 and made0[-1].pod in ("", WORKER):
             return fail(ctx.t("group0_before equals llm-0's UID after the recreation: restart.txt was written "
                               "after the failure. The point is to record the UIDs before, then compare.",
-                              "group0_before 가 다시 만들어진 뒤의 llm-0 UID 와 같습니다. restart.txt 를 실패 뒤에 "
-                              "적었습니다. 실패 전에 UID 를 적어 두고 비교하는 것이 이 단계의 핵심입니다."))
-        return waiting(ctx.t("restart.txt is ready. Now make llm-0-1's container fail: "
-                             "kubectl exec -n {ns} llm-0-1 -- touch /tmp/fail",
-                             "restart.txt 가 준비됐습니다. 이제 llm-0-1 의 컨테이너를 실패시키세요: "
-                             "kubectl exec -n {ns} llm-0-1 -- touch /tmp/fail", ns=ctx.ns))
+                              "group0_before가 다시 만들어진 뒤의 llm-0 UID와 같습니다. restart.txt를 실패 뒤에 "
+                              "적었습니다. 실패 전에 UID를 적어 두고 비교하는 것이 이 단계의 핵심입니다."))
+        return waiting(ctx.t("restart.txt is ready. Now make llm-0-1's container fail, as the step says, and "
+                             "watch which pods get new UIDs.",
+                             "restart.txt가 준비됐습니다. 이제 단계의 설명대로 llm-0-1의 컨테이너를 실패시키고, 어느 "
+                             "파드의 UID가 바뀌는지 지켜보세요."))
 
     # group0_before must be the UID LWS's recreation of group 0 deleted.
     deleted = [u for u in (deleted_by(tl, r) for r in rec0) if u]
@@ -135,8 +135,8 @@ def check(ctx: Context) -> Verdict:
         if deleted:
             return fail(ctx.t("group0_before={v} is not the UID llm-0 had before the failure: LWS's recreation of "
                               "group 0 deleted llm-0 {real}. Copy UIDs exactly, before failing the worker.",
-                              "group0_before={v} 는 실패 전 llm-0 의 UID 가 아닙니다. LWS 가 그룹 0 을 다시 만들며 "
-                              "지운 llm-0 은 {real} 였습니다. 워커를 실패시키기 전에 UID 를 그대로 옮겨 적으세요.",
+                              "group0_before={v:은} 실패 전 llm-0의 UID가 아닙니다. LWS가 그룹 0을 다시 만들며 "
+                              "지운 llm-0은 {real} 였습니다. 워커를 실패시키기 전에 UID를 그대로 옮겨 적으세요.",
                               v=g0, real=", ".join(dict.fromkeys(deleted))))
         if born0 is None and not rec0:
             now0 = tl.created("llm-0", uid0)
@@ -144,7 +144,7 @@ def check(ctx: Context) -> Verdict:
                 return _evidence_gone(ctx, uid0, story)
             known = [f.uid for f in tl.uids("llm-0")]
             return fail(ctx.t("group0_before={v} was never the UID of llm-0 (it had {known}).",
-                              "group0_before={v} 는 llm-0 의 UID 였던 적이 없습니다(llm-0 의 UID: {known}).",
+                              "group0_before={v:은} llm-0의 UID 였던 적이 없습니다(llm-0의 UID: {known}).",
                               v=g0, known=", ".join(known) or uid0))
 
     counted = [r for r in rec0 if born0 is None or r.at >= born0.at - (0 if born0.precise else SLACK)]
@@ -156,7 +156,7 @@ def check(ctx: Context) -> Verdict:
         return fail(ctx.t("llm-0 has a new UID, but there is no sign that LWS recreated group 0 "
                           "(no RecreateGroup event, no restart of llm-0-1 seen). Deleting pods by hand is "
                           "not the lesson: fail the worker's container instead.",
-                          "llm-0 의 UID 는 바뀌었지만 LWS 가 그룹 0 을 다시 만든 흔적(RecreateGroup 이벤트, "
+                          "llm-0의 UID는 바뀌었지만 LWS가 그룹 0을 다시 만든 흔적(RecreateGroup 이벤트, "
                           "llm-0-1 재시작)이 없습니다. 파드를 직접 지우지 말고 워커 컨테이너를 실패시키세요."),
                     f"kubectl exec -n {ctx.ns} llm-0-1 -- touch /tmp/fail")
 
@@ -166,32 +166,32 @@ def check(ctx: Context) -> Verdict:
     then1 = tl.uid_at("llm-1", when)
     if born1 is None and then1 is not None and then1.uid.lower() != g1:
         return fail(ctx.t("group1_before={v} is not the UID of llm-1: when group 0 was recreated, llm-1 was {real}.",
-                          "group1_before={v} 는 llm-1 의 UID 가 아닙니다. 그룹 0 이 다시 만들어질 때 llm-1 은 {real} "
+                          "group1_before={v:은} llm-1의 UID가 아닙니다. 그룹 0이 다시 만들어질 때 llm-1은 {real} "
                           "였습니다.", v=g1, real=then1.uid))
     if born1 is not None and born1.at > when + (0 if born1.precise else SLACK):
         return fail(ctx.t("group1_before={v} is a UID llm-1 got after group 0 was recreated; write the UIDs "
                           "before failing the worker.",
-                          "group1_before={v} 는 그룹 0 이 다시 만들어진 뒤에 llm-1 이 받은 UID 입니다. 워커를 "
-                          "실패시키기 전에 UID 를 적으세요.", v=g1))
+                          "group1_before={v:은} 그룹 0이 다시 만들어진 뒤에 llm-1이 받은 UID입니다. 워커를 "
+                          "실패시키기 전에 UID를 적으세요.", v=g1))
     if g1 != uid1:
         nxt = tl.successor("llm-1", g1)
         if born1 is None and nxt is None:
             notes.append(ctx.t("(the cluster keeps no record of llm-1's earlier UIDs: group1_before could not "
-                               "be confirmed)", "(클러스터에 llm-1 의 예전 UID 기록이 없어 group1_before 를 "
+                               "be confirmed)", "(클러스터에 llm-1의 예전 UID 기록이 없어 group1_before를 "
                                "확인하지 못했습니다)"))
         elif nxt is None or not tl.in_rollout(nxt):
             return fail(ctx.t("Group 1 must stay untouched when a group-0 worker fails, but llm-1's UID is now {uid}, "
                               "not group1_before={v}.",
-                              "그룹 0 의 워커가 실패할 때 그룹 1 은 그대로여야 하는데, llm-1 의 UID 가 "
-                              "group1_before={v} 가 아니라 {uid} 입니다.", uid=uid1, v=g1))
+                              "그룹 0의 워커가 실패할 때 그룹 1은 그대로여야 하는데, llm-1의 UID가 "
+                              "group1_before={v:이} 아니라 {uid}입니다.", uid=uid1, v=g1))
     if born0 is None and not any(r.uid for r in counted):
         notes.append(ctx.t("(the cluster keeps no record of llm-0's earlier UIDs: group0_before could not be "
-                           "confirmed)", "(클러스터에 llm-0 의 예전 UID 기록이 없어 group0_before 를 확인하지 "
+                           "confirmed)", "(클러스터에 llm-0의 예전 UID 기록이 없어 group0_before를 확인하지 "
                            "못했습니다)"))
     try:
         pods_running(ctx, ["llm-0", "llm-0-1"])
     except Stop as stop:
-        return waiting(ctx.t("Group 0 is being recreated.", "그룹 0 을 다시 만드는 중입니다."),
+        return waiting(ctx.t("Group 0 is being recreated.", "그룹 0을 다시 만드는 중입니다."),
                        *stop.verdict.details, *story)
     evidence = (ctx.t("event {reason} at {at}: {msg}", "이벤트 {reason} ({at}): {msg}",
                       reason=o.event_reason(counted[-1].evidence), at=counted[-1].clock() + " UTC",
@@ -202,7 +202,7 @@ def check(ctx: Context) -> Verdict:
             ctx.t("llm-1: {g1} → {uid1} (replaced later by the rolling update)",
                   "llm-1: {g1} → {uid1} (나중에 롤링 업데이트가 바꿈)", g1=g1, uid1=uid1))
     return passed(ctx.t("llm-0-1 failed and LWS rebuilt only group 0: llm-0 has a new UID, llm-1 kept its own.",
-                        "llm-0-1 이 실패하자 LWS 가 그룹 0 만 다시 만들었습니다. llm-0 은 UID 가 바뀌고 llm-1 은 그대로입니다."),
+                        "llm-0-1이 실패하자 LWS가 그룹 0만 다시 만들었습니다. llm-0은 UID가 바뀌고 llm-1은 그대로입니다."),
                   evidence, f"llm-0: {g0} → {uid0}", kept, *notes, *story)
 
 
@@ -228,21 +228,21 @@ def _wrong_pod_verdict(ctx: Context, pod: str, facts: list[Fact], story: list[st
     """What failed and the evidence for it, what the step asked, and how to do it again."""
     leader = pod == "llm-0"
     msg = ctx.t("The pod that failed is {pod}{role}, but the step asks for the worker llm-0-1 to fail.",
-                "이 단계에서 실패시킬 파드는 워커 llm-0-1 인데, 실패한 파드는 {role}{pod} 입니다.",
-                pod=pod, role=ctx.t(", the leader of group 0", "그룹 0 의 리더 ") if leader else "")
+                "이 단계에서 실패시킬 파드는 워커 llm-0-1인데, 실패한 파드는 {role}{pod}입니다.",
+                pod=pod, role=ctx.t(", the leader of group 0", "그룹 0의 리더 ") if leader else "")
     seen = [_seen(ctx, f, leader) for f in facts if f.pod == pod]
     # Until LWS has rebuilt group 0, the UIDs to write are not there yet.
     rebuilt = ctx.pod("llm-0") is not None and ctx.terminating("llm-0") is None and any(
         f.kind is Kind.GROUP_RECREATED for f in facts)
     again = (ctx.t("To do the step again: write restart.txt from the UIDs llm-0 and llm-1 have now, and fail "
                    "llm-0-1: kubectl exec -n {ns} llm-0-1 -- touch /tmp/fail",
-                   "다시 하려면: 지금의 llm-0 과 llm-1 UID 로 restart.txt 를 다시 적고 llm-0-1 을 실패시키세요: "
+                   "다시 하려면: 지금의 llm-0과 llm-1 UID로 restart.txt를 다시 적고 llm-0-1을 실패시키세요: "
                    "kubectl exec -n {ns} llm-0-1 -- touch /tmp/fail", ns=ctx.ns)
              if rebuilt else
              ctx.t("To do the step again: once group 0 is Running again, write restart.txt from the UIDs llm-0 "
                    "and llm-1 have then, and fail llm-0-1: kubectl exec -n {ns} llm-0-1 -- touch /tmp/fail",
-                   "다시 하려면: 그룹 0 이 다시 Running 이 되면 그때의 llm-0 과 llm-1 UID 로 restart.txt 를 다시 "
-                   "적고 llm-0-1 을 실패시키세요: kubectl exec -n {ns} llm-0-1 -- touch /tmp/fail", ns=ctx.ns))
+                   "다시 하려면: 그룹 0이 다시 Running이 되면 그때의 llm-0과 llm-1 UID로 restart.txt를 다시 "
+                   "적고 llm-0-1을 실패시키세요: kubectl exec -n {ns} llm-0-1 -- touch /tmp/fail", ns=ctx.ns))
     return failed(msg, *seen, again, *story)
 
 
@@ -250,15 +250,15 @@ def _seen(ctx: Context, f: Fact, leader: bool) -> str:
     """One piece of evidence that a pod failed, as a detail line."""
     at = f.clock() + " UTC"
     if f.kind is Kind.GROUP_RECREATED:
-        return ctx.t("LWS's RecreateGroup event at {at}: {msg}", "{at} 의 LWS RecreateGroup 이벤트: {msg}",
+        return ctx.t("LWS's RecreateGroup event at {at}: {msg}", "{at}의 LWS RecreateGroup 이벤트: {msg}",
                      at=at, msg=f.detail) + (ctx.t(" (LWS calls every pod of a group a worker, the leader too)",
-                                                   " (LWS 는 리더를 포함해 그룹의 모든 파드를 워커라고 부릅니다)")
+                                                   " (LWS는 리더를 포함해 그룹의 모든 파드를 워커라고 부릅니다)")
                                              if leader else "")
     if f.source == "event":
         return ctx.t("the kubelet restarted {pod}'s container at {at} ({reason} event)",
-                     "{at} 에 kubelet 이 {pod} 의 컨테이너를 다시 띄움({reason} 이벤트)", pod=f.pod, at=at, reason=f.detail)
+                     "{at}에 kubelet이 {pod}의 컨테이너를 다시 띄움({reason} 이벤트)", pod=f.pod, at=at, reason=f.detail)
     return ctx.t("{pod}'s container exited and restarted at {at} ({d})",
-                 "{at} 에 {pod} 의 컨테이너가 종료되고 재시작됨({d})", pod=f.pod, at=at, d=f.detail)
+                 "{at}에 {pod}의 컨테이너가 종료되고 재시작됨({d})", pod=f.pod, at=at, d=f.detail)
 
 
 def _group1_failed(ctx: Context, fails: list[Fact]) -> str:
@@ -266,18 +266,18 @@ def _group1_failed(ctx: Context, fails: list[Fact]) -> str:
     if rec:
         return ctx.t("Group 1 must stay untouched when a group-0 worker fails, but LWS recreated group 1 too "
                      "({at}: {msg}).",
-                     "그룹 0 의 워커가 실패할 때 그룹 1 은 그대로여야 하는데, LWS 가 그룹 1 도 다시 만들었습니다"
+                     "그룹 0의 워커가 실패할 때 그룹 1은 그대로여야 하는데, LWS가 그룹 1도 다시 만들었습니다"
                      "({at}: {msg}).", at=rec[0].clock() + " UTC", msg=rec[0].detail)
     first = fails[0]
     what = {
-        Kind.RESTARTED: ctx.t("the container of {pod} failed ({d})", "{pod} 의 컨테이너가 실패했습니다({d})",
+        Kind.RESTARTED: ctx.t("the container of {pod} failed ({d})", "{pod}의 컨테이너가 실패했습니다({d})",
                               pod=first.pod, d=first.detail),
         Kind.POD_DELETING: ctx.t("{pod} is being deleted", "{pod} 파드를 지우는 중입니다", pod=first.pod),
-        Kind.POD_CREATED: ctx.t("{pod} got a new UID {uid}", "{pod} 파드가 새 UID 를 받았습니다({uid})",
+        Kind.POD_CREATED: ctx.t("{pod} got a new UID {uid}", "{pod} 파드가 새 UID를 받았습니다({uid})",
                                 pod=first.pod, uid=first.uid),
     }[first.kind]
     return ctx.t("Group 1 must see no failure, but at {at} {what}: LWS recreates group 1 as well.",
-                 "그룹 1 에는 어떤 실패도 없어야 하는데, {at} 에 {what}. LWS 가 그룹 1 도 다시 만듭니다.",
+                 "그룹 1 에는 어떤 실패도 없어야 하는데, {at}에 {what}. LWS가 그룹 1도 다시 만듭니다.",
                  at=first.clock() + " UTC", what=what)
 
 
@@ -285,10 +285,10 @@ def _evidence_gone(ctx: Context, uid0: str, story: list[str]) -> Verdict:
     return failed(ctx.t("llm-0 now has UID {uid}, not group0_before, but the cluster no longer shows how it changed: "
                         "LWS's RecreateGroup event has expired (events are kept for about an hour) and the tutor "
                         "was not running then. This is not a mistake of yours; it cannot be confirmed any more.",
-                        "llm-0 의 UID 는 이제 group0_before 가 아니라 {uid} 입니다. 그러나 어떻게 바뀌었는지 클러스터에 "
-                        "남아 있지 않습니다. LWS 의 RecreateGroup 이벤트는 만료됐고(이벤트는 한 시간쯤 남습니다) 그때 "
+                        "llm-0의 UID는 이제 group0_before가 아니라 {uid}입니다. 그러나 어떻게 바뀌었는지 클러스터에 "
+                        "남아 있지 않습니다. LWS의 RecreateGroup 이벤트는 만료됐고(이벤트는 한 시간쯤 남습니다) 그때 "
                         "튜터는 돌고 있지 않았습니다. 잘못한 것이 아니라, 더는 확인할 수 없을 뿐입니다.", uid=uid0),
                   ctx.t("To prove it again with the tutor running: write restart.txt from the live UIDs, then "
                         "kubectl exec -n {ns} llm-0-1 -- touch /tmp/fail",
-                        "튜터를 켠 채 다시 보이려면: 지금의 UID 로 restart.txt 를 적고 "
+                        "튜터를 켠 채 다시 보이려면: 지금의 UID로 restart.txt를 적고 "
                         "kubectl exec -n {ns} llm-0-1 -- touch /tmp/fail", ns=ctx.ns), *story)
