@@ -110,6 +110,11 @@ class TutorApp(App):
         self.connect_error = ""  # set when a live connection fails after the first frame
         self._gc = QuietCollector()  # full collections wait for a quiet moment
         self._ledger_chosen: bool | None = None  # g on this step; None: the step decides
+        # A replay's instants not judged yet, the time of the last item applied, and the steps
+        # those judgements passed, for the next refresh's notice (_judge_instant).
+        self._unjudged = False
+        self._instant: float | None = None
+        self._passed_between: list[int] = []
         self._pass_notice: Notification | None = None  # the notice naming the steps just passed
         self._pass_steps: list[int] = []
 
@@ -194,7 +199,12 @@ class TutorApp(App):
                     changed = False
                 self._show_step(item)
             else:
-                changed |= self.session.apply(item)
+                if self._unjudged and item.t != self._instant:
+                    self._judge_instant()
+                self._instant = item.t
+                if self.session.apply(item):
+                    changed = True
+                    self._unjudged = self.replay
             if monotonic() > deadline:
                 break
         self._dirty |= changed
@@ -206,6 +216,13 @@ class TutorApp(App):
         self.inbox.settled()
         if self._dirty:
             self.schedule_refresh()
+
+    def _judge_instant(self) -> None:
+        """A replay is judged at every instant it holds, as `check --replay` judges it: a step that
+        passed for a moment between two refreshes (a fast replay applies many instants in one)
+        is latched all the same, and its notice waits for the refresh."""
+        self._unjudged = False
+        self._passed_between += self.session.evaluate(None, {self.session.progress.current})
 
     def _show_step(self, item: ShowStep) -> None:
         self.action_goto(item.step)
@@ -240,7 +257,8 @@ class TutorApp(App):
         self.checks_run += 1
         self._dirty = False
         # only the step on screen shows its details: only it gets the scheduler explanations
-        newly = self.session.evaluate(None, {self.session.progress.current})
+        newly = self._passed_between + self.session.evaluate(None, {self.session.progress.current})
+        self._passed_between, self._unjudged = [], False
         self.redraw_lesson()
         if newly:
             self._toast_passed(newly)
