@@ -93,3 +93,29 @@ def test_mixed_revisions_are_noted_once_per_change_and_bounded(monkeypatch):
     assert [(m.lws, m.group) for m in s.store.obs.mixed] == [("llm", 1)]
     assert s.store.obs.mixed_groups == {("llm", 0), ("llm", 1)}
     assert check(s, 6).passed and "held two revisions" in " ".join(check(s, 6).details)
+
+
+def test_a_terminating_old_pod_counts_while_its_container_runs_and_the_mix_ends_when_it_stops():
+    """The real node's rollout: the old worker is Terminating with its container running beside
+    the new leader (two revisions), until its container stops; a Terminating pod whose containers
+    have all stopped is not counted."""
+    def pod(name, worker, rev, running=True, terminating=False):
+        meta = {"name": name, "namespace": "infer", "uid": f"uid-{name}-{rev}", "labels": {
+            o.NAME_LABEL: "llm", "leaderworkerset.sigs.k8s.io/group-index": "1",
+            "leaderworkerset.sigs.k8s.io/worker-index": str(worker),
+            "leaderworkerset.sigs.k8s.io/template-revision-hash": rev}}
+        if terminating:
+            meta["deletionTimestamp"] = "2026-01-01T00:00:00Z"
+        state = {"running": {}} if running else {"terminated": {"exitCode": 137}}
+        return {"kind": "Pod", "metadata": meta,
+                "status": {"phase": "Running", "containerStatuses": [{"name": "c", "state": state}]}}
+    obs = observations_module.Observations()
+    pods = {"llm-1": pod("llm-1", 0, "new"), "llm-1-1": pod("llm-1-1", 1, "old", terminating=True)}
+    group = lambda *_: list(pods.values())  # noqa: E731
+    obs.pod_changed(None, pods["llm-1"], 1.0, group)
+    assert [(m.group, m.terminating, m.until) for m in obs.mixed] == [(1, ("llm-1-1",), None)]
+    pods["llm-1-1"] = pod("llm-1-1", 1, "old", running=False, terminating=True)
+    obs.pod_changed(None, pods["llm-1-1"], 31.0, group)
+    assert [(m.t, m.until) for m in obs.mixed] == [(1.0, 31.0)]
+    obs.pod_changed(None, pods["llm-1"], 32.0, group)  # seen again, still one revision running
+    assert len(obs.mixed) == 1 and obs.mixed_groups == {("llm", 1)}

@@ -136,9 +136,13 @@ def test_the_rollout_replaces_group_1_before_group_0():
 
 
 def test_a_new_leader_beside_an_old_worker_is_shown_as_an_oddity():
-    """On the real node the old worker is Terminating while the new leader starts: no oddity, and
-    the recording has none. The moment the KWOK lab recorded is made from it (states.py)."""
-    assert not state(W).store.obs.mixed
+    """On the real node the old worker's container runs through its grace period, Terminating,
+    while the new leader starts: the detector sees it, group 1 then group 0, for about 30 s each.
+    The moment the KWOK lab recorded (the old worker still Running) is made from it (states.py)."""
+    real = state(W).store.obs.mixed
+    assert [(m.group, m.terminating) for m in real] == [(1, ("llm-1-1",)), (0, ("llm-0-1",))]
+    assert all(m.until is not None and 25 < m.until - m.t < 35 for m in real)
+    assert [x.group for x in story_of(state(W)).of("llm", "rollout")[-1].lines if x.kind == "mixed-revisions"] == [1, 0]
     s = state(W, after=new_leader_running(1), hooks=((new_leader_running(1), not_yet_deleted("llm-1-1")),))
     ep = story_of(s).of("llm", "rollout")[-1]
     mixed = [x for x in ep.lines if x.kind == "mixed-revisions"]

@@ -104,6 +104,10 @@ def test_step7_says_why_each_group_landed_where_it_did(lang):
     g0 = next(d for d in v.details if n0 in d and "wide-0-1" in d and "wide-0" in d)
     g1 = next(d for d in v.details if n1 in d and "wide-1-1" in d)
     assert g0 != g1
+    # what keeps a group together is its worker StatefulSet's nodeSelector, as the objects show
+    assert any(f"StatefulSet wide-0 pins wide-0-1 to its leader's node by nodeSelector kubernetes.io/hostname={n0}" in d
+               for d in v.details) if lang == "en" else any(
+        f"StatefulSet wide-0이 nodeSelector kubernetes.io/hostname={n0}" in d for d in v.details)
     # the anti-affinity keeps each group off the other's node, naming the pod there
     assert any(n1 in d and "wide-1" in d and d.startswith("  ") for d in v.details)
     assert any(n0 in d and "wide-0" in d and d.startswith("  ") for d in v.details)

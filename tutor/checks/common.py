@@ -229,9 +229,10 @@ def grace_note(ctx: Context, pod: dict) -> str:
         grace = o.int_or_none(o.dig(pod, "spec", "terminationGracePeriodSeconds"))
     return ctx.t("{pod} is Terminating. Its `sh -c` loop runs as PID 1 and ignores SIGTERM, so the kubelet waits "
                  "the grace period ({grace} s) before killing it; a `trap 'exit 0' TERM` in the command would "
-                 "let it stop at once.",
+                 "let it stop within about a second, once the running `sleep 1` ends.",
                  "{pod:이} 종료 중(Terminating)입니다. `sh -c` 루프가 PID 1이라 SIGTERM을 무시하므로 kubelet이 "
-                 "유예 시간({grace}초)을 다 기다린 뒤에 끕니다. 명령에 `trap 'exit 0' TERM` 을 넣으면 바로 멈춥니다.",
+                 "유예 시간({grace}초)을 다 기다린 뒤에 끕니다. 명령에 `trap 'exit 0' TERM`을 넣으면 "
+                 "돌던 `sleep 1`이 끝나는 대로, 1초 안팎에 멈춥니다.",
                  pod=o.name(pod), grace=30 if grace is None else grace)
 
 

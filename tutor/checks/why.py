@@ -289,18 +289,21 @@ def _exclusive_lines(ctx, lws: str, nodes: list[dict], pods: list[dict]) -> list
         first = first or (leader, placement)
         used.add(node)
         workers = [o.name(p) for p in members if p is not leader]
-        lines.append(tr(lang, "group {g} on {n}: {l}'s affinity (same group-key, per {k}) keeps the group on one "
-                              "node{w}.",
-                        "그룹 {g} → {n}: {l}의 어피니티(같은 group-key, {k} 기준)가 그룹을 한 노드에 모읍니다{w}.",
-                        g=g, n=node, l=o.name(leader), k=_exclusive_key(leader),
-                        w=tr(lang, "; {ws} {v} it by nodeSelector {k}={n}", ", {ws:은} nodeSelector {k}={n:으로} 따라옵니다",
-                             ws=", ".join(workers), v="follows" if len(workers) == 1 else "follow",
+        # What the objects show: the worker StatefulSet (named after its leader) carries a
+        # nodeSelector on the leader's topology value, which keeps the group together; the
+        # leader's anti-affinity on other groups' group-key keeps groups apart.
+        lines.append(tr(lang, "group {g} on {n}{w}.", "그룹 {g} → {n}{w}.", g=g, n=node,
+                        w=tr(lang, ": the worker StatefulSet {l} pins {ws} to its leader's node by nodeSelector {k}={n}",
+                             ": 워커 StatefulSet {l:이} nodeSelector {k}={n:으로} {ws:을} 리더의 노드에 묶습니다",
+                             l=o.name(leader), ws=", ".join(workers),
                              k=_exclusive_key(leader), n=node) if workers else ""))
         for other, blocker in placement.kept_off:
             if other != node:
-                lines.append(tr(lang, "  its anti-affinity (group-key of another group) keeps it off {o}: {b} runs there.",
-                                "  안티어피니티(다른 그룹의 group-key)가 {o:을} 피하게 합니다: 거기서 {b:이} 돕니다.",
-                                o=other, b=_short(blocker, ctx.ns)))
+                lines.append(tr(lang, "  {l}'s anti-affinity (another group's group-key, per {k}) keeps it off {o}: "
+                                      "{b} runs there.",
+                                "  {l}의 안티어피니티(다른 그룹의 group-key, {k} 기준)가 {o:을} 피하게 합니다: "
+                                "거기서 {b:이} 돕니다.",
+                                l=o.name(leader), k=_exclusive_key(leader), o=other, b=_short(blocker, ctx.ns)))
     if first is not None:
         leader, placement = first
         pods_by_ref = {pl.ref(p): p for p in pods}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tutor.cluster import objects as o
 
@@ -71,7 +71,11 @@ class MixedRevisions:
     group: int
     revisions: tuple[str, ...]
     t: float
-    pods: tuple[tuple[str, str], ...] = ()  # (pod, revision) of the Running pods at that moment
+    # (pod, revision) of the pods whose containers ran at that moment: Running, or Terminating
+    # with a container still running (an old worker through its grace period)
+    pods: tuple[tuple[str, str], ...] = ()
+    terminating: tuple[str, ...] = ()  # those of `pods` that were Terminating
+    until: float | None = None  # when the tutor first saw the group run one revision again (or another mix)
 
 
 @dataclass
@@ -201,18 +205,44 @@ class Observations:
         seen = self.group_revisions[(lws, group)]
         if rev and rev not in seen:
             seen.append(rev)
-        # Two revisions running side by side in one group is what LWS promises never happens.
-        running = sorted(
-            (o.name(p), o.revision(p))
-            for p in group_pods(lws, group, o.namespace(pod))
-            if o.phase(p) == "Running"
-            and not o.is_terminating(p) and o.revision(p)
-        )
+        # Two revisions running side by side in one group is what LWS promises never happens for
+        # an old leader and a new worker; a new leader beside its old worker, Terminating through
+        # its grace period with its container still running, is counted too.
+        running, terminating = [], []
+        for p in group_pods(lws, group, o.namespace(pod)):
+            if o.phase(p) != "Running" or not o.revision(p):
+                continue
+            if o.is_terminating(p):
+                if not _container_running(p):
+                    continue
+                terminating.append(o.name(p))
+            running.append((o.name(p), o.revision(p)))
+        running.sort()
         revs = {rev for _, rev in running}
-        if len(revs) > 1:
-            self.mixed_groups.add((lws, group))
-            seen = (tuple(sorted(revs)), tuple(running))
-            if self.mixed_last.get((lws, group)) != seen and self.mixed_per_lws.get(lws, 0) < MAX_MIXED:
-                self.mixed_last[(lws, group)] = seen
-                self.mixed_per_lws[lws] = self.mixed_per_lws.get(lws, 0) + 1
-                self.mixed.append(MixedRevisions(lws, group, seen[0], t, seen[1]))
+        last = self.mixed_last.get((lws, group))
+        now = (tuple(sorted(revs)), tuple(running)) if len(revs) > 1 else None
+        if last is not None and last != now:
+            self._close_mixed(lws, group, t)
+        if now is None:
+            self.mixed_last.pop((lws, group), None)
+            return
+        self.mixed_groups.add((lws, group))
+        if last != now and self.mixed_per_lws.get(lws, 0) < MAX_MIXED:
+            self.mixed_last[(lws, group)] = now
+            self.mixed_per_lws[lws] = self.mixed_per_lws.get(lws, 0) + 1
+            self.mixed.append(MixedRevisions(lws, group, now[0], t, now[1], tuple(sorted(terminating))))
+
+    def _close_mixed(self, lws: str, group: int, t: float) -> None:
+        """The group's last recorded mix ended at t (the tutor saw something else)."""
+        for i in range(len(self.mixed) - 1, -1, -1):
+            m = self.mixed[i]
+            if m.lws == lws and m.group == group:
+                if m.until is None:
+                    self.mixed[i] = replace(m, until=t)
+                return
+
+
+def _container_running(pod: dict) -> bool:
+    """Some container of the pod is running (state.running), as one is while a Terminating pod
+    waits out its grace period."""
+    return any(isinstance(o.dig(cs, "state", "running"), dict) for cs in o.container_statuses(pod))

@@ -41,10 +41,12 @@ def spec_problems(ctx: Context, obj: dict, where: str) -> list[str]:
                        if o.annotations(t).get(o.EXCLUSIVE_ANNOTATION) is not None]
         if on_template:
             probs.append(ctx.t("{where}: the exclusive-topology annotation is on {tmpl}'s metadata. It belongs on "
-                               "the LeaderWorkerSet's own metadata.annotations: LWS reads it there and adds the "
-                               "affinity to the pods itself.",
+                               "the LeaderWorkerSet's own metadata.annotations: LWS reads it there, gives each leader "
+                               "an anti-affinity against the other groups and pins its workers to the leader's node "
+                               "through the worker StatefulSet's nodeSelector.",
                                "{where}: exclusive-topology 어노테이션이 {tmpl}의 metadata에 있습니다. "
-                               "LeaderWorkerSet 자신의 metadata.annotations에 둬야 LWS가 읽고 파드에 어피니티를 붙입니다.",
+                               "LeaderWorkerSet 자신의 metadata.annotations에 둬야 LWS가 읽고, 리더마다 다른 그룹을 "
+                               "피하는 안티어피니티를 붙이고 워커 StatefulSet의 nodeSelector로 워커를 리더의 노드에 묶습니다.",
                                where=where, tmpl=", ".join(on_template)))
         else:
             probs.append(ctx.t("{where}: add metadata.annotations {{\"{ann}\": {topo}}} to the LeaderWorkerSet.",
@@ -93,6 +95,8 @@ def check(ctx: Context) -> Verdict:
         return failed(ctx.t("wide pods run on {nodes}, which is not a KWOK node; use nodeSelector type: kwok.",
                             "wide 파드가 KWOK 노드가 아닌 {nodes}에 있습니다. nodeSelector type: kwok를 쓰세요.",
                             nodes=", ".join(not_kwok)), *placement)
-    return passed(ctx.t("Each wide group has a node to itself: group 0 on {a}, group 1 on {b}.",
-                        "wide의 그룹마다 노드를 하나씩 차지했습니다: 그룹 0은 {a}, 그룹 1은 {b}.",
+    return passed(ctx.t("Each wide group has a node to itself: group 0 on {a}, group 1 on {b}. Each group's "
+                        "traffic stays inside its own node.",
+                        "wide의 그룹마다 노드를 하나씩 차지했습니다: 그룹 0은 {a}, 그룹 1은 {b}. 그룹끼리 주고받는 "
+                        "통신이 제 노드 안에서 끝납니다.",
                         a=node["wide-0"], b=node["wide-1"]), *placement, *exclusive_lines(ctx, LWS))

@@ -101,10 +101,12 @@ def check(ctx: Context) -> Verdict:
                                                   WORKER + "에 대한 스케줄러의 사유")))
     for msg in reasons:
         if all(c in text for c in clauses(msg)):
-            return passed(ctx.t("{a} runs while {w} waits: LWS does not schedule a group as a unit, so half a group "
-                                "can hold resources. That is what gang scheduling fixes.",
-                                "{a:은} 돌지만 {w:은} 기다립니다. LWS는 그룹을 한 덩어리로 배치하지 않아 반쪽 그룹이 "
-                                "자원을 쥘 수 있습니다. 갱 스케줄링이 이것을 막습니다.", a=LEADER, w=WORKER),
+            return passed(ctx.t("{a} runs while {w} waits: by default LWS hands a group's pods to the scheduler, "
+                                "which places them one by one, so half a group can hold resources; gang scheduling "
+                                "prevents that (LWS can use Volcano's, since v0.7).",
+                                "{a:은} 돌지만 {w:은} 기다립니다. 기본 설정의 LWS는 그룹의 파드를 스케줄러에 넘기고 "
+                                "스케줄러는 하나씩 배치하므로, 반쪽 그룹이 자원을 쥘 수 있습니다. 갱 스케줄링이 이것을 "
+                                "막습니다(LWS는 v0.7부터 Volcano의 갱 스케줄링을 쓸 수 있습니다).", a=LEADER, w=WORKER),
                           *verdict_lines(ctx, WORKER), normalise(msg))
     missing = [c for c in clauses(reasons[0]) if c not in text]
     return failed(ctx.t("{path} does not hold the scheduler's reason for {w}. Missing: {missing}",
