@@ -150,7 +150,10 @@ def test_a_new_leader_beside_an_old_worker_is_shown_as_an_oddity():
     assert all(x.odd and x.cause is None for x in mixed)
     first = s.store.obs.mixed[0]
     assert mixed[0].text("en").startswith(f"⚠ new llm-{first.group} (557f644b) Running beside old "
-                                          f"llm-{first.group}-1 (64479854)")
+                                          f"llm-{first.group}-1 (64479854")
+    # on the real node the old worker ran through its grace period, and the line says so and how long
+    told = [x.text("en") for x in story_of(state(W)).of("llm", "rollout")[-1].lines if x.kind == "mixed-revisions"]
+    assert all("(64479854 Terminating) for 3" in t and t.endswith(" s") for t in told), told
 
 
 def test_a_recreate_group_inside_the_rollout_is_not_a_failure():

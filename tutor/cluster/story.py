@@ -530,25 +530,41 @@ def _earliest(times: list[tuple[float, bool]]) -> tuple[float, bool]:
 
 
 def _mixed_line(ev: _Evidence, m, new_rev: str) -> Line:
-    """A moment when a group ran two revisions: a new pod beside an old one, and for how long
-    (until the tutor saw the old one go)."""
+    """A moment when a group ran two revisions: a new pod beside an old one (an old worker still
+    running through its grace period, Terminating, beside its group's new leader), and for how
+    long (until the tutor saw the group on one revision again, else the old pod go)."""
     new = [(p, r) for p, r in m.pods if new_rev and r.startswith(new_rev[:8])]
     old = [(p, r) for p, r in m.pods if (p, r) not in new]
-    lasted = ""
-    for pod, rev in old:
+    end = getattr(m, "until", None)
+    for pod, rev in old if end is None else ():
         seen = next((s for s in ev.store.obs.uid_history(pod) if s.revision == rev and s.first_t <= m.t
                      and (s.gone_t is None or s.gone_t >= m.t)), None)
         if seen is not None and seen.gone_t is not None:
-            lasted = f"{(seen.gone_t - m.t) * 1000:.0f}"
-    def names(pairs):
-        return ", ".join(f"{p} ({r[:8]})" for p, r in pairs)
+            end = seen.gone_t
+    span = end - m.t if end is not None else None
+    ending = set(getattr(m, "terminating", ()))
+
+    def names(pairs, ko: bool = False):
+        out = []
+        for p, r in pairs:
+            state = (" 종료 중" if ko else " Terminating") if p in ending else ""
+            out.append(f"{p} ({r[:8]}{state})")
+        return ", ".join(out)
     if new and old:
-        what = (f"⚠ new {names(new)} Running beside old {names(old)}" + (f" for {lasted} ms" if lasted else ""),
-                f"⚠ 새 {attach(names(new), '이')} 옛 {names(old)} 옆에서 Running" + (f"({lasted} ms 동안)" if lasted else ""))
+        what = (f"⚠ new {names(new)} Running beside old {names(old)}" + (f" for {_seconds(span)}" if span else ""),
+                f"⚠ 새 {attach(names(new, True), '이')} 옛 {names(old, True)} 옆에서 Running"
+                + (f"({_seconds(span, 'ko')} 동안)" if span else ""))
     else:
         what = (f"⚠ group {m.group} ran two revisions at once: {names(m.pods)}",
-                f"⚠ 그룹 {m.group}에 리비전 둘이 함께 돌았음: {names(m.pods)}")
+                f"⚠ 그룹 {m.group}에 리비전 둘이 함께 돌았음: {names(m.pods, True)}")
     return Line(ev.wall(m.t), m.group, "mixed-revisions", what, None, True, True)
+
+
+def _seconds(span: float, lang: str = "en") -> str:
+    """A span as a person reads it: milliseconds under a second, else whole seconds."""
+    if span < 1:
+        return f"{span * 1000:.0f}밀리초" if lang == "ko" else f"{span * 1000:.0f} ms"
+    return f"{span:.0f}초" if lang == "ko" else f"{span:.0f} s"
 
 
 def _rollout_end(ev: _Evidence, lws: str, w, start: float, last: bool, running: float | None = None) -> Line | None:
