@@ -31,7 +31,7 @@ from tutor.cluster.events import Conn, ShowStep
 from tutor.session import Session
 from tutor.ui import notices
 from tutor.ui.commands import TutorCommands
-from tutor.ui.i18n import translate
+from tutor.ui.i18n import localise_bindings, localised, translate
 from tutor.ui.inbox import Inbox
 from tutor.ui.messages import DoctorDone, SourceReady
 from tutor.ui.notices import step_ranges
@@ -110,6 +110,7 @@ class TutorApp(App):
         self.connect_error = ""  # set when a live connection fails after the first frame
         self._gc = QuietCollector()  # full collections wait for a quiet moment
         self._ledger_chosen: bool | None = None  # g on this step; None: the step decides
+        self._english_keys: dict = {}  # the bindings as declared, for switching their words back
         # A replay's instants not judged yet, the time of the last item applied, and the steps
         # those judgements passed, for the next refresh's notice (_judge_instant).
         self._unjudged = False
@@ -132,7 +133,7 @@ class TutorApp(App):
                 yield NodeLedger(id="ledger")
                 yield PodList(id="pods")
                 yield EventList(id="events")
-        yield Footer()
+        yield Footer(compact=True)  # compact: every key the README lists fits 80 columns
 
     def on_mount(self) -> None:
         # Thread workers run on the loop's default executor, which has only cpu+4 threads on a
@@ -142,6 +143,7 @@ class TutorApp(App):
         self._gc.start()
         self.session.progress.set_lang(self.session.lang)
         self._set_titles()
+        self._localise_keys()
         self.redraw_lesson()
         self.redraw_live()
         self.query_one(LessonPane).focus()
@@ -199,9 +201,11 @@ class TutorApp(App):
                     changed = False
                 self._show_step(item)
             else:
-                if self._unjudged and item.t != self._instant:
-                    self._judge_instant()
-                self._instant = item.t
+                if self.replay:  # a live source's file reads carry no time of their own
+                    t = getattr(item, "t", self._instant)
+                    if self._unjudged and t != self._instant:
+                        self._judge_instant()
+                    self._instant = t
                 if self.session.apply(item):
                     changed = True
                     self._unjudged = self.replay
@@ -538,7 +542,14 @@ class TutorApp(App):
         s.lang = "en" if s.lang == "ko" else "ko"
         s.progress.set_lang(s.lang)
         self._set_titles()
+        self._localise_keys()
         self.recheck()
+
+    def _localise_keys(self) -> None:
+        """The footer's and the help's words in the learner's language (the bindings keep their
+        keys and actions; Textual's footer reads the words from the app's binding map)."""
+        localise_bindings(self, self.session.lang, self._english_keys)
+        self.refresh_bindings()
 
     def action_timeline(self) -> None:
         if isinstance(self.screen, TimelineScreen):
@@ -601,7 +612,8 @@ class TutorApp(App):
         await self.run_action("quit")
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen(list(self.BINDINGS) + [Binding("ctrl+p", "command_palette", "Command palette")],
+        keys = list(self.BINDINGS) + [Binding("ctrl+p", "command_palette", "Command palette")]
+        self.push_screen(HelpScreen([localised(b, self.session.lang) for b in keys],
                                     self.text("Keys"),
                                     self.text("The tutor only reads: your cluster and your files are never changed.")))
 
@@ -626,6 +638,15 @@ class TutorApp(App):
     def _step_chosen(self, event: OptionList.OptionSelected) -> None:
         self.action_goto(event.option_index + 1)
 
+    def action_command_palette(self) -> None:
+        """Textual's palette, its prompt in the learner's language."""
+        from textual.command import CommandPalette
+
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(CommandPalette(id="--command-palette", placeholder=self.text("Search for commands…")))
+
     def get_system_commands(self, screen):
-        yield from super().get_system_commands(screen)
-        yield SystemCommand("Help: keys", "Show every key", self.action_help)
+        """Textual's own palette entries and ours, in the learner's language."""
+        for cmd in super().get_system_commands(screen):
+            yield cmd._replace(title=self.text(cmd.title), help=self.text(cmd.help))
+        yield SystemCommand(self.text("Help: keys"), self.text("Show every key"), self.action_help)

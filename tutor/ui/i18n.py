@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+
+from textual.binding import Binding
+
 from tutor.words import say
 
 KO = {
@@ -90,6 +95,54 @@ KO = {
         "{ns} 에서 아직 일어난 일이 없습니다. LWS 를 만들면 기록이 시작됩니다.",
     "The timeline could not be told: {e}": "타임라인을 만들지 못했습니다: {e}",
 }
+
+
+# The keys' words (the footer, the help screen, the timeline's footer).
+KO.update({
+    "Next": "다음", "Next step": "다음 단계", "Prev": "이전", "Previous step": "이전 단계",
+    "Hint": "힌트", "Reveal the next hint": "다음 힌트 보기", "Re-check": "재검사", "Run the checkers now": "지금 다시 검사",
+    "Switch the language live": "언어를 바로 바꾸기", "Timeline": "타임라인",
+    "What happened, in order, per LWS group": "LWS 그룹마다 일어난 일을 순서대로",
+    "Zoom": "확대", "Maximise the focused pane (again or esc to restore)": "선택한 창을 크게 보기(다시 누르거나 esc로 되돌림)",
+    "Help": "도움말", "All keys": "모든 키", "Dismiss": "닫기", "Hide the lab check panel": "실습 점검 창 숨기기",
+    "Nodes/Groups": "노드/그룹",
+    "Switch the groups pane and the node ledger (GPUs, taints; shown on the steps about placement)":
+        "그룹 창과 노드 장부를 바꿔 보기(GPU, 테인트. 배치를 다루는 단계에서 먼저 보임)",
+    "Quit": "종료", "Quit (progress is saved)": "종료(진행 상황은 저장됨)",
+    "Quit, as q does (text selected with the mouse is copied first)": "q처럼 종료(마우스로 고른 글자가 있으면 먼저 복사)",
+    "Next pane": "다음 창", "Cycle the panes": "창 사이를 돌기", "Previous pane": "이전 창",
+    "Restore": "되돌리기", "Restore a zoomed pane and close the notices": "확대한 창을 되돌리고 알림 닫기",
+    "Command palette": "명령 팔레트", "palette": "팔레트",
+    # Textual's own palette entries
+    "Theme": "테마", "Change the current theme": "화면 테마 바꾸기",
+    "Quit the application as soon as possible": "바로 종료하기",
+    "Hide the keys and widget help panel": "키와 위젯 도움말 창 숨기기",
+    "Show help for the focused widget and a summary of available keys": "선택한 창의 도움말과 쓸 수 있는 키 보기",
+    "Minimize": "되돌리기", "Minimize the widget and restore to normal size": "확대한 창을 원래 크기로",
+    "Maximize": "확대", "Maximize the focused widget": "선택한 창을 크게 보기",
+    "Screenshot": "스크린샷", "Save an SVG 'screenshot' of the current screen": "지금 화면을 SVG로 저장",
+    "Search for commands…": "명령 찾기…",
+    "Help: keys": "도움말: 키", "Show every key": "모든 키 보기",
+    "Step {n}": "{n}단계", "Close": "닫기", "Back to the lesson": "수업으로 돌아가기",
+})
+_STEP = re.compile(r"^Step (\d+)$")
+
+
+def localised(binding: Binding, lang: str) -> Binding:
+    """A key binding with its words (description and tooltip) in `lang`."""
+    def words(text: str) -> str:
+        if m := _STEP.match(text):
+            return translate(lang, "Step {n}", n=m.group(1))
+        return translate(lang, text) if text else text
+    return replace(binding, description=words(binding.description), tooltip=words(binding.tooltip))
+
+
+def localise_bindings(node, lang: str, english: dict) -> None:
+    """Puts a screen's or the app's key words in `lang` (the footer reads them from here).
+    `english` keeps each binding as declared, by (key, action), so switching back is exact."""
+    for key, bindings in node._bindings.key_to_bindings.items():
+        node._bindings.key_to_bindings[key] = [localised(english.setdefault((key, b.action), b), lang)
+                                               for b in bindings]
 
 
 def translate(lang: str, text: str, **kw) -> str:

@@ -14,7 +14,7 @@ from textual.widgets import Button, Label, Static
 def bindings_table(bindings: list[Binding], title: str) -> Table:
     table = Table(title=title, show_header=False, box=None, expand=True, padding=(0, 1))
     table.add_column(style="bold cyan", no_wrap=True)
-    table.add_column()
+    table.add_column(overflow="fold")  # fold, not an ellipsis, where a Korean word meets the edge
     for b in bindings:
         if not b.description:
             continue

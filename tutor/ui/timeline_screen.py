@@ -20,7 +20,9 @@ from textual.widgets import Footer, Static
 
 from tutor.cluster.store import Store
 from tutor.cluster.story import Episode, Line, Story, clock, story
+from tutor.ui.i18n import localise_bindings
 from tutor.ui.widgets.redraw import RedrawsOnChange
+
 
 def offset_text(seconds: float, precise: bool) -> str:
     num = f"{seconds:.2f}" if seconds < 10 else f"{seconds:.1f}" if seconds < 100 else f"{seconds:.0f}"
@@ -113,6 +115,7 @@ class TimelineScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        localise_bindings(self, self.app.session.lang, {})
         self.query_one(TimelineView).focus()
         self.app.redraw_timeline()
 

@@ -1,0 +1,52 @@
+"""Korean mode shows no English chrome: the footer, the help screen, the palette and the
+timeline's footer speak the learner's language, switch with l, and fit 80 columns."""
+
+from __future__ import annotations
+
+from tests.conftest import WALKTHROUGH
+from tests.ui.harness import make_app
+from tests.ui.screen_text import screen_lines
+from tests.ui.settle import settled
+
+
+async def test_the_footer_speaks_korean_and_switches_with_l(tmp_path):
+    app = make_app(WALKTHROUGH, lang="ko", state_file=tmp_path / "p.json")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        footer = screen_lines(app)[-1]
+        for word in ("다음", "이전", "힌트", "확대", "도움말", "종료", "팔레트"):
+            assert word in footer, footer
+        assert "Next" not in footer and "Quit" not in footer
+        await pilot.press("l")
+        await pilot.pause(0.1)
+        footer = screen_lines(app)[-1]
+        assert "Next" in footer and "Quit" in footer and "종료" not in footer, footer  # every key fits 80 columns
+
+
+async def test_help_and_palette_in_korean(tmp_path):
+    app = make_app(WALKTHROUGH, lang="ko", state_file=tmp_path / "p.json")
+    async with app.run_test(size=(80, 30)) as pilot:
+        await settled(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause(0.2)
+        shown = "\n".join(screen_lines(app))
+        assert "다음 힌트 보기" in shown and "선택한 창을 크게 보기" in shown and "Reveal the next hint" not in shown
+        await pilot.press("escape")
+        await pilot.press("ctrl+p")
+        for _ in range(40):  # the palette lists its commands as its providers answer
+            await pilot.pause(0.1)
+            shown = "\n".join(screen_lines(app))
+            if "도움말: 키" in shown:
+                break
+        assert "명령 찾기" in shown and "Search for commands" not in shown
+        assert "도움말: 키" in shown and "화면 테마 바꾸기" in shown and "Change the current theme" not in shown
+
+
+async def test_the_timelines_footer_in_korean(tmp_path):
+    app = make_app(WALKTHROUGH, lang="ko", state_file=tmp_path / "p.json")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        await pilot.press("t")
+        await pilot.pause(0.2)
+        footer = screen_lines(app)[-1]
+        assert "닫기" in footer and "Close" not in footer, footer
