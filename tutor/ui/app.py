@@ -231,7 +231,7 @@ class TutorApp(App):
     def _show_step(self, item: ShowStep) -> None:
         self.action_goto(item.step)
         if item.title:
-            self.say(self.text(item.body), title=self.text(item.title), timeout=30)
+            self.say(self.text(item.body), title=self.text(item.title), timeout=8)
 
     def schedule_refresh(self) -> None:
         """A refresh after the gap; none starts while one's panes are still being redrawn (it
