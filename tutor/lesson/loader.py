@@ -88,6 +88,12 @@ class Lesson:
     def step(self, number: int) -> Step:
         return self.steps[number - 1]
 
+    def in_workdir(self, text: str, workdir: str) -> str:
+        """The lesson's text with its default workdir's paths (/root/gsb-lws/lws.yaml) written in
+        the one in use (--workdir), so instructions, hints and commands name the files checked."""
+        default = self.workdir.rstrip("/")
+        return text.replace(default, workdir.rstrip("/")) if default and workdir.rstrip("/") != default else text
+
     @property
     def answer_files(self) -> list[str]:
         return sorted({f for s in self.steps for f in s.files})

@@ -363,7 +363,7 @@ class TutorApp(App):
         if n in s.progress.passed and text.recap:
             parts.append(f"### {self.text('What you just saw')}\n\n{text.recap}"
                          + recap_markdown(s.store, s.lesson.namespace, s.lesson.step(n), s.lang))
-        return "\n\n".join(parts)
+        return s.lesson.in_workdir("\n\n".join(parts), s.workspace.workdir)
 
     def hint_heading(self, step: int, i: int) -> str:
         return self.text("Hint {i} of {n}", i=i, n=len(self.session.lesson.step(step).text(self.session.lang).hints))
