@@ -12,7 +12,8 @@ from tests.conftest import RECORDINGS, WALKTHROUGH
 from tests.states import check, file_written, late, new_leader_running, not_yet_deleted, recording, state
 from tutor.cluster import objects as o
 from tutor.cluster.events import ObjectEvent, Relisted
-from tutor.cluster.story import MAX_EPISODES, Story, brief, recap, story
+from tutor.cluster.recap import brief, recap
+from tutor.cluster.story import MAX_EPISODES, Story, story
 from tutor.cluster.timeline import Kind, occurrences, parse_time, timeline
 
 W = "walkthrough"

@@ -14,14 +14,15 @@ from tutor.lesson.loader import Step, StoryRef
 
 
 def _episode(store: Store, namespace: str, ref: StoryRef):
-    from tutor.cluster.story import recap, story_of  # imported with the first step that needs it
+    from tutor.cluster.recap import recap
+    from tutor.cluster.story import story_of  # imported with the first step that needs it
 
     return recap(story_of(store, namespace, ref.lws), ref.lws, ref.episode, ref.group, ref.failed)
 
 
 def recap_lines(store: Store, namespace: str, step: Step, lang: str) -> list[str]:
     """The step's part of the story as short lines (offset, what, the key cause), or []."""
-    from tutor.cluster.story import brief
+    from tutor.cluster.recap import brief
 
     ref = step.story
     episode = _episode(store, namespace, ref) if ref is not None else None

@@ -18,7 +18,7 @@ from time import monotonic
 from typing import Callable
 
 from textual import on, work
-from textual.app import App, ComposeResult, SystemCommand
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.notifications import Notification, SeverityLevel
 from textual.containers import Horizontal, Vertical
@@ -30,7 +30,7 @@ from tutor.checks.verdict import Status
 from tutor.cluster.events import Conn, ShowStep
 from tutor.session import Session
 from tutor.ui import notices
-from tutor.ui.commands import TutorCommands
+from tutor.ui.commands import TutorCommands, open_palette, system_commands
 from tutor.ui.i18n import localise_bindings, localised, translate
 from tutor.ui.inbox import Inbox
 from tutor.ui.messages import DoctorDone, SourceReady
@@ -639,14 +639,7 @@ class TutorApp(App):
         self.action_goto(event.option_index + 1)
 
     def action_command_palette(self) -> None:
-        """Textual's palette, its prompt in the learner's language."""
-        from textual.command import CommandPalette
-
-        if self.use_command_palette and not CommandPalette.is_open(self):
-            self.push_screen(CommandPalette(id="--command-palette", placeholder=self.text("Search for commands…")))
+        open_palette(self)
 
     def get_system_commands(self, screen):
-        """Textual's own palette entries and ours, in the learner's language."""
-        for cmd in super().get_system_commands(screen):
-            yield cmd._replace(title=self.text(cmd.title), help=self.text(cmd.help))
-        yield SystemCommand(self.text("Help: keys"), self.text("Show every key"), self.action_help)
+        yield from system_commands(self, super().get_system_commands(screen))

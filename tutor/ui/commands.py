@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from functools import partial
 
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.app import SystemCommand
+from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Provider
 
 
 class TutorCommands(Provider):
@@ -35,3 +36,16 @@ class TutorCommands(Provider):
             score = matcher.match(name)
             if score > 0:
                 yield Hit(score, matcher.highlight(name), fn, help=help_text)
+
+
+def open_palette(app) -> None:
+    """Textual's palette, its prompt in the learner's language."""
+    if app.use_command_palette and not CommandPalette.is_open(app):
+        app.push_screen(CommandPalette(id="--command-palette", placeholder=app.text("Search for commands…")))
+
+
+def system_commands(app, textuals):
+    """Textual's own palette entries (`textuals`) and ours, in the learner's language."""
+    for cmd in textuals:
+        yield cmd._replace(title=app.text(cmd.title), help=app.text(cmd.help))
+    yield SystemCommand(app.text("Help: keys"), app.text("Show every key"), app.action_help)
