@@ -194,22 +194,26 @@ def local_checks(workdir: str, lang: str = "en") -> list[Finding]:
     return [_workdir(workdir, words(lang))]
 
 
-def _access(authz, namespace: str, timeout, t) -> Finding:
+def _may(authz, verb: str, resource: str, group: str, namespace: str | None, timeout) -> bool:
+    """Whether this user may (a SelfSubjectAccessReview, as kubectl auth can-i asks): doctor asks
+    before it reads anything the tutor's role need not grant, so it is never refused."""
     from kubernetes import client
+
+    attrs = client.V1ResourceAttributes(verb=verb, resource=resource, group=group, namespace=namespace)
+    review = client.V1SelfSubjectAccessReview(spec=client.V1SelfSubjectAccessReviewSpec(resource_attributes=attrs))
+    try:
+        res = authz.create_self_subject_access_review(review, _request_timeout=timeout)
+        return bool(res.status and res.status.allowed)
+    except Exception:  # noqa: BLE001 - a review we cannot make is a no
+        return False
+
+
+def _access(authz, namespace: str, timeout, t) -> Finding:
 
     denied = []
     for resource, group, namespaced in READS:
         for verb in ("get", "list", "watch"):
-            attrs = client.V1ResourceAttributes(verb=verb, resource=resource, group=group,
-                                                namespace=namespace if namespaced else None)
-            review = client.V1SelfSubjectAccessReview(spec=client.V1SelfSubjectAccessReviewSpec(
-                resource_attributes=attrs))
-            try:
-                res = authz.create_self_subject_access_review(review, _request_timeout=timeout)
-                allowed = bool(res.status and res.status.allowed)
-            except Exception:  # noqa: BLE001 - a review we cannot make is a no
-                allowed = False
-            if not allowed:
+            if not _may(authz, verb, resource, group, namespace if namespaced else None, timeout):
                 denied.append(f"{verb} {resource}{'.' + group if group else ''}")
     if not denied:
         return Finding("access", True, t("you may get, list and watch everything the tutor reads"))
@@ -292,16 +296,20 @@ def running_lws(api_client, crd, timeout) -> tuple[str, str] | None:
         return next((_tag(c.image or "") for c in containers or []
                      if "lws" in (c.image or "").rsplit("/", 2)[-1] and _tag(c.image or "")), "")
 
+    authz = client.AuthorizationV1Api(api_client)
     try:
-        for pod in client.CoreV1Api(api_client).list_namespaced_pod(LWS_NAMESPACE, _request_timeout=timeout).items:
-            if tag := lws_image(pod.spec.containers):
-                return tag, "the controller's image"
-    except Exception:  # noqa: BLE001 - forbidden or absent: the next place may tell
+        if _may(authz, "list", "pods", "", LWS_NAMESPACE, timeout):
+            for pod in client.CoreV1Api(api_client).list_namespaced_pod(LWS_NAMESPACE, _request_timeout=timeout).items:
+                if tag := lws_image(pod.spec.containers):
+                    return tag, "the controller's image"
+    except Exception:  # noqa: BLE001 - absent or unreadable: the next place may tell
         pass
     try:
-        for dep in client.AppsV1Api(api_client).list_namespaced_deployment(LWS_NAMESPACE, _request_timeout=timeout).items:
-            if tag := lws_image(dep.spec.template.spec.containers):
-                return tag, "the controller's image"
+        if _may(authz, "list", "deployments", "apps", LWS_NAMESPACE, timeout):
+            for dep in client.AppsV1Api(api_client).list_namespaced_deployment(LWS_NAMESPACE,
+                                                                               _request_timeout=timeout).items:
+                if tag := lws_image(dep.spec.template.spec.containers):
+                    return tag, "the controller's image"
     except Exception:  # noqa: BLE001
         pass
     label = ((crd.metadata.labels or {}).get("app.kubernetes.io/version") if crd is not None else None) or ""
