@@ -62,3 +62,19 @@ async def test_a_confirm_dialog_wraps_its_question_in_both_languages(tmp_path):
             shown = " ".join(line.strip(" │╭╮╰╯─") for line in screen_lines(app))
             want = question or app.text("Reset all progress? Every pass and revealed hint is forgotten.")
             assert " ".join(want.split()) in " ".join(shown.split()), shown
+
+
+async def test_at_60x20_every_pane_keeps_its_first_rows(tmp_path):
+    app = make_app(WALKTHROUGH, lang="ko", state_file=tmp_path / "small.json")
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settled(pilot)
+        await pilot.press("5")
+        await pilot.pause(0.2)
+        bottom = 19  # the footer's row
+        for pane in ("#lesson", "#verdict", "#groups", "#pods", "#events"):
+            region = app.query_one(pane).region
+            assert region.height >= 3 and region.bottom <= bottom, (pane, region)  # borders and a row, all on screen
+        assert app.query_one("#pods").region.height >= 5  # the header, a pod, and its scrollbar
+        lines = screen_lines(app)
+        lesson = app.query_one("#lesson").region
+        assert "5." in lines[lesson.y + 1]  # the step's title is on its first row
