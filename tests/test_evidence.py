@@ -9,7 +9,7 @@ import copy
 
 import pytest
 
-from tests.states import check, event, late, recording, state, started_at
+from tests.states import check, event, file_written, late, recording, state, started_at
 from tutor.checks import run_checker
 from tutor.checks.verdict import Status
 from tutor.cluster import objects as o
@@ -281,3 +281,13 @@ def test_a_live_start_judges_nothing_until_every_watch_has_listed():
     s.awaiting_lists = {"nodes"}
     s.apply(SourceState("nodes", Conn.FORBIDDEN, "forbidden", 0.0))
     assert not s.awaiting_lists
+
+
+def test_step5_after_a_rollout_says_llm1_was_replaced_since():
+    """Judged after step 6, llm-1 has the rollout's UID: the pass says llm-1 kept its own then, and
+    that the rolling update replaced it since, as its details show."""
+    for lang, words in (("en", "the rolling update has replaced llm-1 since"), ("ko", "그 뒤 롤링 업데이트가 바꿨습니다")):
+        v = check(state("late-after-step6", lang=lang), 5)
+        assert v.status is PASS and words in v.message, v.message
+    v = check(state("walkthrough", stop=file_written("lws.yaml", "VERSION")), 5)
+    assert v.passed and v.message.endswith("llm-1 kept its own."), v.message

@@ -201,9 +201,14 @@ def check(ctx: Context) -> Verdict:
     kept = (f"llm-1: {uid1}" if g1 == uid1 else
             ctx.t("llm-1: {g1} → {uid1} (replaced later by the rolling update)",
                   "llm-1: {g1} → {uid1} (나중에 롤링 업데이트가 바꿈)", g1=g1, uid1=uid1))
-    return passed(ctx.t("llm-0-1 failed and LWS rebuilt only group 0: llm-0 has a new UID, llm-1 kept its own.",
-                        "llm-0-1이 실패하자 LWS가 그룹 0만 다시 만들었습니다. llm-0은 UID가 바뀌고 llm-1은 그대로입니다."),
-                  evidence, f"llm-0: {g0} → {uid0}", kept, *notes, *story)
+    message = (ctx.t("llm-0-1 failed and LWS rebuilt only group 0: llm-0 has a new UID, llm-1 kept its own.",
+                     "llm-0-1이 실패하자 LWS가 그룹 0만 다시 만들었습니다. llm-0은 UID가 바뀌고 llm-1은 그대로입니다.")
+               if g1 == uid1 else  # a rolling update replaced llm-1 since: the message says what it kept then
+               ctx.t("llm-0-1 failed and LWS rebuilt only group 0: llm-0 got a new UID while llm-1 kept its own "
+                     "(the rolling update has replaced llm-1 since).",
+                     "llm-0-1이 실패하자 LWS가 그룹 0만 다시 만들었습니다. 그때 llm-0은 UID가 바뀌고 llm-1은 "
+                     "그대로였습니다(llm-1은 그 뒤 롤링 업데이트가 바꿨습니다)."))
+    return passed(message, evidence, f"llm-0: {g0} → {uid0}", kept, *notes, *story)
 
 
 def _what_failed(tl: Timeline, rec0: list[Fact], g0: str, born0: Fact | None) -> list[Fact]:
