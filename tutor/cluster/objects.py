@@ -255,13 +255,14 @@ def event_count(ev: dict) -> int:
     return int_or_none(ev.get("count")) or int_or_none(dig(ev, "series", "count")) or 1
 
 
-def parse_instant(value: Any, fraction_only: bool = False) -> float | None:
-    """Epoch seconds of an RFC 3339 time that names its zone, as the API writes them; None for
-    anything else (and, with fraction_only, for a time to the whole second)."""
-    if not isinstance(value, str) or not value or (fraction_only and "." not in value):
+def parse_time(value: Any) -> tuple[float, bool] | None:
+    """(epoch seconds, has sub-second precision) of an RFC 3339 time that names its zone, as the
+    API writes them; None for anything else. The one timestamp parser: the store, the timeline
+    and the checkers read every time through it."""
+    if not isinstance(value, str) or not value:
         return None
     try:
         parsed = datetime.fromisoformat(value)
     except ValueError:
         return None
-    return parsed.timestamp() if parsed.tzinfo is not None else None
+    return (parsed.timestamp(), "." in value) if parsed.tzinfo is not None else None

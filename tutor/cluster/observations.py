@@ -173,16 +173,16 @@ class Observations:
 
     def event_seen(self, ev: dict, t: float) -> None:
         """An Event added or modified: its own time bounds the clock's start."""
-        parsed = o.parse_instant(o.event_time(ev), fraction_only=True)
-        if parsed is not None and (self.start_bound is None or parsed - t > self.start_bound):
-            self.start_bound = parsed - t
+        parsed = o.parse_time(o.event_time(ev))
+        if parsed is not None and parsed[1] and (self.start_bound is None or parsed[0] - t > self.start_bound):
+            self.start_bound = parsed[0] - t  # only a time to the millisecond bounds it usefully
 
     # --- what the handlers keep ---------------------------------------------------------------
     def _bound_by_creation(self, seen: UidSeen) -> None:
-        created = o.parse_instant(seen.created)
+        created = o.parse_time(seen.created)
         if created is None:
             return
-        bound = created - seen.first_t
+        bound = created[0] - seen.first_t
         if self.created_bound is None or bound > self.created_bound:
             self.created_bound = bound
 

@@ -28,6 +28,7 @@ from datetime import datetime, timezone
 from enum import Enum
 
 from tutor.cluster import objects as o
+from tutor.cluster.objects import parse_time  # the one parser; checkers import it from here too
 from tutor.cluster.derived import cached_by, per_store_version
 from tutor.cluster import deps
 from tutor.cluster.store import Store, named_after
@@ -81,19 +82,6 @@ class Window:
     start: float
     end: float | None
     revision: str = ""
-
-
-def parse_time(value) -> tuple[float, bool] | None:
-    """(epoch seconds, has sub-second precision) of an API timestamp, or None."""
-    if not isinstance(value, str) or not value:
-        return None
-    try:
-        dt = datetime.fromisoformat(value)
-    except ValueError:
-        return None
-    if dt.tzinfo is None:
-        return None
-    return dt.timestamp(), "." in value
 
 
 def occurrences(ev: dict) -> list[tuple[float, bool]]:
