@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass, field
 
 from tutor.cluster import objects as o
+from tutor.words import say
 
 CRD_NAME = f"{o.LWS_PLURAL}.{o.LWS_GROUP}"
 KWOK_NODES = ("gpu-a", "gpu-b")
@@ -95,8 +96,7 @@ KO = {
 def words(lang: str):
     """doctor's sentences in `lang`: t(english_template, **fields)."""
     def t(text: str, **kw) -> str:
-        out = KO.get(text, text) if lang == "ko" else text
-        return out.format(**kw) if kw else out
+        return say(lang, text, KO.get(text, text), **kw)
     return t
 
 

@@ -79,10 +79,7 @@ class _Word:
         self.value = value
 
     def __format__(self, spec: str) -> str:
-        if spec in PAIRS:
-            text = format(self.value, "")
-            return text + particle(text, spec)
-        return format(self.value, spec)
+        return attach(self.value, spec) if spec in PAIRS else format(self.value, spec)
 
 
 _FORMATTER = string.Formatter()

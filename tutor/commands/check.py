@@ -9,6 +9,7 @@ from tutor.commands.results import EXIT_NOT_PASSED, EXIT_OK, UsageError, cluster
 from tutor.cluster.events import Conn
 from tutor.commands.setup import connect_for, mark_start, replay_items, session_for
 from tutor.workspace.files import read_answer
+from tutor.words import say
 
 MARKS = {"pass": "✓", "fail": "✗", "waiting": "…", "error": "!"}
 
@@ -52,15 +53,14 @@ def step_report(session, n: int, passed_at: float | None) -> dict:
     return out
 
 
-# A verdict's status in a sentence, per language (the marks say it at the start of each line).
-STATUS_WORDS = {"ko": {"pass": "통과", "fail": "실패", "waiting": "기다리는 중", "error": "오류"}}
+# A verdict's status in a sentence, in Korean (the marks say it at the start of each line).
+STATUS_KO = {"pass": "통과", "fail": "실패", "waiting": "기다리는 중", "error": "오류"}
 
 
 def latched_line(lang: str, passed_at: float, status: str, message: str) -> str:
     """What a step that passed during the replay says now: when it passed, and what it is now."""
-    if lang == "ko":
-        return f"t={passed_at:.1f}s에 통과. 지금은 {STATUS_WORDS['ko'].get(status, status)}: {message}"
-    return f"passed at t={passed_at:.1f}s; now {status}: {message}"
+    return say(lang, "passed at t={t:.1f}s; now {status}: {message}", "t={t:.1f}s에 통과. 지금은 {status_ko}: {message}",
+               t=passed_at, status=status, status_ko=STATUS_KO.get(status, status), message=message)
 
 
 def replay_instantly(session, args, steps: list[int]) -> dict[int, float]:
