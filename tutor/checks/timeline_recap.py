@@ -59,5 +59,7 @@ def _told(step: Step, ctx: Context, verdict: Verdict) -> Verdict:
     entries = tuple(tuple(e.items()) for e in episode.entries(ctx.lang))
     details = verdict.details
     if verdict.passed:
-        details = details + (step.story.head(ctx.lang), *recap_lines(ctx.store, ctx.ns, step, ctx.lang))
+        from tutor.cluster.recap import brief
+
+        details = details + (step.story.head(ctx.lang), *brief(episode, ctx.lang))  # the episode found above
     return replace(verdict, details=details, timeline=entries)
