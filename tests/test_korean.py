@@ -56,3 +56,13 @@ def test_every_korean_message_of_a_recording_reads_right(path):
     said = {line for _, line in lines(str(path), "ko")} | {line for _, line in lines(str(path), "ko", True)}
     bad = {line: problems(line) for line in said if problems(line)}
     assert not bad, "\n".join(f"{ps}: {line}" for line, ps in list(bad.items())[:15]) + f"\n({len(bad)} lines)"
+
+
+def test_the_screens_and_doctors_korean_reads_right():
+    """The words of the screens (ui/i18n.py) and of doctor, as templates: their names and fields
+    carry their particles attached and fitting ({res:을}), none placeholder or spaced."""
+    from tutor import doctor
+    from tutor.ui import i18n
+
+    bad = {text: problems(text) for text in (*i18n.KO.values(), *doctor.KO.values()) if problems(text)}
+    assert not bad, bad

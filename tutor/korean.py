@@ -25,7 +25,8 @@ _LETTER = {"l": "ㄹ", "r": "ㄹ", "m": "C", "n": "C"}
 # camelCase name counts: workerTemplate reads as 템플릿).
 _LOANWORDS = {"template": "C", "set": "C", "statefulset": "C", "secret": "C", "script": "C", "log": "",
               "job": "C", "group": "C", "ready": "", "policy": "", "json": "C", "hash": "", "revision": "C",
-              "available": "ㄹ", "exec": "C", "kubectl": "ㄹ", "key": "", "partition": "C", "selector": ""}
+              "available": "ㄹ", "exec": "C", "kubectl": "ㄹ", "key": "", "partition": "C", "selector": "",
+              "kwok": "C"}  # 쿽
 _TRAILING = re.compile(r"[\s\"'`)\]}>.,:;!?]+$")
 
 

@@ -82,13 +82,13 @@ def find_kubeconfig(kubeconfig: str | None = None, where: Where | None = None) -
         files = [p for p in _split(kubeconfig) if os.path.lexists(p)]  # a loop or dangling link: say so below
         if not files:
             raise ConnectError(f"no kubeconfig at {kubeconfig} (given with --kubeconfig)",
-                               f"{kubeconfig} 에 kubeconfig가 없습니다 (--kubeconfig 로 지정됨)")
+                               f"{kubeconfig}에 kubeconfig가 없습니다(--kubeconfig로 지정됨)")
         source = Source(tuple(files), "given with --kubeconfig", "--kubeconfig로 지정함")
     elif env:
         files = [p for p in _split(env) if os.path.exists(p)]
         if not files:  # kubectl does not fall back to ~/.kube/config either
             raise ConnectError(f"$KUBECONFIG is {env}, and no such file exists",
-                               f"$KUBECONFIG 가 {env} 인데, 그런 파일이 없습니다",
+                               f"$KUBECONFIG가 {env}인데, 그런 파일이 없습니다",
                                ("unset KUBECONFIG", "export KUBECONFIG=<your kubeconfig>"))
         source = Source(tuple(files), "from $KUBECONFIG" + (", merged" if len(files) > 1 else ""),
                         "$KUBECONFIG에서" + (", 합쳐서" if len(files) > 1 else ""))

@@ -32,10 +32,10 @@ KO = {
     "+{n} pod(s) without {gpu}": "+{gpu} 없는 파드 {n}개",
     "Not placed:": "배치 안 됨:",
     "Requests counted from the pods of {ns} only. lwstutor why POD explains one pod.":
-        "{ns} 의 파드 요청만 셉니다. 파드 하나의 사정은 lwstutor why POD 로.",
+        "{ns}의 파드 요청만 셉니다. 파드 하나의 사정은 lwstutor why POD로.",
     "node by node, now:": "노드별로, 지금:",
     "Show the node ledger / the groups": "노드 장부 / 그룹 보기",
-    "GPUs, taints and Ready per node, in the groups pane's place": "노드마다 GPU, 테인트, Ready 를 그룹 창 자리에",
+    "GPUs, taints and Ready per node, in the groups pane's place": "노드마다 GPU, 테인트, Ready를 그룹 창 자리에",
     "Hint {i} of {n}": "힌트 {i}/{n}",
     "What you just saw": "방금 본 것",
     "checking…": "확인 중…",
@@ -48,7 +48,7 @@ KO = {
     "Copied. ctrl+c again quits.": "복사했습니다. ctrl+c를 한 번 더 누르면 끝납니다.",
     "That was the whole lab": "실습 전체를 보셨습니다",
     "Now do it yourself: in the lab VM, run tmux split-window -h lwstutor":
-        "이제 직접 해 보세요: 실습 VM에서 tmux split-window -h lwstutor 를 실행합니다",
+        "이제 직접 해 보세요: 실습 VM에서 tmux split-window -h lwstutor를 실행합니다",
     "Keys": "키",
     "Go to step {n}: {title}": "{n}단계로 가기: {title}",
     "Jump to this step": "이 단계로 이동",
@@ -67,22 +67,22 @@ KO = {
     "Reset all progress? Every pass and revealed hint is forgotten.":
         "전체 진행을 초기화할까요? 모든 통과 기록과 힌트가 지워집니다.",
     "Lab check": "실습 환경 점검",
-    "x hides this · lwstutor doctor prints it again": "x 로 숨기기 · lwstutor doctor 로 다시 보기",
+    "x hides this · lwstutor doctor prints it again": "x로 숨기기 · lwstutor doctor로 다시 보기",
     "ready {r} · updated {u}": "준비 {r} · 갱신 {u}",
     "group {g}": "그룹 {g}",
     "two revisions running": "리비전 둘이 함께 도는 중",
     "once held two revisions": "리비전 둘이 함께 있었음",
     "… {n} more groups (every pod is in the Pods pane)": "… 그룹 {n}개 더 (모든 파드는 파드 창에)",
-    "No LeaderWorkerSet in {ns} yet.": "{ns} 에 아직 LeaderWorkerSet 이 없습니다.",
+    "No LeaderWorkerSet in {ns} yet.": "{ns}에 아직 LeaderWorkerSet이 없습니다.",
     "No events yet.": "아직 이벤트가 없습니다.",
     "Yes": "예",
     "No": "아니요",
     "No more hints for this step.": "이 단계의 힌트를 모두 보았습니다.",
     "Press h for a hint.": "힌트는 h 키.",
     "no access to {res} (forbidden by RBAC); the other panes stay live. lwstutor doctor lists what is missing.":
-        "{res} 를 읽을 권한이 없습니다(RBAC 거부). 다른 창은 계속 갱신됩니다. 빠진 권한은 lwstutor doctor 가 알려 줍니다.",
+        "{res:을} 읽을 권한이 없습니다(RBAC 거부). 다른 창은 계속 갱신됩니다. 빠진 권한은 lwstutor doctor가 알려 줍니다.",
     "LeaderWorkerSet is not installed in this cluster (no CRD {crd}). Check with: kubectl get crd {crd}":
-        "이 클러스터에 LeaderWorkerSet 이 설치되어 있지 않습니다(CRD {crd} 없음). 확인: kubectl get crd {crd}",
+        "이 클러스터에 LeaderWorkerSet이 설치되어 있지 않습니다(CRD {crd} 없음). 확인: kubectl get crd {crd}",
     "The tutor only reads: your cluster and your files are never changed.":
         "튜터는 읽기만 합니다. 클러스터와 파일은 절대 바꾸지 않습니다.",
     # the timeline screen (tutor/ui/timeline_screen.py)
@@ -90,9 +90,9 @@ KO = {
     "Show the timeline": "타임라인 보기",
     "What happened, in order, per LWS group (key t)": "LWS 그룹마다 일어난 일을 순서대로(t 키)",
     "newest at the bottom · ← cause, from the cluster's data only · ⚠ LWS oddity · ≈ to the second · esc closes":
-        "최신이 맨 아래 · ← 원인(클러스터 데이터로만) · ⚠ LWS 의 특이한 동작 · ≈ 초 단위 · esc 로 닫기",
+        "최신이 맨 아래 · ← 원인(클러스터 데이터로만) · ⚠ LWS의 특이한 동작 · ≈ 초 단위 · esc로 닫기",
     "Nothing has happened in {ns} yet: the story starts when an LWS is created.":
-        "{ns} 에서 아직 일어난 일이 없습니다. LWS 를 만들면 기록이 시작됩니다.",
+        "{ns}에서 아직 일어난 일이 없습니다. LWS를 만들면 기록이 시작됩니다.",
     "The timeline could not be told: {e}": "타임라인을 만들지 못했습니다: {e}",
 }
 

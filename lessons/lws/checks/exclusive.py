@@ -93,7 +93,7 @@ def check(ctx: Context) -> Verdict:
     not_kwok = sorted({n for n in node.values() if not is_kwok_node(ctx, n)})
     if not_kwok:
         return failed(ctx.t("wide pods run on {nodes}, which is not a KWOK node; use nodeSelector type: kwok.",
-                            "wide 파드가 KWOK 노드가 아닌 {nodes}에 있습니다. nodeSelector type: kwok를 쓰세요.",
+                            "wide 파드가 KWOK 노드가 아닌 {nodes}에 있습니다. nodeSelector type: kwok을 쓰세요.",
                             nodes=", ".join(not_kwok)), *placement)
     return passed(ctx.t("Each wide group has a node to itself: group 0 on {a}, group 1 on {b}. Each group's "
                         "traffic stays inside its own node.",
