@@ -465,7 +465,7 @@ async def _files_seen(pilot, app, want: dict[str, Problem | None]) -> None:
     ws = app.session.workspace
     await _until(pilot, lambda: all(ws.get(n).problem is p and (p is not None or ws.get(n).ok)
                                     for n, p in want.items()), f"the file watcher to read {want}")
-    await _until(pilot, lambda: app._refresh_timer is None, "the re-check")
+    await _until(pilot, lambda: app.pump.timer is None, "the re-check")
     await pilot.pause(0.1)
 
 

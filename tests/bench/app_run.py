@@ -75,7 +75,7 @@ class Probe:
         self.recheck_ms: list[float] = []
         self._beat = True
         session = app.session
-        apply, recheck, refreshed, display = session.apply, app.recheck, app._refreshed, app._display
+        apply, recheck, refreshed, display = session.apply, app.run_checks, app.refresh_drawn, app._display
         begun: list[tuple[int, float]] = []  # (items applied, time) when the refresh under way began
 
         def counted_apply(item):
@@ -84,7 +84,7 @@ class Probe:
 
         def noted_recheck():
             begun[:] = [(self.applied, time.perf_counter())]
-            recheck()
+            return recheck()
 
         def noted_refreshed():
             # A refresh is done once its last pane is redrawn (the panes may take turns of the
@@ -102,8 +102,8 @@ class Probe:
             display(screen, renderable)
 
         session.apply = counted_apply
-        app.recheck = noted_recheck
-        app._refreshed = noted_refreshed
+        app.run_checks = noted_recheck
+        app.refresh_drawn = noted_refreshed
         app._display = timed_display
 
     def put_item(self, item) -> None:
@@ -137,10 +137,10 @@ class Probe:
 def make_naive(app: TutorApp) -> None:
     """The baseline: every item re-runs every checker and redraws every pane at once, the pod
     table rebuilt from scratch, no reuse of per-pod rows, no slicing, no coalescing."""
-    import tutor.ui.app as app_module
+    import tutor.ui.pump as pump_module
 
-    app_module.APPLY_SLICE = 1e9
-    app_module.REDRAW_SLICE = 1e9
+    pump_module.APPLY_SLICE = 1e9
+    pump_module.REDRAW_SLICE = 1e9
     app.session.incremental = False
     apply = app.session.apply
 

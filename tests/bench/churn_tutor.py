@@ -93,12 +93,12 @@ async def run(args) -> None:
 
     session.apply = watched_apply
     pending_screen: list[str] = []
-    recheck, refreshed, display = app.recheck, app._refreshed, app._display
+    recheck, refreshed, display = app.run_checks, app.refresh_drawn, app._display
     reached_at_recheck = [False]
 
     def noted_recheck() -> None:
         reached_at_recheck[0] = w.store_t is not None and w.reached()
-        recheck()
+        return recheck()
 
     def noted_refreshed() -> None:  # the refresh's last pane is drawn (they may take turns)
         refreshed()
@@ -119,7 +119,7 @@ async def run(args) -> None:
             w.phase = {"wait-up": "wait-down", "wait-down": "done"}[w.phase]
             w.store_t = None
 
-    app.recheck, app._refreshed = noted_recheck, noted_refreshed
+    app.run_checks, app.refresh_drawn = noted_recheck, noted_refreshed
     app._display = timed_display
 
     def dump() -> None:
@@ -134,9 +134,9 @@ async def run(args) -> None:
         fresh = {o.name(p): o.resource_version(p) for p in fresh_items}
         held = {o.name(p): o.resource_version(p) for p in session.store.pods_named("infer").values()}
         say(event="dump", t=time.time(), inbox=app.inbox._q.qsize(), signalled=app.inbox._signalled,
-            pending=len(app._pending), redrawing=app._redraws is not None,
-            drain_after_redraw=app._drain_after_redraw, refresh_timer=app._refresh_timer is not None,
-            dirty=app._dirty, watcher_phase=w.phase, watcher_pods=len(w.pods),
+            pending=len(app.pump.pending), redrawing=app.pump.refreshing,
+            drain_after_redraw=app.pump.drain_after_redraw, refresh_timer=app.pump.timer is not None,
+            dirty=app.pump.dirty, watcher_phase=w.phase, watcher_pods=len(w.pods),
             watcher_running=sum(w.pods.values()), states={k: v.state.value for k, v in session.states.items()},
             store_pods=len(held), fresh_pods=len(fresh),
             missing=sorted(set(fresh) - set(held))[:20], ghosts=sorted(set(held) - set(fresh))[:20],

@@ -41,7 +41,7 @@ async def run(args) -> None:
     conn = connect(args.kubeconfig)
     app = TutorApp(session, context=conn.context, start_sources=partial(start_live, conn.api_client, poll=False))
     seq = {"applied": 0, "rechecking": 0, "rechecked": 0, "drawn": 0}
-    apply, recheck, refreshed, display = session.apply, app.recheck, app._refreshed, app._display
+    apply, recheck, refreshed, display = session.apply, app.run_checks, app.refresh_drawn, app._display
 
     def noted_apply(item) -> bool:
         changed = apply(item)
@@ -56,7 +56,7 @@ async def run(args) -> None:
 
     def noted_recheck() -> None:
         seq["rechecking"] = seq["applied"]
-        recheck()
+        return recheck()
 
     def noted_refreshed() -> None:  # the refresh's last pane is drawn (they may take turns)
         refreshed()
@@ -71,7 +71,7 @@ async def run(args) -> None:
             seq["drawn"] = seq["rechecked"]
             say(event="frame", t=time.time(), upto=seq["drawn"])
 
-    session.apply, app.recheck, app._refreshed, app._display = noted_apply, noted_recheck, noted_refreshed, timed_display
+    session.apply, app.run_checks, app.refresh_drawn, app._display = noted_apply, noted_recheck, noted_refreshed, timed_display
     done = threading.Event()
     threading.Thread(target=lambda: (sys.stdin.read(), done.set()), daemon=True).start()
     async with app.run_test(headless=True, size=SIZE, notifications=True):

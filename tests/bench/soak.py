@@ -4,7 +4,7 @@ tutor's screen. A benchmark, not a test: it reports, it asserts nothing.
 
 Every run must reach each final state on the tutor's screen. When kubectl has seen it and the
 tutor's screen has not within WATCHDOG_S, the tutor is asked (SIGUSR1) for what it holds: its
-inbox, pending items, the refresh under way (`_redraws`, `_drain_after_redraw`, the timer), and
+inbox, pending items, the refresh under way (the pump's `redraws`, `drain_after_redraw`, its timer), and
 its store against a fresh list. It then gets the rest of the timeout, to tell a stall from a
 slow screen.
 

@@ -14,8 +14,7 @@ async def settled(pilot, timeout: float = 20) -> None:
     while loop.time() < deadline:
         await pilot.pause(0.05)
         replay = app.session.states.get("replay")
-        if replay is not None and replay.state is Conn.ENDED and app._refresh_timer is None and app.checks_run \
-                and not app.refreshing:
+        if replay is not None and replay.state is Conn.ENDED and app.pump.idle and app.checks_run:
             await pilot.pause(0.05)
             return
     raise AssertionError("the replay did not settle")

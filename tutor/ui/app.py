@@ -1,18 +1,14 @@
 """The Textual tutor: the step beside live LWS panes, driven by the keyboard.
 
-Data path: source workers (threads) → Inbox → SourceReady message → Session.apply on this
-thread, in slices of a few milliseconds → one refresh that re-runs the checkers and redraws the
-panes. A change after a quiet spell is shown at once; a stream of changes is coalesced (at most
-one refresh per REFRESH_GAP, or per twice the last refresh's cost), and a long burst shows its
-progress every PROGRESS_EVERY while the loop stays free for keys and frames.
-Nothing re-runs on a timer: only a change from a source or a key press triggers work.
+Data path: source workers (threads) → Inbox → SourceReady message → the refresh pump
+(tutor/ui/pump.py), which applies the items to the Session on this thread and paces one refresh
+that re-runs the checkers and redraws the panes. Nothing re-runs on a timer: only a change from
+a source or a key press triggers work.
 """
 
 from __future__ import annotations
 
 import asyncio
-from functools import partial
-from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from time import monotonic
 from typing import Callable
@@ -22,7 +18,6 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.notifications import Notification, SeverityLevel
 from textual.containers import Horizontal, Vertical
-from textual.timer import Timer
 from textual.widgets import Footer, OptionList
 
 from tutor.checks.timeline_recap import recap_markdown
@@ -35,6 +30,7 @@ from tutor.ui.i18n import localise_bindings, localised, translate
 from tutor.ui.inbox import Inbox
 from tutor.ui.messages import DoctorDone, SourceReady
 from tutor.ui.notices import step_ranges
+from tutor.ui.pump import RefreshPump
 from tutor.ui.quiet_gc import QuietCollector
 from tutor.ui.screens import ConfirmScreen, HelpScreen
 from tutor.ui.timeline_screen import TimelineScreen
@@ -47,12 +43,25 @@ from tutor.ui.widgets.status_bar import StatusBar
 from tutor.ui.widgets.step_list import StepList
 from tutor.ui.widgets.verdict_box import VerdictBox
 
-REFRESH_GAP = 0.015  # seconds: the least time between two refreshes while changes stream in
-APPLY_SLICE = 0.01  # seconds of applying items before the loop gets a turn (keys, frames)
-PROGRESS_EVERY = 0.5  # seconds: during a long burst, refresh this often to show progress
-REDRAW_SLICE = 0.03  # seconds of pane redrawing before the loop gets a turn (keys, frames)
 NOTICE_SECONDS = 6  # a notice covers part of the header (and of the panes when longer): it goes soon, or at esc
 PASS_NOTICE_SECONDS = 5
+
+
+class LoopClock:
+    """The pump's clock on the app's loop. Its delayed calls are Textual timers: a pane that fails
+    in a later turn of a refresh ends the app with its traceback, as one drawn in one go does."""
+
+    def __init__(self, app: App):
+        self.app = app
+
+    def now(self) -> float:
+        return monotonic()
+
+    def call_later(self, delay: float, fn):
+        return self.app.set_timer(delay, fn, name="pump")
+
+    def call_soon(self, fn) -> None:
+        asyncio.get_running_loop().call_soon(fn)
 
 
 class TutorApp(App):
@@ -96,15 +105,9 @@ class TutorApp(App):
         self.replay = replay
         self._start_sources = start_sources
         self.inbox = Inbox(lambda: self.post_message(SourceReady()))
-        self._refresh_timer: Timer | None = None
         self._save_error_shown = ""
         self.checks_run = 0  # how many re-checks ran (tests and benchmarks read it)
-        self._pending: deque = deque()  # items drained from the inbox, not yet applied
-        self._dirty = False  # the store or the files changed since the last refresh
-        self._refreshed_at = 0.0  # monotonic end of the last refresh, and what it cost
-        self._refresh_cost = 0.0
-        self._redraws = None  # the panes of a refresh still to redraw (recheck), if any
-        self._drain_after_redraw = False
+        self.pump = RefreshPump(self, LoopClock(self))
         self._drawn: dict[str, tuple] = {}  # what each live pane last showed (skip when the same)
         self._stoppers: list[Callable[[], None]] = []
         self.connect_error = ""  # set when a live connection fails after the first frame
@@ -176,50 +179,42 @@ class TutorApp(App):
 
     def on_unmount(self) -> None:
         self._gc.stop()
-        if self._refresh_timer is not None:
-            self._refresh_timer.stop()
+        if self.pump.timer is not None:
+            self.pump.timer.stop()
         for stop in self._stoppers:
             stop()
 
     @on(SourceReady)
     def _drain(self) -> None:
-        if self.closing:
-            return
-        if self._redraws is not None:
-            # Applied once the refresh under way is drawn: its panes show one state, and each
-            # does not redo what changed between the turns (_redraw_turn posts the next).
-            self._drain_after_redraw = True
-            return
-        self._pending.extend(self.inbox.drain())
-        changed = False
-        deadline = monotonic() + APPLY_SLICE
-        while self._pending:
-            item = self._pending.popleft()
-            if isinstance(item, ShowStep):
-                if changed or self._dirty or self._refresh_timer is not None:
-                    self._recheck_now()  # the step shown must follow what the data before it passed
-                    changed = False
-                self._show_step(item)
-            else:
-                if self.replay:  # a live source's file reads carry no time of their own
-                    t = getattr(item, "t", self._instant)
-                    if self._unjudged and t != self._instant:
-                        self._judge_instant()
-                    self._instant = t
-                if self.session.apply(item):
-                    changed = True
-                    self._unjudged = self.replay
-            if monotonic() > deadline:
-                break
-        self._dirty |= changed
-        if self._pending:  # the rest after the loop's other work; call_soon lets it run first
-            asyncio.get_running_loop().call_soon(self.post_message, SourceReady())
-            if self._dirty and monotonic() - self._refreshed_at > PROGRESS_EVERY:
-                self.schedule_refresh()
-            return
+        if not self.closing:
+            self.pump.drain()
+
+    # the pump's host (tutor/ui/pump.py) -------------------------------------------------------
+    def take_items(self) -> list:
+        return self.inbox.drain()
+
+    def items_settled(self) -> None:
         self.inbox.settled()
-        if self._dirty:
-            self.schedule_refresh()
+
+    def is_barrier(self, item) -> bool:
+        return isinstance(item, ShowStep)  # the step shown must follow what the data before it passed
+
+    def apply_item(self, item) -> bool:
+        if isinstance(item, ShowStep):
+            self._show_step(item)
+            return False
+        if self.replay:  # a live source's file reads carry no time of their own
+            t = getattr(item, "t", self._instant)
+            if self._unjudged and t != self._instant:
+                self._judge_instant()
+            self._instant = t
+        if self.session.apply(item):
+            self._unjudged = self.replay
+            return True
+        return False
+
+    def wake(self) -> None:
+        self.post_message(SourceReady())
 
     def _judge_instant(self) -> None:
         """A replay is judged at every instant it holds, as `check --replay` judges it: a step that
@@ -234,74 +229,32 @@ class TutorApp(App):
             self.say(self.text(item.body), title=self.text(item.title), timeout=8)
 
     def schedule_refresh(self) -> None:
-        """A refresh after the gap; none starts while one's panes are still being redrawn (it
-        schedules the next itself once done, so a long burst cannot keep a pane from its turn)."""
-        if self._refresh_timer is None and self._redraws is None:
-            gap = max(REFRESH_GAP, 2 * self._refresh_cost)  # refreshing takes at most 1/3 of the loop
-            wait = max(0.001, self._refreshed_at + gap - monotonic())  # a Timer needs > 0
-            self._refresh_timer = self.set_timer(wait, self._debounced_refresh, name="recheck")
-
-    def _debounced_refresh(self) -> None:
-        self._refresh_timer = None
-        if not self.closing:
-            self.recheck()
-
-    def _recheck_now(self) -> None:
-        if self._refresh_timer is not None:
-            self._refresh_timer.stop()
-            self._refresh_timer = None
-        self.recheck()
+        self.pump.schedule()
 
     # --- checking and drawing ----------------------------------------------------------------
     def recheck(self) -> None:
-        """Re-runs the checkers whose inputs changed and redraws what changed. The panes are
-        redrawn one at a time, REDRAW_SLICE seconds of them per turn of the loop: after a burst
-        each may have thousands of rows to follow, and keys and frames must not wait for all."""
-        start = monotonic()
+        """Re-runs the checkers whose inputs changed and redraws what changed (the pump paces it)."""
+        self.pump.refresh_now()
+
+    def run_checks(self):
+        """A refresh: the checkers now, then the panes, yielding after each one redrawn. The pump
+        redraws them a slice of time per turn of the loop: after a burst each may have
+        thousands of rows to follow, and keys and frames must not wait for all."""
         self.checks_run += 1
-        self._dirty = False
         # only the step on screen shows its details: only it gets the scheduler explanations
         newly = self._passed_between + self.session.evaluate(None, {self.session.progress.current})
         self._passed_between, self._unjudged = [], False
         self.redraw_lesson()
         if newly:
             self._toast_passed(newly)
-        # a redraw still under way is dropped: each pane redraws from what it last drew
-        self._redraws = self._redraw_panes()
-        self._redraw_turn(monotonic() - start)
+        return self._redraw_panes()
 
     @property
     def refreshing(self) -> bool:
         """Whether a refresh's panes are still being redrawn (in turns of the loop)."""
-        return self._redraws is not None
+        return self.pump.refreshing
 
-    def _redraw_turn(self, spent: float = 0.0) -> None:
-        redraws = self._redraws
-        if redraws is None or self.closing:
-            return
-        start = monotonic()
-        for _ in redraws:
-            if monotonic() - start > REDRAW_SLICE:
-                spent += monotonic() - start
-                # Not call_soon: a task a timer woke (a frame, a key's handler) takes two passes
-                # of the loop to run, and would wait out another turn; a turn due a moment later
-                # lets it go first. A Textual timer: a pane that fails ends the app with its
-                # traceback, as it did drawn in one go, instead of leaving it waiting for the turn.
-                self.set_timer(0.001, partial(self._redraw_turn, spent), name="redraw")
-                return
-        if redraws is not self._redraws:
-            return  # a newer refresh took over while a pane was drawn
-        self._redraws = None
-        if self._drain_after_redraw:
-            self._drain_after_redraw = False
-            self.post_message(SourceReady())
-        self._refreshed_at = monotonic()
-        self._refresh_cost = spent + self._refreshed_at - start  # the loop's time, not the turns between
-        self._refreshed()
-        if self._dirty:
-            self.schedule_refresh()
-
-    def _refreshed(self) -> None:
+    def refresh_drawn(self) -> None:
         """A refresh is on screen (from the next frame): quiet from here, a full collection may run."""
         self._gc.busy()
 
