@@ -22,8 +22,8 @@ def tl_of(session):
 
 def test_facts_are_in_time_order_and_name_their_group():
     tl = tl_of(state(W))
-    times = [f.at for f in tl.facts]
-    assert times == sorted(times)
+    for a, b in zip(tl.facts, tl.facts[1:]):  # a time known to the second only lies in that second
+        assert a.at <= b.at or (not (a.precise and b.precise) and int(a.at) == int(b.at)), (a, b)
     rec = tl.recreations("llm", 0)
     assert len(rec) == 1 and rec[0].pod == "llm-0-1" and rec[0].source == "event" and rec[0].precise
     assert rec[0].uid == tl.uids("llm-0")[0].uid  # the related leader pod: the UID LWS deleted
@@ -173,3 +173,17 @@ def test_one_lws_timeline_is_kept_while_only_other_lws_change():
     assert s.apply(ObjectEvent("ADDED", stray, s.store.now + 1))
     rebuilt = timeline_of(s.store, ns, "llm")
     assert rebuilt is not mine and [f.uid for f in rebuilt.uids("llm-7")] == ["u-stray"]
+
+
+def test_a_time_known_to_the_second_comes_after_its_cause_in_that_second_and_says_so():
+    """The RecreateGroup event is timed to the microsecond (42.4); the deletion it asked for is an
+    object's timestamp, known to the second (42): it is told after its cause, marked ≈."""
+    tl = tl_of(state(W))
+    facts = tl.of("llm", 0)
+    recreated = next(i for i, f in enumerate(facts) if f.kind is Kind.GROUP_RECREATED)
+    restarted = next(i for i, f in enumerate(facts) if f.kind is Kind.RESTARTED)
+    deleting = [i for i, f in enumerate(facts) if f.kind is Kind.POD_DELETING and int(f.at) == int(facts[recreated].at)]
+    assert deleting and restarted < recreated < min(deleting)
+    lines = tl.lines("en", "llm", 0, limit=100)
+    assert lines[min(deleting)].startswith("≈") and not lines[recreated].startswith("≈")
+    assert all(line[10] == " " and line[11] != " " for line in lines)  # one column, both kinds of time

@@ -109,9 +109,6 @@ def iso(at: float, precise: bool = True) -> str:
     return f"{stamp}.{int(round(at * 1000)) % 1000:03d}Z" if precise else f"{stamp}Z"
 
 
-def clock(at: float, precise: bool = True) -> str:
-    stamp = time.strftime("%H:%M:%S", time.gmtime(at))
-    return f"{stamp}.{int(at * 10) % 10}" if precise else stamp
 
 
 def seconds(d: float) -> str:

@@ -68,9 +68,13 @@ class Fact:
     evidence: object = field(default=None, compare=False, repr=False)
 
     def clock(self) -> str:
-        """HH:MM:SS in UTC, with tenths when the time is precise."""
-        stamp = time.strftime("%H:%M:%S", time.gmtime(self.at))
-        return f"{stamp}.{int(self.at * 10) % 10}" if self.precise else stamp
+        return clock(self.at, self.precise)
+
+
+def clock(at: float, precise: bool = True) -> str:
+    """HH:MM:SS.t in UTC; a time known only to the second is ≈HH:MM:SS."""
+    stamp = time.strftime("%H:%M:%S", time.gmtime(at))
+    return f"{stamp}.{int(at * 10) % 10}" if precise else f"≈{stamp}"
 
 
 @dataclass(frozen=True)
@@ -102,8 +106,7 @@ _WORKER_RE = re.compile(r"^(.+)-(\d+)-(\d+)$")
 
 class Timeline:
     def __init__(self, facts: list[Fact], anchor: float, lws_names: set[str]):
-        facts.sort(key=lambda f: (f.at, _KIND_ORDER[f.kind]))
-        self.facts: tuple[Fact, ...] = tuple(facts[-MAX_FACTS:])
+        self.facts: tuple[Fact, ...] = tuple(_causal_order(facts)[-MAX_FACTS:])
         self.anchor = anchor
         self.lws_names = lws_names
         self._uids: dict[str, list[Fact]] = {}  # pod -> its POD_CREATED facts, oldest first
@@ -217,15 +220,38 @@ class Timeline:
         out = []
         for f in self.of(lws, group)[-limit:]:
             en, ko = _TEXT[f.kind]
+            detail = say(lang, *_WHICH_REVISION[f.detail]) if f.kind is Kind.REVISION_CREATED else f.detail
             text = say(lang, en, ko, pod=f.pod, uid=f.uid[:8], g=f.group, rev=f.revision[:10],
-                       detail=f.detail, prev=f.detail[:8])
+                       detail=detail, prev=f.detail[:8])
             if f.kind is Kind.POD_CREATED and not f.detail:
                 text = text.split(" (")[0]
             mark = (" [rollout]" if lang != "ko" else " [롤아웃]") if self.in_rollout(f) and f.kind in _FAILURE_LIKE else ""
-            out.append(f"{f.clock()} {text}{mark}")
+            out.append(f"{f.clock():<10} {text}{mark}")  # both kinds of time one width
         return out
 
 
+def _causal_order(facts: list[Fact]) -> list[Fact]:
+    """Facts by time. One known only to the second (an object's timestamp, a core Event) may have
+    happened anywhere in that second: it is put just after the last precise fact of its LWS in
+    that second that can be its cause (a kind no later in _KIND_ORDER), or at the second's start
+    when there is none. So the deletion LWS asked for at 42.4 is not told at 42, before it was
+    asked. Only its own LWS's facts place it: one LWS's timeline is its part of the whole."""
+    causes: dict[tuple[str, int], list[Fact]] = {}
+    for f in facts:
+        if f.precise:
+            causes.setdefault((f.lws, int(f.at)), []).append(f)
+
+    def when(f: Fact) -> float:
+        if f.precise:
+            return f.at
+        rank = _KIND_ORDER[f.kind]
+        return max((g.at for g in causes.get((f.lws, int(f.at)), ()) if _KIND_ORDER[g.kind] <= rank),
+                   default=float(int(f.at)))
+
+    return sorted(facts, key=lambda f: (when(f), _KIND_ORDER[f.kind], not f.precise))
+
+
+_WHICH_REVISION = {"initial": ("initial", "처음"), "update": ("update", "업데이트")}
 _FAILURE_LIKE = (Kind.POD_CREATED, Kind.POD_DELETING, Kind.POD_GONE, Kind.GROUP_RECREATED, Kind.RESTARTED)
 _KIND_ORDER = {k: i for i, k in enumerate((Kind.REVISION_CREATED, Kind.GROUPS_UPDATING, Kind.RESTARTED,
                                            Kind.GROUP_RECREATED, Kind.POD_DELETING, Kind.POD_GONE,

@@ -19,7 +19,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from tutor.cluster.store import Store
-from tutor.cluster.story import Episode, Line, Story, clock, story
+from tutor.cluster.story import Episode, Line, Story, story
+from tutor.cluster.timeline import clock
 from tutor.ui.i18n import localise_bindings
 from tutor.ui.widgets.redraw import RedrawsOnChange
 
