@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 import socket
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -83,31 +85,45 @@ SAYS = {
 
 
 def _check_all(kubeconfig: Path, tmp: Path, kind: str) -> None:
+    """Every command, in text and in JSON, and doctor. Run side by side: each waits out the same
+    failure on its own (a silent port costs each its connect timeout), and none writes anything."""
     sandbox = tmp / "sandbox"
     sandbox.mkdir(exist_ok=True)
     out = sandbox / "rec.jsonl"
     env = {"XDG_STATE_HOME": str(tmp / "state")}
     before = picture(sandbox)
     phrase, json_kind = SAYS[kind]
+    runs = []  # (argv, how its answer is checked)
     for argv, takes_json in COMMANDS.values():
         argv = [a.replace("{OUT}", str(out)) for a in argv]
-        common = [*argv, "--kubeconfig", str(kubeconfig), "--workdir", str(sandbox)]
-        assert_one_line_error(lwstutor(*common, "--lang", "en", env=env), phrase)
+        common = [*argv, "--kubeconfig", str(kubeconfig), "--workdir", str(sandbox), "--lang", "en"]
+        runs.append((common, lambda run: assert_one_line_error(run, phrase)))
         if takes_json:
-            run = lwstutor(*common, "--lang", "en", "--json", env=env)
-            assert_one_line_error(run, phrase, json_out=True)
-            assert json.loads(run.stdout)["error"]["kind"] == json_kind
-    assert_one_line_error(lwstutor("check", "--kubeconfig", str(kubeconfig), "--lang", "ko", env=env),
-                          {"forbidden": "거부했습니다", "unauthorized": "인증 정보", "tls": "TLS 인증서",
-                           "timeout": "시간 초과", "refused": "연결이 거부되었습니다"}[kind])
+            runs.append(([*common, "--json"], partial(_json_error, phrase=phrase, kind=json_kind)))
+    korean = {"forbidden": "거부했습니다", "unauthorized": "인증 정보", "tls": "TLS 인증서",
+              "timeout": "시간 초과", "refused": "연결이 거부되었습니다"}[kind]
+    runs.append((["check", "--kubeconfig", str(kubeconfig), "--lang", "ko"],
+                 lambda run: assert_one_line_error(run, korean)))
     # doctor reports it and still checks the workdir, exit 2.
-    run = lwstutor("doctor", "--kubeconfig", str(kubeconfig), "--workdir", str(sandbox), "--lang", "en", "--json",
-                   env=env)
+    runs.append((["doctor", "--kubeconfig", str(kubeconfig), "--workdir", str(sandbox), "--lang", "en", "--json"],
+                 partial(_doctor_error, kind=json_kind)))
+    with ThreadPoolExecutor(max_workers=len(runs)) as pool:
+        done = list(pool.map(lambda r: (r[1], lwstutor(*r[0], env=env)), runs))
+    for check, run in done:
+        check(run)
+    assert picture(sandbox) == before and not out.exists()
+
+
+def _json_error(run, *, phrase: str, kind: str) -> None:
+    assert_one_line_error(run, phrase, json_out=True)
+    assert json.loads(run.stdout)["error"]["kind"] == kind
+
+
+def _doctor_error(run, *, kind: str) -> None:
     assert run.code == 2 and "Traceback" not in run.stderr, run
     doc = json.loads(run.stdout)
-    assert doc["error"]["kind"] == json_kind, doc["error"]
+    assert doc["error"]["kind"] == kind, doc["error"]
     assert {c["id"]: c["ok"] for c in doc["checks"]}["workdir"] is True
-    assert picture(sandbox) == before and not out.exists()
 
 
 @pytest.mark.parametrize("kind", ["forbidden", "unauthorized", "tls", "timeout"])

@@ -13,6 +13,7 @@ disagreements); the README's test section quotes them.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -24,7 +25,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.e2e.labcluster.lab import GPU, node as lab_node
+from tests.e2e.labcluster.lab import GPU, LOOPBACK, node as lab_node
 from tutor.cluster import objects as o
 from tutor.cluster import placement as pl
 from tutor.cluster import scheduler_message as sm
@@ -33,7 +34,9 @@ CASE_LABEL = "why-case"
 TAINT = {"key": "why/dedicated", "value": "yes", "effect": "NoSchedule"}
 TAINT_EXEC = {"key": "why/evict", "value": "now", "effect": "NoExecute"}
 NOT_READY_TAINTS = ("node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable")
-SETTLE = 1.0  # s: for the scheduler's informers to see nodes added or removed before a pod is placed
+# The scheduler's cache sizes, as its /metrics says them (refreshed there every second): a case
+# places its pods only once the scheduler holds the nodes and pods the API server holds.
+CACHE_SIZE = re.compile(r'^scheduler_cache_size\{type="(nodes|pods)"\} (\d+)', re.M)
 AGREE_WITHIN = 20.0  # s: a refused pod's message is compared until it holds still and agrees
 
 
@@ -86,12 +89,12 @@ class Bench:
         try:
             self.apply([{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}}, *node_objs])
             self.wait("the case's nodes Ready and untainted by the node controller", lambda: self._ready(names))
-            time.sleep(SETTLE)
+            self.wait("the scheduler to hold the case's nodes", self._scheduler_caught_up)
             if bound:
                 self.apply([_pod(f"held-{i}", ns, case, node_name=names[b["node"]], gpus=b["gpus"],
                                  tolerations=[{"operator": "Exists"}], labels=b.get("labels"), anti=b.get("anti", ""))
                             for i, b in enumerate(bound)])
-                time.sleep(SETTLE)
+                self.wait("the scheduler to hold the bound pods", self._scheduler_caught_up)
             watched = []
             for i, p in enumerate(pending):
                 name = f"p{i}"
@@ -108,7 +111,18 @@ class Bench:
         finally:
             self.lab.kubectl("delete", "namespace", ns, "--wait=false", check=False)
             self.lab.kubectl("delete", "nodes", *names, "--wait=true", check=False, timeout=120)
-            time.sleep(SETTLE)
+            self.wait("the scheduler to drop the case's nodes", self._scheduler_caught_up)
+
+    def _scheduler_caught_up(self) -> bool:
+        """The scheduler's cache holds what the API server holds: the pods bound to a node and not
+        finished (what its informer keeps), and a node for each node there and for each node a
+        held pod is still bound to (a deleted node's entry stays while its pods do)."""
+        nodes, pods = self.snapshot()
+        bound = [p for p in pods if o.node_name(p) and p.get("status", {}).get("phase") not in ("Succeeded", "Failed")]
+        node_names = {o.name(n) for n in nodes} | {o.node_name(p) for p in bound}
+        url = f"https://{LOOPBACK}:{self.lab.ports['scheduler']}/metrics"
+        held = dict(CACHE_SIZE.findall(self.lab.get(url, insecure=True)))
+        return held == {"nodes": str(len(node_names)), "pods": str(len(bound))}
 
     def _ready(self, names: list[str]) -> bool:
         nodes = {o.name(n): n for n in self.kubectl_json("get", "nodes")["items"]}
