@@ -96,3 +96,28 @@ async def test_events_text_can_be_selected_with_the_mouse(tmp_path):
         picked = app.screen.get_selected_text()
         first, second = picked.split("\n")
         assert first.rstrip() == lines[0][3:] and lines[1].startswith(second) and len(second) >= 9, (picked, lines[:2])
+
+
+def _groups_text(width: int) -> list[str]:
+    import io
+
+    from rich.console import Console
+
+    from tests.states import state
+
+    console = Console(width=width, record=True, file=io.StringIO())
+    console.print(render.groups_view(state("walkthrough").store, "infer"))
+    return console.export_text().splitlines()
+
+
+def test_the_groups_of_one_lws_line_up_when_the_pane_is_wide_enough():
+    lines = _groups_text(60)
+    orphan = [ln for ln in lines if ln.startswith("  orphan-")]
+    llm = [ln for ln in lines if ln.startswith("  llm-")]
+    assert len(orphan) == 2 and len(llm) == 4
+    for rows in (orphan, llm):  # the phase and node columns start at one place in every group
+        assert len({ln.index("Running" if "Running" in ln else "Pending") for ln in rows}) == 1, rows
+        assert len({ln.index("lab-server" if "lab-server" in ln else " - ") for ln in rows}) <= 2, rows
+    assert len({ln.index("557f644b") for ln in llm}) == 1, llm
+    # narrow, nothing is padded only to be cut: no "…" after blanks
+    assert not any(re.search(r" {2,}…", ln) for ln in _groups_text(34))

@@ -89,6 +89,37 @@ def _group_row(p: dict) -> tuple:
             Text(o.node_name(p) or "-", style="dim"), Text(o.revision(p)[:8] or "-", style="dim"))
 
 
+class _LinedUp:
+    """An LWS's groups, each a header and a grid of its pods. When the pane is wide enough, each
+    column is as wide across the groups as its widest cell, so the groups line up; in a narrow
+    pane the grids shrink on their own, as before (padding would only be cut to "…")."""
+
+    def __init__(self, groups: list[tuple[Text, list[tuple]]]):
+        self.groups = groups
+
+    def __rich_console__(self, console, options):
+        rows = [row for _, group_rows in self.groups for row in group_rows]
+        widths = [max((row[i].cell_len for row in rows), default=0) for i in range(1, 5)]
+        fits = 1 + sum(widths) + len(widths) <= options.max_width  # the indent, the cells, a space each
+        for header, group_rows in self.groups:
+            yield Padding(header, (0, 0, 0, 1))
+            table = Table.grid(padding=(0, 1))
+            table.add_column(no_wrap=True, width=1)
+            for _ in range(4):
+                table.add_column(no_wrap=True, overflow="ellipsis")
+            for row in group_rows:
+                table.add_row(row[0], *(_padded(cell, w) if fits else cell for cell, w in zip(row[1:], widths)))
+            yield table
+
+
+def _padded(cell: Text, width: int) -> Text:
+    if cell.cell_len >= width:
+        return cell
+    out = cell.copy()  # the memoised row is shared
+    out.pad_right(width - cell.cell_len)
+    return out
+
+
 def _group_order(g):
     return (g is None, g or 0)
 
@@ -122,15 +153,8 @@ def groups_view(store: Store, namespace: str, t: Translate = _en) -> RenderableT
         name = o.name(lws)
         parts.append(_lws_header(lws, t))
         shown, total = shown_groups(store, namespace, name)
-        for g, members in shown:
-            table = Table.grid(padding=(0, 1))
-            table.add_column(no_wrap=True, width=1)
-            for _ in range(4):
-                table.add_column(no_wrap=True, overflow="ellipsis")
-            for p in members:
-                table.add_row(*_memo(p, "group-row", _group_row))
-            parts.append(Padding(_group_header(store, name, g, members, t), (0, 0, 0, 1)))
-            parts.append(table)
+        parts.append(_LinedUp([(_group_header(store, name, g, members, t),
+                                [_memo(p, "group-row", _group_row) for p in members]) for g, members in shown]))
         if total > len(shown):
             parts.append(Padding(Text(t("… {n} more groups (every pod is in the Pods pane)",
                                         n=total - len(shown)), style="dim"), (0, 0, 0, 1)))
