@@ -32,6 +32,7 @@ from tutor.lesson.loader import load
 from tutor.progress import Progress
 from tutor.session import Session
 from tutor.ui.app import TutorApp
+from tutor.ui.quiet_gc import hold_until_first_frame
 from tutor.workspace.files import FileRead
 
 
@@ -39,6 +40,7 @@ async def run(args) -> None:
     tmp = Path(tempfile.mkdtemp(prefix="lwstutor-labreact-"))
     session = Session(load(), args.workdir, "en", Progress.load(tmp / "progress.json", 8))
     conn = connect(args.kubeconfig)
+    hold_until_first_frame()  # as the CLI starts the app (tutor.commands.tui.run_tui): its collector freezes
     app = TutorApp(session, context=conn.context, start_sources=partial(start_live, conn.api_client, poll=False))
     seq = {"applied": 0, "rechecking": 0, "rechecked": 0, "drawn": 0}
     apply, recheck, refreshed, display = session.apply, app.run_checks, app.refresh_drawn, app._display

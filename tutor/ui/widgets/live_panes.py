@@ -13,6 +13,7 @@ from tutor.ui import render
 from tutor.ui.incremental import GroupsKey, Ledger
 from tutor.ui.widgets.redraw import RedrawsOnChange
 from tutor.ui.widgets.text_blocks import TextBlocks
+from tutor.ui.widgets.virtual_size import update_static
 
 
 class GroupsPane(RedrawsOnChange, VerticalScroll):
@@ -30,7 +31,7 @@ class GroupsPane(RedrawsOnChange, VerticalScroll):
         # changes beyond the groups shown change nothing
         if self._is_new((unavailable, self._key.update(store, namespace, t))):
             body = self.query_one("#groups-body", Static)
-            body.update(unavailable if unavailable else render.groups_view(store, namespace, t))
+            update_static(body, unavailable if unavailable else render.groups_view(store, namespace, t))
 
 
 class NodeLedger(RedrawsOnChange, TextBlocks):

@@ -13,6 +13,7 @@ from textual.widgets import Static
 
 from tutor.checks.verdict import Status, Verdict
 from tutor.ui.widgets.redraw import RedrawsOnChange
+from tutor.ui.widgets.virtual_size import update_static
 
 MAX_DETAILS = 30  # the box shows this many detail lines, then how many more there are
 MAX_CHARS = 2000
@@ -51,14 +52,18 @@ class VerdictBox(RedrawsOnChange, VerticalScroll):
         if not self._is_new((verdict, latched, labels)):
             return
         self.border_title = labels["title"]
-        for cls in ("-pass", "-fail", "-waiting", "-error"):
-            self.remove_class(cls)
+        # A class changed restyles and lays out the screen: only when the status did.
+        status = f"-{verdict.status.value}" if verdict is not None else ""
+        stale = [cls for cls in ("-pass", "-fail", "-waiting", "-error") if cls != status and self.has_class(cls)]
+        if stale:
+            self.remove_class(*stale)
+        if status and not self.has_class(status):
+            self.add_class(status)
         body = self.query_one("#verdict-body", Static)
         if verdict is None:
-            body.update(Text(labels["checking"], style="dim"))
+            update_static(body, Text(labels["checking"], style="dim"))
             return
-        self.add_class(f"-{verdict.status.value}")
-        body.update(_verdict_text(verdict, latched, labels))
+        update_static(body, _verdict_text(verdict, latched, labels))
         self.call_after_refresh(self._mark_more)
 
     # The mark follows the scroll position and the pane's size (a longer verdict, a zoom, a resize).
