@@ -180,3 +180,53 @@ def test_a_leader_replaced_with_nothing_failed_first_is_no_recreation(started):
     assert not tl.of("llm", 0, (Kind.RESTARTED,)) and not tl.recreations("llm", 0)
     v = check(s, 5)
     assert v.status is Status.FAIL and "no sign that LWS recreated group 0" in v.message, v
+
+
+# --- what the tutor does not know is shown as it is --------------------------------------------
+
+def test_an_lws_event_of_an_unknown_reason_is_shown_with_its_words():
+    """The bare event above (reason and message both new, nothing saying what it did): the
+    timeline, the story and the events pane show its reason and message, and step 5's details
+    carry it in llm's timeline, where the late start has it among the newest."""
+    from tutor.ui import render
+
+    said = "PodGroupRestarted: Restarting the pods of llm's replica 0"
+    s = late(derived(LATE5, EDITS["bare"]))
+    tl = timeline_of(s.store, "infer", "llm")
+    assert [f.detail for f in tl.of("llm", kinds=(Kind.LWS_EVENT,))] == [said]
+    assert any(line.endswith(f"LWS event {said}") for line in tl.lines("en", "llm"))
+    assert any(f"LWS 이벤트 {said}" in line for line in tl.lines("ko", "llm"))
+    told = [e for e in story_of(s.store, "infer", "llm").episodes if e.kind == "event"]
+    assert [[line.text("en") for line in e.lines] for e in told] == [[said]]
+    pane = [b.plain for b in render.event_blocks(s.store, "infer")]
+    assert any("PodGroupRestarted leaderworkerset/llm" in b and "Restarting the pods of llm's replica 0" in b
+               for b in pane), pane
+    assert any(said in d for d in check(s, 5).details)
+
+
+def test_the_known_reasons_stay_out_of_the_unknown():
+    for name in (W, LATE5, "late-mid-rollout", "both-workers-failed"):
+        s = derived(name, lambda obj: obj)
+        assert not timeline_of(s.store, "infer", "llm").of("llm", kinds=(Kind.LWS_EVENT,)), name
+        assert not [e for e in story_of(s.store, "infer", "llm").episodes if e.kind == "event"], name
+
+
+def test_an_lws_condition_of_an_unknown_type_is_shown_with_its_status():
+    """A newer LWS's condition (GangScheduled, say) beside v0.9's Available: the groups pane
+    names it with its status, True or not; LWS's own False ones stay the stale leftovers they are."""
+    from tutor.ui import render
+
+    def conditions(obj: dict) -> dict:
+        if o.kind(obj) != "LeaderWorkerSet" or o.name(obj) != "llm":
+            return obj
+        obj = copy.deepcopy(obj)
+        obj.setdefault("status", {}).setdefault("conditions", []).extend([
+            {"type": "GangScheduled", "status": "False", "reason": "Waiting", "message": "2 of 4 pods"},
+            {"type": "Partitioned", "status": "True", "reason": "Set", "message": "partition 0"}])
+        return obj
+
+    s = derived(W, conditions)
+    header = render._lws_header(s.store.get("LeaderWorkerSet", "llm", "infer"), render._en).plain
+    assert "GangScheduled=False" in header and "  Partitioned" in header and "  Available" in header, header
+    assert "Progressing" not in header  # LWS's own, False: a leftover
+    assert check(s, 6).passed

@@ -54,16 +54,16 @@ class Line:
     odd: bool = False  # an LWS oddity, shown as what it is
 
     def text(self, lang: str) -> str:
-        return _pick(self.what, lang)
+        return pick(self.what, lang)
 
     def because(self, lang: str) -> str:
-        return _pick(self.cause, lang) if self.cause else ""
+        return pick(self.cause, lang) if self.cause else ""
 
 
 @dataclass(frozen=True)
 class Episode:
     lws: str
-    kind: str  # created | failure | rollout | scheduling
+    kind: str  # created | failure | rollout | scheduling | event (LWS events of unknown reasons)
     group: int | None  # the group it is about (None: the whole LWS)
     title: Words
     lines: tuple[Line, ...]
@@ -97,10 +97,6 @@ class Story:
 
     def lws_names(self) -> list[str]:
         return list(dict.fromkeys(e.lws for e in self.episodes))
-
-
-def _pick(words: Words, lang: str) -> str:
-    return pick(words, lang)
 
 
 def iso(at: float, precise: bool = True) -> str:
@@ -147,7 +143,7 @@ def _build_of(store: Store, key: tuple[str, str]) -> Story:
 
 def _episodes(ev: _Evidence, lws: str) -> list[Episode]:
     """One LWS's episodes in time order, the newest MAX_EPISODES; each reads only that LWS's facts."""
-    mine = _created(ev, lws) + _rollouts(ev, lws) + _scheduling(ev, lws)
+    mine = _created(ev, lws) + _rollouts(ev, lws) + _scheduling(ev, lws) + _unknown(ev, lws)
     for g in sorted({f.group for f in ev.tl.of(lws) if f.group is not None}):
         mine += _failures(ev, lws, g)
     return sorted((e for e in mine if e.lines), key=lambda e: e.start)[-MAX_EPISODES:]
@@ -627,6 +623,20 @@ def _scheduling(ev: _Evidence, lws: str) -> list[Episode]:
                      "이유: 노드 장부와 이벤트 창의 스케줄러 메시지를 보세요"), precise)
         out.append(Episode(lws, "scheduling", group, (f"{pod} not scheduled", f"{pod} 스케줄 안 됨"), (line,)))
     return out
+
+
+def _unknown(ev: _Evidence, lws: str) -> list[Episode]:
+    """LWS's events of reasons the tutor does not know (a newer LWS's), told as they are, those
+    less than EPISODE_GAP apart in one episode."""
+    runs: list[list[Fact]] = []
+    for f in ev.tl.of(lws, kinds=(Kind.LWS_EVENT,)):
+        if runs and f.at - runs[-1][-1].at <= EPISODE_GAP:
+            runs[-1].append(f)
+        else:
+            runs.append([f])
+    title = ("LWS events the tutor does not know", "튜터가 모르는 LWS 이벤트")
+    return [Episode(lws, "event", None, title, tuple(Line(f.at, f.group, "lws-event", (f.detail, f.detail), None,
+                                                          f.precise) for f in run)) for run in runs]
 
 
 _story_cached = per_store_version(build)

@@ -47,6 +47,10 @@ SLACK = 1.0  # seconds: the resolution of creationTimestamp, lastTimestamp and a
 RECREATE_REASONS = ("RecreateGroup", "RecreateGroupOnPodRestart")  # v0.9+, and v0.8 and older
 RESTART_POD_REASONS = ("BackOff",)  # kubelet: "Back-off restarting failed container"
 EVENT_RESTART_RANK = (*RESTART_POD_REASONS, "Started", "Created")  # which event tells a restart best
+# The LWS event reasons the tutor reads (lws-facts: the controllers' events). Any other reason, a
+# newer LWS's, is kept as it is (Kind.LWS_EVENT): shown with its words, never dropped.
+KNOWN_LWS_REASONS = (*RECREATE_REASONS, "CreatingRevision", "GroupsProgressing", "GroupsUpdating", "AllGroupsReady",
+                     "FailedCreate", "FailedUpdate")
 KILLING_REASON = "Killing"  # kubelet: "Stopping container <c>", once a pod's deletion reached it
 REACTION = 10.0  # seconds: LWS deletes the leader within this of the restart it reacts to (ms, really)
 DEFAULT_GRACE = 30.0  # seconds: terminationGracePeriodSeconds unless the pod says otherwise
@@ -61,6 +65,7 @@ class Kind(str, Enum):
     GROUPS_UPDATING = "groups-updating"  # the rollout moved on to a group; detail = the event's message
     GROUP_RECREATED = "group-recreated"  # LWS deleted the group's leader to recreate it; uid = that leader's
     ALL_READY = "all-ready"  # LWS reported every group ready
+    LWS_EVENT = "lws-event"  # an LWS event of a reason the tutor does not know; detail = "<reason>: <message>"
 
 
 @dataclass(frozen=True)
@@ -241,7 +246,7 @@ class Timeline:
 _FAILURE_LIKE = (Kind.POD_CREATED, Kind.POD_DELETING, Kind.POD_GONE, Kind.GROUP_RECREATED, Kind.RESTARTED)
 _KIND_ORDER = {k: i for i, k in enumerate((Kind.REVISION_CREATED, Kind.GROUPS_UPDATING, Kind.RESTARTED,
                                            Kind.GROUP_RECREATED, Kind.POD_DELETING, Kind.POD_GONE,
-                                           Kind.POD_CREATED, Kind.ALL_READY))}
+                                           Kind.POD_CREATED, Kind.ALL_READY, Kind.LWS_EVENT))}
 _TEXT = {
     Kind.POD_CREATED: ("{pod} is {uid} (replaced {prev})", "{pod}의 UID {uid} ({prev} 대체)"),
     Kind.POD_DELETING: ("{pod} {uid} deletion asked", "{pod} {uid} 삭제 요청"),
@@ -251,6 +256,7 @@ _TEXT = {
     Kind.GROUPS_UPDATING: ("rollout: {detail}", "롤아웃: {detail}"),
     Kind.GROUP_RECREATED: ("LWS recreated group {g}: {detail}", "LWS가 그룹 {g} 재생성: {detail}"),
     Kind.ALL_READY: ("all groups ready", "모든 그룹 준비됨"),
+    Kind.LWS_EVENT: ("LWS event {detail}", "LWS 이벤트 {detail}"),
 }
 _EFFECTS_TEXT = ("LWS recreated group {g}: leader {uid} deleted after {pod} restarted (no event says so; told by "
                  "its effects)", "LWS가 그룹 {g} 재생성: {pod} 재시작 뒤 리더 {uid} 삭제(이벤트 없음, 결과로 앎)")
@@ -583,6 +589,10 @@ def _lws_facts(ev: dict, lws: str, times: list[tuple[float, bool]]) -> list[Fact
                             msg, "event", precise, ev))
         elif reason == "AllGroupsReady":
             out.append(Fact(at, Kind.ALL_READY, lws, None, "", "", "", msg, "event", precise, ev))
+        elif reason not in KNOWN_LWS_REASONS:
+            about = _LEADER_RE.match(str(related.get("name") or "")) if related.get("kind") == "Pod" else None
+            group = int(about.group(2)) if about and about.group(1) == lws else None
+            out.append(Fact(at, Kind.LWS_EVENT, lws, group, "", "", "", f"{reason}: {msg}", "event", precise, ev))
     return out
 
 
