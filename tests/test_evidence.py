@@ -123,10 +123,60 @@ def test_group1_failing_after_step5_is_no_pass_even_before_lws_acts():
 @pytest.mark.parametrize("name,done", [("late-after-step5", 5), ("late-after-step6", 6), ("late-after-step8", 8),
                                        ("late-mid-rollout", 6)])
 def test_a_late_tutor_passes_every_step_done_right(name, done):
+    """Every step done right passes, but step 4 once the rollout has replaced llm-1: nothing the
+    cluster shows can confirm the IP dns.txt holds then, and a fresh lookup is asked for."""
     s = state(name)
+    replaced = name != "late-after-step5"
     for n in range(1, 9):
         v = check(s, n)
-        assert (v.status is PASS) == (n <= done), (n, v)
+        assert (v.status is PASS) == (n <= done and not (n == 4 and replaced)), (n, v)
+    if replaced:
+        assert "cannot be confirmed" in check(s, 4).message
+        fresh = o.pod_ip(s.store.get("Pod", "llm-1", "infer"))
+        s.apply(FileChanged("dns.txt", lookup(fresh), s.store.now))
+        assert check(s, 4).passed
+
+
+def inside_group0s_grace(lang: str = "en"):
+    """The walkthrough cut inside group 0's grace period: llm-0-1's container failed, LWS deleted
+    llm-0 to recreate the group, and both old pods are Terminating, still Running (the real
+    kubelet waits out the 30 s their `sh -c` loop ignores SIGTERM for)."""
+    s = state("walkthrough", after=event("Pod", "llm-0-1", "MODIFIED", o.is_terminating), lang=lang)
+    assert s.store.get("Pod", "llm-0", "infer")["metadata"].get("deletionTimestamp")
+    return s
+
+
+def test_a_late_start_inside_the_grace_period_passes_steps_1_and_2():
+    """Started then, the tutor has no progress; the cluster shows steps 1 and 2 done: the four
+    pods Running (two of them Terminating through their grace period, a container of their group
+    restarted), labels and all. Step 5 waits for the group to come back."""
+    for started in (inside_group0s_grace(), late(inside_group0s_grace())):
+        v = check(started, 1)
+        assert v.status is PASS, v
+        words_in(v, "llm-0's group is being recreated by LWS after a container failed", "llm-0, llm-0-1")
+        assert check(started, 2).status is PASS
+        assert check(started, 5).status is WAIT and "LWS is recreating group 0" in check(started, 5).message
+    ko = check(late(inside_group0s_grace("ko")), 1)
+    assert ko.passed and "LWS가 llm-0의 그룹을 다시 만드는 중입니다" in " ".join(ko.details)
+    # names.txt is still compared with the labels, the Terminating pods' included
+    s = late(inside_group0s_grace())
+    swapped = s.workspace.get("names.txt").text.replace("pod=llm-0-1 group=0 worker=1", "pod=llm-0-1 group=1 worker=1")
+    s.apply(FileChanged("names.txt", swapped, s.store.now))
+    v = check(s, 2)
+    assert v.status is FAIL and "llm-0-1 has labels group-index=0 worker-index=1" in v.message
+
+
+def test_a_group_deleted_by_hand_inside_its_grace_period_still_waits():
+    """The same moment with no container failed (a group's pods deleted by hand restart nothing):
+    nothing says the group is coming back, so step 1 waits for its pods as before."""
+    s = inside_group0s_grace()
+    worker = copy.deepcopy(s.store.get("Pod", "llm-0-1", "infer"))
+    for cs in o.container_statuses(worker):
+        cs["restartCount"], cs["lastState"] = 0, {}
+    worker["metadata"]["resourceVersion"] += "0"
+    s.apply(ObjectEvent("MODIFIED", worker, s.store.now))
+    for started in (s, late(s)):
+        assert check(started, 1).status is WAIT and check(started, 2).status is WAIT
 
 
 def test_mid_rollout_step6_waits_then_passes_and_step5_stays_passed():
@@ -149,7 +199,14 @@ def test_a_rollout_that_recreated_group_1_itself_leaves_step5_passed():
 
 
 def test_check_at_the_end_of_the_walkthrough_passes_all_eight_with_no_history():
+    """All but step 4, whose lookup predates the rollout that gave llm-1 a new IP: with no
+    history that IP cannot be confirmed. Replayed, the tutor saw llm-1 hold it, and passes it."""
     s = late(state("walkthrough"))
+    assert [n for n in range(1, 9) if not check(s, n).passed] == [4]
+    v = check(s, 4)
+    assert v.status is FAIL and "cannot be confirmed" in v.message and "look the name up afresh" in v.message
+    assert check(state("walkthrough"), 4).passed
+    s.apply(FileChanged("dns.txt", lookup(o.pod_ip(s.store.get("Pod", "llm-1", "infer"))), s.store.now))
     assert [n for n in range(1, 9) if not check(s, n).passed] == []
 
 
@@ -217,13 +274,20 @@ def test_step4_an_earlier_ip_written_after_the_replacement_fails():
     words_in(v, "an earlier IP of llm-1", now)
 
 
-def test_step4_late_start_after_the_replacement_passes_unconfirmed_unless_refuted():
-    """Started after llm-1 was replaced, with no record of its earlier IP: the cluster cannot prove
-    or refute it, so it passes and says so; another pod's address is refuted."""
+def test_step4_late_start_after_the_replacement_is_unconfirmed_not_passed():
+    """Started after llm-1 was replaced, with no record of its earlier IP: the cluster can neither
+    prove nor refute it, and a one-digit typo would read the same. No pass: the verdict says it
+    cannot be confirmed and asks for a fresh lookup (the command is the hints'); another pod's
+    address is refuted."""
     before, now = first_and_last_ip()
-    v = check(late(dns_written_then_replayed(before)), 4)
-    assert v.status is PASS
-    words_in(v, "before leader pod llm-1 was last replaced", now, "Not confirmed")
+    typo = before[:-1] + str((int(before[-1]) + 1) % 10)
+    for ip in (before, typo):
+        v = check(late(dns_written_then_replayed(ip)), 4)
+        assert v.status is FAIL, v
+        words_in(v, "cannot be confirmed against what the cluster shows", now, "not necessarily wrong",
+                 "look the name up afresh", "dns.txt", "Look up llm-1.llm.infer.svc.cluster.local from inside llm-1-1")
+    ko = check(late(dns_written_then_replayed(before), lang="ko"), 4)
+    words_in(ko, "확인할 수 없습니다", "새로 조회해")
     # The node's IPAM may hand the freed address to a pod created after the file: no refutation.
     s = late(dns_written_then_replayed(before))
     reused = copy.deepcopy(s.store.get("Pod", "llm-1-1", "infer"))
@@ -231,7 +295,8 @@ def test_step4_late_start_after_the_replacement_passes_unconfirmed_unless_refute
     reused["status"]["podIPs"] = [{"ip": before}]
     reused["metadata"]["resourceVersion"] += "0"
     s.apply(ObjectEvent("MODIFIED", reused, s.store.now))
-    assert check(s, 4).status is PASS
+    v = check(s, 4)
+    assert v.status is FAIL and "cannot be confirmed" in v.message
     # A pod that had an address since before the file was written refutes it. The scripted lab
     # recreates every pod within a second or two of the file, so llm-0's birth is moved an hour back.
     held = state(G1).store.get("Pod", "llm-0", "infer")["status"]["podIP"]
@@ -243,7 +308,7 @@ def test_step4_late_start_after_the_replacement_passes_unconfirmed_unless_refute
     assert v.status is FAIL
     words_in(v, f"{held}, the IP pod llm-0 had already")
     v = check(late(state(G1, files={"dns.txt": lookup(now)})), 4)
-    assert v.status is PASS and "Not confirmed" not in " ".join(v.details)
+    assert v.status is PASS and "confirmed" not in " ".join((v.message, *v.details))
 
 
 def test_a_live_start_judges_nothing_until_every_watch_has_listed():
@@ -275,7 +340,8 @@ def test_a_live_start_judges_nothing_until_every_watch_has_listed():
         s.apply(Relisted(res.kind, then.store.all(res.kind), 0.0))
         s.apply(SourceState(res.name, Conn.OK, "", 0.0))
     assert not s.awaiting_lists
-    assert s.evaluate() == list(range(1, 9))
+    # all judged now; step 4's lookup predates the rollout that replaced llm-1, and cannot be confirmed
+    assert s.evaluate() == [1, 2, 3, 5, 6, 7, 8] and sorted(s.verdicts) == list(range(1, 9))
     # A forbidden resource is a settled answer: it does not hold the checks back.
     s = fresh()
     s.awaiting_lists = {"nodes"}

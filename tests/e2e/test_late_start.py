@@ -1,6 +1,7 @@
 """Start at any moment, on the real control plane: the TUI started after step 5, restarted in the
 middle of step 6's rollout, started after step 8, and `check --json` run once at the end. Each
-start has no history: the verdicts come from what the cluster still shows."""
+start has no history: the verdicts come from what the cluster still shows (once the rollout has
+given llm-1 a new IP, step 4 asks for a fresh lookup, since the cluster keeps no earlier IP)."""
 
 from __future__ import annotations
 
@@ -35,13 +36,16 @@ async def test_the_tutor_started_late_passes_what_was_done(lab, learner, tmp_pat
     await blocking(learner.wait, "group 1 rolled", lambda: all(
         (p := learner.pod(n)) and any(e.get("name") == "VERSION" for e in p["spec"]["containers"][0].get("env", []))
         and p["status"].get("phase") == "Running" for n in ("llm-1", "llm-1-1")))
-    code, steps = await blocking(tutor_check, lab, learner.workdir, "--step", "5", "--step", "6")
+    code, steps = await blocking(tutor_check, lab, learner.workdir, "--step", "4", "--step", "5", "--step", "6")
     assert steps[5]["status"] == "pass" and steps[6]["status"] == "waiting", steps
-    await fresh_tutor_passes(lab, learner, tmp_path / "mid.json", {1, 2, 3, 4, 5, 6},
+    # llm-1 has rolled, with a new IP: nothing the cluster shows confirms dns.txt's, which a
+    # one-digit typo would match as well; step 4 asks for a fresh lookup instead of passing.
+    assert steps[4]["status"] == "fail" and "cannot be confirmed" in steps[4]["message"], steps
+    await fresh_tutor_passes(lab, learner, tmp_path / "mid.json", {1, 2, 3, 5, 6},
                              then=lambda: finish_rollout(learner))
 
-    # After step 6, and after step 8.
-    await fresh_tutor_passes(lab, learner, tmp_path / "after6.json", {1, 2, 3, 4, 5, 6})
+    # After step 6: the fresh lookup passes step 4 in a tutor started now; and after step 8.
+    await fresh_tutor_passes(lab, learner, tmp_path / "after6.json", {1, 2, 3, 4, 5, 6}, then=learner.step4)
     await blocking(learner.step7)
     await blocking(learner.step8)
     code, steps = await blocking(tutor_check, lab, learner.workdir)

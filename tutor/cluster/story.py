@@ -5,7 +5,8 @@ belongs to a rollout). The story groups its facts into episodes: an LWS created,
 after a failure, a rolling update, a pod the scheduler could not place. A line names its cause only
 from evidence, never from what usually happens:
 - a RecreateGroup event's own message names the failed worker; a restart of that worker seen
-  before it is the failure it reacts to;
+  before it is the failure it reacts to; a recreation no event tells (the timeline's, known by
+  its effects) is told as such, after the restart it followed;
 - a worker StatefulSet removed with its pods is garbage collection only when its owner reference
   names the deleted leader's UID, and each pod's names that StatefulSet;
 - a new UID is made by its controller (the pod's owner reference), a new worker by the worker
@@ -24,7 +25,6 @@ Korean text, so switching language does not rebuild it.
 
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import dataclass, replace
 
@@ -54,16 +54,16 @@ class Line:
     odd: bool = False  # an LWS oddity, shown as what it is
 
     def text(self, lang: str) -> str:
-        return _pick(self.what, lang)
+        return pick(self.what, lang)
 
     def because(self, lang: str) -> str:
-        return _pick(self.cause, lang) if self.cause else ""
+        return pick(self.cause, lang) if self.cause else ""
 
 
 @dataclass(frozen=True)
 class Episode:
     lws: str
-    kind: str  # created | failure | rollout | scheduling
+    kind: str  # created | failure | rollout | scheduling | event (LWS events of unknown reasons)
     group: int | None  # the group it is about (None: the whole LWS)
     title: Words
     lines: tuple[Line, ...]
@@ -97,10 +97,6 @@ class Story:
 
     def lws_names(self) -> list[str]:
         return list(dict.fromkeys(e.lws for e in self.episodes))
-
-
-def _pick(words: Words, lang: str) -> str:
-    return pick(words, lang)
 
 
 def iso(at: float, precise: bool = True) -> str:
@@ -144,7 +140,7 @@ def _build_of(store: Store, key: tuple[str, str]) -> Story:
 
 def _episodes(ev: _Evidence, lws: str) -> list[Episode]:
     """One LWS's episodes in time order, the newest MAX_EPISODES; each reads only that LWS's facts."""
-    mine = _created(ev, lws) + _rollouts(ev, lws) + _scheduling(ev, lws)
+    mine = _created(ev, lws) + _rollouts(ev, lws) + _scheduling(ev, lws) + _unknown(ev, lws)
     for g in sorted({f.group for f in ev.tl.of(lws) if f.group is not None}):
         mine += _failures(ev, lws, g)
     return sorted((e for e in mine if e.lines), key=lambda e: e.start)[-MAX_EPISODES:]
@@ -332,11 +328,11 @@ def _failure(ev: _Evidence, lws: str, group: int, facts: list[Fact]) -> Episode:
     lines: list[Line] = []
     restarts = [f for f in facts if f.kind is Kind.RESTARTED]
     recreated = next((f for f in facts if f.kind is Kind.GROUP_RECREATED), None)
-    named = _WORKER_FAILED.search(recreated.detail) if recreated is not None else None
-    if named and not any(r.pod == named.group(1) for r in restarts):
+    named = recreated.pod if recreated is not None else ""  # the pod the event names, or that restarted
+    if named and not any(r.pod == named for r in restarts):
         # The worker the event names, restarted just before: its restart belongs here even where
         # the timeline counted it into a rollout window that LWS's own events opened around it.
-        near = [r for r in ev.tl.of(lws, group, (Kind.RESTARTED,), pod=named.group(1))
+        near = [r for r in ev.tl.of(lws, group, (Kind.RESTARTED,), pod=named)
                 if recreated.at - EPISODE_GAP <= r.at <= recreated.at + (0 if r.precise else 1.0)]
         restarts += near[-1:]
     for f in restarts:
@@ -345,16 +341,15 @@ def _failure(ev: _Evidence, lws: str, group: int, facts: list[Fact]) -> Episode:
         recreate = _recreate_line(ev, recreated, restarts, group, odd=False)
         # The tutor sees a restart when the watch brings it, which can be a few milliseconds after
         # LWS, acting on that very restart, recorded its event: it happened no later than that.
-        failed = _WORKER_FAILED.search(recreated.detail)
-        lines = [replace(x, at=recreate.at) if x.kind == "restarted" and x.at > recreate.at and failed
-                 and x.text("en").startswith(failed.group(1) + " ") else x for x in lines]
+        lines = [replace(x, at=recreate.at) if x.kind == "restarted" and x.at > recreate.at and named
+                 and x.text("en").startswith(named + " ") else x for x in lines]
         lines.append(recreate)
         if recreated.uid:
             lines += _rebuilt(ev, lws, group, leader, recreated.uid, (lines[0].at if lines else recreated.at),
                               None)
         title = (f"group {group} recreated", f"그룹 {group} 재생성")
         # the pod LWS's event names, else the one seen restarting last before it
-        who = named.group(1) if named else next((r.pod for r in reversed(restarts)
+        who = named or next((r.pod for r in reversed(restarts)
                                                  if r.at <= recreated.at + (0 if r.precise else 1.0)), "")
     else:
         # UIDs replaced without a RecreateGroup event: shown as such, nothing said about why
@@ -380,21 +375,26 @@ def _restart_line(ev: _Evidence, f: Fact) -> Line:
     return Line(ev.at(f), f.group, "restarted", what, None, f.precise or (r is not None and f.source == "watched"))
 
 
-_WORKER_FAILED = re.compile(r"Worker pod (\S+) failed")
-
-
 def _recreate_line(ev: _Evidence, f: Fact, restarts: list[Fact], group: int, odd: bool) -> Line:
     leader = f"{f.lws}-{group}"
-    m = _WORKER_FAILED.search(f.detail)
-    worker = m.group(1) if m else ""
+    worker = f.pod  # the pod the event names; for one known by its effects, the pod that restarted
     uid = f" {f.uid[:8]}" if f.uid else ""
     mark = "⚠ " if odd else ""
-    what = (f"{mark}LWS RecreateGroup: deleted leader {leader}{uid}", f"{mark}LWS RecreateGroup: 리더 {leader}{uid} 삭제")
+    if f.source == "effects":
+        what = (f"{mark}LWS deleted leader {leader}{uid} to recreate group {group} (no event says so: told by "
+                "its effects)", f"{mark}LWS가 그룹 {attach(group, '을')} 다시 만들려고 리더 {leader}{uid} 삭제"
+                "(이벤트 없음: 결과로 앎)")
+    else:  # the reason as the event has it: RecreateGroup, or another LWS's word for it
+        reason = o.event_reason(f.evidence) if isinstance(f.evidence, dict) else ""
+        what = (f"{mark}LWS {reason or 'RecreateGroup'}: deleted leader {leader}{uid}",
+                f"{mark}LWS {reason or 'RecreateGroup'}: 리더 {leader}{uid} 삭제")
     # The event is recorded once the deletion is asked for: when the tutor saw the UID the event
     # names start terminating is when LWS deleted it.
     seen = ev.seen(leader, f.uid) if f.uid else None
     at = min(f.at, ev.wall(seen.terminating_t)) if seen and seen.terminating_t is not None else f.at
-    before = [r for r in restarts if r.pod == worker and ev.at(r) <= at + (0 if r.precise else 1.0)]
+    earlier = [r for r in restarts if ev.at(r) <= at + (0 if r.precise else 1.0)]
+    worker = worker or (earlier[-1].pod if earlier else "")  # an event that names no pod: the one that restarted
+    before = [r for r in earlier if r.pod == worker]
     if odd:
         cause = (f"nothing in group {group} restarted: part of the rollout, not a failure",
                  f"그룹 {group}에서 재시작한 것이 없음: 실패가 아니라 롤아웃의 일부")
@@ -402,6 +402,8 @@ def _recreate_line(ev: _Evidence, f: Fact, restarts: list[Fact], group: int, odd
         gap = seconds(max(0.0, at - ev.at(before[-1])))
         role = ("the leader ", "리더 ") if worker == leader else ("", "")
         cause = (f"{role[0]}{worker} failed: its restart, {gap} s before", f"{role[1]}{worker} 실패: {gap}초 전의 재시작")
+    elif f.source == "effects":
+        cause = None
     elif worker == leader:
         # LWS's message calls every pod of a group a worker, its leader too
         cause = (f"the event says the leader {worker} failed (LWS calls it a worker)",
@@ -618,6 +620,20 @@ def _scheduling(ev: _Evidence, lws: str) -> list[Episode]:
                      "이유: 노드 장부와 이벤트 창의 스케줄러 메시지를 보세요"), precise)
         out.append(Episode(lws, "scheduling", group, (f"{pod} not scheduled", f"{pod} 스케줄 안 됨"), (line,)))
     return out
+
+
+def _unknown(ev: _Evidence, lws: str) -> list[Episode]:
+    """LWS's events of reasons the tutor does not know (a newer LWS's), told as they are, those
+    less than EPISODE_GAP apart in one episode."""
+    runs: list[list[Fact]] = []
+    for f in ev.tl.of(lws, kinds=(Kind.LWS_EVENT,)):
+        if runs and f.at - runs[-1][-1].at <= EPISODE_GAP:
+            runs[-1].append(f)
+        else:
+            runs.append([f])
+    title = ("LWS events the tutor does not know", "튜터가 모르는 LWS 이벤트")
+    return [Episode(lws, "event", None, title, tuple(Line(f.at, f.group, "lws-event", (f.detail, f.detail), None,
+                                                          f.precise) for f in run)) for run in runs]
 
 
 _story_cached = per_store_version(build)

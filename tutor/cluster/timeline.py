@@ -5,7 +5,14 @@ Checkers read evidence in time order through this module, and only here are the 
   revision change and the next "all groups ready") belongs to the rollout, not to a failure;
 - a pod's UID replaced by one of another template revision was replaced by the rollout;
 - what counts as a failure of a group (`failures`): a container restart, a deletion asked for,
-  a replacement of its pods' UIDs, or LWS's RecreateGroup event, outside a rollout.
+  a replacement of its pods' UIDs, or LWS's RecreateGroup event, outside a rollout;
+- a recreation is LWS's event that says so: its reason (RecreateGroup, RecreateGroupOnPodRestart),
+  or whatever its reason and words, an LWS event deleting a leader pod (action Delete, related
+  Pod), or one whose words say it recreates a group. Without any such event (missing, expired,
+  renamed past recognition) a recreation is known by its effects (`source="effects"`): a leader's
+  UID deleted outside a rollout right after a container of its group restarted (the kubelet's
+  restartCount, lastState, or its Started/BackOff events). A leader replaced with no restart
+  before it is no recreation: a pod deleted by hand.
 
 The axis is wall-clock time, seconds since the epoch (UTC). Events and object timestamps are wall
 clock already. What the tutor saw itself (a UID going, a restart count rising) carries the store's
@@ -14,7 +21,8 @@ by the pods the tutor saw being created). Facts from whole-second timestamps, or
 own clock, are marked `precise=False`: ordering them against others allows a second of slack.
 
 A Fact is (at, kind, lws, group, pod, uid, revision, detail, source, evidence); `evidence` is the
-object it was read from (an Event dict, a store UidSeen or RestartSeen, a Pod dict). `timeline(store,
+object it was read from (an Event dict, a store UidSeen or RestartSeen, a Pod dict; for a
+recreation known by its effects, the restart it followed). `timeline(store,
 namespace)` builds the Timeline once per store version. It holds at most MAX_FACTS facts (the
 newest), on top of the store's own bounds on history.
 """
@@ -39,6 +47,13 @@ SLACK = 1.0  # seconds: the resolution of creationTimestamp, lastTimestamp and a
 RECREATE_REASONS = ("RecreateGroup", "RecreateGroupOnPodRestart")  # v0.9+, and v0.8 and older
 RESTART_POD_REASONS = ("BackOff",)  # kubelet: "Back-off restarting failed container"
 EVENT_RESTART_RANK = (*RESTART_POD_REASONS, "Started", "Created")  # which event tells a restart best
+# The LWS event reasons the tutor reads (lws-facts: the controllers' events). Any other reason, a
+# newer LWS's, is kept as it is (Kind.LWS_EVENT): shown with its words, never dropped.
+KNOWN_LWS_REASONS = (*RECREATE_REASONS, "CreatingRevision", "GroupsProgressing", "GroupsUpdating", "AllGroupsReady",
+                     "FailedCreate", "FailedUpdate")
+KILLING_REASON = "Killing"  # kubelet: "Stopping container <c>", once a pod's deletion reached it
+REACTION = 10.0  # seconds: LWS deletes the leader within this of the restart it reacts to (ms, really)
+DEFAULT_GRACE = 30.0  # seconds: terminationGracePeriodSeconds unless the pod says otherwise
 
 
 class Kind(str, Enum):
@@ -50,6 +65,7 @@ class Kind(str, Enum):
     GROUPS_UPDATING = "groups-updating"  # the rollout moved on to a group; detail = the event's message
     GROUP_RECREATED = "group-recreated"  # LWS deleted the group's leader to recreate it; uid = that leader's
     ALL_READY = "all-ready"  # LWS reported every group ready
+    LWS_EVENT = "lws-event"  # an LWS event of a reason the tutor does not know; detail = "<reason>: <message>"
 
 
 @dataclass(frozen=True)
@@ -63,7 +79,8 @@ class Fact:
     revision: str = ""
     detail: str = ""
     source: str = "event"  # "event" (an Event the cluster keeps), "object" (a field of a live
-    # object), or "watched" (the tutor saw it change)
+    # object), "watched" (the tutor saw it change), or "effects" (a recreation no event tells,
+    # known by what followed a restart: its leader deleted and replaced)
     precise: bool = True
     evidence: object = field(default=None, compare=False, repr=False)
 
@@ -219,7 +236,7 @@ class Timeline:
         that belong to a rollout are marked."""
         out = []
         for f in self.of(lws, group)[-limit:]:
-            en, ko = _TEXT[f.kind]
+            en, ko = _EFFECTS_TEXT if f.kind is Kind.GROUP_RECREATED and f.source == "effects" else _TEXT[f.kind]
             detail = say(lang, *_WHICH_REVISION[f.detail]) if f.kind is Kind.REVISION_CREATED else f.detail
             text = say(lang, en, ko, pod=f.pod, uid=f.uid[:8], g=f.group, rev=f.revision[:10],
                        detail=detail, prev=f.detail[:8])
@@ -255,7 +272,7 @@ _WHICH_REVISION = {"initial": ("initial", "처음"), "update": ("update", "업�
 _FAILURE_LIKE = (Kind.POD_CREATED, Kind.POD_DELETING, Kind.POD_GONE, Kind.GROUP_RECREATED, Kind.RESTARTED)
 _KIND_ORDER = {k: i for i, k in enumerate((Kind.REVISION_CREATED, Kind.GROUPS_UPDATING, Kind.RESTARTED,
                                            Kind.GROUP_RECREATED, Kind.POD_DELETING, Kind.POD_GONE,
-                                           Kind.POD_CREATED, Kind.ALL_READY))}
+                                           Kind.POD_CREATED, Kind.ALL_READY, Kind.LWS_EVENT))}
 _TEXT = {
     Kind.POD_CREATED: ("{pod} is {uid} (replaced {prev})", "{pod}의 UID {uid} ({prev} 대체)"),
     Kind.POD_DELETING: ("{pod} {uid} deletion asked", "{pod} {uid} 삭제 요청"),
@@ -265,7 +282,10 @@ _TEXT = {
     Kind.GROUPS_UPDATING: ("rollout: {detail}", "롤아웃: {detail}"),
     Kind.GROUP_RECREATED: ("LWS recreated group {g}: {detail}", "LWS가 그룹 {g} 재생성: {detail}"),
     Kind.ALL_READY: ("all groups ready", "모든 그룹 준비됨"),
+    Kind.LWS_EVENT: ("LWS event {detail}", "LWS 이벤트 {detail}"),
 }
+_EFFECTS_TEXT = ("LWS recreated group {g}: leader {uid} deleted after {pod} restarted (no event says so; told by "
+                 "its effects)", "LWS가 그룹 {g} 재생성: {pod} 재시작 뒤 리더 {uid} 삭제(이벤트 없음, 결과로 앎)")
 
 
 # --- building ---------------------------------------------------------------------------------
@@ -394,6 +414,7 @@ def build(store: Store, namespace: str, only: str | None = None) -> Timeline:
     # What the cluster kept: LWS events, and pod events that name a pod's UID.
     uid_from_events: dict[tuple[str, str], tuple[float, bool, dict]] = {}
     event_restarts: dict[str, tuple[int, Fact]] = {}
+    killed: dict[str, tuple[float, bool]] = {}  # pod UID -> when the kubelet began stopping it
     for ev in store.events_for(namespace):
         about = o.event_regarding(ev)
         kind, name = about.get("kind"), str(about.get("name", ""))
@@ -417,6 +438,8 @@ def build(store: Store, namespace: str, only: str | None = None) -> Timeline:
                 at, precise = times[0]
                 if (name, uid) not in uid_from_events or at < uid_from_events[(name, uid)][0]:
                     uid_from_events[(name, uid)] = (at, precise, ev)
+            if o.event_reason(ev) == KILLING_REASON:
+                killed[uid] = min(killed.get(uid, times[0]), times[0])
             if o.event_reason(ev) in RESTART_POD_REASONS or (
                     o.event_reason(ev) in ("Started", "Created") and o.event_count(ev) > 1):
                 # One restart leaves both a Created and a Started event counted twice: one line
@@ -450,7 +473,56 @@ def build(store: Store, namespace: str, only: str | None = None) -> Timeline:
         x for x in (store.get("LeaderWorkerSet", only, namespace),) if x is not None]
     born = {name: parse_time(o.dig(x, "metadata", "creationTimestamp")) for x in lws_objs if (name := o.name(x))}
     facts = [f for f in facts if born.get(f.lws) is None or f.at >= born[f.lws][0]]
-    return Timeline(_chained(facts), anchor, names.lws)
+    tl = Timeline(_chained(facts), anchor, names.lws)
+    grace = {o.name(p): o.int_or_none(o.dig(p, "spec", "terminationGracePeriodSeconds"))
+             for p in live.values()}
+    inferred = _recreated_by_effects(tl, killed, grace)
+    return Timeline(list(tl.facts) + inferred, anchor, names.lws) if inferred else tl
+
+
+def _recreated_by_effects(tl: Timeline, killed: dict[str, tuple[float, bool]],
+                          grace: dict[str, int | None]) -> list[Fact]:
+    """The recreations no LWS event tells: a leader UID deleted (its deletion asked for, the
+    kubelet stopping it, it gone, or another UID in its place) outside a rollout, right after a
+    container of its group restarted, while no recreation event covers that UID. Timed by its
+    deletion when that is known, else by the restart it followed."""
+    out = []
+    for lws in sorted(tl.lws_names):
+        told = tl.of(lws, kinds=(Kind.GROUP_RECREATED,))
+        for group in sorted({f.group for f in tl.of(lws, kinds=(Kind.POD_CREATED,)) if f.group is not None}):
+            leader = f"{lws}-{group}"
+            for born in tl.uids(leader):
+                fact = _by_effects(tl, born, killed, float(grace.get(leader) or DEFAULT_GRACE), told)
+                if fact is not None:
+                    out.append(fact)
+    return out
+
+
+def _by_effects(tl: Timeline, born: Fact, killed: dict[str, tuple[float, bool]], grace: float,
+                told: list[Fact]) -> Fact | None:
+    uid, group = born.uid, born.group
+    nxt = tl.successor(born.pod, uid)
+    gone = [f for f in tl.of(born.lws, group, (Kind.POD_DELETING, Kind.POD_GONE), pod=born.pod) if f.uid == uid]
+    if nxt is None and not gone:
+        return None  # still the leader, as far as the evidence goes
+    if any(tl.in_rollout(f) for f in [*gone, *([nxt] if nxt else [])]):
+        return None
+    # when its deletion was asked for (or reached the kubelet); else only that it was over by then
+    asked = [(f.at, f.precise) for f in gone if f.kind is Kind.POD_DELETING] + ([killed[uid]] if uid in killed else [])
+    over = [(f.at, f.precise) for f in gone if f.kind is Kind.POD_GONE] + ([(nxt.at, nxt.precise)] if nxt else [])
+    at, precise = min(asked) if asked else min(over)
+    wait = REACTION + (0.0 if asked else grace)
+    restarts = [r for r in tl.of(born.lws, group, (Kind.RESTARTED,))
+                if born.at - SLACK <= r.at <= at + (0 if r.precise and precise else SLACK)
+                and r.at >= at - wait - SLACK and not tl.in_rollout(r)]
+    if not restarts:
+        return None  # replaced, but nothing in the group failed first: deleted by hand
+    first = restarts[-1]
+    if any(f.uid == uid or (not f.uid and first.at - SLACK <= f.at <= (nxt.at if nxt else at) + SLACK) for f in told):
+        return None  # an event tells it
+    if not asked:
+        at, precise = first.at, False
+    return Fact(at, Kind.GROUP_RECREATED, born.lws, group, first.pod, uid, "", "", "effects", precise, first)
 
 
 def _chained(facts: list[Fact]) -> list[Fact]:
@@ -482,6 +554,7 @@ def _with(f: Fact, **kw) -> Fact:
 
 _GROUP_RE = re.compile(r"\bgroup (\d+)\b")
 _WORKER_POD_RE = re.compile(r"Worker pod (\S+) failed")
+_RECREATE_WORDS_RE = re.compile(r"recreat", re.I)
 _KEY_RE = re.compile(r"\bkey (\S+)")
 _REPLICA_RE = re.compile(r"Updating replicas? (\d+)")
 
@@ -504,16 +577,31 @@ def _first_or_update(related: dict, lws: str, msg: str) -> str:
     return "initial" if "newly created" in msg else "update"
 
 
+def _recreates(ev: dict, reason: str, msg: str) -> bool:
+    """Whether an LWS event tells a group's recreation: by its reason (v0.9+, v0.8 and older),
+    else, for a reason renamed, by what it does (deleting a leader pod: action Delete, related
+    Pod, as v0.9's RecreateGroup does) or says (it recreates a group)."""
+    if reason in RECREATE_REASONS:
+        return True
+    # the action as v0.9 writes it ("Delete"), or another tense of it ("Deleted", "Deleting")
+    if str(ev.get("action") or "").startswith("Delet") and o.as_dict(ev.get("related")).get("kind") == "Pod":
+        return True
+    return bool(_RECREATE_WORDS_RE.search(reason) or (_RECREATE_WORDS_RE.search(msg) and _GROUP_RE.search(msg)))
+
+
 def _lws_facts(ev: dict, lws: str, times: list[tuple[float, bool]]) -> list[Fact]:
     reason, msg = o.event_reason(ev), o.event_message(ev)
     related = o.as_dict(ev.get("related"))
     out = []
     for at, precise in times:
-        if reason in RECREATE_REASONS:
+        if _recreates(ev, reason, msg):
             m = _GROUP_RE.search(msg)
             worker = _WORKER_POD_RE.search(msg)
-            uid = str(related.get("uid") or "") if related.get("kind") == "Pod" else ""
-            out.append(Fact(at, Kind.GROUP_RECREATED, lws, int(m.group(1)) if m else None,
+            deleted = related if related.get("kind") == "Pod" else {}
+            uid = str(deleted.get("uid") or "")
+            leader = _LEADER_RE.match(str(deleted.get("name") or ""))
+            group = int(m.group(1)) if m else int(leader.group(2)) if leader and leader.group(1) == lws else None
+            out.append(Fact(at, Kind.GROUP_RECREATED, lws, group,
                             worker.group(1) if worker else "", uid, "", msg, "event", precise, ev))
         elif reason == "CreatingRevision":
             m = _KEY_RE.search(msg)
@@ -528,6 +616,10 @@ def _lws_facts(ev: dict, lws: str, times: list[tuple[float, bool]]) -> list[Fact
                             msg, "event", precise, ev))
         elif reason == "AllGroupsReady":
             out.append(Fact(at, Kind.ALL_READY, lws, None, "", "", "", msg, "event", precise, ev))
+        elif reason not in KNOWN_LWS_REASONS:
+            about = _LEADER_RE.match(str(related.get("name") or "")) if related.get("kind") == "Pod" else None
+            group = int(about.group(2)) if about and about.group(1) == lws else None
+            out.append(Fact(at, Kind.LWS_EVENT, lws, group, "", "", "", f"{reason}: {msg}", "event", precise, ev))
     return out
 
 

@@ -55,6 +55,9 @@ def _sort_key(pod: dict):
 
 # --- groups -----------------------------------------------------------------------------------
 
+LWS_CONDITIONS = ("Available", "Progressing", "UpdateInProgress")  # the condition types LWS sets (lws-facts §2)
+
+
 def _lws_header(lws: dict, t: Translate) -> Text:
     spec, status = o.as_dict(lws.get("spec")), o.as_dict(lws.get("status"))
     size = o.dig(spec, "leaderWorkerTemplate", "size", default="?")
@@ -63,9 +66,11 @@ def _lws_header(lws: dict, t: Translate) -> Text:
     out.append(f" {spec.get('replicas', '?')}×{size}", style="bold")
     out.append("  " + t("ready {r} · updated {u}", r=status.get("readyReplicas", 0), u=status.get("updatedReplicas", 0)))
     for c in (c for c in o.as_list(status.get("conditions")) if isinstance(c, dict)):
-        ok = c.get("status") == "True"
-        if ok:  # the controller only ever sets a condition True; False ones are stale leftovers
+        if c.get("status") == "True":
             out.append(f"  {c.get('type')}", style="green")
+        elif c.get("type") not in LWS_CONDITIONS:  # a newer LWS's: what its False or Unknown means is not known
+            out.append(f"  {c.get('type')}={c.get('status')}", style="yellow")
+        # LWS sets its own conditions only True; a False one of them is a stale leftover
     return out
 
 

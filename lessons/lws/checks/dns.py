@@ -1,4 +1,7 @@
-"""Step 4: dns.txt is a lookup of the leader's full name that returned llm-1's current pod IP."""
+"""Step 4: dns.txt is a lookup of the leader's full name that returned llm-1's current pod IP, or
+the IP llm-1 had when the file was written, where the tutor saw llm-1 hold it. Started after llm-1
+was replaced, the tutor cannot tell an earlier IP from a typo: another pod's address is refuted,
+anything else is said to be unconfirmed and a fresh lookup asked for (no pass)."""
 
 from __future__ import annotations
 
@@ -113,16 +116,20 @@ def check(ctx: Context) -> Verdict:
                                 "아닙니다.",
                                 path=ctx.path(FILE), a=taken[0], other=others[taken[0]], pod=LEADER),
                           lookup_again(ctx, full))
-        return passed(ctx.t("The lookup returned {found}; {path} was written at {w}, before leader pod {pod} was "
-                            "last replaced (at {at}; it now has {ip}).",
-                            "조회 결과는 {found}입니다. {path:은} 리더 파드 {pod:이} 마지막으로 다시 만들어지기"
-                            "({at}, 지금 {ip}) 전인 {w}에 적혔습니다.",
+        # Nothing refutes it, and nothing proves it: a one-digit typo would read the same. Not a
+        # pass, and not the learner's mistake either: a lookup made now settles it.
+        return failed(ctx.t("{path} holds {found}, which cannot be confirmed against what the cluster shows: leader "
+                            "pod {pod} was replaced at {at} (it now has {ip}), after the file was written at {w}; the "
+                            "cluster keeps no record of a pod's earlier IPs, and the tutor was not running then. "
+                            "This is not necessarily wrong; look the name up afresh and save the new output to "
+                            "{path}.",
+                            "{path}의 {found:은} 지금 클러스터가 보여 주는 것으로는 확인할 수 없습니다. 파일을 적은 "
+                            "{w} 뒤 {at}에 리더 파드 {pod:이} 다시 만들어졌고(지금 {ip}), 클러스터는 파드의 예전 "
+                            "IP를 남기지 않으며 그때 튜터는 돌고 있지 않았습니다. 틀렸다는 뜻은 아닙니다. 이름을 "
+                            "새로 조회해 그 출력을 {path}에 다시 저장하세요.",
                             found=", ".join(sorted(unproved)), path=ctx.path(FILE), w=_clock(written), pod=LEADER,
-                            at=current.clock(), ip=ip),
-                      ctx.t("Not confirmed: the cluster keeps no record of a pod's earlier IPs and the tutor was not "
-                            "running then. No other pod held that address when the file was written.",
-                            "확인은 못 했습니다. 클러스터는 파드의 예전 IP를 남기지 않고 그때 튜터는 돌고 있지 "
-                            "않았습니다. 파일을 적을 때 그 주소를 쓰던 다른 파드는 없습니다."))
+                            at=current.clock() + " UTC", ip=ip),
+                      lookup_again(ctx, full))
     if found & old:
         return failed(ctx.t("{path} shows {old}, an earlier IP of {pod}; the pod was recreated and now has {ip}. "
                             "Look it up again.",

@@ -8,8 +8,11 @@ pod UID; restartCount and lastState). Rules, in order:
   had when LWS recreated group 0 (the message names the UID it did have), the same for llm-1;
 - group 1 saw no failure since group1_before was current (no restart, no deletion, no new UID,
   no RecreateGroup), counting nothing that belongs to a rolling update;
-- group 0 was recreated by LWS after group0_before was current: its RecreateGroup event
-  deleted that very UID, or the tutor saw llm-0-1 restart;
+- group 0 was recreated by LWS after group0_before was current: its RecreateGroup event (or a
+  newer LWS's, under another reason or in other words) deleted that very UID, or, with no such
+  event, its effects show it (that leader deleted outside a rollout right after a container of
+  group 0 restarted: the timeline's recreation known by its effects), or the tutor saw llm-0-1
+  restart; a leader replaced with nothing failed first is a pod deleted by hand;
 - the pod that failed is llm-0-1 and no other: the one LWS's event names ("Worker pod X failed":
   LWS calls every pod of a group a worker, the leader too) and every restart in group 0 seen
   before that recreation;
@@ -193,10 +196,7 @@ def check(ctx: Context) -> Verdict:
     except Stop as stop:
         return waiting(ctx.t("Group 0 is being recreated.", "그룹 0을 다시 만드는 중입니다."),
                        *stop.verdict.details, *story)
-    evidence = (ctx.t("event {reason} at {at}: {msg}", "이벤트 {reason} ({at}): {msg}",
-                      reason=o.event_reason(counted[-1].evidence), at=counted[-1].clock() + " UTC",
-                      msg=counted[-1].detail)
-                if counted else
+    evidence = (_told(ctx, counted[-1]) if counted else
                 ctx.t("the tutor saw llm-0-1 restart ({d})", "llm-0-1 재시작을 보았습니다({d})", d=restart0[-1].detail))
     kept = (f"llm-1: {uid1}" if g1 == uid1 else
             ctx.t("llm-1: {g1} → {uid1} (replaced later by the rolling update)",
@@ -209,6 +209,20 @@ def check(ctx: Context) -> Verdict:
                      "llm-0-1이 실패하자 LWS가 그룹 0만 다시 만들었습니다. 그때 llm-0은 UID가 바뀌고 llm-1은 "
                      "그대로였습니다(llm-1은 그 뒤 롤링 업데이트가 바꿨습니다)."))
     return passed(message, evidence, f"llm-0: {g0} → {uid0}", kept, *notes, *story)
+
+
+def _told(ctx: Context, f: Fact) -> str:
+    """How LWS's recreation is known: its event, under whatever reason, or its effects."""
+    at = f.clock() + " UTC"
+    if f.source == "effects":
+        return ctx.t("no event says LWS recreated group {g}, but its effects do: at {at}, right after {pod}'s "
+                     "container restarted, leader llm-{g} {uid} was deleted and the group rebuilt (told by its "
+                     "effects)",
+                     "LWS가 그룹 {g:을} 다시 만들었다는 이벤트는 없지만 결과가 보여 줍니다. {at}에 {pod}의 "
+                     "컨테이너가 재시작된 직후 리더 llm-{g} {uid:이} 지워지고 그룹이 다시 만들어졌습니다",
+                     g=f.group, at=at, pod=f.pod, uid=f.uid[:8])
+    return ctx.t("event {reason} at {at}: {msg}", "이벤트 {reason} ({at}): {msg}",
+                 reason=o.event_reason(f.evidence), at=at, msg=f.detail)
 
 
 def _what_failed(tl: Timeline, rec0: list[Fact], g0: str, born0: Fact | None) -> list[Fact]:
@@ -254,11 +268,13 @@ def _wrong_pod_verdict(ctx: Context, pod: str, facts: list[Fact], story: list[st
 def _seen(ctx: Context, f: Fact, leader: bool) -> str:
     """One piece of evidence that a pod failed, as a detail line."""
     at = f.clock() + " UTC"
+    if f.kind is Kind.GROUP_RECREATED and f.source == "effects":
+        return _told(ctx, f)
     if f.kind is Kind.GROUP_RECREATED:
-        return ctx.t("LWS's RecreateGroup event at {at}: {msg}", "{at}의 LWS RecreateGroup 이벤트: {msg}",
-                     at=at, msg=f.detail) + (ctx.t(" (LWS calls every pod of a group a worker, the leader too)",
-                                                   " (LWS는 리더를 포함해 그룹의 모든 파드를 워커라고 부릅니다)")
-                                             if leader else "")
+        return ctx.t("LWS's {reason} event at {at}: {msg}", "{at}의 LWS {reason} 이벤트: {msg}",
+                     reason=o.event_reason(f.evidence), at=at, msg=f.detail) + (
+            ctx.t(" (LWS calls every pod of a group a worker, the leader too)",
+                  " (LWS는 리더를 포함해 그룹의 모든 파드를 워커라고 부릅니다)") if leader and f.pod else "")
     if f.source == "event":
         return ctx.t("the kubelet restarted {pod}'s container at {at} ({reason} event)",
                      "{at}에 kubelet이 {pod}의 컨테이너를 다시 띄움({reason} 이벤트)", pod=f.pod, at=at, reason=f.detail)
@@ -268,6 +284,10 @@ def _seen(ctx: Context, f: Fact, leader: bool) -> str:
 
 def _group1_failed(ctx: Context, fails: list[Fact]) -> str:
     rec = [f for f in fails if f.kind is Kind.GROUP_RECREATED]
+    if rec and rec[0].source == "effects":
+        return ctx.t("Group 1 must stay untouched when a group-0 worker fails, but LWS recreated group 1 too ({told}).",
+                     "그룹 0의 워커가 실패할 때 그룹 1은 그대로여야 하는데, LWS가 그룹 1도 다시 만들었습니다({told}).",
+                     told=_told(ctx, rec[0]))
     if rec:
         return ctx.t("Group 1 must stay untouched when a group-0 worker fails, but LWS recreated group 1 too "
                      "({at}: {msg}).",
