@@ -583,8 +583,9 @@ def _recreates(ev: dict, reason: str, msg: str) -> bool:
     Pod, as v0.9's RecreateGroup does) or says (it recreates a group)."""
     if reason in RECREATE_REASONS:
         return True
-    # the action as v0.9 writes it ("Delete"), or another tense of it ("Deleted", "Deleting")
-    if str(ev.get("action") or "").startswith("Delet") and o.as_dict(ev.get("related")).get("kind") == "Pod":
+    # the action as v0.9 writes it, or in another tense
+    if str(ev.get("action") or "") in ("Delete", "Deleted", "Deleting") \
+            and o.as_dict(ev.get("related")).get("kind") == "Pod":
         return True
     return bool(_RECREATE_WORDS_RE.search(reason) or (_RECREATE_WORDS_RE.search(msg) and _GROUP_RE.search(msg)))
 
