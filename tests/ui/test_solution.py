@@ -96,6 +96,8 @@ async def test_the_footer_offers_s_in_the_place_of_h_once_the_hints_are_out(app,
         await pilot.pause()
         footer = screen_lines(app)[-1]
         assert solution in footer and hint not in footer and quit_ in footer, footer  # it fits 80 columns
+        await app.action_hint()  # the palette's "next hint", with none left, points to s
+        assert any(" s " in n.message for n in app._notifications), [n.message for n in app._notifications]
         await pilot.press("s")
         await pilot.pause()
         await pilot.press("y")

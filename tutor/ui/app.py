@@ -537,6 +537,8 @@ class TutorApp(ConfirmedActions, App):
             self.redraw_lesson()
             shown = s.progress.hints[cur]
             await self.query_one(LessonPane).scroll_to_heading_when_drawn(self.hint_heading(cur, shown))
+        elif self.solution_key():
+            self.say(self.text("No more hints for this step: s shows its solution (it asks first)."), timeout=4)
         else:
             self.say(self.text("No more hints for this step."), timeout=3)
 

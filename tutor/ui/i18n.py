@@ -91,6 +91,8 @@ KO = {
     "Yes": "예",
     "No": "아니요",
     "No more hints for this step.": "이 단계의 힌트를 모두 보았습니다.",
+    "No more hints for this step: s shows its solution (it asks first).":
+        "이 단계의 힌트를 모두 보았습니다. 풀이는 s 키로 봅니다(먼저 묻습니다).",
     "Press h for a hint.": "힌트는 h 키.",
     "no access to {res} (forbidden by RBAC); the other panes stay live. lwstutor doctor lists what is missing.":
         "{res:을} 읽을 권한이 없습니다(RBAC 거부). 다른 창은 계속 갱신됩니다. 빠진 권한은 lwstutor doctor가 알려 줍니다.",
