@@ -55,6 +55,45 @@ def test_usage_errors_exit_2(tmp_path):
     assert res.returncode == 2
 
 
+def test_check_json_says_which_solutions_were_shown_and_what_passed_after(tmp_path):
+    from tutor.progress import Progress
+
+    state = tmp_path / "p.json"
+    p = Progress.load(state, 8)
+    p.latch(1, "passed first"), p.show_solution(1)  # the pass came before the solution
+    p.show_solution(2)  # shown, passed since only in this check
+    p.show_solution(3), p.latch(3, "passed after")  # the tutor latched the pass after it
+    before = state.read_text()
+    res = run("check", "--json", "--replay", WALK, "--state-file", str(state), "--lang", "en")
+    assert res.returncode == 0, res.stderr
+    got = {s["step"]: (s["solution_shown"], s["after_solution"]) for s in json.loads(res.stdout)["steps"]}
+    assert got == {1: (True, False), 2: (True, True), 3: (True, True), **{n: (False, False) for n in range(4, 9)}}
+    assert state.read_text() == before  # check only reads the progress
+    res = run("check", "--step", "3", "--replay", WALK, "--state-file", str(state), "--lang", "ko")
+    assert "(풀이를 본 뒤 통과)" in res.stdout
+    # a step that fails passed after nothing, its solution shown or not
+    res = run("check", "--json", "--step", "2", "--replay", str(RECORDINGS / "names-swapped.jsonl"),
+              "--state-file", str(state), "--lang", "en")
+    step = json.loads(res.stdout)["steps"][0]
+    assert step["status"] == "fail" and step["solution_shown"] is True and step["after_solution"] is False
+
+
+def test_check_reads_the_progress_the_tutor_keeps_for_the_same_arguments(tmp_path):
+    import os
+
+    from tutor.progress import Progress
+
+    replay_state = tmp_path / "state" / "lwstutor" / f"replay-{WALKTHROUGH.stem}.json"
+    assert os.environ["XDG_STATE_HOME"] == str(tmp_path / "state")
+    Progress.load(replay_state, 8).show_solution(5)
+    steps = json.loads(run("check", "--json", "--replay", WALK).stdout)["steps"]
+    assert [s["step"] for s in steps if s["solution_shown"]] == [5]
+    other = tmp_path / "other.json"
+    other.write_text('{"mine": true}')
+    res = run("check", "--replay", WALK, "--state-file", str(other), "--lang", "en")
+    assert res.returncode == 2 and "not a lwstutor progress file" in res.stderr and other.read_text() == '{"mine": true}'
+
+
 def test_no_cluster_is_a_clear_error(tmp_path):
     res = run("check", "--kubeconfig", str(tmp_path / "missing"), "--lang", "en")
     assert res.returncode == 2 and "cannot connect" in res.stderr and "kubeconfig" in res.stderr

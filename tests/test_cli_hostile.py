@@ -41,6 +41,9 @@ WORKDIR = {
     "someone else's file": "is a file, not a directory", "missing parent": "no such directory",
     "a file under /proc": "is a file, not a directory", "a new file under /proc": "no such directory",
 }
+# check reads the progress (which solutions were shown), never writes it: a path to read, and one of lwstutor's
+READ_STATE = {**REPLAY, "someone else's file": "not a lwstutor progress file",
+              "a file under /proc": "not a lwstutor progress file"}
 KUBECONFIG = {
     "directory": "is a directory", "fifo": "not a regular file", "symlink to a directory": "is a directory",
     "symlink to a device": "not a regular file", "device": "not a regular file",
@@ -58,6 +61,7 @@ COMMANDS = {
     "check --replay": (["check", "--replay", "{P}"], REPLAY, True),
     "check --workdir": (["check", "--replay", W, "--workdir", "{P}"], WORKDIR, True),
     "check --kubeconfig": (["check", "--kubeconfig", "{P}"], KUBECONFIG, True),
+    "check --state-file": (["check", "--replay", W, "--state-file", "{P}"], READ_STATE, True),
     "why --replay": (["why", "llm-0", "--replay", "{P}"], REPLAY, True),
     "why --workdir": (["why", "llm-0", "--replay", W, "--workdir", "{P}"], WORKDIR, True),
     "why --kubeconfig": (["why", "llm-0", "--kubeconfig", "{P}"], KUBECONFIG, True),

@@ -64,3 +64,55 @@ def test_save_is_atomic(tmp_path, monkeypatch):
     assert p.save_error == "No space left"
     monkeypatch.setattr(os, "replace", real_replace)
     assert set(Progress.load(path, 8).passed) == {1}
+
+
+def test_a_solution_shown_is_kept_and_marks_the_pass_after_it(tmp_path):
+    path = tmp_path / "p.json"
+    p = Progress.load(path, 8)
+    p.latch(1, "before")
+    assert p.show_solution(1) and p.show_solution(2) and not p.show_solution(2)  # the first time counts
+    p.latch(2, "after")
+    again = Progress.load(path, 8)
+    assert set(again.solutions) == {1, 2} and again.solutions[2] == p.solutions[2]
+    assert not again.after_solution(1) and again.after_solution(2) and not again.after_solution(3)
+    assert json.loads(path.read_text())["passed"]["2"]["after_solution"] is True
+
+
+def test_a_reset_forgets_passes_and_hints_not_a_solution_seen(tmp_path):
+    p = Progress.load(tmp_path / "p.json", 8)
+    p.reveal_hint(3, 2), p.show_solution(3), p.latch(3, "x")
+    p.reset(3)
+    assert 3 not in p.passed and 3 not in p.hints and 3 in p.solutions
+    p.latch(3, "again")
+    p.reset()
+    assert p.passed == {} and 3 in Progress.load(tmp_path / "p.json", 8).solutions
+    p.latch(3, "once more")
+    assert p.after_solution(3)
+
+
+def test_a_file_from_before_solutions_loads_as_it_was(tmp_path):
+    """The previous version wrote no "solutions" and no "after_solution": same version, same steps."""
+    path = tmp_path / "p.json"
+    old = {"version": 1, "current": 4, "lang": "ko", "passed": {"1": {"at": "2025-01-01T00:00:00+0000", "message": "ok"}},
+           "hints": {"4": 2}}
+    path.write_text(json.dumps(old, indent=1))
+    p = Progress.load(path, 8)
+    assert not p.notice and p.current == 4 and p.hints == {4: 2} and set(p.passed) == {1}
+    assert p.solutions == {} and not p.after_solution(1)
+    p.show_solution(4)
+    saved = json.loads(path.read_text())
+    assert saved["version"] == 1 and saved["passed"] == old["passed"] and saved["hints"] == old["hints"]
+    assert list(saved["solutions"]) == ["4"]
+
+
+def test_peek_reads_only(tmp_path):
+    path = tmp_path / "p.json"
+    Progress.load(path, 8).show_solution(2)
+    before = path.read_text()
+    p = Progress.peek(path, 8)
+    assert set(p.solutions) == {2} and p.path is None
+    p.show_solution(3)  # kept in memory only
+    assert path.read_text() == before
+    path.write_text("{ half written")
+    assert Progress.peek(path, 8).solutions == {} and path.read_text() == "{ half written"  # left where it is
+    assert Progress.peek(tmp_path / "missing.json", 8).solutions == {}

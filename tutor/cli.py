@@ -77,7 +77,7 @@ COMMANDS = {
     "": Command("tutor.commands.tui:run_tui", CLUSTER + ("lang", "replay", "speed", "poll", "state_file")),
     "demo": Command("tutor.commands.demo:run_demo", ("lang", "speed", "pause"),
                     "watch the whole lab being done, from a recording (no cluster needed)", {"speed": 0.5}),
-    "check": Command("tutor.commands.check:run_check", CLUSTER + ("lang", "replay", "step", "json"),
+    "check": Command("tutor.commands.check:run_check", CLUSTER + ("lang", "replay", "step", "json", "state_file"),
                      "evaluate the steps once and print the verdicts"),
     "doctor": Command("tutor.commands.doctor:run_doctor", CLUSTER + ("lang", "json"),
                       "check that the cluster is ready for the lab; prints exact fixes"),

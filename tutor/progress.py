@@ -1,7 +1,9 @@
 """The learner's progress: a small JSON file under the XDG state dir (rustlings-style).
 
 Passed steps are latched here: later steps change UIDs, IPs and templates, so a step that
-passed once stays passed. Writes are atomic (temp file + rename), so a crash mid-write loses
+passed once stays passed. A step's solution, once shown, is noted with its time and is never
+forgotten (a reset forgets passes and hints, not what was seen); a pass latched after it says so
+(`after_solution`). Writes are atomic (temp file + rename), so a crash mid-write loses
 nothing; a corrupt file is set aside, with a notice, and the tutor starts clean.
 """
 
@@ -71,9 +73,29 @@ def peek_lang(path: Path) -> str:
     return lang if lang in ("ko", "en") else ""
 
 
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S%z")
+
+
 def state_dir() -> Path:
     base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
     return Path(base) / "lwstutor"
+
+
+def _fields(raw: object, steps: int) -> dict:
+    """A progress file's fields, or TypeError/ValueError when it is not one."""
+    if not isinstance(raw, dict) or raw.get("version") != FILE_VERSION:
+        raise ValueError("unknown format")
+    valid = range(1, steps + 1)
+    passed = {int(k): dict(v) for k, v in dict(raw.get("passed") or {}).items() if int(k) in valid}
+    hints = {int(k): int(v) for k, v in dict(raw.get("hints") or {}).items() if int(k) in valid}
+    if any(v < 0 for v in hints.values()):
+        raise ValueError("a negative hint count")
+    # a file written before solutions were shown apart from the hints has none
+    solutions = {int(k): str(v) for k, v in dict(raw.get("solutions") or {}).items() if int(k) in valid}
+    current = int(raw.get("current") or 1)
+    return {"current": current if current in valid else 1, "lang": str(raw.get("lang") or ""),
+            "passed": passed, "hints": hints, "solutions": solutions}
 
 
 @dataclass
@@ -82,6 +104,7 @@ class Progress:
     lang: str = ""
     passed: dict[int, dict] = field(default_factory=dict)  # step -> {"at": iso time, "message": str}
     hints: dict[int, int] = field(default_factory=dict)  # step -> hints revealed
+    solutions: dict[int, str] = field(default_factory=dict)  # step -> iso time its solution was shown
     path: Path | None = None
     notice: str = ""  # set when the file on disk could not be used at start
     save_error: str = ""  # why saving fails, while it does; cleared by the next save that works
@@ -91,9 +114,23 @@ class Progress:
     def latch(self, step: int, message: str) -> bool:
         if step in self.passed:
             return False
-        self.passed[step] = {"at": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "message": message}
+        self.passed[step] = {"at": _now(), "message": message}
+        if step in self.solutions:  # the pass came after the whole answer was shown
+            self.passed[step]["after_solution"] = True
         self.save()
         return True
+
+    def show_solution(self, step: int) -> bool:
+        """Notes that the step's solution was shown (once: the first time is the one that counts)."""
+        if step in self.solutions:
+            return False
+        self.solutions[step] = _now()
+        self.save()
+        return True
+
+    def after_solution(self, step: int) -> bool:
+        """Whether the step passed after its solution was shown."""
+        return bool(self.passed.get(step, {}).get("after_solution"))
 
     def reveal_hint(self, step: int, available: int) -> bool:
         if self.hints.get(step, 0) >= available:
@@ -103,6 +140,8 @@ class Progress:
         return True
 
     def reset(self, step: int | None = None) -> None:
+        """Forgets passes and hints; a solution shown stays noted, so a pass after a reset is
+        still a pass after the solution."""
         if step is None:
             self.passed.clear()
             self.hints.clear()
@@ -129,6 +168,7 @@ class Progress:
             "lang": self.lang,
             "passed": {str(k): v for k, v in sorted(self.passed.items())},
             "hints": {str(k): v for k, v in sorted(self.hints.items())},
+            "solutions": {str(k): v for k, v in sorted(self.solutions.items())},
         }
 
     def save(self) -> None:
@@ -173,18 +213,19 @@ class Progress:
         except (OSError, ValueError, RecursionError) as exc:  # RecursionError: "[[[[..." nested too deep
             return cls._set_aside(path, f"{type(exc).__name__}: {exc}")
         try:
-            if not isinstance(raw, dict) or raw.get("version") != FILE_VERSION:
-                raise ValueError("unknown format")
-            valid = range(1, steps + 1)
-            passed = {int(k): dict(v) for k, v in dict(raw.get("passed") or {}).items() if int(k) in valid}
-            hints = {int(k): int(v) for k, v in dict(raw.get("hints") or {}).items() if int(k) in valid}
-            if any(v < 0 for v in hints.values()):
-                raise ValueError("a negative hint count")
-            current = int(raw.get("current") or 1)
-            return cls(current=current if current in valid else 1, lang=str(raw.get("lang") or ""),
-                       passed=passed, hints=hints, path=path)
+            return cls(**_fields(raw, steps), path=path)
         except (TypeError, ValueError) as exc:
             return cls._set_aside(path, str(exc))
+
+    @classmethod
+    def peek(cls, path: Path, steps: int) -> "Progress":
+        """The progress in a file, read only: nothing is moved, written or set aside (`check`
+        reads the learner's file this way); a file that cannot be read is no progress."""
+        try:
+            text = _read_small(path)
+            return cls(**_fields(json.loads(text) if text.strip() else {"version": FILE_VERSION}, steps))
+        except (OSError, TypeError, ValueError, RecursionError):
+            return cls()
 
     @classmethod
     def _set_aside(cls, path: Path, why: str) -> "Progress":

@@ -25,11 +25,16 @@ async def hint_in_view(pilot, step: int, i: int, timeout: float = 10) -> None:
     """Waits until hint i of the step is mounted and scrolled to the top of the lesson pane (or
     the pane is at its end), as revealing it leaves it. The markdown parses in a thread, so
     this takes a few frames."""
+    await heading_in_view(pilot, pilot.app.hint_heading(step, i), timeout)
+
+
+async def heading_in_view(pilot, text: str, timeout: float = 10) -> None:
+    """Waits until the lesson pane's heading `text` is mounted and scrolled to the top of the
+    pane (or the pane is at its end)."""
     from tutor.ui.widgets.lesson_pane import LessonPane
 
     app = pilot.app
     pane = app.query_one(LessonPane)
-    text = app.hint_heading(step, i)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while loop.time() < deadline:

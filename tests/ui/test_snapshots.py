@@ -39,3 +39,34 @@ async def _zoom_ledger(pilot) -> None:
 def test_ledger_snapshot(snap_compare, lang, size, tmp_path):
     app = make_app(WALKTHROUGH, lang=lang, upto=MOMENTS["orphan-pending"], state_file=tmp_path / "p.json")
     assert snap_compare(app, terminal_size=size, run_before=_zoom_ledger)
+
+
+async def _ask_for_the_solution(pilot) -> None:
+    """Step 5 of an empty replay, s pressed: the question, in the learner's language."""
+    from tests.ui.settle import settled
+    from tutor.ui.screens import ConfirmScreen
+
+    await settled(pilot)
+    await pilot.press("5", "h", "s")
+    while not isinstance(pilot.app.screen, ConfirmScreen):
+        await pilot.pause(0.05)
+    pilot.app.clear_notifications()
+    await pilot.pause()
+
+
+async def _show_the_solution(pilot) -> None:
+    """...and confirmed: the solution under its heading, scrolled to."""
+    from tests.ui.settle import heading_in_view
+
+    await _ask_for_the_solution(pilot)
+    await pilot.press("y")
+    await heading_in_view(pilot, pilot.app.text("Solution"))
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("run_before", [_ask_for_the_solution, _show_the_solution], ids=["asks", "shown"])
+def test_solution_snapshot(snap_compare, run_before, tmp_path):
+    from tests.ui.harness import empty_recording
+
+    app = make_app(empty_recording(tmp_path), lang="ko", state_file=tmp_path / "p.json")
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)

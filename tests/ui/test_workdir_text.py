@@ -1,5 +1,5 @@
-"""The lesson follows --workdir: its instructions, hints and commands name the files the tutor
-checks, not the lab's default directory."""
+"""The lesson follows --workdir: its instructions, hints, solutions and commands name the files
+the tutor checks, not the lab's default directory."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ async def test_instructions_and_hints_name_the_workdir_in_use(tmp_path):
             app.action_goto(n)
             for _ in app.session.lesson.step(n).text("en").hints:
                 await pilot.press("h")
+            app.session.progress.show_solution(n)
             md = app.step_markdown(n)
-            assert f"{workdir}/" in md and "/root/gsb-lws" not in md, md[:400]
+            assert f"{workdir}/" in md.split("### Solution")[1] and "/root/gsb-lws" not in md, md[:400]
         assert app.session.verdicts[1].message.startswith(f"{workdir}/lws.yaml")  # the verdict names the same place

@@ -7,7 +7,7 @@ from itertools import groupby
 
 from tutor.commands.results import EXIT_NOT_PASSED, EXIT_OK, UsageError, cluster_error, print_json
 from tutor.cluster.events import Conn
-from tutor.commands.setup import connect_for, mark_start, replay_items, session_for
+from tutor.commands.setup import connect_for, mark_start, progress_to_read, replay_items, session_for
 from tutor.workspace.files import read_answer
 from tutor.words import say
 
@@ -22,6 +22,7 @@ def run_check(args) -> int:
     if bad:
         raise UsageError(f"--step {bad[0]}: the lesson has steps 1 to {len(lesson.steps)}",
                          f"--step {bad[0]}: 이 수업의 단계는 1부터 {len(lesson.steps)}까지입니다")
+    learner = progress_to_read(args, lesson, replay=bool(args.replay))  # which solutions were shown
     latched: dict[int, float] = {}
     if args.replay:
         latched = replay_instantly(session, args, steps)
@@ -32,11 +33,15 @@ def run_check(args) -> int:
             session.apply(read_answer(session.workspace.path(name), name))
     session.evaluate(steps)
     report = [step_report(session, n, latched.get(n)) for n in steps]
+    for r in report:
+        r.update(solution_report(learner, r["step"], r["status"] == "pass"))
     if args.json:
         print_json({"lesson": lesson.id, "steps": report})
     else:
         for r in report:
-            print(f"{MARKS[r['status']]} {r['step']}. {lesson.step(r['step']).title(session.lang)}: {r['message']}")
+            after = say(session.lang, " (passed after its solution was shown)", " (풀이를 본 뒤 통과)") \
+                if r["after_solution"] else ""
+            print(f"{MARKS[r['status']]} {r['step']}. {lesson.step(r['step']).title(session.lang)}: {r['message']}{after}")
             for d in r["details"]:
                 print(f"     {d}")
     return EXIT_OK if all(r["status"] == "pass" for r in report) else EXIT_NOT_PASSED
@@ -51,6 +56,18 @@ def step_report(session, n: int, passed_at: float | None) -> dict:
         out.update(status="pass", message=session.progress.passed[n]["message"],
                    details=[latched_line(session.lang, passed_at, v.status.value, v.message)])
     return out
+
+
+def solution_report(learner, n: int, passes_now: bool) -> dict:
+    """Whether the learner was shown the step's solution (in the tutor, with the same progress
+    file), and whether the step passed after it: latched after it in the tutor, or passing now,
+    with no pass of the tutor's from before it."""
+    shown = n in learner.solutions
+    if n in learner.passed:
+        after = learner.after_solution(n)
+    else:
+        after = shown and passes_now
+    return {"solution_shown": shown, "after_solution": after}
 
 
 # A verdict's status in a sentence, in Korean (the marks say it at the start of each line).

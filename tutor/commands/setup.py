@@ -89,11 +89,28 @@ def progress_for(args, lesson: Lesson, replay: bool) -> Progress:
                              f"--state-file {given}: lwstutor 진행 파일이 아닙니다. lwstutor는 자기가 쓴 "
                              "파일만 바꿉니다. 새 파일 이름을 주세요", kind="path")
         return Progress.load(Path(real), len(lesson.steps), make_dirs=False)
+    return Progress.load(default_progress_path(args, lesson, replay), len(lesson.steps))
+
+
+def default_progress_path(args, lesson: Lesson, replay: bool) -> Path:
+    """Where the tutor keeps progress without --state-file: per lesson, or per replayed recording."""
     if replay:
-        path = state_dir() / f"replay-{Path(args.replay).stem}.json"
-    else:
-        path = state_dir() / f"progress-{lesson.id}.json"
-    return Progress.load(path, len(lesson.steps))
+        return state_dir() / f"replay-{Path(args.replay).stem}.json"
+    return state_dir() / f"progress-{lesson.id}.json"
+
+
+def progress_to_read(args, lesson: Lesson, replay: bool) -> Progress:
+    """The progress the tutor keeps with these arguments, read only (check reports from it which
+    solutions were shown): nothing is moved or written. A --state-file must be a file lwstutor
+    wrote; the default file may be missing (no progress yet)."""
+    given = getattr(args, "state_file", None)
+    if not given:
+        return Progress.peek(default_progress_path(args, lesson, replay), len(lesson.steps))
+    path = paths.input_file(os.path.expanduser(given), "--state-file")
+    if not looks_like_ours(Path(path)):
+        raise UsageError(f"--state-file {given}: not a lwstutor progress file",
+                         f"--state-file {given}: lwstutor 진행 파일이 아닙니다", kind="path")
+    return Progress.peek(Path(path), len(lesson.steps))
 
 
 def chosen_lang(args) -> str:

@@ -1,7 +1,8 @@
 """Loads a lesson: lesson.yaml (the step list) plus per-step markdown in each language.
 
 Step markdown is split into sections by its headings, found with markdown-it (so a `##` inside
-a code block is not a heading): the `# Title`, the instructions, each `## Hint` and the
+a code block is not a heading): the `# Title`, the instructions, each `## Hint`, the
+`## Solution` (the whole answer, shown only when the learner asks for it and confirms) and the
 `## What you just saw` recap. Heading words per language come from lesson.yaml.
 """
 
@@ -28,6 +29,7 @@ class StepText:
     body: str
     hints: tuple[str, ...]
     recap: str
+    solution: str = ""  # the whole answer, apart from the hints (which show part of the way)
 
 
 @dataclass(frozen=True)
@@ -121,7 +123,8 @@ def _markdown() -> MarkdownIt:
     return MarkdownIt("commonmark").disable("inline")
 
 
-def split_sections(md: str, hint_word: str, recap_word: str, where: str) -> StepText:
+def split_sections(md: str, hint_word: str, recap_word: str, where: str,
+                   solution_word: str = "Solution") -> StepText:
     tokens = _markdown().parse(md)
     lines = md.splitlines()
     heads = []  # (level, title, first line, line after the heading)
@@ -135,20 +138,26 @@ def split_sections(md: str, hint_word: str, recap_word: str, where: str) -> Step
         end = heads[n + 1][2] if n + 1 < len(heads) else len(lines)
         return "\n".join(lines[heads[n][3]:end]).strip()
 
-    body, hints, recap = section(0), [], ""
+    body, hints, recap, solution = section(0), [], "", None
     for n, (tag, title, _, _) in enumerate(heads[1:], start=1):
         if tag == "h1":
             raise LessonError(f"{where}: only one '# Title' heading is allowed")
         if title.lower().startswith(hint_word.lower()):
+            if solution is not None:
+                raise LessonError(f"{where}: '## {hint_word}' after '## {solution_word}' (the solution is the last rung)")
             hints.append(section(n))
+        elif title.lower().startswith(solution_word.lower()):
+            if solution is not None:
+                raise LessonError(f"{where}: only one '## {solution_word}' section is allowed")
+            solution = section(n)
         elif title.lower().startswith(recap_word.lower()):
             recap = section(n)
         else:
             raise LessonError(f"{where}: unknown section '## {title}' "
-                              f"(expected '## {hint_word}' or '## {recap_word}')")
+                              f"(expected '## {hint_word}', '## {solution_word}' or '## {recap_word}')")
     if not hints:
         raise LessonError(f"{where}: needs at least one '## {hint_word}' section")
-    return StepText(heads[0][1], body, tuple(hints), recap)
+    return StepText(heads[0][1], body, tuple(hints), recap, solution or "")
 
 
 def _story(raw: object, where: str) -> StoryRef | None:
@@ -185,7 +194,7 @@ def load(lesson_id: str = DEFAULT, root: Path | None = None) -> Lesson:
                 raise LessonError(f"{path}: {exc.strerror or exc}") from None
             texts[lang] = split_sections(md, words.get("hint", {}).get(lang, "Hint"),
                                          words.get("recap", {}).get(lang, "What you just saw"),
-                                         str(path))
+                                         str(path), words.get("solution", {}).get(lang, "Solution"))
         steps.append(Step(number, raw["id"], tuple(raw.get("files") or ()), dict(raw.get("title") or {}), texts,
                           ledger=bool(raw.get("ledger")), story=_story(raw.get("story"), where=stem),
                           package=f"tutor.lessons.{lesson_id}.checks"))

@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from time import monotonic
 from typing import Callable
 
-from textual import on, work
+from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.notifications import Notification, SeverityLevel
@@ -32,7 +32,8 @@ from tutor.ui.messages import DoctorDone, SourceReady
 from tutor.ui.notices import step_ranges
 from tutor.ui.pump import RefreshPump
 from tutor.ui.quiet_gc import QuietCollector
-from tutor.ui.screens import ConfirmScreen, HelpScreen
+from tutor.ui.confirmed import ConfirmedActions
+from tutor.ui.screens import HelpScreen
 from tutor.ui.timeline_screen import TimelineScreen
 from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.ui.widgets.event_list import EventList
@@ -64,7 +65,7 @@ class LoopClock:
         asyncio.get_running_loop().call_soon(fn)
 
 
-class TutorApp(App):
+class TutorApp(ConfirmedActions, App):
     CSS_PATH = "tutor.tcss"
     TITLE = "lwstutor"
     COMMANDS = App.COMMANDS | {TutorCommands}
@@ -77,6 +78,7 @@ class TutorApp(App):
         Binding("n,right", "next", "Next", tooltip="Next step", key_display="n/→"),
         Binding("p,left", "prev", "Prev", tooltip="Previous step", key_display="p/←"),
         Binding("h", "hint", "Hint", tooltip="Reveal the next hint"),
+        Binding("s", "solution", "Solution", tooltip="Show the step's solution, the whole answer (asks first)"),
         Binding("r", "recheck", "Re-check", tooltip="Run the checkers now"),
         Binding("l", "toggle_lang", "ko/en", tooltip="Switch the language live"),
         Binding("t", "timeline", "Timeline", show=False, tooltip="What happened, in order, per LWS group"),
@@ -313,10 +315,11 @@ class TutorApp(App):
         shown = s.progress.hints.get(n, 0)
         for i, hint in enumerate(text.hints[:shown], start=1):
             parts.append(f"### {self.hint_heading(n, i)}\n\n{hint}")
+        parts.append(self.solution_markdown(n))
         if n in s.progress.passed and text.recap:
             parts.append(f"### {self.text('What you just saw')}\n\n{text.recap}"
                          + recap_markdown(s.store, s.lesson.namespace, s.lesson.step(n), s.lang))
-        return s.lesson.in_workdir("\n\n".join(parts), s.workspace.workdir)
+        return s.lesson.in_workdir("\n\n".join(p for p in parts if p), s.workspace.workdir)
 
     def hint_heading(self, step: int, i: int) -> str:
         return self.text("Hint {i} of {n}", i=i, n=len(self.session.lesson.step(step).text(self.session.lang).hints))
@@ -334,7 +337,8 @@ class TutorApp(App):
         self._draw_status()
         self._report_save()
         # The footer re-reads every binding on refresh_bindings: only when what dims a key moved.
-        if self._changed("bindings", cur, s.progress.hints.get(cur, 0), s.lang):
+        if self._changed("bindings", cur, s.progress.hints.get(cur, 0), cur in s.progress.solutions, s.lang):
+            self.footer_keys()  # h, or s once the hints are out
             self.refresh_bindings()
 
     def _report_save(self) -> None:
@@ -437,7 +441,7 @@ class TutorApp(App):
 
     # --- actions -----------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        """None dims a key in the footer: nothing to go back to, no hint left."""
+        """None dims a key in the footer: nothing to go back to, no hint left, no solution to show."""
         s = self.session
         cur = s.progress.current
         if isinstance(self.screen, TimelineScreen) and action in TimelineScreen.HIDES:
@@ -452,6 +456,8 @@ class TutorApp(App):
             return self.query_one(DoctorPanel).display
         if action == "hint" and s.progress.hints.get(cur, 0) >= len(s.lesson.step(cur).text(s.lang).hints):
             return None
+        if action == "solution":
+            return self.solution_key()
         return True
 
     def action_goto(self, n: int) -> None:
@@ -484,6 +490,8 @@ class TutorApp(App):
             self.redraw_lesson()
             shown = s.progress.hints[cur]
             await self.query_one(LessonPane).scroll_to_heading_when_drawn(self.hint_heading(cur, shown))
+        elif self.solution_key():
+            self.say(self.text("No more hints for this step: s shows its solution (it asks first)."), timeout=4)
         else:
             self.say(self.text("No more hints for this step."), timeout=3)
 
@@ -502,6 +510,7 @@ class TutorApp(App):
         """The footer's and the help's words in the learner's language (the bindings keep their
         keys and actions; Textual's footer reads the words from the app's binding map)."""
         localise_bindings(self, self.session.lang, self._english_keys)
+        self.footer_keys()
         self.refresh_bindings()
 
     def action_timeline(self) -> None:
@@ -569,23 +578,6 @@ class TutorApp(App):
         self.push_screen(HelpScreen([localised(b, self.session.lang) for b in keys],
                                     self.text("Keys"),
                                     self.text("The tutor only reads: your cluster and your files are never changed.")))
-
-    @work
-    async def action_reset_step(self) -> None:
-        n = self.session.progress.current
-        if await self.push_screen_wait(ConfirmScreen(
-                self.text("Reset step {n}? Its pass and revealed hints are forgotten.", n=n),
-                self.text("Yes"), self.text("No"))):
-            self.session.progress.reset(n)
-            self.recheck()
-
-    @work
-    async def action_reset_all(self) -> None:
-        if await self.push_screen_wait(ConfirmScreen(
-                self.text("Reset all progress? Every pass and revealed hint is forgotten."),
-                self.text("Yes"), self.text("No"))):
-            self.session.progress.reset()
-            self.recheck()
 
     @on(OptionList.OptionSelected, "#steps")
     def _step_chosen(self, event: OptionList.OptionSelected) -> None:

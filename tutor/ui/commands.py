@@ -1,4 +1,5 @@
-"""Command palette entries: jump to a step, reveal a hint, reset, switch language, re-check."""
+"""Command palette entries: jump to a step, reveal a hint, show the solution, reset, switch language,
+re-check."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ class TutorCommands(Provider):
             yield (t("Go to step {n}: {title}", n=step.number, title=step.title(lang)),
                    partial(app.action_goto, step.number), t("Jump to this step"))
         yield t("Reveal the next hint"), app.action_hint, t("Show one more hint for this step")
+        yield t("Show the solution…"), app.action_solution, t("The whole answer to this step (asks first; progress notes it)")
         yield t("Re-check now"), app.action_recheck, t("Run the checkers again")
         yield t("Show the timeline"), app.action_timeline, t("What happened, in order, per LWS group (key t)")
         yield (t("Show the node ledger / the groups"), app.action_toggle_ledger,

@@ -66,6 +66,19 @@ KO = {
         "{n}단계를 초기화할까요? 통과 기록과 열어 본 힌트가 지워집니다.",
     "Reset all progress? Every pass and revealed hint is forgotten.":
         "전체 진행을 초기화할까요? 모든 통과 기록과 힌트가 지워집니다.",
+    "Its solution stays shown: it was seen.": "풀이는 이미 본 것이라 그대로 남습니다.",
+    "Solutions already shown stay shown.": "이미 본 풀이는 그대로 남습니다.",
+    # the solution, apart from the hints (tutor/ui/confirmed.py)
+    "Solution": "풀이",
+    "Show the solution…": "풀이 보기…",
+    "The whole answer to this step (asks first; progress notes it)": "이 단계의 답 전체(먼저 묻고, 본 것은 기록에 남습니다)",
+    "Step {n} has no solution to show.": "{n}단계에는 보여 줄 풀이가 없습니다.",
+    "Show the solution to step {n}? It is the whole answer. Progress notes that you saw it, and a pass after "
+    "it is marked so, in check --json too.":
+        "{n}단계의 풀이를 볼까요? 풀이는 답 전체입니다. 풀이를 본 사실이 진행 기록에 남고, 그 뒤의 통과는 "
+        "check --json에서도 풀이를 본 뒤의 통과로 나옵니다.",
+    "{left} of its {total} hints are not shown yet (h).": "힌트 {total}개 중 {left}개가 아직 남아 있습니다(h).",
+    "None of its {total} hints is shown yet (h).": "힌트 {total}개를 아직 하나도 보지 않았습니다(h).",
     "Lab check": "실습 환경 점검",
     "x hides this · lwstutor doctor prints it again": "x로 숨기기 · lwstutor doctor로 다시 보기",
     "ready {r} · updated {u}": "준비 {r} · 갱신 {u}",
@@ -78,6 +91,8 @@ KO = {
     "Yes": "예",
     "No": "아니요",
     "No more hints for this step.": "이 단계의 힌트를 모두 보았습니다.",
+    "No more hints for this step: s shows its solution (it asks first).":
+        "이 단계의 힌트를 모두 보았습니다. 풀이는 s 키로 봅니다(먼저 묻습니다).",
     "Press h for a hint.": "힌트는 h 키.",
     "no access to {res} (forbidden by RBAC); the other panes stay live. lwstutor doctor lists what is missing.":
         "{res:을} 읽을 권한이 없습니다(RBAC 거부). 다른 창은 계속 갱신됩니다. 빠진 권한은 lwstutor doctor가 알려 줍니다.",
@@ -100,6 +115,7 @@ KO = {
 # The keys' words (the footer, the help screen, the timeline's footer).
 KO.update({
     "Next": "다음", "Next step": "다음 단계", "Prev": "이전", "Previous step": "이전 단계",
+    "Show the step's solution, the whole answer (asks first)": "이 단계의 풀이, 곧 답 전체 보기(먼저 묻습니다)",
     "Hint": "힌트", "Reveal the next hint": "다음 힌트 보기", "Re-check": "재검사", "Run the checkers now": "지금 다시 검사",
     "Switch the language live": "언어를 바로 바꾸기", "Timeline": "타임라인",
     "What happened, in order, per LWS group": "LWS 그룹마다 일어난 일을 순서대로",

@@ -108,7 +108,7 @@ class TimelineView(RedrawsOnChange, VerticalScroll):
 
 class TimelineScreen(Screen[None]):
     BINDINGS = [Binding("escape,t", "app.pop_screen", "Close", tooltip="Back to the lesson")]
-    HIDES = ("next", "prev", "goto", "hint", "maximize_pane", "dismiss_doctor")  # app actions of no use here
+    HIDES = ("next", "prev", "goto", "hint", "solution", "maximize_pane", "dismiss_doctor")  # app actions of no use here
 
     def compose(self) -> ComposeResult:
         yield Static(id="timeline-title")

@@ -1,4 +1,5 @@
-"""The current step: its markdown, the hints revealed so far, and the recap once passed."""
+"""The current step: its markdown, the hints revealed so far, its solution once shown, and the
+recap once passed."""
 
 from __future__ import annotations
 

@@ -1,0 +1,153 @@
+"""The solution, apart from the hints: s asks in the learner's language, n or esc leaves nothing
+recorded, yes shows it under its own heading, scrolled to, notes it in the progress and dims s.
+At 80x24, in both languages."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+
+from tests.ui.harness import empty_recording, make_app
+from tests.ui.screen_text import region_text, screen_lines
+from tests.ui.settle import heading_in_view
+from tutor.ui.screens import ConfirmScreen
+from tutor.ui.timeline_screen import TimelineScreen
+
+ASKS = {"en": ("Show the solution to step 1?", "None of its 3 hints is shown yet (h)."),
+        "ko": ("1단계의 풀이를 볼까요?", "힌트 3개를 아직 하나도 보지 않았습니다(h).")}
+HEADING = {"en": "Solution", "ko": "풀이"}
+
+
+@pytest.fixture(params=["en", "ko"])
+def lang(request):
+    return request.param
+
+
+@pytest.fixture
+def state(tmp_path):
+    return tmp_path / "progress.json"
+
+
+@pytest.fixture
+def app(tmp_path, lang, state):
+    return make_app(empty_recording(tmp_path), lang=lang, state_file=state)
+
+
+def saved(state) -> dict:
+    return json.loads(state.read_text()) if state.exists() else {}
+
+
+def lesson_source(app) -> str:
+    return app.query_one("#lesson").query_one("Markdown").source
+
+
+async def test_s_asks_first_and_n_or_esc_records_nothing(app, lang, state):
+    async with app.run_test(size=(80, 24)) as pilot:
+        for cancel in ("n", "escape"):
+            await pilot.press("s")
+            await pilot.pause()
+            assert isinstance(app.screen, ConfirmScreen)
+            question = app.screen.query_one("#confirm Label")
+            shown = " ".join(region_text(app, question.region).split())  # as the lines read on
+            first, last = ASKS[lang]
+            assert shown.startswith(first) and shown.endswith(last), shown  # the whole question, wrapped
+            assert question.region.right <= 80
+            await pilot.press(cancel)
+            await pilot.pause()
+            assert not isinstance(app.screen, ConfirmScreen)
+            assert app.session.progress.solutions == {} and not saved(state).get("solutions")
+            assert f"### {HEADING[lang]}" not in lesson_source(app)
+            assert app.check_action("solution", ()) is True
+
+
+async def test_yes_shows_it_scrolled_to_records_it_and_dims_s(app, lang, state):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        await pilot.press("y")
+        await heading_in_view(pilot, HEADING[lang])
+        assert app.query_one("#lesson").scroll_y > 0
+        source = lesson_source(app)
+        solution = app.session.lesson.step(1).text(lang).solution
+        assert f"### {HEADING[lang]}" in source and solution.splitlines()[0] in source
+        assert "### " + app.hint_heading(1, 1) not in source  # the hints stay as they were: none shown
+        assert set(app.session.progress.solutions) == {1} and list(saved(state)["solutions"]) == ["1"]
+        assert app.check_action("solution", ()) is None  # shown: dimmed
+        await pilot.press("s")
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmScreen)
+        app.session.progress.latch(1, "done")  # a pass from here is one after the solution
+        assert saved(state)["passed"]["1"]["after_solution"] is True
+        await pilot.press("n")
+        assert app.check_action("solution", ()) is True  # the next step's is its own
+
+
+async def test_the_footer_offers_s_in_the_place_of_h_once_the_hints_are_out(app, lang):
+    words = {"en": ("h Hint", "s Solution", "q Quit"), "ko": ("h 힌트", "s 풀이", "q 종료")}[lang]
+    hint, solution, quit_ = words
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        footer = screen_lines(app)[-1]
+        assert hint in footer and solution not in footer, footer
+        for _ in app.session.lesson.step(1).text(lang).hints:
+            await pilot.press("h")
+        await pilot.pause()
+        footer = screen_lines(app)[-1]
+        assert solution in footer and hint not in footer and quit_ in footer, footer  # it fits 80 columns
+        await app.action_hint()  # the palette's "next hint", with none left, points to s
+        assert any(" s " in n.message for n in app._notifications), [n.message for n in app._notifications]
+        await pilot.press("s")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert solution in screen_lines(app)[-1]  # still there, dimmed
+        await pilot.press("n")
+        await pilot.pause()
+        assert hint in screen_lines(app)[-1]
+
+
+async def test_a_step_without_a_solution_dims_s_and_says_so(app, lang, monkeypatch):
+    step = app.session.lesson.step(2)
+    monkeypatch.setitem(step.texts, lang, replace(step.text(lang), solution=""))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("2")
+        assert app.check_action("solution", ()) is None
+        for _ in step.text(lang).hints:
+            await pilot.press("h")
+        await pilot.pause()
+        assert ("h Hint" if lang == "en" else "h 힌트") in screen_lines(app)[-1]  # h stays, dimmed
+        app.action_solution()
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmScreen) and app.session.progress.solutions == {}
+
+
+async def test_the_palette_asks_too_and_brings_a_shown_solution_back_into_view(tmp_path):
+    app = make_app(empty_recording(tmp_path), state_file=tmp_path / "p.json")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("5", "ctrl+p")
+        await pilot.press(*"show the solution")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await heading_in_view(pilot, "Solution")
+        assert set(app.session.progress.solutions) == {5}
+        app.query_one("#lesson").scroll_home(animate=False)
+        app.action_solution()  # shown already: no question, back to it
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmScreen)
+        await heading_in_view(pilot, "Solution")
+
+
+async def test_the_timeline_hides_s(tmp_path):
+    app = make_app(empty_recording(tmp_path), state_file=tmp_path / "p.json")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("t")
+        await pilot.pause()
+        assert isinstance(app.screen, TimelineScreen) and app.check_action("solution", ()) is False
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, TimelineScreen) and app.session.progress.solutions == {}

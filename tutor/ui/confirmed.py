@@ -1,0 +1,94 @@
+"""The tutor's actions that ask first (ConfirmScreen): reset the step, reset all progress, and
+show the step's solution.
+
+The solution is the last rung of a step, apart from its hints: the hints nudge, explain and show
+part of the way; the solution is the whole answer. It has its own key (s), asks in the learner's
+language, then shows under its own heading in the lesson pane, scrolled into view. The progress
+notes that it was shown, and a pass after it says so (progress.py, `check --json`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from textual import work
+
+from tutor.ui.screens import ConfirmScreen
+from tutor.ui.widgets.lesson_pane import LessonPane
+
+
+class ConfirmedActions:
+    """Mixed into TutorApp (self is the app: session, text, say, redraw_lesson, recheck)."""
+
+    # --- the solution ------------------------------------------------------------------------
+    def solution_text(self, n: int) -> str:
+        s = self.session
+        return s.lesson.step(n).text(s.lang).solution
+
+    def solution_key(self) -> bool | None:
+        """check_action for s: None dims it, when the step has no solution or it is shown."""
+        n = self.session.progress.current
+        return None if not self.solution_text(n) or n in self.session.progress.solutions else True
+
+    def solution_markdown(self, n: int) -> str:
+        """The solution's section of the step's markdown, once it was shown ("" before)."""
+        text = self.solution_text(n)
+        if not text or n not in self.session.progress.solutions:
+            return ""
+        return f"### {self.text('Solution')}\n\n{text}"
+
+    def footer_keys(self) -> None:
+        """At 80 columns the footer has room for one of h and s: h while the step has hints to
+        reveal, then s in its place (the help and the palette always list both)."""
+        s = self.session
+        n = s.progress.current
+        hints_left = s.progress.hints.get(n, 0) < len(s.lesson.step(n).text(s.lang).hints)
+        solution_next = bool(self.solution_text(n)) and not hints_left
+        for key, action, show in (("h", "hint", not solution_next), ("s", "solution", solution_next)):
+            bindings = self._bindings.key_to_bindings.get(key, [])
+            self._bindings.key_to_bindings[key] = [replace(b, show=show) if b.action == action else b
+                                                   for b in bindings]
+
+    @work(exclusive=True, group="solution")
+    async def action_solution(self) -> None:
+        s = self.session
+        n = s.progress.current
+        if not self.solution_text(n):
+            self.say(self.text("Step {n} has no solution to show.", n=n), timeout=3)
+            return
+        if n not in s.progress.solutions:
+            total = len(s.lesson.step(n).text(s.lang).hints)
+            left = total - s.progress.hints.get(n, 0)
+            question = self.text("Show the solution to step {n}? It is the whole answer. Progress notes that "
+                                 "you saw it, and a pass after it is marked so, in check --json too.", n=n)
+            if left == total:
+                question += " " + self.text("None of its {total} hints is shown yet (h).", total=total)
+            elif left > 0:
+                question += " " + self.text("{left} of its {total} hints are not shown yet (h).",
+                                            left=left, total=total)
+            if not await self.push_screen_wait(ConfirmScreen(question, self.text("Yes"), self.text("No"))):
+                return
+            s.progress.show_solution(n)
+            self.redraw_lesson()
+        if s.progress.current == n:  # shown now, or already (the palette): bring it into view
+            await self.query_one(LessonPane).scroll_to_heading_when_drawn(self.text("Solution"))
+
+    # --- resets ------------------------------------------------------------------------------
+    @work
+    async def action_reset_step(self) -> None:
+        n = self.session.progress.current
+        question = self.text("Reset step {n}? Its pass and revealed hints are forgotten.", n=n)
+        if n in self.session.progress.solutions:
+            question += " " + self.text("Its solution stays shown: it was seen.")
+        if await self.push_screen_wait(ConfirmScreen(question, self.text("Yes"), self.text("No"))):
+            self.session.progress.reset(n)
+            self.recheck()
+
+    @work
+    async def action_reset_all(self) -> None:
+        question = self.text("Reset all progress? Every pass and revealed hint is forgotten.")
+        if self.session.progress.solutions:
+            question += " " + self.text("Solutions already shown stay shown.")
+        if await self.push_screen_wait(ConfirmScreen(question, self.text("Yes"), self.text("No"))):
+            self.session.progress.reset()
+            self.recheck()
