@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 
 from tutor.cluster import objects as o
 from tutor.cluster.derived import cached_by, per_store_version
+from tutor.cluster.instant import Instant, Timed
 from tutor.cluster.observations import RestartSeen, UidSeen
 from tutor.cluster.store import Store
 from tutor.cluster.timeline import Fact, Kind, Timeline, evidence_version, occurrences, parse_time, timeline, timeline_of
@@ -44,7 +45,7 @@ DEFAULT_GRACE = 30  # seconds: a pod's terminationGracePeriodSeconds unless its 
 
 
 @dataclass(frozen=True)
-class Line:
+class Line(Timed):
     at: float  # wall-clock seconds since the epoch
     group: int | None
     kind: str  # what it is, for machines: restarted, recreate-group, garbage-collected, new-uid, ...
@@ -333,7 +334,7 @@ def _failure(ev: _Evidence, lws: str, group: int, facts: list[Fact]) -> Episode:
         # The worker the event names, restarted just before: its restart belongs here even where
         # the timeline counted it into a rollout window that LWS's own events opened around it.
         near = [r for r in ev.tl.of(lws, group, (Kind.RESTARTED,), pod=named)
-                if recreated.at - EPISODE_GAP <= r.at <= recreated.at + (0 if r.precise else 1.0)]
+                if recreated.at - EPISODE_GAP <= r.at and r.maybe_before(recreated.at)]
         restarts += near[-1:]
     for f in restarts:
         lines.append(_restart_line(ev, f))
@@ -350,7 +351,7 @@ def _failure(ev: _Evidence, lws: str, group: int, facts: list[Fact]) -> Episode:
         title = (f"group {group} recreated", f"그룹 {group} 재생성")
         # the pod LWS's event names, else the one seen restarting last before it
         who = named or next((r.pod for r in reversed(restarts)
-                                                 if r.at <= recreated.at + (0 if r.precise else 1.0)), "")
+                                                 if r.maybe_before(recreated.at)), "")
     else:
         # UIDs replaced without a RecreateGroup event: shown as such, nothing said about why
         for f in facts:
@@ -392,7 +393,7 @@ def _recreate_line(ev: _Evidence, f: Fact, restarts: list[Fact], group: int, odd
     # names start terminating is when LWS deleted it.
     seen = ev.seen(leader, f.uid) if f.uid else None
     at = min(f.at, ev.wall(seen.terminating_t)) if seen and seen.terminating_t is not None else f.at
-    earlier = [r for r in restarts if ev.at(r) <= at + (0 if r.precise else 1.0)]
+    earlier = [r for r in restarts if ev.at(r) - r.slack <= at]
     worker = worker or (earlier[-1].pod if earlier else "")  # an event that names no pod: the one that restarted
     before = [r for r in earlier if r.pod == worker]
     if odd:
@@ -432,8 +433,7 @@ def _rollouts(ev: _Evidence, lws: str) -> list[Episode]:
 
 
 def _in(at: float, start: float, end: float | None, precise: bool = True) -> bool:
-    slack = 0.0 if precise else 1.0
-    return start - slack <= at and (end is None or at <= end + slack)
+    return Instant(at, precise).within(start, end)
 
 
 def _rollout(ev: _Evidence, lws: str, w, last: bool) -> Episode:
@@ -513,7 +513,7 @@ def _settled(lines: list[Line]) -> tuple[Line, ...]:
     out: list[Line] = []
     floor = float("-inf")
     for line in lines:
-        if not line.precise and line.at < floor < line.at + 1.0:
+        if not line.precise and line.at < floor < line.latest:
             line = replace(line, at=floor)
         out.append(line)
         floor = max(floor, line.at)
@@ -524,7 +524,7 @@ def _earliest(times: list[tuple[float, bool]]) -> tuple[float, bool]:
     """The earliest of some (time, precise): a time known to the second only counts as earlier
     than a precise one when its whole second is over before it."""
     precise = min((t for t in times if t[1]), default=None)
-    rough = [t for t in times if not t[1] and (precise is None or t[0] + 1.0 <= precise[0])]
+    rough = [t for t in times if not t[1] and (precise is None or Instant(*t).latest <= precise[0])]
     return min(rough) if rough else precise
 
 

@@ -38,12 +38,12 @@ from enum import Enum
 from tutor.cluster import objects as o
 from tutor.cluster.objects import parse_time  # the one parser; checkers import it from here too
 from tutor.cluster.derived import cached_by, per_store_version
+from tutor.cluster.instant import SLACK, Timed
 from tutor.cluster import deps
 from tutor.cluster.store import Store, named_after
 from tutor.words import say
 
 MAX_FACTS = 2000
-SLACK = 1.0  # seconds: the resolution of creationTimestamp, lastTimestamp and a recording's started_at
 RECREATE_REASONS = ("RecreateGroup", "RecreateGroupOnPodRestart")  # v0.9+, and v0.8 and older
 RESTART_POD_REASONS = ("BackOff",)  # kubelet: "Back-off restarting failed container"
 EVENT_RESTART_RANK = (*RESTART_POD_REASONS, "Started", "Created")  # which event tells a restart best
@@ -69,7 +69,7 @@ class Kind(str, Enum):
 
 
 @dataclass(frozen=True)
-class Fact:
+class Fact(Timed):
     at: float  # wall-clock seconds since the epoch
     kind: Kind
     lws: str
@@ -140,7 +140,7 @@ class Timeline:
         return [f for f in self.facts
                 if (lws is None or f.lws == lws) and (group is None or f.group == group)
                 and (kinds is None or f.kind in kinds) and (pod is None or f.pod == pod)
-                and (since is None or f.at >= since - (0 if f.precise else SLACK))]
+                and (since is None or f.maybe_after(since))]
 
     def uids(self, pod: str) -> list[Fact]:
         """Every UID known for a pod name, oldest first (POD_CREATED facts)."""
@@ -176,8 +176,7 @@ class Timeline:
         if fact.kind in (Kind.POD_CREATED, Kind.POD_DELETING, Kind.POD_GONE) and self._replaced_by_new_revision(fact):
             return True
         # A whole-second time t stands for [t, t+1): it may be in a window that starts before t+1.
-        slack = 0.0 if fact.precise else SLACK
-        return any(w.start - slack <= fact.at and (w.end is None or fact.at <= w.end)
+        return any(fact.maybe_after(w.start) and (w.end is None or fact.at <= w.end)
                    for w in self.rollouts(fact.lws))
 
     def failures(self, lws: str, group: int, since: float | None = None) -> list[Fact]:

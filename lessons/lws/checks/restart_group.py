@@ -64,7 +64,7 @@ def deleted_by(tl: Timeline, rec: Fact) -> str:
     """The leader UID a recreation deleted: named by the event (v0.9+), else the one current then."""
     if rec.uid:
         return rec.uid.lower()
-    before = tl.uid_at("llm-0", rec.at - (0 if rec.precise else SLACK))
+    before = tl.uid_at("llm-0", rec.earliest)
     return before.uid.lower() if before else ""
 
 
@@ -120,7 +120,7 @@ def check(ctx: Context) -> Verdict:
                                  "recreate group 0.",
                                  "llm-0-1의 컨테이너가 종료되어 kubelet이 다시 띄웠습니다. 곧 LWS가 그룹 0을 "
                                  "다시 만듭니다."), *story)
-        made0 = [r for r in rec0 if born0 is not None and r.at <= born0.at + (0 if born0.precise else SLACK)]
+        made0 = [r for r in rec0 if born0 is not None and r.at <= born0.latest]
         # After another pod's failure, UIDs written from the rebuilt group are a fresh start.
         if made0 and made0[-1].pod in ("", WORKER):
             return fail(ctx.t("group0_before equals llm-0's UID after the recreation: restart.txt was written "
@@ -150,7 +150,7 @@ def check(ctx: Context) -> Verdict:
                               "group0_before={v:은} llm-0의 UID 였던 적이 없습니다(llm-0의 UID: {known}).",
                               v=g0, known=", ".join(known) or uid0))
 
-    counted = [r for r in rec0 if born0 is None or r.at >= born0.at - (0 if born0.precise else SLACK)]
+    counted = [r for r in rec0 if born0 is None or r.at >= born0.earliest]
     restart0 = [f for f in tl.of(LWS, 0, (Kind.RESTARTED,), pod="llm-0-1",
                                  since=born0.at if born0 else None) if not tl.in_rollout(f)]
     if not counted and not restart0:
@@ -171,7 +171,7 @@ def check(ctx: Context) -> Verdict:
         return fail(ctx.t("group1_before={v} is not the UID of llm-1: when group 0 was recreated, llm-1 was {real}.",
                           "group1_before={v:은} llm-1의 UID가 아닙니다. 그룹 0이 다시 만들어질 때 llm-1은 {real} "
                           "였습니다.", v=g1, real=then1.uid))
-    if born1 is not None and born1.at > when + (0 if born1.precise else SLACK):
+    if born1 is not None and born1.surely_after(when):
         return fail(ctx.t("group1_before={v} is a UID llm-1 got after group 0 was recreated; write the UIDs "
                           "before failing the worker.",
                           "group1_before={v:은} 그룹 0이 다시 만들어진 뒤에 llm-1이 받은 UID입니다. 워커를 "
@@ -230,7 +230,7 @@ def _what_failed(tl: Timeline, rec0: list[Fact], g0: str, born0: Fact | None) ->
     that deleted group0_before, else the first since it was current, else none yet): that
     RecreateGroup event, and every restart in group 0 since group0_before was current, up to it."""
     since = born0.at if born0 is not None else None
-    after = [r for r in rec0 if since is None or r.at >= since - (0 if born0.precise else SLACK)]
+    after = [r for r in rec0 if born0 is None or r.at >= born0.earliest]
     rec = next((r for r in after if deleted_by(tl, r) == g0), after[0] if after else None)
     until = rec.at + SLACK if rec is not None else float("inf")
     restarts = [f for f in tl.of(LWS, 0, (Kind.RESTARTED,), since=since)
