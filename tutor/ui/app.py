@@ -35,6 +35,7 @@ from tutor.ui.i18n import localise_bindings, localised, translate
 from tutor.ui.inbox import Inbox
 from tutor.ui.messages import DoctorDone, SourceReady
 from tutor.ui.notices import step_ranges
+from tutor.ui.predict import can_predict, invite, open_predict, recap
 from tutor.ui.quiet_gc import QuietCollector
 from tutor.ui.screens import ConfirmScreen, HelpScreen
 from tutor.ui.timeline_screen import TimelineScreen
@@ -63,6 +64,7 @@ class TutorApp(App):
     VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
     ENABLE_COMMAND_PALETTE = True
     ESCAPE_TO_MINIMIZE = False  # esc also closes the notices: our binding does both (action_minimize)
+    action_predict = open_predict  # w: the step's questions in a modal (tutor/ui/predict.py)
 
     BINDINGS = [
         Binding("n,right", "next", "Next", tooltip="Next step", key_display="n/→"),
@@ -71,6 +73,7 @@ class TutorApp(App):
         Binding("r", "recheck", "Re-check", tooltip="Run the checkers now"),
         Binding("l", "toggle_lang", "ko/en", tooltip="Switch the language live"),
         Binding("t", "timeline", "Timeline", show=False, tooltip="What happened, in order, per LWS group"),
+        Binding("w", "predict", "Predict", show=False, tooltip="Predict what your cluster will do, before it does"),
         Binding("z", "maximize_pane", "Zoom", tooltip="Maximise the focused pane (again or esc to restore)"),
         Binding("question_mark", "help", "Help", key_display="?", tooltip="All keys"),
         Binding("x", "dismiss_doctor", "Dismiss", tooltip="Hide the lab check panel"),
@@ -356,13 +359,13 @@ class TutorApp(App):
     def step_markdown(self, n: int) -> str:
         s = self.session
         text = s.lesson.step(n).text(s.lang)
-        parts = [f"# {n}. {text.title}", text.body]
+        parts = [f"# {n}. {text.title}", *invite(self, n), text.body]
         shown = s.progress.hints.get(n, 0)
         for i, hint in enumerate(text.hints[:shown], start=1):
             parts.append(f"### {self.hint_heading(n, i)}\n\n{hint}")
         if n in s.progress.passed and text.recap:
             parts.append(f"### {self.text('What you just saw')}\n\n{text.recap}"
-                         + recap_markdown(s.store, s.lesson.namespace, s.lesson.step(n), s.lang))
+                         + recap_markdown(s.store, s.lesson.namespace, s.lesson.step(n), s.lang) + recap(self, n))
         return s.lesson.in_workdir("\n\n".join(parts), s.workspace.workdir)
 
     def hint_heading(self, step: int, i: int) -> str:
@@ -499,6 +502,8 @@ class TutorApp(App):
             return self.query_one(DoctorPanel).display
         if action == "hint" and s.progress.hints.get(cur, 0) >= len(s.lesson.step(cur).text(s.lang).hints):
             return None
+        if action == "predict":  # only before the step's episode, and once per question
+            return True if can_predict(self) else None
         return True
 
     def action_goto(self, n: int) -> None:

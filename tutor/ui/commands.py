@@ -20,6 +20,7 @@ class TutorCommands(Provider):
         yield t("Reveal the next hint"), app.action_hint, t("Show one more hint for this step")
         yield t("Re-check now"), app.action_recheck, t("Run the checkers again")
         yield t("Show the timeline"), app.action_timeline, t("What happened, in order, per LWS group (key t)")
+        yield t("Predict, then see…"), app.action_predict, t("Answer the step's question before your cluster acts (key w)")
         yield (t("Show the node ledger / the groups"), app.action_toggle_ledger,
                t("GPUs, taints and Ready per node, in the groups pane's place"))
         yield t("Switch language (ko/en)"), app.action_toggle_lang, t("Lesson and messages in the other language")
