@@ -29,18 +29,18 @@ class PredictScreen(ModalScreen[bool]):
     BINDINGS = [Binding("escape", "skip", "Skip", show=False),
                 *(Binding(str(i), f"choose({i})", show=False) for i in range(1, 10))]
 
-    def __init__(self, title: Callable[[int, int], str], questions: list[Question], lang: str, keys_line: str,
-                 answer: Callable[[Question, str], None]):
+    def __init__(self, title: Callable[[int, int], str], questions: list[Question], lang: str,
+                 keys: Callable[[int], str], answer: Callable[[Question, str], None]):
         super().__init__()
         self._title, self._questions, self._lang = title, questions, lang
-        self._keys_line, self._answer = keys_line, answer
+        self._keys, self._answer = keys, answer  # keys: the line under the choices, for how many there are
         self._at = 0
 
     def compose(self) -> ComposeResult:
         with Vertical(id="predict"):
             yield Static(id="predict-question")
             yield OptionList(id="predict-choices")
-            yield Static(Text(self._keys_line, style="dim"), id="predict-keys")
+            yield Static(id="predict-keys")
 
     def on_mount(self) -> None:
         self._show()
@@ -59,6 +59,7 @@ class PredictScreen(ModalScreen[bool]):
         choices.add_options([Option(Text.assemble((f"{i} ", "bold cyan"), c.text(self._lang)), id=c.id)
                              for i, c in enumerate(q.choices, start=1)])
         choices.highlighted = None
+        self.query_one("#predict-keys", Static).update(Text(self._keys(len(q.choices)), style="dim"))
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action == "choose" and parameters[0] > len(self.question.choices):
@@ -127,8 +128,7 @@ def open_predict(app) -> None:
 
     app.push_screen(PredictScreen(lambda i, k: app.text("Predict, then see · step {n} · {i} of {k}", n=n, i=i, k=k),
                                   questions, s.lang,
-                                  app.text("{keys} answers · esc skips, nothing is saved",
-                                           keys=f"1–{max(len(q.choices) for q in questions)}"),
+                                  lambda k: app.text("{keys} answers · esc skips, nothing is saved", keys=f"1–{k}"),
                                   answer), closed)
 
 
