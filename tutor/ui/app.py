@@ -626,7 +626,7 @@ class TutorApp(App):
     async def action_reset_step(self) -> None:
         n = self.session.progress.current
         if await self.push_screen_wait(ConfirmScreen(
-                self.text("Reset step {n}? Its pass and revealed hints are forgotten.", n=n),
+                self.text("Reset step {n}? Its pass, revealed hints and predictions are forgotten.", n=n),
                 self.text("Yes"), self.text("No"))):
             self.session.progress.reset(n)
             self.recheck()
@@ -634,7 +634,7 @@ class TutorApp(App):
     @work
     async def action_reset_all(self) -> None:
         if await self.push_screen_wait(ConfirmScreen(
-                self.text("Reset all progress? Every pass and revealed hint is forgotten."),
+                self.text("Reset all progress? Every pass, revealed hint and prediction is forgotten."),
                 self.text("Yes"), self.text("No"))):
             self.session.progress.reset()
             self.recheck()

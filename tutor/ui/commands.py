@@ -24,8 +24,8 @@ class TutorCommands(Provider):
         yield (t("Show the node ledger / the groups"), app.action_toggle_ledger,
                t("GPUs, taints and Ready per node, in the groups pane's place"))
         yield t("Switch language (ko/en)"), app.action_toggle_lang, t("Lesson and messages in the other language")
-        yield t("Reset this step…"), app.action_reset_step, t("Forget this step's pass and hints (asks first)")
-        yield t("Reset all progress…"), app.action_reset_all, t("Forget every pass and hint (asks first)")
+        yield t("Reset this step…"), app.action_reset_step, t("Forget this step's pass, hints and predictions (asks first)")
+        yield t("Reset all progress…"), app.action_reset_all, t("Forget every pass, hint and prediction (asks first)")
 
     async def discover(self) -> Hits:
         for name, fn, help_text in self._commands():

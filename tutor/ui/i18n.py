@@ -59,13 +59,13 @@ KO = {
     "Switch language (ko/en)": "언어 바꾸기 (ko/en)",
     "Lesson and messages in the other language": "설명과 메시지를 다른 언어로",
     "Reset this step…": "이 단계 초기화…",
-    "Forget this step's pass and hints (asks first)": "이 단계의 통과 기록과 힌트를 지웁니다(먼저 묻습니다)",
+    "Forget this step's pass, hints and predictions (asks first)": "이 단계의 통과 기록과 힌트, 예측을 지웁니다(먼저 묻습니다)",
     "Reset all progress…": "전체 진행 초기화…",
-    "Forget every pass and hint (asks first)": "모든 통과 기록과 힌트를 지웁니다(먼저 묻습니다)",
-    "Reset step {n}? Its pass and revealed hints are forgotten.":
-        "{n}단계를 초기화할까요? 통과 기록과 열어 본 힌트가 지워집니다.",
-    "Reset all progress? Every pass and revealed hint is forgotten.":
-        "전체 진행을 초기화할까요? 모든 통과 기록과 힌트가 지워집니다.",
+    "Forget every pass, hint and prediction (asks first)": "모든 통과 기록과 힌트, 예측을 지웁니다(먼저 묻습니다)",
+    "Reset step {n}? Its pass, revealed hints and predictions are forgotten.":
+        "{n}단계를 초기화할까요? 통과 기록과 열어 본 힌트, 예측이 지워집니다.",
+    "Reset all progress? Every pass, revealed hint and prediction is forgotten.":
+        "전체 진행을 초기화할까요? 모든 통과 기록과 힌트, 예측이 지워집니다.",
     "Lab check": "실습 환경 점검",
     "x hides this · lwstutor doctor prints it again": "x로 숨기기 · lwstutor doctor로 다시 보기",
     "ready {r} · updated {u}": "준비 {r} · 갱신 {u}",
