@@ -39,3 +39,21 @@ async def _zoom_ledger(pilot) -> None:
 def test_ledger_snapshot(snap_compare, lang, size, tmp_path):
     app = make_app(WALKTHROUGH, lang=lang, upto=MOMENTS["orphan-pending"], state_file=tmp_path / "p.json")
     assert snap_compare(app, terminal_size=size, run_before=_zoom_ledger)
+
+
+async def _ask_step_5(pilot) -> None:
+    """Step 5 before llm-0-1 fails, its question up (key w)."""
+    from tests.ui.settle import settled
+
+    await settled(pilot)
+    await pilot.press("5", "w")
+    pilot.app.clear_notifications()
+    await pilot.pause()
+
+
+def test_predict_snapshot(snap_compare, tmp_path):
+    from tests.states import file_written
+    from tests.ui.moments import first_t
+
+    app = make_app(WALKTHROUGH, lang="ko", upto=first_t(file_written("restart.txt")), state_file=tmp_path / "p.json")
+    assert snap_compare(app, terminal_size=(80, 24), run_before=_ask_step_5)
