@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import errno
 import json
+import math
 import os
 import stat
 import tempfile
@@ -95,7 +96,8 @@ def _fields(raw: object, steps: int) -> dict:
     solutions = {int(k): str(v) for k, v in dict(raw.get("solutions") or {}).items() if int(k) in valid}
     current = int(raw.get("current") or 1)
     return {"current": current if current in valid else 1, "lang": str(raw.get("lang") or ""),
-            "passed": passed, "hints": hints, "solutions": solutions}
+            "passed": passed, "hints": hints, "solutions": solutions,
+            "predictions": _predictions(raw.get("predictions"), valid)}
 
 
 @dataclass
@@ -105,6 +107,8 @@ class Progress:
     passed: dict[int, dict] = field(default_factory=dict)  # step -> {"at": iso time, "message": str}
     hints: dict[int, int] = field(default_factory=dict)  # step -> hints revealed
     solutions: dict[int, str] = field(default_factory=dict)  # step -> iso time its solution was shown
+    # step -> question id -> {"choice": id, "at": when answered, wall-clock seconds on the story's clock}
+    predictions: dict[int, dict[str, dict]] = field(default_factory=dict)
     path: Path | None = None
     notice: str = ""  # set when the file on disk could not be used at start
     save_error: str = ""  # why saving fails, while it does; cleared by the next save that works
@@ -139,15 +143,26 @@ class Progress:
         self.save()
         return True
 
+    def predict(self, step: int, question: str, choice: str, at: float) -> bool:
+        """Keeps the first answer to a question: a prediction is not changed once the cluster may
+        have shown the answer."""
+        if question in self.predictions.get(step, {}):
+            return False
+        self.predictions.setdefault(step, {})[question] = {"choice": choice, "at": round(at, 3)}
+        self.save()
+        return True
+
     def reset(self, step: int | None = None) -> None:
-        """Forgets passes and hints; a solution shown stays noted, so a pass after a reset is
+        """Forgets passes, hints and predictions; a solution shown stays noted, so a pass after a reset is
         still a pass after the solution."""
         if step is None:
             self.passed.clear()
             self.hints.clear()
+            self.predictions.clear()
         else:
             self.passed.pop(step, None)
             self.hints.pop(step, None)
+            self.predictions.pop(step, None)
         self.save()
 
     def go(self, step: int) -> None:
@@ -169,6 +184,7 @@ class Progress:
             "passed": {str(k): v for k, v in sorted(self.passed.items())},
             "hints": {str(k): v for k, v in sorted(self.hints.items())},
             "solutions": {str(k): v for k, v in sorted(self.solutions.items())},
+            "predictions": {str(k): v for k, v in sorted(self.predictions.items())},
         }
 
     def save(self) -> None:
@@ -246,3 +262,19 @@ class Progress:
             notice = f"progress file unreadable ({why}) and could not be moved ({exc.strerror}); not saving"
             return cls(path=None, notice=notice)
         return cls(path=path, notice=notice)
+
+
+def _predictions(raw: object, valid: range) -> dict[int, dict[str, dict]]:
+    """The saved predictions (a file from before them has none); an entry that is not one is
+    dropped, not the file: a prediction is an aside."""
+    out: dict[int, dict[str, dict]] = {}
+    for k, answers in (raw.items() if isinstance(raw, dict) else ()):
+        if not (k.isascii() and k.isdigit() and int(k) in valid and isinstance(answers, dict)):
+            continue
+        for q, a in answers.items():
+            if not isinstance(a, dict):
+                continue
+            choice, at = a.get("choice"), a.get("at")
+            if isinstance(choice, str) and isinstance(at, (int, float)) and not isinstance(at, bool) and math.isfinite(at):
+                out.setdefault(int(k), {})[q] = {"choice": choice, "at": float(at)}
+    return out

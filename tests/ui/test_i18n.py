@@ -18,3 +18,18 @@ def test_every_app_string_has_korean():
     assert "✓ Steps {ns} passed" in said and "↓ more" in said  # the pattern finds them
     assert "Its solution stays shown: it was seen." in said and "Solution" in said
     assert sorted(s for s in said if s not in KO) == []
+
+
+def test_every_string_of_the_predict_screen_has_korean():
+    """tutor/ui/predict.py says its words through app.text (read from its syntax tree: its long
+    strings are written in pieces)."""
+    import ast
+
+    import tutor.ui.predict as predict
+
+    tree = ast.parse(Path(predict.__file__).read_text())
+    said = {node.args[0].value for node in ast.walk(tree) if isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute) and node.func.attr == "text" and node.args
+            and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)}
+    assert len(said) >= 6 and "Press `w` for the next question." in said
+    assert sorted(s for s in said if s not in KO) == []

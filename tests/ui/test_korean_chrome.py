@@ -52,7 +52,7 @@ async def test_the_timelines_footer_in_korean(tmp_path):
 
 
 async def test_a_confirm_dialog_wraps_its_question_in_both_languages(tmp_path):
-    for lang, question in (("en", "Reset all progress? Every pass and revealed hint is forgotten."),
+    for lang, question in (("en", "Reset all progress? Every pass, revealed hint and prediction is forgotten."),
                            ("ko", None)):
         app = make_app(WALKTHROUGH, lang=lang, state_file=tmp_path / f"{lang}.json")
         async with app.run_test(size=(60, 20)) as pilot:
@@ -60,7 +60,7 @@ async def test_a_confirm_dialog_wraps_its_question_in_both_languages(tmp_path):
             app.action_reset_all()
             await pilot.pause(0.3)
             shown = " ".join(line.strip(" │╭╮╰╯─") for line in screen_lines(app))
-            want = question or app.text("Reset all progress? Every pass and revealed hint is forgotten.")
+            want = question or app.text("Reset all progress? Every pass, revealed hint and prediction is forgotten.")
             assert " ".join(want.split()) in " ".join(shown.split()), shown
 
 

@@ -50,6 +50,14 @@ async def _ask_for_the_solution(pilot) -> None:
     await pilot.press("5", "h", "s")
     while not isinstance(pilot.app.screen, ConfirmScreen):
         await pilot.pause(0.05)
+
+
+async def _ask_step_5(pilot) -> None:
+    """Step 5 before llm-0-1 fails, its question up (key w)."""
+    from tests.ui.settle import settled
+
+    await settled(pilot)
+    await pilot.press("5", "w")
     pilot.app.clear_notifications()
     await pilot.pause()
 
@@ -70,3 +78,11 @@ def test_solution_snapshot(snap_compare, run_before, tmp_path):
 
     app = make_app(empty_recording(tmp_path), lang="ko", state_file=tmp_path / "p.json")
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+def test_predict_snapshot(snap_compare, tmp_path):
+    from tests.states import file_written
+    from tests.ui.moments import first_t
+
+    app = make_app(WALKTHROUGH, lang="ko", upto=first_t(file_written("restart.txt")), state_file=tmp_path / "p.json")
+    assert snap_compare(app, terminal_size=(80, 24), run_before=_ask_step_5)

@@ -53,6 +53,8 @@ class Line(Timed):
     cause: Words | None = None  # only where the data shows the link
     precise: bool = True  # False: known to the second only
     odd: bool = False  # an LWS oddity, shown as what it is
+    pods: tuple[str, ...] = ()  # the pods it is about: new-uid's pod; mixed-revisions' on the new revision
+    old: tuple[str, ...] = ()  # mixed-revisions: the pods still on the old revision
 
     def text(self, lang: str) -> str:
         return pick(self.what, lang)
@@ -91,6 +93,7 @@ class Episode:
 @dataclass(frozen=True)
 class Story:
     episodes: tuple[Episode, ...]  # by LWS name, then in time order
+    anchor: float | None = None  # wall-clock time of the tutor's t=0: what it saw itself, it saw from then on
 
     def of(self, lws: str | None = None, kind: str | None = None, group: int | None = None) -> list[Episode]:
         return [e for e in self.episodes if (lws is None or e.lws == lws) and (kind is None or e.kind == kind)
@@ -130,13 +133,13 @@ def build(store: Store, namespace: str) -> Story:
     ev = _Evidence(store, namespace, timeline(store, namespace))
     out = [mine for lws in sorted(ev.tl.lws_names) if (mine := _episodes(ev, lws))]
     # the LWS that moved last comes last: the newest at the bottom
-    return Story(tuple(e for mine in sorted(out, key=lambda eps: max(e.end for e in eps)) for e in mine))
+    return Story(tuple(e for mine in sorted(out, key=lambda eps: max(e.end for e in eps)) for e in mine), ev.anchor)
 
 
 def _build_of(store: Store, key: tuple[str, str]) -> Story:
     namespace, lws = key
     ev = _Evidence(store, namespace, timeline_of(store, namespace, lws))
-    return Story(tuple(_episodes(ev, lws)) if lws in ev.tl.lws_names else ())
+    return Story(tuple(_episodes(ev, lws)) if lws in ev.tl.lws_names else (), ev.anchor)
 
 
 def _episodes(ev: _Evidence, lws: str) -> list[Episode]:
@@ -263,7 +266,7 @@ def _new_uid(ev: _Evidence, f: Fact, revision: str, cause: Words | None) -> Line
     rev_ko = f", 리비전 {f.revision[:8]}" if revision and f.revision else ""
     return Line(at, f.group, "new-uid", (f"{f.pod} new UID {f.uid[:8]} (was {f.detail[:8]}){rev}",
                                          f"{f.pod} 새 UID {f.uid[:8]} (이전 {f.detail[:8]}){rev_ko}"),
-                cause, precise)
+                cause, precise, pods=(f.pod,))
 
 
 def _running_again(ev: _Evidence, new: list[Fact], start: float, group: int) -> Line | None:
@@ -556,7 +559,8 @@ def _mixed_line(ev: _Evidence, m, new_rev: str) -> Line:
     else:
         what = (f"⚠ group {m.group} ran two revisions at once: {names(m.pods)}",
                 f"⚠ 그룹 {m.group}에 리비전 둘이 함께 돌았음: {names(m.pods, True)}")
-    return Line(ev.wall(m.t), m.group, "mixed-revisions", what, None, True, True)
+    on_new, on_old = ([p for p, _ in new], [p for p, _ in old]) if new and old else ([p for p, _ in m.pods], [])
+    return Line(ev.wall(m.t), m.group, "mixed-revisions", what, None, True, True, tuple(on_new), tuple(on_old))
 
 
 def _seconds(span: float, lang: str = "en") -> str:

@@ -46,6 +46,41 @@ class StoryRef:
 
 
 @dataclass(frozen=True)
+class Choice:
+    """One answer to a prediction question: its id (what its grader says the timeline bore
+    out), its words, and why it is not what happened, when it was picked and it was not."""
+    id: str
+    texts: dict[str, str]
+    why: dict[str, str] = field(default_factory=dict)
+
+    def text(self, lang: str) -> str:
+        return _in(self.texts, lang)
+
+    def why_not(self, lang: str) -> str:
+        return _in(self.why, lang)
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question asked before a step's episode (its `story`) happens, graded once it has: by
+    `grade`, a function of the step's checker module (episode, story) -> which choice it bore out."""
+    id: str
+    texts: dict[str, str]
+    choices: tuple[Choice, ...]
+    grade: str
+
+    def text(self, lang: str) -> str:
+        return _in(self.texts, lang)
+
+    def choice(self, choice_id: str) -> Choice | None:
+        return next((c for c in self.choices if c.id == choice_id), None)
+
+
+def _in(texts: dict[str, str], lang: str) -> str:
+    return texts.get(lang) or next(iter(texts.values()), "")
+
+
+@dataclass(frozen=True)
 class Step:
     number: int
     id: str
@@ -54,6 +89,7 @@ class Step:
     texts: dict[str, StepText] = field(default_factory=dict, compare=False)
     ledger: bool = False  # the node ledger in the groups pane's place: a step about where pods land
     story: StoryRef | None = None
+    predict: tuple[Question, ...] = ()  # asked before the story's episode, graded by it
     package: str = ""  # the lesson's checkers (<package>.<id with _ for ->)
 
     def title(self, lang: str) -> str:
@@ -170,6 +206,24 @@ def _story(raw: object, where: str) -> StoryRef | None:
                     dict(raw.get("head") or {}), str(raw.get("failed") or ""))
 
 
+def _predict(raw: object, story: StoryRef | None, where: str) -> tuple[Question, ...]:
+    if raw is None:
+        return ()
+    if story is None:
+        raise LessonError(f"{where}: predict needs the step's story (the episode that grades it)")
+    if not isinstance(raw, list):
+        raise LessonError(f"{where}: predict is a list of questions")
+    questions = []
+    for q in raw:
+        choices = q.get("choices") if isinstance(q, dict) else None
+        if not isinstance(choices, list) or not 2 <= len(choices) <= 9 or not q.get("id") or not q.get("grade") \
+                or not isinstance(q.get("question"), dict) or not all(isinstance(c, dict) and c.get("id") for c in choices):
+            raise LessonError(f"{where}: a predict question needs an id, a question, a grade and 2 to 9 choices with ids")
+        questions.append(Question(str(q["id"]), dict(q["question"]), tuple(
+            Choice(str(c["id"]), dict(c.get("text") or {}), dict(c.get("why") or {})) for c in choices), str(q["grade"])))
+    return tuple(questions)
+
+
 @lru_cache(maxsize=8)
 def load(lesson_id: str = DEFAULT, root: Path | None = None) -> Lesson:
     """Loads (once per process: the CLI's defaults and the command both need it) a lesson."""
@@ -195,8 +249,9 @@ def load(lesson_id: str = DEFAULT, root: Path | None = None) -> Lesson:
             texts[lang] = split_sections(md, words.get("hint", {}).get(lang, "Hint"),
                                          words.get("recap", {}).get(lang, "What you just saw"),
                                          str(path), words.get("solution", {}).get(lang, "Solution"))
+        story = _story(raw.get("story"), where=stem)
         steps.append(Step(number, raw["id"], tuple(raw.get("files") or ()), dict(raw.get("title") or {}), texts,
-                          ledger=bool(raw.get("ledger")), story=_story(raw.get("story"), where=stem),
+                          ledger=bool(raw.get("ledger")), story=story, predict=_predict(raw.get("predict"), story, stem),
                           package=f"tutor.lessons.{lesson_id}.checks"))
     intro = {}
     for lang in langs:

@@ -31,6 +31,7 @@ from tutor.ui.inbox import Inbox
 from tutor.ui.messages import DoctorDone, SourceReady
 from tutor.ui.notices import step_ranges
 from tutor.ui.pump import RefreshPump
+from tutor.ui.predict import can_predict, invite, open_predict, recap
 from tutor.ui.quiet_gc import QuietCollector
 from tutor.ui.confirmed import ConfirmedActions
 from tutor.ui.screens import HelpScreen
@@ -73,6 +74,7 @@ class TutorApp(ConfirmedActions, App):
     VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
     ENABLE_COMMAND_PALETTE = True
     ESCAPE_TO_MINIMIZE = False  # esc also closes the notices: our binding does both (action_minimize)
+    action_predict = open_predict  # w: the step's questions in a modal (tutor/ui/predict.py)
 
     BINDINGS = [
         Binding("n,right", "next", "Next", tooltip="Next step", key_display="n/→"),
@@ -82,6 +84,7 @@ class TutorApp(ConfirmedActions, App):
         Binding("r", "recheck", "Re-check", tooltip="Run the checkers now"),
         Binding("l", "toggle_lang", "ko/en", tooltip="Switch the language live"),
         Binding("t", "timeline", "Timeline", show=False, tooltip="What happened, in order, per LWS group"),
+        Binding("w", "predict", "Predict", show=False, tooltip="Predict what your cluster will do, before it does"),
         Binding("z", "maximize_pane", "Zoom", tooltip="Maximise the focused pane (again or esc to restore)"),
         Binding("question_mark", "help", "Help", key_display="?", tooltip="All keys"),
         Binding("x", "dismiss_doctor", "Dismiss", tooltip="Hide the lab check panel"),
@@ -311,14 +314,14 @@ class TutorApp(ConfirmedActions, App):
     def step_markdown(self, n: int) -> str:
         s = self.session
         text = s.lesson.step(n).text(s.lang)
-        parts = [f"# {n}. {text.title}", text.body]
+        parts = [f"# {n}. {text.title}", *invite(self, n), text.body]
         shown = s.progress.hints.get(n, 0)
         for i, hint in enumerate(text.hints[:shown], start=1):
             parts.append(f"### {self.hint_heading(n, i)}\n\n{hint}")
         parts.append(self.solution_markdown(n))
         if n in s.progress.passed and text.recap:
             parts.append(f"### {self.text('What you just saw')}\n\n{text.recap}"
-                         + recap_markdown(s.store, s.lesson.namespace, s.lesson.step(n), s.lang))
+                         + recap_markdown(s.store, s.lesson.namespace, s.lesson.step(n), s.lang) + recap(self, n))
         return s.lesson.in_workdir("\n\n".join(p for p in parts if p), s.workspace.workdir)
 
     def hint_heading(self, step: int, i: int) -> str:
@@ -458,6 +461,8 @@ class TutorApp(ConfirmedActions, App):
             return None
         if action == "solution":
             return self.solution_key()
+        if action == "predict":  # only before the step's episode, and once per question
+            return True if can_predict(self) else None
         return True
 
     def action_goto(self, n: int) -> None:

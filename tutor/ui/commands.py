@@ -22,11 +22,12 @@ class TutorCommands(Provider):
         yield t("Show the solution…"), app.action_solution, t("The whole answer to this step (asks first; progress notes it)")
         yield t("Re-check now"), app.action_recheck, t("Run the checkers again")
         yield t("Show the timeline"), app.action_timeline, t("What happened, in order, per LWS group (key t)")
+        yield t("Predict, then see…"), app.action_predict, t("Answer the step's question before your cluster acts (key w)")
         yield (t("Show the node ledger / the groups"), app.action_toggle_ledger,
                t("GPUs, taints and Ready per node, in the groups pane's place"))
         yield t("Switch language (ko/en)"), app.action_toggle_lang, t("Lesson and messages in the other language")
-        yield t("Reset this step…"), app.action_reset_step, t("Forget this step's pass and hints (asks first)")
-        yield t("Reset all progress…"), app.action_reset_all, t("Forget every pass and hint (asks first)")
+        yield t("Reset this step…"), app.action_reset_step, t("Forget this step's pass, hints and predictions (asks first)")
+        yield t("Reset all progress…"), app.action_reset_all, t("Forget every pass, hint and prediction (asks first)")
 
     async def discover(self) -> Hits:
         for name, fn, help_text in self._commands():

@@ -77,7 +77,7 @@ class ConfirmedActions:
     @work
     async def action_reset_step(self) -> None:
         n = self.session.progress.current
-        question = self.text("Reset step {n}? Its pass and revealed hints are forgotten.", n=n)
+        question = self.text("Reset step {n}? Its pass, revealed hints and predictions are forgotten.", n=n)
         if n in self.session.progress.solutions:
             question += " " + self.text("Its solution stays shown: it was seen.")
         if await self.push_screen_wait(ConfirmScreen(question, self.text("Yes"), self.text("No"))):
@@ -86,7 +86,7 @@ class ConfirmedActions:
 
     @work
     async def action_reset_all(self) -> None:
-        question = self.text("Reset all progress? Every pass and revealed hint is forgotten.")
+        question = self.text("Reset all progress? Every pass, revealed hint and prediction is forgotten.")
         if self.session.progress.solutions:
             question += " " + self.text("Solutions already shown stay shown.")
         if await self.push_screen_wait(ConfirmScreen(question, self.text("Yes"), self.text("No"))):

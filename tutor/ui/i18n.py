@@ -59,13 +59,13 @@ KO = {
     "Switch language (ko/en)": "언어 바꾸기 (ko/en)",
     "Lesson and messages in the other language": "설명과 메시지를 다른 언어로",
     "Reset this step…": "이 단계 초기화…",
-    "Forget this step's pass and hints (asks first)": "이 단계의 통과 기록과 힌트를 지웁니다(먼저 묻습니다)",
+    "Forget this step's pass, hints and predictions (asks first)": "이 단계의 통과 기록과 힌트, 예측을 지웁니다(먼저 묻습니다)",
     "Reset all progress…": "전체 진행 초기화…",
-    "Forget every pass and hint (asks first)": "모든 통과 기록과 힌트를 지웁니다(먼저 묻습니다)",
-    "Reset step {n}? Its pass and revealed hints are forgotten.":
-        "{n}단계를 초기화할까요? 통과 기록과 열어 본 힌트가 지워집니다.",
-    "Reset all progress? Every pass and revealed hint is forgotten.":
-        "전체 진행을 초기화할까요? 모든 통과 기록과 힌트가 지워집니다.",
+    "Forget every pass, hint and prediction (asks first)": "모든 통과 기록과 힌트, 예측을 지웁니다(먼저 묻습니다)",
+    "Reset step {n}? Its pass, revealed hints and predictions are forgotten.":
+        "{n}단계를 초기화할까요? 통과 기록과 열어 본 힌트, 예측이 지워집니다.",
+    "Reset all progress? Every pass, revealed hint and prediction is forgotten.":
+        "전체 진행을 초기화할까요? 모든 통과 기록과 힌트, 예측이 지워집니다.",
     "Its solution stays shown: it was seen.": "풀이는 이미 본 것이라 그대로 남습니다.",
     "Solutions already shown stay shown.": "이미 본 풀이는 그대로 남습니다.",
     # the solution, apart from the hints (tutor/ui/confirmed.py)
@@ -109,6 +109,24 @@ KO = {
     "Nothing has happened in {ns} yet: the story starts when an LWS is created.":
         "{ns}에서 아직 일어난 일이 없습니다. LWS를 만들면 기록이 시작됩니다.",
     "The timeline could not be told: {e}": "타임라인을 만들지 못했습니다: {e}",
+    # predict, then see (tutor/ui/predict.py)
+    "Predict, then see · step {n} · {i} of {k}": "예측하고 확인하기 · {n}단계 · {i}/{k}",
+    "{keys} answers · esc skips, nothing is saved": "{keys}: 답하기 · esc: 건너뛰기(아무것도 저장하지 않음)",
+    "Nothing to predict on this step now.": "이 단계에서 지금 예측할 것이 없습니다.",
+    "**Your prediction:** *{c}*. Once the step passes, its recap grades it against the timeline.":
+        "**내 예측:** *{c}*. 단계를 통과하면 정리에서 타임라인과 맞춰 채점합니다.",
+    "**Predict, then see.** Before you start, press `w`: one question on what your cluster will do, graded "
+    "against what it then does. Optional: esc skips.":
+        "**예측하고 확인하기.** 시작하기 전에 `w`를 누르면 클러스터가 무엇을 할지 묻는 질문이 하나 나옵니다. "
+        "클러스터가 실제로 한 일과 맞춰 채점합니다. 하지 않아도 되고, esc로 건너뜁니다.",
+    "**Predict, then see.** Before you start, press `w`: {n} questions on what your cluster will do, graded "
+    "against what it then does. Optional: esc skips.":
+        "**예측하고 확인하기.** 시작하기 전에 `w`를 누르면 클러스터가 무엇을 할지 묻는 질문이 {n}개 나옵니다. "
+        "클러스터가 실제로 한 일과 맞춰 채점합니다. 하지 않아도 되고, esc로 건너뜁니다.",
+    "Press `w` for the next question.": "다음 질문은 `w` 키.",
+    "(the prediction could not be graded: {e})": "(예측을 채점하지 못했습니다: {e})",
+    "Predict, then see…": "예측하고 확인하기…",
+    "Answer the step's question before your cluster acts (key w)": "클러스터가 움직이기 전에 단계의 질문에 답합니다(w 키)",
 }
 
 
@@ -118,6 +136,7 @@ KO.update({
     "Show the step's solution, the whole answer (asks first)": "이 단계의 풀이, 곧 답 전체 보기(먼저 묻습니다)",
     "Hint": "힌트", "Reveal the next hint": "다음 힌트 보기", "Re-check": "재검사", "Run the checkers now": "지금 다시 검사",
     "Switch the language live": "언어를 바로 바꾸기", "Timeline": "타임라인",
+    "Predict": "예측", "Predict what your cluster will do, before it does": "클러스터가 할 일을 먼저 예측하기",
     "What happened, in order, per LWS group": "LWS 그룹마다 일어난 일을 순서대로",
     "Zoom": "확대", "Maximise the focused pane (again or esc to restore)": "선택한 창을 크게 보기(다시 누르거나 esc로 되돌림)",
     "Help": "도움말", "All keys": "모든 키", "Dismiss": "닫기", "Hide the lab check panel": "실습 점검 창 숨기기",

@@ -23,9 +23,12 @@ from __future__ import annotations
 
 from tutor.checks.common import MAX_LINES, UID_RE, answer_text, grace_note, kv_lines, pods_running
 from tutor.checks.context import Context
+from tutor.checks.prediction import Seen
 from tutor.checks.reads import EXPLAIN, Reads, evidence, merged
 from tutor.checks.verdict import Stop, Verdict, failed, passed, waiting
 from tutor.cluster import objects as o
+from tutor.cluster.story import Episode, Story
+from tutor.korean import attach
 from tutor.cluster.timeline import SLACK, Fact, Kind, Timeline, timeline_of
 
 FILE = "restart.txt"
@@ -317,3 +320,40 @@ def _evidence_gone(ctx: Context, uid0: str, story: list[str]) -> Verdict:
                         "kubectl exec -n {ns} llm-0-1 -- touch /tmp/fail",
                         "튜터를 켠 채 다시 보이려면: 지금의 UID로 restart.txt를 적고 "
                         "kubectl exec -n {ns} llm-0-1 -- touch /tmp/fail", ns=ctx.ns), *story)
+
+
+def predict_new_uids(episode: Episode, story: Story) -> Seen:
+    """Which pods got new UIDs when LWS rebuilt group 0 (the step's question, lesson.yaml): the
+    episode's new-UID lines; another group's new UIDs in that time came from a failure of its
+    own (another episode), and are said beside it."""
+    new = tuple(line for line in episode.lines if line.kind == "new-uid")
+    renewed = sorted({pod for line in new for pod in line.pods})
+    others = sorted({pod for e in story.episodes if e is not episode for line in e.lines if line.kind == "new-uid"
+                     and line.group != episode.group and episode.start <= line.at <= episode.end for pod in line.pods})
+    en, ko = _and(renewed)
+    if not renewed:
+        return Seen("", ("no pod of group 0 has a new UID yet.", "그룹 0의 파드는 아직 UID가 바뀌지 않았습니다."))
+    if renewed == [WORKER]:
+        return Seen("worker", ("only llm-0-1 got a new UID.", "llm-0-1의 UID만 바뀌었습니다."), new)
+    if WORKER not in renewed:  # the leader's new UID is there, the worker's still to come
+        return Seen("", (f"{en} got a new UID; llm-0-1's is still to come.",
+                         f"{ko}의 UID가 바뀌었고, llm-0-1은 아직입니다."), new)
+    if not others:
+        return Seen("group", (f"{en} got new UIDs: LWS rebuilt the whole of group 0, and group 1 kept its UIDs.",
+                              f"{ko}의 UID가 바뀌었습니다. LWS가 그룹 0 전체를 다시 만들었고, 그룹 1은 UID를 "
+                              "그대로 지켰습니다."), new)
+    oen, oko = _and(others)
+    return Seen("group", (f"{en} got new UIDs: LWS rebuilt the whole of group 0.",
+                          f"{ko}의 UID가 바뀌었습니다. LWS가 그룹 0 전체를 다시 만들었습니다."), new,
+                (f"{oen} got new UIDs in that time too, but from a failure in group 1 itself, not from llm-0-1's "
+                 "(press t: it is an episode of its own).",
+                 f"그 사이 {oko}의 UID도 바뀌었지만, llm-0-1이 아니라 그룹 1 안의 실패 때문입니다(t를 누르면 "
+                 "따로 나오는 에피소드입니다)."))
+
+
+def _and(pods: list[str]) -> tuple[str, str]:
+    """Pod names as a list in a sentence, in English and in Korean."""
+    if len(pods) < 2:
+        return (pods[0], pods[0]) if pods else ("", "")
+    return (", ".join(pods[:-1]) + " and " + pods[-1],
+            ", ".join(pods[:-2] + [attach(pods[-2], "과")]) + " " + pods[-1])

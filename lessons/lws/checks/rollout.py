@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from tutor.checks.common import grace_note, live_lws, lwt, templates, template_containers
 from tutor.checks.context import Context
+from tutor.checks.prediction import Seen
 from tutor.checks.reads import Reads, evidence, merged
 from tutor.checks.verdict import Verdict, failed, passed, waiting
 from tutor.cluster import objects as o
+from tutor.cluster.story import Episode, Story
+from tutor.korean import attach
 
 LWS = "llm"
 FILE = "lws.yaml"
@@ -85,3 +88,70 @@ def check(ctx: Context) -> Verdict:
     return passed(ctx.t("All {n} groups run the new template (revision {rev}); LWS replaced them one group at a time.",
                         "그룹 {n}개가 모두 새 템플릿(리비전 {rev})으로 돕니다. LWS는 그룹 단위로 하나씩 바꿨습니다.",
                         n=spec_replicas, rev=next(iter(revs))[:10]), *groups)
+
+
+def _leader(pod: str, group: int | None) -> bool:
+    return pod == f"{LWS}-{group}"
+
+
+def predict_first_group(episode: Episode, story: Story) -> Seen:
+    """Which group the rollout replaced first (the step's first question, lesson.yaml): the
+    episode's group-replaced lines, in order; both at once only when the second group's turn
+    began before the first group was seen Running again."""
+    turns = [line for line in episode.lines if line.kind == "group-replaced"]
+    if not turns:
+        return Seen("", ("the rollout has not replaced a group yet.", "롤아웃이 아직 어느 그룹도 바꾸지 않았습니다."))
+    first, second = turns[0], turns[1] if len(turns) > 1 else None
+    back = next((line for line in episode.lines if line.kind == "running-again" and line.group == first.group), None)
+    lines = tuple(sorted([first, *([back] if back else []), *([second] if second else [])], key=lambda line: line.at))
+    g = first.group
+    if second is not None and back is not None and second.at < back.at:
+        return Seen("together", (f"LWS began group {second.group} before group {g} was Running again: both at once.",
+                                 f"LWS는 그룹 {attach(g, '이')} 다시 Running이 되기 전에 그룹 {attach(second.group, '을')} "
+                                 "시작했습니다. 두 그룹을 한꺼번에 바꾼 것입니다."), lines)
+    if second is None:
+        said = (f"LWS replaced group {g} first; the next group's turn is still to come.",
+                f"LWS는 그룹 {attach(g, '을')} 먼저 바꿨습니다. 다음 그룹의 차례는 아직입니다.")
+    elif back is not None:
+        said = (f"LWS replaced group {g} first, and group {second.group} only once group {g} was Running again.",
+                f"LWS는 그룹 {attach(g, '을')} 먼저 바꿨고, 그룹 {attach(g, '이')} 다시 Running이 된 뒤에야 "
+                f"그룹 {attach(second.group, '을')} 바꿨습니다.")
+    else:
+        said = (f"LWS replaced group {g} first, then group {second.group} (its GroupsUpdating events).",
+                f"LWS는 그룹 {attach(g, '을')} 먼저, 그다음 그룹 {attach(second.group, '을')} 바꿨습니다"
+                "(GroupsUpdating 이벤트).")
+    return Seen(f"group-{g}", said, lines)
+
+
+def predict_old_leader(episode: Episode, story: Story) -> Seen:
+    """Whether an old leader ever ran beside a new worker (the step's second question): the
+    episode's mixed-revisions lines, the moments the tutor saw a group run two revisions. None of
+    that kind says no only when the tutor watched the whole rollout; the other way round (a new
+    leader beside its old worker, Terminating through its grace period) is said beside it."""
+    mixed = [line for line in episode.lines if line.kind == "mixed-revisions"]
+    old_leader = tuple(line for line in mixed if any(_leader(p, line.group) for p in line.old)
+                       and any(not _leader(p, line.group) for p in line.pods))
+    if old_leader:
+        return Seen("yes", ("an old leader ran beside a new worker (the ⚠ lines).",
+                            "옛 리더가 새 워커 옆에서 돌았습니다(⚠ 줄)."), old_leader)
+    if story.anchor is None or story.anchor > episode.start:
+        return Seen("", ("the tutor started after the rollout had begun, so it did not see which pods ran side by side.",
+                         "튜터가 롤아웃이 시작된 뒤에 켜져서, 어느 파드들이 함께 돌았는지 보지 못했습니다."))
+    if not any(line.kind == "rollout-done" for line in episode.lines):
+        return Seen("", ("the rollout is not over yet.", "롤아웃이 아직 끝나지 않았습니다."))
+    workers = [line for line in episode.lines if line.kind == "new-uid" and any(not _leader(p, line.group)
+                                                                                   for p in line.pods)]
+    reverse = [line for line in mixed if any(_leader(p, line.group) for p in line.pods)
+               and any(not _leader(p, line.group) for p in line.old)]
+    also = (("The other way round did happen: a new leader ran beside its old worker, Terminating but still running "
+             "through its grace period (the ⚠ lines). LWS does not wait for the old workers to stop before it starts "
+             "the new leader.",
+             "반대 방향은 실제로 있었습니다. 새 리더가 옛 워커 옆에서 돌았습니다. 옛 워커는 Terminating이지만 유예 시간 "
+             "동안 계속 돌았습니다(⚠ 줄). LWS는 옛 워커가 멈추기를 기다리지 않고 새 리더를 시작합니다.")
+            if reverse else None)
+    # a new worker's line names its maker only when it is the new leader's worker StatefulSet (story.py)
+    said = (("no old leader ran beside a new worker: every new worker came from its new leader's worker StatefulSet.",
+             "옛 리더가 새 워커와 함께 돈 적은 없습니다. 새 워커는 모두 새 리더의 워커 StatefulSet이 만들었습니다.")
+            if workers and all(line.cause for line in workers) else
+            ("the tutor saw no old leader beside a new worker.", "튜터는 옛 리더가 새 워커 옆에 있는 것을 보지 못했습니다."))
+    return Seen("no", said, tuple(sorted(workers + reverse, key=lambda line: line.at)), also)
