@@ -110,17 +110,22 @@ class TimelineScreen(Screen[None]):
     BINDINGS = [Binding("escape,t", "app.pop_screen", "Close", tooltip="Back to the lesson")]
     HIDES = ("next", "prev", "goto", "hint", "solution", "maximize_pane", "dismiss_doctor")  # app actions of no use here
 
+    _composed = False
+
     def compose(self) -> ComposeResult:
         yield Static(id="timeline-title")
         yield TimelineView(id="timeline")
         yield Footer()
 
     def on_mount(self) -> None:
+        self._composed = True
         localise_bindings(self, self.app.session.lang, {})
         self.query_one(TimelineView).focus()
         self.app.redraw_timeline()
 
     def show(self, store: Store, namespace: str, lang: str, t) -> None:
+        if not self._composed:  # pushed, its widgets not mounted yet: on_mount draws it
+            return
         self.query_one("#timeline-title", Static).update(Text.assemble(
             (" " + t("Timeline") + " ", "bold reverse"), " ",
             (t("newest at the bottom · ← cause, from the cluster's data only · ⚠ LWS oddity · "
