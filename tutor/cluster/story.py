@@ -53,7 +53,7 @@ class Line(Timed):
     cause: Words | None = None  # only where the data shows the link
     precise: bool = True  # False: known to the second only
     odd: bool = False  # an LWS oddity, shown as what it is
-    pods: tuple[str, ...] = ()  # the pods it is about: new-uid's pod; mixed-revisions' on the new revision
+    pods: tuple[str, ...] = ()  # the pods it is about: restarted's and new-uid's pod; mixed-revisions' on the new one
     old: tuple[str, ...] = ()  # mixed-revisions: the pods still on the old revision
 
     def text(self, lang: str) -> str:
@@ -345,8 +345,8 @@ def _failure(ev: _Evidence, lws: str, group: int, facts: list[Fact]) -> Episode:
         recreate = _recreate_line(ev, recreated, restarts, group, odd=False)
         # The tutor sees a restart when the watch brings it, which can be a few milliseconds after
         # LWS, acting on that very restart, recorded its event: it happened no later than that.
-        lines = [replace(x, at=recreate.at) if x.kind == "restarted" and x.at > recreate.at and named
-                 and x.text("en").startswith(named + " ") else x for x in lines]
+        lines = [replace(x, at=recreate.at) if x.kind == "restarted" and x.at > recreate.at and named in x.pods
+                 else x for x in lines]
         lines.append(recreate)
         if recreated.uid:
             lines += _rebuilt(ev, lws, group, leader, recreated.uid, (lines[0].at if lines else recreated.at),
@@ -376,7 +376,8 @@ def _restart_line(ev: _Evidence, f: Fact) -> Line:
     else:
         what = (f"{f.pod} container restarting ({f.detail} event)", f"{f.pod} 컨테이너 재시작 중({f.detail} 이벤트)")
     # a restart the tutor saw happen is timed on its own clock, like the pods' sightings
-    return Line(ev.at(f), f.group, "restarted", what, None, f.precise or (r is not None and f.source == "watched"))
+    return Line(ev.at(f), f.group, "restarted", what, None, f.precise or (r is not None and f.source == "watched"),
+                pods=(f.pod,))
 
 
 def _recreate_line(ev: _Evidence, f: Fact, restarts: list[Fact], group: int, odd: bool) -> Line:
