@@ -64,39 +64,21 @@ GROUPS = (("llm-0", "llm-0-1"), ("llm-1", "llm-1-1"))  # leader first
 def recreated_after_failure(ctx: Context, group: tuple[str, ...]) -> list[dict]:
     """The pods of a group LWS is recreating because one of its containers failed (what step 5
     does), while the real kubelet keeps them through their grace period: the leader Terminating
-    (LWS deletes it to recreate the group), a container of the group restarted, every pod of it
-    still Running with its containers ready. They ran as the step asks, and LWS is bringing them
-    back; [] otherwise (a group deleted by hand, restarting nothing, or pods gone or not running)."""
+    (LWS deletes it to recreate the group), a container of the group restarted, and every pod of
+    it still Running. They ran as the step asks, and LWS is bringing them back; [] otherwise (a
+    group deleted by hand, restarting nothing, or pods gone or not running)."""
     leader = ctx.terminating(group[0])
     if leader is None:
         return []
     pods = [leader, *(ctx.pod(n) or ctx.terminating(n) for n in group[1:])]
-    if any(p is None or o.phase(p) != "Running" or not all_containers_ready(p) for p in pods) \
-            or not any(o.restart_count(p) for p in pods):
+    if any(p is None or o.phase(p) != "Running" for p in pods) or not any(o.restart_count(p) for p in pods):
         return []
     return pods
 
 
-def lws_counts_every_group_ready(ctx: Context) -> bool:
-    """LWS itself counts every group ready (readyReplicas, Available): the Terminating pods still
-    run as they did before the failure. A group whose command exits at once, restarted over and
-    over, is never counted so, and then step 1 waits as it does for any pod not running."""
-    obj = ctx.lws(LWS) or {}
-    ready, want = o.int_or_none(o.dig(obj, "status", "readyReplicas")), o.int_or_none(o.dig(obj, "spec", "replicas"))
-    return ready is not None and want is not None and ready >= want \
-        and o.condition(obj, "Available").get("status") == "True"
-
-
-def all_containers_ready(pod: dict) -> bool:
-    statuses = o.container_statuses(pod)
-    return bool(statuses) and all(cs.get("ready") and o.dig(cs, "state", "running") for cs in statuses)
-
-
 def check(ctx: Context) -> Verdict:
     file_then_live(ctx, LWS, FILE, spec_problems, ctx.t("live llm", "클러스터의 llm"))
-    # LWS's own count too here: a command that keeps exiting restarts its pods just as a failure does
-    rebuilt = {g[0]: pods for g in GROUPS if (pods := recreated_after_failure(ctx, g))} \
-        if lws_counts_every_group_ready(ctx) else {}
+    rebuilt = {g[0]: pods for g in GROUPS if (pods := recreated_after_failure(ctx, g))}
     waited = [n for g in GROUPS if g[0] not in rebuilt for n in g]
     pods_running(ctx, waited)  # a Stop from here is the verdict (run_checker returns it)
     pods = [ctx.pod(p) for p in waited] + [p for group in rebuilt.values() for p in group]
