@@ -137,48 +137,6 @@ def test_a_late_tutor_passes_every_step_done_right(name, done):
         assert check(s, 4).passed
 
 
-def inside_group0s_grace(lang: str = "en"):
-    """The walkthrough cut inside group 0's grace period: llm-0-1's container failed, LWS deleted
-    llm-0 to recreate the group, and both old pods are Terminating, still Running (the real
-    kubelet waits out the 30 s their `sh -c` loop ignores SIGTERM for)."""
-    s = state("walkthrough", after=event("Pod", "llm-0-1", "MODIFIED", o.is_terminating), lang=lang)
-    assert s.store.get("Pod", "llm-0", "infer")["metadata"].get("deletionTimestamp")
-    return s
-
-
-def test_a_late_start_inside_the_grace_period_passes_steps_1_and_2():
-    """Started then, the tutor has no progress; the cluster shows steps 1 and 2 done: the four
-    pods Running (two of them Terminating through their grace period, a container of their group
-    restarted), labels and all. Step 5 waits for the group to come back."""
-    for started in (inside_group0s_grace(), late(inside_group0s_grace())):
-        v = check(started, 1)
-        assert v.status is PASS, v
-        words_in(v, "llm-0's group is being recreated by LWS after a container failed", "llm-0, llm-0-1")
-        assert check(started, 2).status is PASS
-        assert check(started, 5).status is WAIT and "LWS is recreating group 0" in check(started, 5).message
-    ko = check(late(inside_group0s_grace("ko")), 1)
-    assert ko.passed and "LWS가 llm-0의 그룹을 다시 만드는 중입니다" in " ".join(ko.details)
-    # names.txt is still compared with the labels, the Terminating pods' included
-    s = late(inside_group0s_grace())
-    swapped = s.workspace.get("names.txt").text.replace("pod=llm-0-1 group=0 worker=1", "pod=llm-0-1 group=1 worker=1")
-    s.apply(FileChanged("names.txt", swapped, s.store.now))
-    v = check(s, 2)
-    assert v.status is FAIL and "llm-0-1 has labels group-index=0 worker-index=1" in v.message
-
-
-def test_a_group_deleted_by_hand_inside_its_grace_period_still_waits():
-    """The same moment with no container failed (a group's pods deleted by hand restart nothing):
-    nothing says the group is coming back, so step 1 waits for its pods as before."""
-    s = inside_group0s_grace()
-    worker = copy.deepcopy(s.store.get("Pod", "llm-0-1", "infer"))
-    for cs in o.container_statuses(worker):
-        cs["restartCount"], cs["lastState"] = 0, {}
-    worker["metadata"]["resourceVersion"] += "0"
-    s.apply(ObjectEvent("MODIFIED", worker, s.store.now))
-    for started in (s, late(s)):
-        assert check(started, 1).status is WAIT and check(started, 2).status is WAIT
-
-
 def test_mid_rollout_step6_waits_then_passes_and_step5_stays_passed():
     first = [v for _, v in verdicts_over_replay("late-mid-rollout", 6)]
     assert any(v.status is WAIT and "Rolling update in progress" in v.message for v in first)

@@ -58,36 +58,10 @@ def spec_problems(ctx: Context, obj: dict, where: str) -> list[str]:
     return probs
 
 
-GROUPS = (("llm-0", "llm-0-1"), ("llm-1", "llm-1-1"))  # leader first
-
-
-def recreated_after_failure(ctx: Context, group: tuple[str, ...]) -> list[dict]:
-    """The pods of a group LWS is recreating because one of its containers failed (what step 5
-    does), while the real kubelet keeps them through their grace period: the leader Terminating
-    (LWS deletes it to recreate the group), a container of the group restarted, and every pod of
-    it still Running. They ran as the step asks, and LWS is bringing them back; [] otherwise (a
-    group deleted by hand, restarting nothing, or pods gone or not running)."""
-    leader = ctx.terminating(group[0])
-    if leader is None:
-        return []
-    pods = [leader, *(ctx.pod(n) or ctx.terminating(n) for n in group[1:])]
-    if any(p is None or o.phase(p) != "Running" for p in pods) or not any(o.restart_count(p) for p in pods):
-        return []
-    return pods
-
-
 def check(ctx: Context) -> Verdict:
     file_then_live(ctx, LWS, FILE, spec_problems, ctx.t("live llm", "클러스터의 llm"))
-    rebuilt = {g[0]: pods for g in GROUPS if (pods := recreated_after_failure(ctx, g))}
-    waited = [n for g in GROUPS if g[0] not in rebuilt for n in g]
-    pods_running(ctx, waited)  # a Stop from here is the verdict (run_checker returns it)
-    pods = [ctx.pod(p) for p in waited] + [p for group in rebuilt.values() for p in group]
-    nodes = sorted({o.node_name(p) for p in pods})
-    notes = [ctx.t("{leader}'s group is being recreated by LWS after a container failed: {pods} are Terminating, "
-                   "still Running through their grace period.",
-                   "컨테이너가 실패해 LWS가 {leader}의 그룹을 다시 만드는 중입니다. {pods:은} 종료 중이며 유예 "
-                   "시간 동안 아직 Running입니다.", leader=leader, pods=", ".join(o.name(p) for p in group))
-             for leader, group in rebuilt.items()]
+    pods_running(ctx, PODS)  # a Stop from here is the verdict (run_checker returns it)
+    nodes = sorted({o.node_name(ctx.pod(p)) for p in PODS})
     return passed(ctx.t("llm runs as two groups of two: llm-0 + llm-0-1 and llm-1 + llm-1-1.",
                         "llm이 그룹 둘(llm-0 + llm-0-1, llm-1 + llm-1-1)로 돌고 있습니다."),
-                  ctx.t("nodes: {nodes}", "노드: {nodes}", nodes=", ".join(nodes)), *notes)
+                  ctx.t("nodes: {nodes}", "노드: {nodes}", nodes=", ".join(nodes)))

@@ -8,8 +8,6 @@ from tutor.checks.reads import Reads
 from tutor.checks.verdict import Verdict, failed, passed, waiting
 from tutor.cluster import objects as o
 
-from .create_llm import GROUPS, recreated_after_failure
-
 LWS = "llm"
 FILE = "names.txt"
 PODS = ["llm-0", "llm-0-1", "llm-1", "llm-1-1"]
@@ -21,10 +19,6 @@ def check(ctx: Context) -> Verdict:
     text = answer_text(ctx, FILE, ctx.t("one line per llm pod: " + FORMAT,
                                         "llm 파드마다 한 줄씩 " + FORMAT), max_lines=MAX_LINES)
     pods = {o.name(p): p for p in ctx.pods_of(LWS)}
-    # A group LWS is recreating after a failure keeps its pods, Terminating, labels and all, until
-    # their grace period ends: they are the pods the file names (step 1 counts them as Running).
-    pods |= {o.name(p): p for g in GROUPS for p in recreated_after_failure(ctx, g)
-             if o.name(p) not in pods and o.labels(p).get(o.NAME_LABEL) == LWS}
     unlabelled = [n for n in PODS if n not in pods and ctx.pod(n) is not None]
     if unlabelled:
         return failed(ctx.t("Pod {pod} has no LWS labels ({label} is missing), so it is not part of "
