@@ -191,7 +191,10 @@ class Learner:
                 p = self.pod(n)
                 if not p:
                     return f"{n}: absent"
-                return f"{n}: {p['status'].get('phase')}" + (" terminating" if p["metadata"].get("deletionTimestamp") else "")
+                cond = next((c for c in p["status"].get("conditions", []) if c.get("type") == "PodScheduled"), {})
+                return (f"{n}: {p['status'].get('phase')}" + (" terminating" if p["metadata"].get("deletionTimestamp") else "")
+                        + f" on {p['spec'].get('nodeName') or 'no node'}"
+                        + (f" ({cond.get('reason')}: {cond.get('message')})" if cond.get("status") == "False" else ""))
             return ", ".join(one(n) for n in names)
         return self.wait(f"{', '.join(names)} Running", cond, seen=seen)
 

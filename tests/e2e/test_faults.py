@@ -74,6 +74,11 @@ async def test_apiserver_killed_and_restarted_mid_lesson(lab, tmp_path):
         assert "plain" not in table_keys(app)
 
         # --- the lesson goes on: a change after the restart is seen and judged ---------------
+        # The lab's kube-scheduler did not always schedule again after its API server came back
+        # (3 of 7 runs: the recreated llm-0 stayed Pending with no node and no PodScheduled
+        # condition; cause not found). Its recovery is not this test's subject, the tutor's is:
+        # it is restarted, as an operator would, and the real one places the pods.
+        await blocking(lambda: lab.restart(lab.kill("kube-scheduler")))
         await blocking(ln.step5)
         await until(pilot, lambda: 5 in s.progress.passed, "step 5 to pass after the restart", timeout=120)
         await store_equals_fresh_list(pilot, lab, "after step 5")
