@@ -436,21 +436,17 @@ def _rollouts(ev: _Evidence, lws: str) -> list[Episode]:
     return out
 
 
-def _in(at: float, start: float, end: float | None, precise: bool = True) -> bool:
-    return Instant(at, precise).within(start, end)
-
-
 def _rollout(ev: _Evidence, lws: str, w, last: bool) -> Episode:
     tl = ev.tl
     lines: list[Line] = []
     new_rev = w.revision
     rev_fact = next((f for f in tl.of(lws, kinds=(Kind.REVISION_CREATED,))
-                     if f.detail == "update" and _in(f.at, w.start, w.end, f.precise)), None)
+                     if f.detail == "update" and f.within(w.start, w.end)), None)
     if rev_fact is not None and rev_fact.revision:
         new_rev = rev_fact.revision
     replaced = [f for f in tl.of(lws, kinds=(Kind.POD_CREATED,))
                 if f.detail and f.revision and new_rev and f.revision.startswith(new_rev[:8])
-                and _in(ev.born(f)[0], w.start, w.end, False)]
+                and Instant(ev.born(f)[0], False).within(w.start, w.end)]
     old_revs = [s.revision for f in replaced if (s := ev.seen(f.pod, f.detail)) is not None and s.revision]
     earlier = [f.revision for f in tl.of(lws, kinds=(Kind.REVISION_CREATED,)) if f.revision and f.at < w.start
                and not f.revision.startswith(new_rev[:8])]
@@ -466,7 +462,7 @@ def _rollout(ev: _Evidence, lws: str, w, last: bool) -> Episode:
                       rev_fact.precise if rev_fact else False))
     # The order: LWS's own "Updating replica g" events, else when each group's pods changed revision.
     updating = {f.group: f for f in tl.of(lws, kinds=(Kind.GROUPS_UPDATING,))
-                if f.group is not None and _in(f.at, w.start, w.end, f.precise)}
+                if f.group is not None and f.within(w.start, w.end)}
     # A group's turn began with the first sign of it: LWS's event, its old leader terminating, or
     # its first pod of the new revision (LWS may record the event after the pods moved).
     began: dict[int, tuple[float, bool]] = {g: (f.at, f.precise) for g, f in updating.items()}
@@ -492,11 +488,11 @@ def _rollout(ev: _Evidence, lws: str, w, last: bool) -> Episode:
         if new_leader is not None:
             lines += _rebuilt(ev, lws, g, leader, new_leader.detail, at, w.end, revision=new_rev)
     for f in tl.of(lws, kinds=(Kind.GROUP_RECREATED,)):
-        if f.group is not None and _in(f.at, w.start, w.end, f.precise):
-            restarted = [r for r in tl.of(lws, f.group, (Kind.RESTARTED,)) if _in(r.at, w.start, w.end, r.precise)]
+        if f.group is not None and f.within(w.start, w.end):
+            restarted = [r for r in tl.of(lws, f.group, (Kind.RESTARTED,)) if r.within(w.start, w.end)]
             lines.append(_recreate_line(ev, f, restarted, f.group, odd=not restarted))
     for m in ev.store.obs.mixed:
-        if m.lws == lws and _in(ev.wall(m.t), w.start, w.end):
+        if m.lws == lws and Instant(ev.wall(m.t)).within(w.start, w.end):
             lines.append(_mixed_line(ev, m, new_rev))
     # Done when the step's conditions hold: LWS may say all groups are ready (and report
     # updatedReplicas and Available) while the last group's new pods are still starting, so the

@@ -233,9 +233,6 @@ class TutorApp(ConfirmedActions, App):
         if item.title:
             self.say(self.text(item.body), title=self.text(item.title), timeout=8)
 
-    def schedule_refresh(self) -> None:
-        self.pump.schedule()
-
     # --- checking and drawing ----------------------------------------------------------------
     def recheck(self) -> None:
         """Re-runs the checkers whose inputs changed and redraws what changed (the pump paces it)."""
