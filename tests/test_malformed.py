@@ -28,7 +28,7 @@ from tutor.cluster import objects as o
 from tutor.cluster.events import ObjectEvent
 from tutor.cluster.story import build as story_build
 from tutor.ui import render
-from tutor.ui.incremental import PodRows
+from tutor.ui.panes.pods import PodRows
 from tutor.ui.timeline_screen import story_view
 
 NS = "infer"

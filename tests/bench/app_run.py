@@ -34,7 +34,7 @@ from tutor.ui.app import TutorApp
 from tutor.ui.quiet_gc import hold_until_first_frame
 from tutor.ui.widgets.event_list import EventList
 from tutor.ui.widgets.live_panes import GroupsPane
-from tutor.ui.widgets.pod_list import PodList
+from tutor.ui.panes.pods import PodList, PodRows
 
 SIZE = (160, 48)
 
@@ -149,7 +149,7 @@ def make_naive(app: TutorApp) -> None:
         if changed:
             app._drawn.clear()
             table = app.query_one(PodList)
-            table._source = incremental.PodRows()
+            table._source = PodRows()
             table._clear_cache()
             app.query_one(GroupsPane)._key = incremental.GroupsKey()
             events = app.query_one(EventList)

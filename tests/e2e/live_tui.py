@@ -110,7 +110,7 @@ async def store_equals_fresh_list(pilot, lab, what: str, timeout: float = 120) -
 
 def pod_cells(app, pod: str) -> dict[str, str]:
     """One row of the pods table, by column name."""
-    from tutor.ui.render import POD_COLUMNS
+    from tutor.ui.panes.pods import POD_COLUMNS
 
     cells = app.query_one("#pods").cells(pod)
     assert cells is not None, f"{pod} is not in the pods pane"

@@ -28,6 +28,8 @@ from tutor.cluster.store import Store
 from tutor.lesson.loader import load
 from tutor.session import Session
 from tutor.ui import incremental, render
+from tutor.ui.panes import pods as pods_pane
+from tutor.ui.panes.common import pod_order
 from tutor.ui.i18n import translate
 
 NS = "infer"
@@ -43,8 +45,8 @@ def _drawn(cell) -> object:
 
 
 def _rows_from_scratch(store) -> tuple[list[str], dict]:
-    pods = sorted(store.pods_named(NS).values(), key=render._sort_key)
-    cells = {o.name(p): tuple(map(_drawn, render.pod_cells(p, store.obs.recreations(o.name(p))))) for p in pods}
+    pods = sorted(store.pods_named(NS).values(), key=pod_order)
+    cells = {o.name(p): tuple(map(_drawn, pods_pane.pod_cells(p, store.obs.recreations(o.name(p))))) for p in pods}
     return [o.name(p) for p in pods], cells
 
 
@@ -52,7 +54,7 @@ class Panes:
     """One of each incremental model, read the way the panes read them."""
 
     def __init__(self) -> None:
-        self.rows = incremental.PodRows()
+        self.rows = pods_pane.PodRows()
         self.groups = incremental.GroupsKey()
         self.events = incremental.LessonEvents()
         self.waiting = incremental.WaitingPods()
@@ -130,7 +132,7 @@ def test_a_reader_that_falls_behind_rebuilds(monkeypatch):
     for item in items[5:120]:
         s.apply(item)
     assert s.store.take_changes(panes.rows).everything
-    panes.rows = incremental.PodRows()  # the one that just took everything would miss it
+    panes.rows = pods_pane.PodRows()  # the one that just took everything would miss it
     panes.check(s.store, render._en)
     for item in items[120:]:
         s.apply(item)
@@ -182,7 +184,7 @@ def test_events_pane_refills_when_a_shown_event_gets_older_or_is_forgotten(monke
 def test_a_pod_whose_labels_change_moves_to_its_place():
     """The display order follows the labels (LWS, group, worker), not only pods coming and going."""
     st = Store()
-    rows = incremental.PodRows()
+    rows = pods_pane.PodRows()
     base = next(p for p in (it.obj for it in recording("walkthrough").items if isinstance(it, ObjectEvent))
                 if o.kind(p) == "Pod" and o.lws_name(p))
 
@@ -220,7 +222,7 @@ def test_gpu_holders_of_a_group_without_an_index_sort_among_group_0():
 
 def _pane_widths(pods) -> list[int]:
     cells = [pods.cells(k) for k in pods.keys()]
-    return [max([len(h)] + [render_len(c[i]) for c in cells]) for i, h in enumerate(render.POD_COLUMNS)]
+    return [max([len(h)] + [render_len(c[i]) for c in cells]) for i, h in enumerate(pods_pane.POD_COLUMNS)]
 
 
 def render_len(cell) -> int:

@@ -11,6 +11,8 @@ from tests.ui.harness import make_app
 from tests.ui.settle import settled
 from tutor.cluster import objects as o
 from tutor.ui import render
+from tutor.ui.panes.common import pod_order
+from tutor.ui.panes.pods import POD_COLUMNS
 
 
 def _screen_line(widget, y: int) -> str:
@@ -21,7 +23,7 @@ def _screen_line(widget, y: int) -> str:
 def _header_ok(pods) -> bool:
     """The header line shows the first columns (the rest is scrolled to sideways)."""
     shown = _screen_line(pods, 0).split()
-    return len(shown) >= 4 and shown == list(render.POD_COLUMNS[:len(shown)])
+    return len(shown) >= 4 and shown == list(POD_COLUMNS[:len(shown)])
 
 
 async def test_pod_list_rows_cursor_and_scrolling(tmp_path):
@@ -30,9 +32,9 @@ async def test_pod_list_rows_cursor_and_scrolling(tmp_path):
         await settled(pilot)
         pods = app.query_one("#pods")
         store_pods = app.session.store.all("Pod", "infer")
-        assert pods.keys() == [o.name(p) for p in sorted(store_pods, key=render._sort_key)]
+        assert pods.keys() == [o.name(p) for p in sorted(store_pods, key=pod_order)]
         for p in store_pods:
-            cells = dict(zip(render.POD_COLUMNS, map(str, pods.cells(o.name(p)))))
+            cells = dict(zip(POD_COLUMNS, map(str, pods.cells(o.name(p)))))
             assert cells["uid"] == o.uid(p)[:8] and cells["revision"] == o.revision(p)[:10]
         assert _header_ok(pods)
         assert _screen_line(pods, 1).split()[0] == pods.keys()[0]

@@ -40,7 +40,7 @@ from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.ui.widgets.event_list import EventList
 from tutor.ui.widgets.lesson_pane import LessonPane
 from tutor.ui.widgets.live_panes import GroupsPane, NodeLedger
-from tutor.ui.widgets.pod_list import PodList
+from tutor.ui.panes.pods import PodList
 from tutor.ui.widgets.status_bar import StatusBar
 from tutor.ui.widgets.step_list import StepList
 from tutor.ui.widgets.verdict_box import VerdictBox

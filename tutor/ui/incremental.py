@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import heapq
 from bisect import bisect_left
-from dataclasses import dataclass, field
 
 from rich.console import Group
 from rich.text import Text
@@ -19,71 +18,6 @@ from rich.text import Text
 from tutor.cluster import objects as o
 from tutor.cluster.store import Store
 from tutor.ui import render
-
-
-# --- pods -------------------------------------------------------------------------------------
-
-@dataclass
-class RowChanges:
-    """What one PodRows.update changed: (name, its cells now, or None when it went) per row
-    redone, whether rows came, went or moved, and whether it looked at every pod again."""
-
-    rows: list[tuple[str, tuple | None]] = field(default_factory=list)
-    moved: bool = False
-    everything: bool = False
-
-
-class PodRows:
-    """Every pod's row in display order (render._sort_key): only the pods that changed are redone,
-    and a pod that came, went or moved is put in its place by bisection, not by a sort."""
-
-    def __init__(self) -> None:
-        self._objs: dict[str, dict] = {}  # name -> the pod object its row was made from
-        self.cells: dict[str, tuple] = {}  # name -> cells (render.POD_COLUMNS)
-        self.order: list[str] = []  # names in display order
-        self._sorted: list[tuple] = []  # their sort keys, in the same order
-        self._key_of: dict[str, tuple] = {}
-        self._namespace: str | None = None
-
-    def update(self, store: Store, namespace: str) -> RowChanges:
-        changes = store.take_changes(self)
-        pods = store.pods_named(namespace)
-        out = RowChanges(everything=changes.everything or namespace != self._namespace)
-        if out.everything:
-            self._namespace = namespace
-            names = [*self._objs, *(n for n in pods if n not in self._objs)]
-        else:
-            names = [name for ns, name in changes.pods if ns == namespace]
-        for name in names:
-            pod, old = pods.get(name), self._objs.get(name)
-            if pod is old:
-                continue
-            if pod is None:
-                del self._objs[name], self.cells[name]
-                self._remove(name)
-                out.rows.append((name, None))
-                out.moved = True
-                continue
-            self._objs[name] = pod
-            cells = self.cells[name] = render.pod_cells(pod, store.obs.recreations(name))
-            out.rows.append((name, cells))
-            key = render._sort_key(pod)
-            if self._key_of.get(name) != key:
-                if old is not None:
-                    self._remove(name)
-                self._insert(name, key)
-                out.moved = True
-        return out
-
-    def _insert(self, name: str, key: tuple) -> None:
-        i = bisect_left(self._sorted, key)
-        self._sorted.insert(i, key)
-        self.order.insert(i, name)
-        self._key_of[name] = key
-
-    def _remove(self, name: str) -> None:
-        i = bisect_left(self._sorted, self._key_of.pop(name))
-        del self._sorted[i], self.order[i]
 
 
 # --- groups -----------------------------------------------------------------------------------

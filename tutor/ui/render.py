@@ -19,6 +19,7 @@ from tutor.cluster import placement as pl
 from tutor.cluster import resources as res
 from tutor.cluster.memo import LRU
 from tutor.cluster.store import Store
+from tutor.ui.panes.common import phase_text, pod_order
 
 Translate = Callable[..., str]
 
@@ -26,31 +27,12 @@ Translate = Callable[..., str]
 def _en(text: str, **kw) -> str:
     return text.format(**kw) if kw else text
 
-PHASE_STYLE = {"Running": "green", "Pending": "yellow", "Failed": "red", "Succeeded": "blue"}
 MAX_EVENTS = 60
 MAX_GROUPS = 6  # per LWS in the groups pane; the pods table lists every pod
 
 # What a pane derives from one object, kept while the store holds that very object (objects.memo).
 # A re-check in a namespace of thousands of pods then redoes only the pods that changed.
 _memo = o.memo
-
-
-def short(uid: str) -> str:
-    return uid[:8]
-
-
-def phase_text(pod: dict) -> Text:
-    ph = "Terminating" if o.is_terminating(pod) else o.phase(pod)
-    return Text(ph, style=PHASE_STYLE.get(ph, "dim"))
-
-
-def _sort_key_of(pod: dict):
-    g, w = o.group_index(pod), o.worker_index(pod)
-    return (o.lws_name(pod), g is None, g or 0, w is None, w or 0, o.name(pod))
-
-
-def _sort_key(pod: dict):
-    return _memo(pod, "sort", _sort_key_of)
 
 
 # --- groups -----------------------------------------------------------------------------------
@@ -133,7 +115,7 @@ def shown_groups(store: Store, namespace: str, lws: str) -> tuple[list, int]:
     """The first MAX_GROUPS groups of an LWS as (group, members), and how many groups it has."""
     groups = store.group_indexes(lws, namespace)
     first = heapq.nsmallest(MAX_GROUPS, groups, key=_group_order)  # indexes are distinct: as sorted()[:n]
-    return [(g, sorted(store.pods_in_group(lws, g, namespace), key=_sort_key)) for g in first], len(groups)
+    return [(g, sorted(store.pods_in_group(lws, g, namespace), key=pod_order)) for g in first], len(groups)
 
 
 def groups_key(store: Store, namespace: str, t: Translate = _en) -> tuple:
@@ -165,29 +147,6 @@ def groups_view(store: Store, namespace: str, t: Translate = _en) -> RenderableT
                                         n=total - len(shown)), style="dim"), (0, 0, 0, 1)))
         parts.append(Text(""))
     return Group(*parts[:-1])
-
-
-# --- pods -------------------------------------------------------------------------------------
-
-POD_COLUMNS = ("pod", "group", "worker", "uid", "node", "phase", "restarts", "revision")
-
-
-def pod_cells(p: dict, again: int) -> tuple:
-    """One pod's row in the pods pane (POD_COLUMNS); `again`: how often it was recreated."""
-    label = Text(o.name(p))
-    if again:
-        label.append(f" ↻{again}", style="bold magenta")
-    g, w = o.group_index(p), o.worker_index(p)
-    return (
-        label,
-        "-" if g is None else str(g),
-        "-" if w is None else str(w),
-        Text(short(o.uid(p)), style="magenta" if again else ""),
-        o.node_name(p) or "-",
-        phase_text(p),
-        Text(str(o.restart_count(p)), style="red" if o.restart_count(p) else "dim"),
-        o.revision(p)[:10] or "-",
-    )
 
 
 # --- events -----------------------------------------------------------------------------------

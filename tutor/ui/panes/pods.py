@@ -1,15 +1,21 @@
-"""The pods pane: a virtual list on Textual's Line API.
+"""The pods pane: every pod of the namespace, one row each.
+
+From scratch: pod_cells, one pod's row (PodCells), in common.pod_order. Kept up to date:
+PodRows, which redoes only the pods that changed (tests/ui/test_incremental.py holds it equal to
+the rows from scratch). Drawn by PodList, a virtual list on Textual's Line API.
 
 A DataTable re-rendered every visible cell and walked all rows after any change; with 1,000
 pods that was most of a frame. Here a frame asks only for the visible lines, each row's Strip is
-kept while the row's cells are the very same tuple (incremental.PodRows keeps unchanged pods'
-cells), and an update touches only the rows that changed: their column widths, and the visible
-lines among them.
+kept while the row's cells are the very same tuple (PodRows keeps unchanged pods' cells), and an
+update touches only the rows that changed: their column widths, and the visible lines among them.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from rich.segment import Segment
 from rich.style import Style
@@ -20,10 +26,119 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from tutor.cluster import objects as o
 from tutor.cluster.store import Store
-from tutor.ui import render
-from tutor.ui.incremental import PodRows, RowChanges
+from tutor.ui.panes.common import phase_text, pod_order
 from tutor.ui.widgets.virtual_size import set_virtual_size
+
+
+# --- rows from scratch --------------------------------------------------------------------------
+
+class PodCells(NamedTuple):
+    """One pod's row; the field names are the column headers."""
+
+    pod: Text  # its name, and ↻N when the tutor saw it made again N times
+    group: str
+    worker: str
+    uid: Text  # the first 8 characters
+    node: str
+    phase: Text
+    restarts: Text
+    revision: str  # the first 10 characters
+
+
+POD_COLUMNS = PodCells._fields
+
+
+def pod_cells(p: dict, again: int) -> PodCells:
+    """One pod's row in the pods pane; `again`: how often it was recreated."""
+    label = Text(o.name(p))
+    if again:
+        label.append(f" ↻{again}", style="bold magenta")
+    g, w = o.group_index(p), o.worker_index(p)
+    return PodCells(
+        pod=label,
+        group="-" if g is None else str(g),
+        worker="-" if w is None else str(w),
+        uid=Text(o.uid(p)[:8], style="magenta" if again else ""),
+        node=o.node_name(p) or "-",
+        phase=phase_text(p),
+        restarts=Text(str(o.restart_count(p)), style="red" if o.restart_count(p) else "dim"),
+        revision=o.revision(p)[:10] or "-",
+    )
+
+
+# --- kept up to date ----------------------------------------------------------------------------
+
+class RowChange(NamedTuple):
+    name: str
+    cells: PodCells | None  # None: the pod went
+
+
+@dataclass
+class RowChanges:
+    """What one PodRows.update changed: the rows redone, whether rows came, went or moved, and
+    whether it looked at every pod again."""
+
+    rows: list[RowChange] = field(default_factory=list)
+    moved: bool = False
+    everything: bool = False
+
+
+class PodRows:
+    """Every pod's row in display order (common.pod_order): only the pods that changed are redone,
+    and a pod that came, went or moved is put in its place by bisection, not by a sort."""
+
+    def __init__(self) -> None:
+        self._objs: dict[str, dict] = {}  # name -> the pod object its row was made from
+        self.cells: dict[str, PodCells] = {}
+        self.order: list[str] = []  # names in display order
+        self._sorted: list[tuple] = []  # their sort keys, in the same order
+        self._key_of: dict[str, tuple] = {}
+        self._namespace: str | None = None
+
+    def update(self, store: Store, namespace: str) -> RowChanges:
+        changes = store.take_changes(self)
+        pods = store.pods_named(namespace)
+        out = RowChanges(everything=changes.everything or namespace != self._namespace)
+        if out.everything:
+            self._namespace = namespace
+            names = [*self._objs, *(n for n in pods if n not in self._objs)]
+        else:
+            names = [name for ns, name in changes.pods if ns == namespace]
+        for name in names:
+            pod, old = pods.get(name), self._objs.get(name)
+            if pod is old:
+                continue
+            if pod is None:
+                del self._objs[name], self.cells[name]
+                self._remove(name)
+                out.rows.append(RowChange(name, None))
+                out.moved = True
+                continue
+            self._objs[name] = pod
+            cells = self.cells[name] = pod_cells(pod, store.obs.recreations(name))
+            out.rows.append(RowChange(name, cells))
+            key = pod_order(pod)
+            if self._key_of.get(name) != key:
+                if old is not None:
+                    self._remove(name)
+                self._insert(name, key)
+                out.moved = True
+        return out
+
+    def _insert(self, name: str, key: tuple) -> None:
+        i = bisect_left(self._sorted, key)
+        self._sorted.insert(i, key)
+        self.order.insert(i, name)
+        self._key_of[name] = key
+
+    def _remove(self, name: str) -> None:
+        i = bisect_left(self._sorted, self._key_of.pop(name))
+        del self._sorted[i], self.order[i]
+
+
+# --- the widget ---------------------------------------------------------------------------------
 
 PAD = 1  # blank cells each side of a column, as DataTable draws them
 
@@ -32,8 +147,17 @@ def _text(cell) -> Text:
     return cell if isinstance(cell, Text) else Text(str(cell))
 
 
+class _DrawnRow(NamedTuple):
+    """A row's line as drawn, kept while its cells are the very same and its stripe and cursor too."""
+
+    cells: PodCells
+    even: bool
+    cursor: bool
+    strip: Strip
+
+
 class PodList(ScrollView, can_focus=True):
-    """One header line, then one line per pod in incremental.PodRows order; a row cursor."""
+    """One header line, then one line per pod in PodRows order; a row cursor."""
 
     ALLOW_MAXIMIZE = True
     COMPONENT_CLASSES = {"pod-list--header", "pod-list--even-row", "pod-list--cursor"}
@@ -50,11 +174,11 @@ class PodList(ScrollView, can_focus=True):
         super().__init__(**kw)
         self._source = PodRows()
         self._keys: list[str] = self._source.order  # display order
-        self._widths = [len(c) for c in render.POD_COLUMNS]
+        self._widths = [len(c) for c in POD_COLUMNS]
         self._row_widths: dict[str, tuple] = {}  # key -> its cells' widths
         # per column, how many rows have each width: the widest is found without a walk of the rows
-        self._width_counts = [Counter() for _ in render.POD_COLUMNS]
-        self._strips: dict[str, tuple[tuple, bool, bool, Strip]] = {}  # key -> (cells, even, cursor, strip)
+        self._width_counts = [Counter() for _ in POD_COLUMNS]
+        self._strips: dict[str, _DrawnRow] = {}  # key -> its row as last drawn
         self._header: Strip | None = None
         self.cursor_row = 0
 
@@ -67,8 +191,8 @@ class PodList(ScrollView, can_focus=True):
         """The pods shown, top to bottom."""
         return list(self._keys)
 
-    def cells(self, key: str) -> tuple | None:
-        """The cells of one pod's row (render.POD_COLUMNS order), or None when it is not shown."""
+    def cells(self, key: str) -> PodCells | None:
+        """The cells of one pod's row, or None when it is not shown."""
         return self._source.cells.get(key)
 
     # --- data ---------------------------------------------------------------------------------
@@ -90,7 +214,7 @@ class PodList(ScrollView, can_focus=True):
         top = self.scroll_offset.y
         for i in range(top, min(len(keys), top + self.size.height)):
             cached = self._strips.get(keys[i])
-            if cached is None or cached[0] is not rows[keys[i]]:
+            if cached is None or cached.cells is not rows[keys[i]]:
                 self.refresh_line(i + 1)
 
     def _fit_widths(self, changes: RowChanges) -> bool:
@@ -113,7 +237,7 @@ class PodList(ScrollView, can_focus=True):
                 memo[name] = widths = tuple(_text(c).cell_len for c in cells)
                 for count, w in zip(counts, widths):
                     count[w] += 1
-        widths = [max(len(header), max(count, default=0)) for header, count in zip(render.POD_COLUMNS, counts)]
+        widths = [max(len(header), max(count, default=0)) for header, count in zip(POD_COLUMNS, counts)]
         if widths == self._widths:
             return False
         self._widths = widths
@@ -156,7 +280,7 @@ class PodList(ScrollView, can_focus=True):
         if y == 0:  # the header stays put while the rows scroll
             style = self.get_component_rich_style("pod-list--header")
             if self._header is None:
-                self._header = self._line(render.POD_COLUMNS, style)
+                self._header = self._line(POD_COLUMNS, style)
             return self._header.crop_extend(scroll_x, scroll_x + width, style)
         i = scroll_y + y - 1
         if i >= len(self._keys):
@@ -166,11 +290,11 @@ class PodList(ScrollView, can_focus=True):
         even, cursor = i % 2 == 0, i == self.cursor_row
         style, post = self._row_style(i)
         hit = self._strips.get(key)
-        if hit is not None and hit[0] is cells and hit[1] == even and hit[2] == cursor:
-            strip = hit[3]
+        if hit is not None and hit.cells is cells and hit.even == even and hit.cursor == cursor:
+            strip = hit.strip
         else:
             strip = self._line(cells, style, post)
-            self._strips[key] = (cells, even, cursor, strip)
+            self._strips[key] = _DrawnRow(cells, even, cursor, strip)
         return strip.crop_extend(scroll_x, scroll_x + width, style + post if post else style)
 
     # --- cursor -------------------------------------------------------------------------------

@@ -1,0 +1,75 @@
+"""What the live panes share: what they are drawn from, the pod order, a pod's phase, and the gate
+that keeps a pane from being asked again while its inputs are the same.
+
+Nothing in the panes prints a wall-clock time or an age, so a replayed recording renders the
+same way every run (snapshot tests rely on it).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, NamedTuple
+
+from rich.text import Text
+
+from tutor.cluster import objects as o
+from tutor.cluster.store import Store
+
+Translate = Callable[..., str]
+
+# What a pane derives from one object, kept while the store holds that very object (objects.memo).
+# A re-check in a namespace of thousands of pods then redoes only the pods that changed.
+memo = o.memo
+
+PHASE_STYLE = {"Running": "green", "Pending": "yellow", "Failed": "red", "Succeeded": "blue"}
+
+
+def english(text: str, **kw) -> str:
+    """The panes' words untranslated: the default where no app translates them (tests, tools)."""
+    return text.format(**kw) if kw else text
+
+
+class LiveData(NamedTuple):
+    """What every live pane is drawn from, gathered by the app once per redraw."""
+
+    store: Store
+    namespace: str
+    gpu: str  # the lesson's GPU resource name (the ledger counts it)
+    lang: str
+    t: Translate
+    unavailable: Callable[[str], str]  # why a resource cannot be shown (forbidden, CRD missing), or ""
+
+
+class Inputs:
+    """What a pane was last drawn from, as cheap counters (the store's kind versions, the
+    language, …): while they are the same, the pane is not even asked what it would show."""
+
+    def __init__(self) -> None:
+        self.last: object = None
+
+    def changed(self, key: object) -> bool:
+        """True, and remembered, when key differs from the last one."""
+        if key == self.last:
+            return False
+        self.last = key
+        return True
+
+
+def phase_text(pod: dict) -> Text:
+    ph = "Terminating" if o.is_terminating(pod) else o.phase(pod)
+    return Text(ph, style=PHASE_STYLE.get(ph, "dim"))
+
+
+def _pod_order(pod: dict) -> tuple:
+    g, w = o.group_index(pod), o.worker_index(pod)
+    return (o.lws_name(pod), g is None, g or 0, w is None, w or 0, o.name(pod))
+
+
+def pod_order(pod: dict) -> tuple:
+    """The order pods are listed in: LWS, group, worker (those without an index last), name."""
+    return memo(pod, "sort", _pod_order)
+
+
+def waits_for_a_node(pod: dict | None) -> bool:
+    """A pod the scheduler has still to place: no node, not going, not finished."""
+    return pod is not None and not o.node_name(pod) and not o.is_terminating(pod) \
+        and o.phase(pod) not in ("Succeeded", "Failed")
