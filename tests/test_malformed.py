@@ -28,6 +28,7 @@ from tutor.cluster import objects as o
 from tutor.cluster.events import ObjectEvent
 from tutor.cluster.story import build as story_build
 from tutor.ui import render
+from tutor.ui.panes.groups import groups_view
 from tutor.ui.panes.pods import PodRows
 from tutor.ui.timeline_screen import story_view
 
@@ -240,7 +241,7 @@ def test_any_damage_never_raises(data):
         # Tolerant readers: damage is judged, it never makes a checker raise.
         assert v.status is not Status.ERROR, (n, v)
     con = Console(file=io.StringIO(), width=80)
-    con.print(render.groups_view(s.store, NS))
+    con.print(groups_view(s.store, NS))
     for block in render.event_blocks(s.store, NS):
         con.print(block)
     rows = PodRows()

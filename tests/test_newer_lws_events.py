@@ -214,7 +214,8 @@ def test_the_known_reasons_stay_out_of_the_unknown():
 def test_an_lws_condition_of_an_unknown_type_is_shown_with_its_status():
     """A newer LWS's condition (GangScheduled, say) beside v0.9's Available: the groups pane
     names it with its status, True or not; LWS's own False ones stay the stale leftovers they are."""
-    from tutor.ui import render
+    from tutor.ui.panes import groups
+    from tutor.ui.panes.common import english
 
     def conditions(obj: dict) -> dict:
         if o.kind(obj) != "LeaderWorkerSet" or o.name(obj) != "llm":
@@ -226,7 +227,7 @@ def test_an_lws_condition_of_an_unknown_type_is_shown_with_its_status():
         return obj
 
     s = derived(W, conditions)
-    header = render._lws_header(s.store.get("LeaderWorkerSet", "llm", "infer"), render._en).plain
+    header = groups._lws_header(s.store.get("LeaderWorkerSet", "llm", "infer"), english).plain
     assert "GangScheduled=False" in header and "  Partitioned" in header and "  Available" in header, header
     assert "Progressing" not in header  # LWS's own, False: a leftover
     assert check(s, 6).passed

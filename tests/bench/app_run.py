@@ -33,7 +33,7 @@ from tutor.ui import incremental
 from tutor.ui.app import TutorApp
 from tutor.ui.quiet_gc import hold_until_first_frame
 from tutor.ui.widgets.event_list import EventList
-from tutor.ui.widgets.live_panes import GroupsPane
+from tutor.ui.panes.groups import GroupsKey, GroupsPane
 from tutor.ui.panes.pods import PodList, PodRows
 
 SIZE = (160, 48)
@@ -151,7 +151,7 @@ def make_naive(app: TutorApp) -> None:
             table = app.query_one(PodList)
             table._source = PodRows()
             table._clear_cache()
-            app.query_one(GroupsPane)._key = incremental.GroupsKey()
+            app.query_one(GroupsPane)._key = GroupsKey()
             events = app.query_one(EventList)
             events._events, events._waiting = incremental.LessonEvents(), incremental.WaitingPods()
             o.memo.clear()

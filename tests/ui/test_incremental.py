@@ -28,6 +28,7 @@ from tutor.cluster.store import Store
 from tutor.lesson.loader import load
 from tutor.session import Session
 from tutor.ui import incremental, render
+from tutor.ui.panes import groups as groups_pane
 from tutor.ui.panes import pods as pods_pane
 from tutor.ui.panes.common import pod_order
 from tutor.ui.i18n import translate
@@ -55,7 +56,7 @@ class Panes:
 
     def __init__(self) -> None:
         self.rows = pods_pane.PodRows()
-        self.groups = incremental.GroupsKey()
+        self.groups = groups_pane.GroupsKey()
         self.events = incremental.LessonEvents()
         self.waiting = incremental.WaitingPods()
         self.ledger = incremental.Ledger()
@@ -65,7 +66,7 @@ class Panes:
         self.rows.update(store, NS)
         assert (self.rows.order, {n: tuple(map(_drawn, c)) for n, c in self.rows.cells.items()}) \
             == _rows_from_scratch(store)
-        assert self.groups.update(store, NS, t) == render.groups_key(store, NS, t)
+        assert self.groups.update(store, NS, t) == groups_pane.groups_key(store, NS, t)
         assert [id(e) for e in self.events.update(store, NS)] == [id(e) for e in render.lesson_events(store, NS)]
         assert self.waiting.key(store, NS) == render.explanations_key(store, NS)
         key = self.ledger.update(store, NS, GPU)
@@ -105,6 +106,7 @@ def _replay(name: str, batches, languages=("en",)) -> int:
 @pytest.mark.parametrize("shown_events, shown_groups, kept_events", [(60, 6, 1000), (5, 1, 1000), (8, 1, 12)])
 def test_walkthrough_item_by_item_equals_a_rebuild(monkeypatch, shown_events, shown_groups, kept_events):
     monkeypatch.setattr(render, "MAX_EVENTS", shown_events)
+    monkeypatch.setattr(groups_pane, "MAX_GROUPS", shown_groups)
     monkeypatch.setattr(render, "MAX_GROUPS", shown_groups)
     monkeypatch.setattr(render, "MAX_NAMES", min(shown_groups, 6))  # GPU holders named per group
     monkeypatch.setattr(store_module, "MAX_EVENTS", kept_events)
@@ -115,6 +117,7 @@ def test_walkthrough_item_by_item_equals_a_rebuild(monkeypatch, shown_events, sh
 @pytest.mark.parametrize("name", RECORDING_NAMES)
 def test_every_recording_in_uneven_batches_equals_a_rebuild(monkeypatch, name):
     monkeypatch.setattr(render, "MAX_EVENTS", 6)
+    monkeypatch.setattr(groups_pane, "MAX_GROUPS", 1)
     monkeypatch.setattr(render, "MAX_GROUPS", 1)
     monkeypatch.setattr(render, "MAX_NAMES", 1)
     _replay(name, [1, 4, 2, 9])
@@ -250,7 +253,7 @@ async def test_the_panes_in_the_app_equal_a_rebuild_after_every_item(tmp_path, m
             assert pods.keys() == order
             assert {k: tuple(map(_drawn, pods.cells(k))) for k in order} == cells
             assert pods._widths == _pane_widths(pods)
-            assert groups._shown == ("", render.groups_key(s.store, NS, app.text))
+            assert groups._shown == ("", groups_pane.groups_key(s.store, NS, app.text))
             want = render.event_blocks(s.store, NS, app.text, s.lang)
             assert [_drawn(b) for b in events._blocks] == [_drawn(b) for b in want]
             if ledger.display:

@@ -10,7 +10,8 @@ from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
 from tests.ui.settle import settled
 from tutor.ui.screens import HelpScreen
-from tutor.ui.widgets.live_panes import GroupsPane, NodeLedger
+from tutor.ui.panes.groups import GroupsPane
+from tutor.ui.widgets.live_panes import NodeLedger
 
 
 def _plain(renderable) -> str:

@@ -12,6 +12,7 @@ from tests.ui.settle import settled
 from tutor.cluster import objects as o
 from tutor.ui import render
 from tutor.ui.panes.common import pod_order
+from tutor.ui.panes.groups import groups_view
 from tutor.ui.panes.pods import POD_COLUMNS
 
 
@@ -108,7 +109,7 @@ def _groups_text(width: int) -> list[str]:
     from tests.states import state
 
     console = Console(width=width, record=True, file=io.StringIO())
-    console.print(render.groups_view(state("walkthrough").store, "infer"))
+    console.print(groups_view(state("walkthrough").store, "infer"))
     return console.export_text().splitlines()
 
 

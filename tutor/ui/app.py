@@ -39,7 +39,8 @@ from tutor.ui.timeline_screen import TimelineScreen
 from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.ui.widgets.event_list import EventList
 from tutor.ui.widgets.lesson_pane import LessonPane
-from tutor.ui.widgets.live_panes import GroupsPane, NodeLedger
+from tutor.ui.widgets.live_panes import NodeLedger
+from tutor.ui.panes.groups import GroupsPane
 from tutor.ui.panes.pods import PodList
 from tutor.ui.widgets.status_bar import StatusBar
 from tutor.ui.widgets.step_list import StepList

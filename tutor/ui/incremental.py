@@ -20,63 +20,6 @@ from tutor.cluster.store import Store
 from tutor.ui import render
 
 
-# --- groups -----------------------------------------------------------------------------------
-
-class GroupsKey:
-    """render.groups_key, kept up to date: an LWS's part is redone only when its object, its
-    number of groups, or a group among the first MAX_GROUPS (the ones shown) changed."""
-
-    def __init__(self) -> None:
-        # LWS name -> (the LWS object, groups count, (group, members) shown, its key part)
-        self._parts: dict[str, tuple] = {}
-        self._basis: tuple | None = None  # (namespace, the language's "group 0")
-
-    def update(self, store: Store, namespace: str, t: render.Translate = render._en) -> tuple:
-        changes = store.take_changes(self)
-        basis = (namespace, t("group {g}", g=0))
-        if changes.everything or basis != self._basis:
-            self._basis, self._parts = basis, {}
-        touched: dict[str, list] = {}
-        for ns, lws, g in changes.groups:
-            if ns == namespace:
-                touched.setdefault(lws, []).append(g)
-        lwss = sorted(store.all("LeaderWorkerSet", namespace), key=o.name)
-        parts: dict[str, tuple] = {}
-        key: list = [basis[1]]
-        for lws in lwss:
-            name = o.name(lws)
-            part = self._parts.get(name)
-            if part is None or part[0] is not lws or part[1] != len(store.group_indexes(name, namespace)) \
-                    or _shows_any(part[2], touched.get(name, ())):
-                part = _groups_part(store, namespace, lws)
-            parts[name] = part
-            key += part[3]
-        self._parts = parts
-        return tuple(key)
-
-
-def _shows_any(shown: list, groups) -> bool:
-    """Whether a change to these groups can change what is shown: they are among the first
-    MAX_GROUPS, or fewer than that are shown (a group gone or come changes the count, checked
-    apart)."""
-    if not groups:
-        return False
-    if len(shown) < render.MAX_GROUPS:
-        return True
-    last = render._group_order(shown[-1][0])
-    return any(render._group_order(g) <= last for g in groups)
-
-
-def _groups_part(store: Store, namespace: str, lws: dict) -> tuple:
-    name = o.name(lws)
-    shown, total = render.shown_groups(store, namespace, name)
-    mixed = store.obs.mixed_groups
-    part = [(id(lws), total)]
-    for g, members in shown:
-        part.append((g, (name, g) in mixed, tuple((id(p), store.obs.recreations(o.name(p))) for p in members)))
-    return (lws, total, shown, tuple(part))
-
-
 # --- events -----------------------------------------------------------------------------------
 
 class LessonEvents:

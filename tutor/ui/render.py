@@ -10,8 +10,6 @@ import heapq
 from typing import Callable
 
 from rich.console import Group, RenderableType
-from rich.padding import Padding
-from rich.table import Table
 from rich.text import Text
 
 from tutor.cluster import objects as o
@@ -19,7 +17,6 @@ from tutor.cluster import placement as pl
 from tutor.cluster import resources as res
 from tutor.cluster.memo import LRU
 from tutor.cluster.store import Store
-from tutor.ui.panes.common import phase_text, pod_order
 
 Translate = Callable[..., str]
 
@@ -28,125 +25,11 @@ def _en(text: str, **kw) -> str:
     return text.format(**kw) if kw else text
 
 MAX_EVENTS = 60
-MAX_GROUPS = 6  # per LWS in the groups pane; the pods table lists every pod
+MAX_GROUPS = 6  # GPU-holding groups listed per node in the ledger
 
 # What a pane derives from one object, kept while the store holds that very object (objects.memo).
 # A re-check in a namespace of thousands of pods then redoes only the pods that changed.
 _memo = o.memo
-
-
-# --- groups -----------------------------------------------------------------------------------
-
-LWS_CONDITIONS = ("Available", "Progressing", "UpdateInProgress")  # the condition types LWS sets (lws-facts §2)
-
-
-def _lws_header(lws: dict, t: Translate) -> Text:
-    spec, status = o.as_dict(lws.get("spec")), o.as_dict(lws.get("status"))
-    size = o.dig(spec, "leaderWorkerTemplate", "size", default="?")
-    out = Text()
-    out.append(o.name(lws), style="bold cyan")
-    out.append(f" {spec.get('replicas', '?')}×{size}", style="bold")
-    out.append("  " + t("ready {r} · updated {u}", r=status.get("readyReplicas", 0), u=status.get("updatedReplicas", 0)))
-    for c in (c for c in o.as_list(status.get("conditions")) if isinstance(c, dict)):
-        if c.get("status") == "True":
-            out.append(f"  {c.get('type')}", style="green")
-        elif c.get("type") not in LWS_CONDITIONS:  # a newer LWS's: what its False or Unknown means is not known
-            out.append(f"  {c.get('type')}={c.get('status')}", style="yellow")
-        # LWS sets its own conditions only True; a False one of them is a stale leftover
-    return out
-
-
-def _group_header(store: Store, lws: str, g, members: list[dict], t: Translate) -> Text:
-    out = Text(t("group {g}", g=g if g is not None else "?"), style="bold")
-    running_revs = {o.revision(p) for p in members if o.phase(p) == "Running"
-                    and not o.is_terminating(p) and o.revision(p)}
-    recreated = sum(store.obs.recreations(o.name(p)) for p in members if o.worker_index(p) == 0)
-    if recreated:
-        out.append(f" ↻{recreated}", style="magenta")
-    if len(running_revs) > 1:
-        out.append(" ⚠ " + t("two revisions running"), style="bold red")
-    elif (lws, g) in store.obs.mixed_groups:
-        out.append(" ⚠ " + t("once held two revisions"), style="red")
-    return out
-
-
-def _group_row(p: dict) -> tuple:
-    role = "L" if o.worker_index(p) == 0 else f"W{o.worker_index(p)}"
-    return ("", Text(f"{o.name(p)} {role}", style="bold" if role == "L" else ""), phase_text(p),
-            Text(o.node_name(p) or "-", style="dim"), Text(o.revision(p)[:8] or "-", style="dim"))
-
-
-class _LinedUp:
-    """An LWS's groups, each a header and a grid of its pods. When the pane is wide enough, each
-    column is as wide across the groups as its widest cell, so the groups line up; in a narrow
-    pane the grids shrink on their own, as before (padding would only be cut to "…")."""
-
-    def __init__(self, groups: list[tuple[Text, list[tuple]]]):
-        self.groups = groups
-
-    def __rich_console__(self, console, options):
-        rows = [row for _, group_rows in self.groups for row in group_rows]
-        widths = [max((row[i].cell_len for row in rows), default=0) for i in range(1, 5)]
-        fits = 1 + sum(widths) + len(widths) <= options.max_width  # the indent, the cells, a space each
-        for header, group_rows in self.groups:
-            yield Padding(header, (0, 0, 0, 1))
-            table = Table.grid(padding=(0, 1))
-            table.add_column(no_wrap=True, width=1)
-            for _ in range(4):
-                table.add_column(no_wrap=True, overflow="ellipsis")
-            for row in group_rows:
-                table.add_row(row[0], *(_padded(cell, w) if fits else cell for cell, w in zip(row[1:], widths)))
-            yield table
-
-
-def _padded(cell: Text, width: int) -> Text:
-    if cell.cell_len >= width:
-        return cell
-    out = cell.copy()  # the memoised row is shared
-    out.pad_right(width - cell.cell_len)
-    return out
-
-
-def _group_order(g):
-    return (g is None, g or 0)
-
-
-def shown_groups(store: Store, namespace: str, lws: str) -> tuple[list, int]:
-    """The first MAX_GROUPS groups of an LWS as (group, members), and how many groups it has."""
-    groups = store.group_indexes(lws, namespace)
-    first = heapq.nsmallest(MAX_GROUPS, groups, key=_group_order)  # indexes are distinct: as sorted()[:n]
-    return [(g, sorted(store.pods_in_group(lws, g, namespace), key=pod_order)) for g in first], len(groups)
-
-
-def groups_key(store: Store, namespace: str, t: Translate = _en) -> tuple:
-    """What groups_view shows, as identities: equal keys mean an identical view."""
-    key: list = [t("group {g}", g=0)]
-    mixed = store.obs.mixed_groups
-    for lws in sorted(store.all("LeaderWorkerSet", namespace), key=o.name):
-        name = o.name(lws)
-        shown, total = shown_groups(store, namespace, name)
-        key.append((id(lws), total))
-        for g, members in shown:
-            key.append((g, (name, g) in mixed, tuple((id(p), store.obs.recreations(o.name(p))) for p in members)))
-    return tuple(key)
-
-
-def groups_view(store: Store, namespace: str, t: Translate = _en) -> RenderableType:
-    lwss = sorted(store.all("LeaderWorkerSet", namespace), key=o.name)
-    if not lwss:
-        return Text(t("No LeaderWorkerSet in {ns} yet.", ns=namespace), style="dim")
-    parts: list[RenderableType] = []
-    for lws in lwss:
-        name = o.name(lws)
-        parts.append(_lws_header(lws, t))
-        shown, total = shown_groups(store, namespace, name)
-        parts.append(_LinedUp([(_group_header(store, name, g, members, t),
-                                [_memo(p, "group-row", _group_row) for p in members]) for g, members in shown]))
-        if total > len(shown):
-            parts.append(Padding(Text(t("… {n} more groups (every pod is in the Pods pane)",
-                                        n=total - len(shown)), style="dim"), (0, 0, 0, 1)))
-        parts.append(Text(""))
-    return Group(*parts[:-1])
 
 
 # --- events -----------------------------------------------------------------------------------

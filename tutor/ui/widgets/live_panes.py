@@ -1,37 +1,15 @@
-"""The LWS groups pane and the node ledger, rendered from the store (pods: pod_list.py, events:
-event_list.py)."""
+"""The node ledger, rendered from the store."""
 
 from __future__ import annotations
 
 from rich.console import Group
 from rich.text import Text
-from textual.containers import VerticalScroll
-from textual.widgets import Static
 
 from tutor.cluster.store import Store
 from tutor.ui import render
-from tutor.ui.incremental import GroupsKey, Ledger
+from tutor.ui.incremental import Ledger
 from tutor.ui.widgets.redraw import RedrawsOnChange
 from tutor.ui.widgets.text_blocks import TextBlocks
-from tutor.ui.widgets.virtual_size import update_static
-
-
-class GroupsPane(RedrawsOnChange, VerticalScroll):
-    ALLOW_MAXIMIZE = True
-    can_focus = True
-
-    def __init__(self, **kw) -> None:
-        super().__init__(**kw)
-        self._key = GroupsKey()  # render.groups_key, followed through the store's changes
-
-    def compose(self):
-        yield Static(id="groups-body")
-
-    def show(self, store: Store, namespace: str, t: render.Translate = render._en, unavailable: str = "") -> None:
-        # changes beyond the groups shown change nothing
-        if self._is_new((unavailable, self._key.update(store, namespace, t))):
-            body = self.query_one("#groups-body", Static)
-            update_static(body, unavailable if unavailable else render.groups_view(store, namespace, t))
 
 
 class NodeLedger(RedrawsOnChange, TextBlocks):

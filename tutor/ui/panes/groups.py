@@ -1,0 +1,241 @@
+"""The groups pane: each LWS, its first MAX_GROUPS groups, and each group's pods.
+
+From scratch: groups_view, and groups_key, what it shows as identities. Kept up to date:
+GroupsKey, which redoes only the LWS whose shown groups changed (tests/ui/test_incremental.py
+holds it equal to groups_key). Drawn by GroupsPane, which renders groups_view when the key moved.
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import NamedTuple
+
+from rich.console import Group, RenderableType
+from rich.padding import Padding
+from rich.table import Table
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from tutor.cluster import objects as o
+from tutor.cluster.store import Store
+from tutor.ui.panes.common import Translate, english, memo, phase_text, pod_order
+from tutor.ui.widgets.redraw import RedrawsOnChange
+from tutor.ui.widgets.virtual_size import update_static
+
+MAX_GROUPS = 6  # per LWS in the groups pane; the pods pane lists every pod
+LWS_CONDITIONS = ("Available", "Progressing", "UpdateInProgress")  # the condition types LWS sets (lws-facts §2)
+
+
+# --- rows from scratch --------------------------------------------------------------------------
+
+class LwsGroup(NamedTuple):
+    index: int | None  # the group index; None for pods without one
+    pods: list[dict]  # in common.pod_order
+
+
+class GroupRow(NamedTuple):
+    """One pod's line under its group's header."""
+
+    pod: Text  # its name and role: L for the leader, Wn for worker n
+    phase: Text
+    node: Text
+    revision: Text  # the first 8 characters
+
+
+class ShownGroup(NamedTuple):
+    header: Text
+    rows: list[GroupRow]
+
+
+def _lws_header(lws: dict, t: Translate) -> Text:
+    spec, status = o.as_dict(lws.get("spec")), o.as_dict(lws.get("status"))
+    size = o.dig(spec, "leaderWorkerTemplate", "size", default="?")
+    out = Text()
+    out.append(o.name(lws), style="bold cyan")
+    out.append(f" {spec.get('replicas', '?')}×{size}", style="bold")
+    out.append("  " + t("ready {r} · updated {u}", r=status.get("readyReplicas", 0), u=status.get("updatedReplicas", 0)))
+    for c in (c for c in o.as_list(status.get("conditions")) if isinstance(c, dict)):
+        if c.get("status") == "True":
+            out.append(f"  {c.get('type')}", style="green")
+        elif c.get("type") not in LWS_CONDITIONS:  # a newer LWS's: what its False or Unknown means is not known
+            out.append(f"  {c.get('type')}={c.get('status')}", style="yellow")
+        # LWS sets its own conditions only True; a False one of them is a stale leftover
+    return out
+
+
+def _group_header(store: Store, lws: str, group: LwsGroup, t: Translate) -> Text:
+    g, members = group
+    out = Text(t("group {g}", g=g if g is not None else "?"), style="bold")
+    running_revs = {o.revision(p) for p in members if o.phase(p) == "Running"
+                    and not o.is_terminating(p) and o.revision(p)}
+    recreated = sum(store.obs.recreations(o.name(p)) for p in members if o.worker_index(p) == 0)
+    if recreated:
+        out.append(f" ↻{recreated}", style="magenta")
+    if len(running_revs) > 1:
+        out.append(" ⚠ " + t("two revisions running"), style="bold red")
+    elif (lws, g) in store.obs.mixed_groups:
+        out.append(" ⚠ " + t("once held two revisions"), style="red")
+    return out
+
+
+def _group_row(p: dict) -> GroupRow:
+    role = "L" if o.worker_index(p) == 0 else f"W{o.worker_index(p)}"
+    return GroupRow(pod=Text(f"{o.name(p)} {role}", style="bold" if role == "L" else ""), phase=phase_text(p),
+                    node=Text(o.node_name(p) or "-", style="dim"), revision=Text(o.revision(p)[:8] or "-", style="dim"))
+
+
+class _LinedUp:
+    """An LWS's groups, each a header and a grid of its pods. When the pane is wide enough, each
+    column is as wide across the groups as its widest cell, so the groups line up; in a narrow
+    pane the grids shrink on their own, as before (padding would only be cut to "…")."""
+
+    def __init__(self, groups: list[ShownGroup]):
+        self.groups = groups
+
+    def __rich_console__(self, console, options):
+        rows = [row for group in self.groups for row in group.rows]
+        widths = [max((cell.cell_len for cell in column), default=0) for column in zip(*rows)]
+        fits = 1 + sum(widths) + len(widths) <= options.max_width  # the indent, the cells, a space each
+        for group in self.groups:
+            yield Padding(group.header, (0, 0, 0, 1))
+            table = Table.grid(padding=(0, 1))
+            table.add_column(no_wrap=True, width=1)  # the indent: the rows sit under their header
+            for _ in GroupRow._fields:
+                table.add_column(no_wrap=True, overflow="ellipsis")
+            for row in group.rows:
+                table.add_row("", *(_padded(cell, w) if fits else cell for cell, w in zip(row, widths)))
+            yield table
+
+
+def _padded(cell: Text, width: int) -> Text:
+    if cell.cell_len >= width:
+        return cell
+    out = cell.copy()  # the memoised row is shared
+    out.pad_right(width - cell.cell_len)
+    return out
+
+
+def _group_order(g: int | None) -> tuple:
+    return (g is None, g or 0)
+
+
+def shown_groups(store: Store, namespace: str, lws: str) -> tuple[list[LwsGroup], int]:
+    """The first MAX_GROUPS groups of an LWS, and how many groups it has."""
+    groups = store.group_indexes(lws, namespace)
+    first = heapq.nsmallest(MAX_GROUPS, groups, key=_group_order)  # indexes are distinct: as sorted()[:n]
+    return [LwsGroup(g, sorted(store.pods_in_group(lws, g, namespace), key=pod_order)) for g in first], len(groups)
+
+
+class _LwsPart(NamedTuple):
+    """One LWS's part of groups_key, with what it was made from."""
+
+    lws: dict  # the LWS object
+    groups: int  # how many groups it has
+    shown: list[LwsGroup]
+    key: tuple
+
+
+def _lws_part(store: Store, namespace: str, lws: dict) -> _LwsPart:
+    name = o.name(lws)
+    shown, total = shown_groups(store, namespace, name)
+    mixed = store.obs.mixed_groups
+    key = [(id(lws), total)]
+    for g, members in shown:
+        key.append((g, (name, g) in mixed, tuple((id(p), store.obs.recreations(o.name(p))) for p in members)))
+    return _LwsPart(lws, total, shown, tuple(key))
+
+
+def _lwss(store: Store, namespace: str) -> list[dict]:
+    return sorted(store.all("LeaderWorkerSet", namespace), key=o.name)
+
+
+def groups_key(store: Store, namespace: str, t: Translate = english) -> tuple:
+    """What groups_view shows, as identities: equal keys mean an identical view."""
+    key: list = [t("group {g}", g=0)]
+    for lws in _lwss(store, namespace):
+        key += _lws_part(store, namespace, lws).key
+    return tuple(key)
+
+
+def groups_view(store: Store, namespace: str, t: Translate = english) -> RenderableType:
+    lwss = _lwss(store, namespace)
+    if not lwss:
+        return Text(t("No LeaderWorkerSet in {ns} yet.", ns=namespace), style="dim")
+    parts: list[RenderableType] = []
+    for lws in lwss:
+        name = o.name(lws)
+        parts.append(_lws_header(lws, t))
+        shown, total = shown_groups(store, namespace, name)
+        parts.append(_LinedUp([ShownGroup(_group_header(store, name, group, t),
+                                          [memo(p, "group-row", _group_row) for p in group.pods]) for group in shown]))
+        if total > len(shown):
+            parts.append(Padding(Text(t("… {n} more groups (every pod is in the Pods pane)",
+                                        n=total - len(shown)), style="dim"), (0, 0, 0, 1)))
+        parts.append(Text(""))
+    return Group(*parts[:-1])
+
+
+# --- kept up to date ----------------------------------------------------------------------------
+
+class GroupsKey:
+    """groups_key, kept up to date: an LWS's part is redone only when its object, its number of
+    groups, or a group among the first MAX_GROUPS (the ones shown) changed."""
+
+    def __init__(self) -> None:
+        self._parts: dict[str, _LwsPart] = {}  # by LWS name
+        self._basis: tuple | None = None  # (namespace, the language's "group 0")
+
+    def update(self, store: Store, namespace: str, t: Translate = english) -> tuple:
+        changes = store.take_changes(self)
+        basis = (namespace, t("group {g}", g=0))
+        if changes.everything or basis != self._basis:
+            self._basis, self._parts = basis, {}
+        touched: dict[str, list] = {}
+        for ns, lws, g in changes.groups:
+            if ns == namespace:
+                touched.setdefault(lws, []).append(g)
+        parts: dict[str, _LwsPart] = {}
+        key: list = [basis[1]]
+        for lws in _lwss(store, namespace):
+            name = o.name(lws)
+            part = self._parts.get(name)
+            if part is None or part.lws is not lws or part.groups != len(store.group_indexes(name, namespace)) \
+                    or _shows_any(part.shown, touched.get(name, ())):
+                part = _lws_part(store, namespace, lws)
+            parts[name] = part
+            key += part.key
+        self._parts = parts
+        return tuple(key)
+
+
+def _shows_any(shown: list[LwsGroup], groups) -> bool:
+    """Whether a change to these groups can change what is shown: they are among the first
+    MAX_GROUPS, or fewer than that are shown (a group gone or come changes the count, checked
+    apart)."""
+    if not groups:
+        return False
+    if len(shown) < MAX_GROUPS:
+        return True
+    last = _group_order(shown[-1].index)
+    return any(_group_order(g) <= last for g in groups)
+
+
+# --- the widget ---------------------------------------------------------------------------------
+
+class GroupsPane(RedrawsOnChange, VerticalScroll):
+    ALLOW_MAXIMIZE = True
+    can_focus = True
+
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self._key = GroupsKey()  # groups_key, followed through the store's changes
+
+    def compose(self):
+        yield Static(id="groups-body")
+
+    def show(self, store: Store, namespace: str, t: Translate = english, unavailable: str = "") -> None:
+        # changes beyond the groups shown change nothing
+        if self._is_new((unavailable, self._key.update(store, namespace, t))):
+            body = self.query_one("#groups-body", Static)
+            update_static(body, unavailable if unavailable else groups_view(store, namespace, t))
