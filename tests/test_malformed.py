@@ -27,7 +27,7 @@ from tutor.checks.verdict import Status
 from tutor.cluster import objects as o
 from tutor.cluster.events import ObjectEvent
 from tutor.cluster.story import build as story_build
-from tutor.ui import render
+from tutor.ui.panes.events import event_blocks, lesson_events
 from tutor.ui.panes.groups import groups_view
 from tutor.ui.panes.pods import PodRows
 from tutor.ui.timeline_screen import story_view
@@ -242,7 +242,7 @@ def test_any_damage_never_raises(data):
         assert v.status is not Status.ERROR, (n, v)
     con = Console(file=io.StringIO(), width=80)
     con.print(groups_view(s.store, NS))
-    for block in render.event_blocks(s.store, NS):
+    for block in event_blocks(s.store, NS):
         con.print(block)
     rows = PodRows()
     rows.update(s.store, NS)
@@ -262,5 +262,5 @@ def test_event_without_involved_object_is_kept_out_of_the_panes():
     ev["metadata"].update(uid="no-involved-object", name="no-involved-object", resourceVersion="1")
     assert s.apply(ObjectEvent("ADDED", ev, s.store.now + 1))
     assert ev in s.store.events_for(NS)
-    assert ev not in render.lesson_events(s.store, NS)
-    assert all(o.event_regarding(e) for e in render.lesson_events(s.store, NS))
+    assert ev not in lesson_events(s.store, NS)
+    assert all(o.event_regarding(e) for e in lesson_events(s.store, NS))

@@ -188,7 +188,7 @@ def test_an_lws_event_of_an_unknown_reason_is_shown_with_its_words():
     """The bare event above (reason and message both new, nothing saying what it did): the
     timeline, the story and the events pane show its reason and message, and step 5's details
     carry it in llm's timeline, where the late start has it among the newest."""
-    from tutor.ui import render
+    from tutor.ui.panes.events import event_blocks
 
     said = "PodGroupRestarted: Restarting the pods of llm's replica 0"
     s = late(derived(LATE5, EDITS["bare"]))
@@ -198,7 +198,7 @@ def test_an_lws_event_of_an_unknown_reason_is_shown_with_its_words():
     assert any(f"LWS 이벤트 {said}" in line for line in tl.lines("ko", "llm"))
     told = [e for e in story_of(s.store, "infer", "llm").episodes if e.kind == "event"]
     assert [[line.text("en") for line in e.lines] for e in told] == [[said]]
-    pane = [b.plain for b in render.event_blocks(s.store, "infer")]
+    pane = [b.plain for b in event_blocks(s.store, "infer")]
     assert any("PodGroupRestarted leaderworkerset/llm" in b and "Restarting the pods of llm's replica 0" in b
                for b in pane), pane
     assert any(said in d for d in check(s, 5).details)

@@ -29,10 +29,9 @@ from tutor.cluster.live import RESOURCES
 from tutor.lesson.loader import load
 from tutor.progress import Progress
 from tutor.session import Session
-from tutor.ui import incremental
 from tutor.ui.app import TutorApp
 from tutor.ui.quiet_gc import hold_until_first_frame
-from tutor.ui.widgets.event_list import EventList
+from tutor.ui.panes.events import EventList, LessonEvents, WaitingPods
 from tutor.ui.panes.groups import GroupsKey, GroupsPane
 from tutor.ui.panes.pods import PodList, PodRows
 
@@ -153,7 +152,7 @@ def make_naive(app: TutorApp) -> None:
             table._clear_cache()
             app.query_one(GroupsPane)._key = GroupsKey()
             events = app.query_one(EventList)
-            events._events, events._waiting = incremental.LessonEvents(), incremental.WaitingPods()
+            events._events, events._waiting = LessonEvents(), WaitingPods()
             o.memo.clear()
             app.recheck()
         return changed

@@ -63,7 +63,7 @@ def text_of(app, selector: str) -> str:
     the events pane's."""
     from rich.console import Console
 
-    from tutor.ui.widgets.event_list import EventList
+    from tutor.ui.panes.events import EventList
 
     widget = app.query_one(selector)
     if isinstance(widget, EventList):

@@ -28,6 +28,7 @@ from tutor.cluster.store import Store
 from tutor.lesson.loader import load
 from tutor.session import Session
 from tutor.ui import incremental, render
+from tutor.ui.panes import events as events_pane
 from tutor.ui.panes import groups as groups_pane
 from tutor.ui.panes import pods as pods_pane
 from tutor.ui.panes.common import pod_order
@@ -57,8 +58,8 @@ class Panes:
     def __init__(self) -> None:
         self.rows = pods_pane.PodRows()
         self.groups = groups_pane.GroupsKey()
-        self.events = incremental.LessonEvents()
-        self.waiting = incremental.WaitingPods()
+        self.events = events_pane.LessonEvents()
+        self.waiting = events_pane.WaitingPods()
         self.ledger = incremental.Ledger()
         self.keys = None  # the ledger's last key, and the from-scratch one by value
 
@@ -67,8 +68,8 @@ class Panes:
         assert (self.rows.order, {n: tuple(map(_drawn, c)) for n, c in self.rows.cells.items()}) \
             == _rows_from_scratch(store)
         assert self.groups.update(store, NS, t) == groups_pane.groups_key(store, NS, t)
-        assert [id(e) for e in self.events.update(store, NS)] == [id(e) for e in render.lesson_events(store, NS)]
-        assert self.waiting.key(store, NS) == render.explanations_key(store, NS)
+        assert [id(e) for e in self.events.update(store, NS)] == [id(e) for e in events_pane.lesson_events(store, NS)]
+        assert self.waiting.key(store, NS) == events_pane.explanations_key(store, NS)
         key = self.ledger.update(store, NS, GPU)
         assert _segments(self.ledger.view(store, NS, GPU, t)) == _segments(render.ledger_view(store, NS, GPU, t))
         nodes, rows = render.ledger_key(store, NS)
@@ -105,7 +106,7 @@ def _replay(name: str, batches, languages=("en",)) -> int:
 
 @pytest.mark.parametrize("shown_events, shown_groups, kept_events", [(60, 6, 1000), (5, 1, 1000), (8, 1, 12)])
 def test_walkthrough_item_by_item_equals_a_rebuild(monkeypatch, shown_events, shown_groups, kept_events):
-    monkeypatch.setattr(render, "MAX_EVENTS", shown_events)
+    monkeypatch.setattr(events_pane, "MAX_EVENTS", shown_events)
     monkeypatch.setattr(groups_pane, "MAX_GROUPS", shown_groups)
     monkeypatch.setattr(render, "MAX_GROUPS", shown_groups)
     monkeypatch.setattr(render, "MAX_NAMES", min(shown_groups, 6))  # GPU holders named per group
@@ -116,7 +117,7 @@ def test_walkthrough_item_by_item_equals_a_rebuild(monkeypatch, shown_events, sh
 
 @pytest.mark.parametrize("name", RECORDING_NAMES)
 def test_every_recording_in_uneven_batches_equals_a_rebuild(monkeypatch, name):
-    monkeypatch.setattr(render, "MAX_EVENTS", 6)
+    monkeypatch.setattr(events_pane, "MAX_EVENTS", 6)
     monkeypatch.setattr(groups_pane, "MAX_GROUPS", 1)
     monkeypatch.setattr(render, "MAX_GROUPS", 1)
     monkeypatch.setattr(render, "MAX_NAMES", 1)
@@ -155,22 +156,22 @@ def _event(i: int, when: str, rv: str = "") -> dict:
 
 
 def _is_lesson(ev: dict) -> bool:
-    return o.event_regarding(ev).get("kind") in render.LESSON_KINDS
+    return o.event_regarding(ev).get("kind") in events_pane.LESSON_KINDS
 
 
 def test_events_pane_refills_when_a_shown_event_gets_older_or_is_forgotten(monkeypatch):
     """Events do not change in time order: a shown event can move behind ones not shown (its
     time rewritten), or be the one the store forgets; the next newest must take its place.
     Among equal times the store's order decides, and a change moves an event to its end."""
-    monkeypatch.setattr(render, "MAX_EVENTS", 3)
+    monkeypatch.setattr(events_pane, "MAX_EVENTS", 3)
     monkeypatch.setattr(store_module, "MAX_EVENTS", 5)
     st = Store()
-    model = incremental.LessonEvents()
+    model = events_pane.LessonEvents()
 
     def put(ev: dict) -> None:
         assert st.apply(ObjectEvent("MODIFIED", ev, 1.0))
         assert [o.name(e) for e in model.update(st, o.namespace(ev))] == \
-            [o.name(e) for e in render.lesson_events(st, o.namespace(ev))]
+            [o.name(e) for e in events_pane.lesson_events(st, o.namespace(ev))]
 
     for i, when in enumerate(["2026-01-01T00:00:05Z", "2026-01-01T00:00:04Z", "2026-01-01T00:00:03Z",
                               "2026-01-01T00:00:02Z", "2026-01-01T00:00:01Z"]):
@@ -254,7 +255,7 @@ async def test_the_panes_in_the_app_equal_a_rebuild_after_every_item(tmp_path, m
             assert {k: tuple(map(_drawn, pods.cells(k))) for k in order} == cells
             assert pods._widths == _pane_widths(pods)
             assert groups._shown == ("", groups_pane.groups_key(s.store, NS, app.text))
-            want = render.event_blocks(s.store, NS, app.text, s.lang)
+            want = events_pane.event_blocks(s.store, NS, app.text, s.lang)
             assert [_drawn(b) for b in events._blocks] == [_drawn(b) for b in want]
             if ledger.display:
                 view = render.ledger_view(s.store, NS, GPU, app.text)

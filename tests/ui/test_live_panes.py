@@ -10,8 +10,8 @@ from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
 from tests.ui.settle import settled
 from tutor.cluster import objects as o
-from tutor.ui import render
 from tutor.ui.panes.common import pod_order
+from tutor.ui.panes.events import lesson_events
 from tutor.ui.panes.groups import groups_view
 from tutor.ui.panes.pods import POD_COLUMNS
 
@@ -69,7 +69,7 @@ async def test_events_wrap_whole_messages(tmp_path):
         lines = pane.lines()
         width = pane.scrollable_content_region.width
         assert all(len(line) <= width for line in lines)
-        shown = render.lesson_events(app.session.store, "infer")
+        shown = lesson_events(app.session.store, "infer")
         failed = [e for e in shown if o.event_reason(e) == "FailedScheduling"]
         assert failed and len(o.event_message(failed[0])) > width  # the case that must wrap
         flat = " ".join(" ".join(lines).split())

@@ -9,7 +9,6 @@ that at every moment of the walkthrough).
 
 from __future__ import annotations
 
-import heapq
 from bisect import bisect_left
 
 from rich.console import Group
@@ -18,87 +17,6 @@ from rich.text import Text
 from tutor.cluster import objects as o
 from tutor.cluster.store import Store
 from tutor.ui import render
-
-
-# --- events -----------------------------------------------------------------------------------
-
-class LessonEvents:
-    """render.lesson_events, kept up to date: the newest MAX_EVENTS lesson events, merged with
-    the events that changed. Equal times keep the store's order (the order of their last change),
-    as the from-scratch sort does; when a shown event was changed or forgotten and nothing new
-    takes its place for sure, the list is rebuilt from the store."""
-
-    def __init__(self) -> None:
-        self._shown: list[tuple[tuple, str, dict]] = []  # (order key, seen key, event), newest first
-        self._seq = 0  # the position of the next changed event in the store's order
-        self._namespace: str | None = None
-
-    def update(self, store: Store, namespace: str) -> list[dict]:
-        changes = store.take_changes(self)
-        if changes.everything or namespace != self._namespace:
-            return self._rebuild(store, namespace)
-        changed = [key for ns, key in changes.events if ns == namespace]
-        if not changed:
-            return [e for _, _, e in self._shown]
-        gone = set(changed)
-        kept = [s for s in self._shown if s[1] not in gone]
-        lost = len(kept) < len(self._shown)
-        floor = self._shown[-1][0] if len(self._shown) == render.MAX_EVENTS else None
-        seen = store.events_named(namespace)
-        for key in changed:
-            ev = seen.get(key)
-            if ev is not None and _is_lesson(ev):
-                kept.append((self._order(ev), key, ev))
-        kept.sort(key=lambda s: s[0], reverse=True)
-        if lost and floor is not None and (len(kept) < render.MAX_EVENTS or kept[render.MAX_EVENTS - 1][0] < floor):
-            # a shown event left; one not shown may now be among the newest
-            return self._rebuild(store, namespace)
-        self._shown = kept[:render.MAX_EVENTS]
-        return [e for _, _, e in self._shown]
-
-    def _order(self, ev: dict) -> tuple:
-        """render's order, then the store's: a later change sorts as older among equal times."""
-        self._seq += 1
-        return (*render.event_order(ev), -self._seq)
-
-    def _rebuild(self, store: Store, namespace: str) -> list[dict]:
-        self._namespace = namespace
-        shown = []
-        for key, ev in store.events_named(namespace).items():
-            if _is_lesson(ev):
-                shown.append((self._order(ev), key, ev))
-        self._shown = heapq.nlargest(render.MAX_EVENTS, shown, key=lambda s: s[0])
-        return [e for _, _, e in self._shown]
-
-
-def _is_lesson(ev: dict) -> bool:
-    return render._memo(ev, "lesson", render._about_lesson_kind)
-
-
-class WaitingPods:
-    """render.explanations_key, kept up to date: the pods of the namespace that wait for a node,
-    followed through the pods' changes instead of a walk over all of them."""
-
-    def __init__(self) -> None:
-        self._waiting: set[str] = set()
-        self._namespace: str | None = None
-
-    def key(self, store: Store, namespace: str) -> tuple:
-        changes = store.take_changes(self)
-        pods = store.pods_named(namespace)
-        if changes.everything or namespace != self._namespace:
-            self._namespace = namespace
-            self._waiting = {name for name, p in pods.items() if render._pending(p)}
-        else:
-            for ns, name in changes.pods:
-                if ns == namespace:
-                    if render._pending(pods.get(name)):
-                        self._waiting.add(name)
-                    else:
-                        self._waiting.discard(name)
-        if not self._waiting:
-            return ()
-        return (store.kind_version["Pod"], store.kind_version["Node"])
 
 
 # --- nodes: the GPU ledger --------------------------------------------------------------------

@@ -6,7 +6,6 @@ way every run (snapshot tests rely on it).
 
 from __future__ import annotations
 
-import heapq
 from typing import Callable
 
 from rich.console import Group, RenderableType
@@ -15,7 +14,6 @@ from rich.text import Text
 from tutor.cluster import objects as o
 from tutor.cluster import placement as pl
 from tutor.cluster import resources as res
-from tutor.cluster.memo import LRU
 from tutor.cluster.store import Store
 
 Translate = Callable[..., str]
@@ -24,56 +22,11 @@ Translate = Callable[..., str]
 def _en(text: str, **kw) -> str:
     return text.format(**kw) if kw else text
 
-MAX_EVENTS = 60
 MAX_GROUPS = 6  # GPU-holding groups listed per node in the ledger
 
 # What a pane derives from one object, kept while the store holds that very object (objects.memo).
 # A re-check in a namespace of thousands of pods then redoes only the pods that changed.
 _memo = o.memo
-
-
-# --- events -----------------------------------------------------------------------------------
-
-LESSON_KINDS = ("Pod", "LeaderWorkerSet", "StatefulSet")
-
-
-def _about_lesson_kind(e: dict) -> bool:
-    return o.event_regarding(e).get("kind") in LESSON_KINDS
-
-
-def _event_order(e: dict) -> tuple:
-    return (o.event_time(e), o.resource_version(e))
-
-
-def event_order(e: dict) -> tuple:
-    return _memo(e, "order", _event_order)
-
-
-def lesson_events(store: Store, namespace: str) -> list[dict]:
-    evs = [e for e in store.events_for(namespace) if _memo(e, "lesson", _about_lesson_kind)]
-    # The newest first; stable for equal keys, like sorted(..., reverse=True)[:MAX_EVENTS].
-    return heapq.nlargest(MAX_EVENTS, evs, key=event_order)
-
-
-def _event_text(e: dict) -> Text:
-    warn = o.event_type(e) != "Normal"
-    reg = o.event_regarding(e)
-    out = Text()
-    out.append("⚠ " if warn else "  ", style="bold yellow")
-    out.append(o.event_reason(e), style="bold yellow" if warn else "bold")
-    out.append(f" {str(reg.get('kind', '')).lower()}/{reg.get('name', '')}", style="cyan")
-    count = o.event_count(e)
-    if count > 1:
-        out.append(f" ×{count}", style="dim")
-    out.append("\n")
-    out.append(f"  {o.event_message(e)}", style="" if warn else "dim")
-    return out
-
-
-def event_text(e: dict) -> Text:
-    """One event as the events pane shows it: its headline, then the whole message. Kept while
-    the store holds the same event object, so the pane can keep its wrapped lines too."""
-    return _memo(e, "text", _event_text)
 
 
 # --- nodes: the GPU ledger --------------------------------------------------------------------
@@ -210,63 +163,3 @@ def ledger_view(store: Store, namespace: str, gpu: str, t: Translate = _en) -> R
         parts += node_lines(n, used, _holders(here, gpu), others, gpu, t)
     parts += ledger_tail(sorted(pending)[:MAX_NAMES], len(pending), namespace, gpu, t)
     return Group(*parts)
-
-
-# --- why a pod waits, under its FailedScheduling event ------------------------------------------
-
-_why_cache = LRU(64)
-
-
-def _pending(pod: dict | None) -> bool:
-    return pod is not None and not o.node_name(pod) and not o.is_terminating(pod) \
-        and o.phase(pod) not in ("Succeeded", "Failed")
-
-
-def explanations_key(store: Store, namespace: str) -> tuple:
-    """What the explanations under events depend on: nothing while no pod waits, else every
-    pod and node (where they are decides why)."""
-    if not any(_pending(p) for p in store.pods_named(namespace).values()):
-        return ()
-    return (store.kind_version["Pod"], store.kind_version["Node"])
-
-
-def _explained(e: dict, pod: dict, store: Store, namespace: str, lang: str, t: Translate) -> Text:
-    """The event's text with the explanation under it; the same Text while the event and the
-    explanation (checks/why.py keeps one per state that matters) are the same."""
-    from tutor.checks.why import explain_in_store
-
-    why = explain_in_store(store, namespace, o.name(pod), lang)
-    key = (id(e), id(why), lang)
-    hit = _why_cache.get(key)
-    if hit is not None and hit[0] is e and hit[1] is why:
-        return hit[2]
-    out = event_text(e).copy()
-    out.append("\n  ↳ " + t("node by node, now:"), style="bold cyan")
-    for depth, line in why.lines if why is not None else ():
-        out.append("\n    " + "  " * depth + line, style="cyan" if depth else "")
-    _why_cache[key] = (e, why, out)
-    return out
-
-
-def event_blocks(store: Store, namespace: str, t: Translate = _en, lang: str = "en",
-                 events: list[dict] | None = None) -> tuple[Text, ...]:
-    """What the events pane shows: one Text per lesson event, newest first, or a word that
-    there are none yet. Under the newest FailedScheduling event of each pod that still waits,
-    the tutor's node-by-node explanation (checks/why.py). `events`: lesson_events, when the
-    caller keeps them (incremental.LessonEvents)."""
-    if events is None:
-        events = lesson_events(store, namespace)
-    newest: dict[str, dict] = {}
-    for e in events:
-        reg = o.event_regarding(e)
-        if o.event_reason(e) == "FailedScheduling" and reg.get("kind") == "Pod":
-            newest.setdefault(str(reg.get("name", "")), e)
-    blocks = []
-    for e in events:
-        name = str(o.event_regarding(e).get("name", ""))
-        pod = store.get("Pod", name, namespace) if newest.get(name) is e else None
-        if _pending(pod) and o.event_regarding(e).get("uid") in (None, "", o.uid(pod)):
-            blocks.append(_explained(e, pod, store, namespace, lang, t))
-        else:
-            blocks.append(event_text(e))
-    return tuple(blocks) or (Text(t("No events yet."), style="dim"),)
