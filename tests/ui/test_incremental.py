@@ -1,5 +1,6 @@
-"""The panes follow the store's changes (tutor/ui/incremental.py) instead of walking the namespace
-on every re-check; what they hold must equal a from-scratch rebuild (render.py) at every moment.
+"""The panes follow the store's changes (each pane's model in tutor/ui/panes/) instead of walking
+the namespace on every re-check; what they hold must equal the pane's from-scratch rebuild at every
+moment.
 
 The recordings are replayed item by item, with a refresh after every item and after uneven
 batches of items (a refresh takes all the changes since the last one). Tight bounds on what the
@@ -27,11 +28,11 @@ from tutor.cluster.events import ObjectEvent
 from tutor.cluster.store import Store
 from tutor.lesson.loader import load
 from tutor.session import Session
-from tutor.ui import incremental, render
 from tutor.ui.panes import events as events_pane
 from tutor.ui.panes import groups as groups_pane
+from tutor.ui.panes import ledger as ledger_pane
 from tutor.ui.panes import pods as pods_pane
-from tutor.ui.panes.common import pod_order
+from tutor.ui.panes.common import english, pod_order
 from tutor.ui.i18n import translate
 
 NS = "infer"
@@ -60,7 +61,7 @@ class Panes:
         self.groups = groups_pane.GroupsKey()
         self.events = events_pane.LessonEvents()
         self.waiting = events_pane.WaitingPods()
-        self.ledger = incremental.Ledger()
+        self.ledger = ledger_pane.Ledger()
         self.keys = None  # the ledger's last key, and the from-scratch one by value
 
     def check(self, store, t) -> None:
@@ -71,8 +72,8 @@ class Panes:
         assert [id(e) for e in self.events.update(store, NS)] == [id(e) for e in events_pane.lesson_events(store, NS)]
         assert self.waiting.key(store, NS) == events_pane.explanations_key(store, NS)
         key = self.ledger.update(store, NS, GPU)
-        assert _segments(self.ledger.view(store, NS, GPU, t)) == _segments(render.ledger_view(store, NS, GPU, t))
-        nodes, rows = render.ledger_key(store, NS)
+        assert _segments(self.ledger.view(store, NS, GPU, t)) == _segments(ledger_pane.ledger_view(store, NS, GPU, t))
+        nodes, rows = ledger_pane.ledger_key(store, NS)
         keys = (key, (nodes, sorted(rows)))  # the same rows in another order draw the same
         if self.keys is not None:
             assert (keys[0] == self.keys[0]) == (keys[1] == self.keys[1])
@@ -108,8 +109,8 @@ def _replay(name: str, batches, languages=("en",)) -> int:
 def test_walkthrough_item_by_item_equals_a_rebuild(monkeypatch, shown_events, shown_groups, kept_events):
     monkeypatch.setattr(events_pane, "MAX_EVENTS", shown_events)
     monkeypatch.setattr(groups_pane, "MAX_GROUPS", shown_groups)
-    monkeypatch.setattr(render, "MAX_GROUPS", shown_groups)
-    monkeypatch.setattr(render, "MAX_NAMES", min(shown_groups, 6))  # GPU holders named per group
+    monkeypatch.setattr(ledger_pane, "MAX_GROUPS", shown_groups)
+    monkeypatch.setattr(ledger_pane, "MAX_NAMES", min(shown_groups, 6))  # GPU holders named per group
     monkeypatch.setattr(store_module, "MAX_EVENTS", kept_events)
     assert _replay("walkthrough", [1]) == len(recording("walkthrough").items)
     _replay("walkthrough", [3, 1, 7, 2, 20], languages=("en", "en", "ko"))
@@ -119,8 +120,8 @@ def test_walkthrough_item_by_item_equals_a_rebuild(monkeypatch, shown_events, sh
 def test_every_recording_in_uneven_batches_equals_a_rebuild(monkeypatch, name):
     monkeypatch.setattr(events_pane, "MAX_EVENTS", 6)
     monkeypatch.setattr(groups_pane, "MAX_GROUPS", 1)
-    monkeypatch.setattr(render, "MAX_GROUPS", 1)
-    monkeypatch.setattr(render, "MAX_NAMES", 1)
+    monkeypatch.setattr(ledger_pane, "MAX_GROUPS", 1)
+    monkeypatch.setattr(ledger_pane, "MAX_NAMES", 1)
     _replay(name, [1, 4, 2, 9])
 
 
@@ -132,15 +133,15 @@ def test_a_reader_that_falls_behind_rebuilds(monkeypatch):
     items = recording("walkthrough").items
     for item in items[:5]:
         s.apply(item)
-    panes.check(s.store, render._en)
+    panes.check(s.store, english)
     for item in items[5:120]:
         s.apply(item)
     assert s.store.take_changes(panes.rows).everything
     panes.rows = pods_pane.PodRows()  # the one that just took everything would miss it
-    panes.check(s.store, render._en)
+    panes.check(s.store, english)
     for item in items[120:]:
         s.apply(item)
-        panes.check(s.store, render._en)
+        panes.check(s.store, english)
 
 
 def _event(i: int, when: str, rv: str = "") -> dict:
@@ -209,18 +210,19 @@ def test_a_pod_whose_labels_change_moves_to_its_place():
 def test_gpu_holders_of_a_group_without_an_index_sort_among_group_0():
     """A pod with no group index sorts as group 0 on its node, between group 0's own pods; the
     holders of the first groups are found by reading only as far as they can be."""
-    rows = [("a", "n", True, False, "x", None, 0, (("gpu", 1),)), ("b", "n", True, False, "x", 0, 1, (("gpu", 2),)),
-            ("c", "n", True, True, "x", None, 2, (("gpu", 1),)), ("d", "n", True, False, "x", 0, 3, (("gpu", 1),)),
-            ("e", "n", True, False, "x", 4, 0, (("gpu", 1),)), ("f", "n", True, False, "x", 3, 0, (("cpu", 1),))]
+    rows = [ledger_pane.LedgerRow(*row) for row in (
+        ("a", "n", True, False, "x", None, 0, (("gpu", 1),)), ("b", "n", True, False, "x", 0, 1, (("gpu", 2),)),
+        ("c", "n", True, True, "x", None, 2, (("gpu", 1),)), ("d", "n", True, False, "x", 0, 3, (("gpu", 1),)),
+        ("e", "n", True, False, "x", 4, 0, (("gpu", 1),)), ("f", "n", True, False, "x", 3, 0, (("cpu", 1),)))]
     for shown in (1, 2, 3):
-        holders = incremental._NodeHolders()
+        holders = ledger_pane._NodeHolders()
         for row in rows:
-            holders.change(row, dict(row[7]).get("gpu", 0), 1)
+            holders.change(row, row.holds("gpu"), 1)
         holders.change(rows[4], 1, -1)
         holders.change(rows[4], 1, 1)
         with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(render, "MAX_GROUPS", shown)
-            assert [x.plain for x in holders.lines()] == [x.plain for x in render._holders(rows, "gpu")]
+            mp.setattr(ledger_pane, "MAX_GROUPS", shown)
+            assert [x.plain for x in holders.lines()] == [x.plain for x in ledger_pane._holders(rows, "gpu")]
         assert (holders.used, holders.others) == (6, 1)
 
 
@@ -258,6 +260,6 @@ async def test_the_panes_in_the_app_equal_a_rebuild_after_every_item(tmp_path, m
             want = events_pane.event_blocks(s.store, NS, app.text, s.lang)
             assert [_drawn(b) for b in events._blocks] == [_drawn(b) for b in want]
             if ledger.display:
-                view = render.ledger_view(s.store, NS, GPU, app.text)
+                view = ledger_pane.ledger_view(s.store, NS, GPU, app.text)
                 assert [_drawn(b) for b in ledger._blocks] == [_drawn(b) for b in getattr(view, "renderables", [view])]
         assert pods.row_count and len(events._blocks) > 10

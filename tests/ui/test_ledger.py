@@ -11,7 +11,7 @@ from tests.ui.harness import make_app
 from tests.ui.settle import settled
 from tutor.ui.screens import HelpScreen
 from tutor.ui.panes.groups import GroupsPane
-from tutor.ui.widgets.live_panes import NodeLedger
+from tutor.ui.panes.ledger import NodeLedger
 
 
 def _plain(renderable) -> str:
@@ -90,24 +90,24 @@ def test_ledger_key_moves_with_placement_not_with_heartbeats():
 
     from tests.states import state
     from tutor.cluster.events import ObjectEvent
-    from tutor.ui import render
+    from tutor.ui.panes.ledger import ledger_key
 
     s = state("walkthrough")
-    key = render.ledger_key(s.store, "infer")
+    key = ledger_key(s.store, "infer")
     node = copy.deepcopy(s.store.get("Node", "gpu-a"))
     node["metadata"]["resourceVersion"] = "heartbeat"
     for c in node["status"].get("conditions", []):
         c["lastHeartbeatTime"] = "2030-01-01T00:00:00Z"
     s.store.apply(ObjectEvent("MODIFIED", node, s.store.now))
-    assert render.ledger_key(s.store, "infer") == key  # a heartbeat: nothing to redraw
+    assert ledger_key(s.store, "infer") == key  # a heartbeat: nothing to redraw
     cordoned = copy.deepcopy(node)
     cordoned["metadata"]["resourceVersion"] = "cordon"
     cordoned["spec"]["unschedulable"] = True
     s.store.apply(ObjectEvent("MODIFIED", cordoned, s.store.now))
-    assert render.ledger_key(s.store, "infer") != key
+    assert ledger_key(s.store, "infer") != key
     pod = copy.deepcopy(s.store.get("Pod", "orphan-0-1", "infer"))
     pod["metadata"]["resourceVersion"] = "status"
     pod["status"]["conditions"] = []
-    before = render.ledger_key(s.store, "infer")
+    before = ledger_key(s.store, "infer")
     s.store.apply(ObjectEvent("MODIFIED", pod, s.store.now))
-    assert render.ledger_key(s.store, "infer") == before  # its status moved, not its placement
+    assert ledger_key(s.store, "infer") == before  # its status moved, not its placement

@@ -38,9 +38,9 @@ from tutor.ui.screens import HelpScreen
 from tutor.ui.timeline_screen import TimelineScreen
 from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.ui.widgets.lesson_pane import LessonPane
-from tutor.ui.widgets.live_panes import NodeLedger
 from tutor.ui.panes.events import EventList
 from tutor.ui.panes.groups import GroupsPane
+from tutor.ui.panes.ledger import NodeLedger
 from tutor.ui.panes.pods import PodList
 from tutor.ui.widgets.status_bar import StatusBar
 from tutor.ui.widgets.step_list import StepList

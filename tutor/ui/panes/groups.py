@@ -65,7 +65,7 @@ def _lws_header(lws: dict, t: Translate) -> Text:
 
 
 def _group_header(store: Store, lws: str, group: LwsGroup, t: Translate) -> Text:
-    g, members = group
+    g, members = group.index, group.pods
     out = Text(t("group {g}", g=g if g is not None else "?"), style="bold")
     running_revs = {o.revision(p) for p in members if o.phase(p) == "Running"
                     and not o.is_terminating(p) and o.revision(p)}
@@ -141,8 +141,9 @@ def _lws_part(store: Store, namespace: str, lws: dict) -> _LwsPart:
     shown, total = shown_groups(store, namespace, name)
     mixed = store.obs.mixed_groups
     key = [(id(lws), total)]
-    for g, members in shown:
-        key.append((g, (name, g) in mixed, tuple((id(p), store.obs.recreations(o.name(p))) for p in members)))
+    for group in shown:
+        key.append((group.index, (name, group.index) in mixed,
+                    tuple((id(p), store.obs.recreations(o.name(p))) for p in group.pods)))
     return _LwsPart(lws, total, shown, tuple(key))
 
 

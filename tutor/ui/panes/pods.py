@@ -202,9 +202,9 @@ class PodList(ScrollView, can_focus=True):
             return  # nothing changed, and the header has been sized
         rows = self._source.cells
         keys = self._keys = self._source.order
-        for name, cells in changes.rows:
-            if cells is None:
-                self._strips.pop(name, None)
+        for change in changes.rows:
+            if change.cells is None:
+                self._strips.pop(change.name, None)
         if self._fit_widths(changes) or changes.moved or not self.virtual_size.height:
             set_virtual_size(self, Size(self._table_width(), len(keys) + 1))
             self.cursor_row = min(self.cursor_row, max(0, len(keys) - 1))
