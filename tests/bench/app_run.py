@@ -33,6 +33,7 @@ from tutor.ui.app import TutorApp
 from tutor.ui.quiet_gc import hold_until_first_frame
 from tutor.ui.panes.events import EventList, LessonEvents, WaitingPods
 from tutor.ui.panes.groups import GroupsKey, GroupsPane
+from tutor.ui.panes.ledger import NodeLedger
 from tutor.ui.panes.pods import PodList, PodRows
 
 SIZE = (160, 48)
@@ -147,6 +148,8 @@ def make_naive(app: TutorApp) -> None:
         changed = apply(item)
         if changed:
             app._drawn.clear()
+            for pane in (PodList, GroupsPane, NodeLedger, EventList):
+                app.query_one(pane)._inputs.last = None  # each pane asked again
             table = app.query_one(PodList)
             table._source = PodRows()
             table._clear_cache()

@@ -38,6 +38,7 @@ from tutor.ui.screens import HelpScreen
 from tutor.ui.timeline_screen import TimelineScreen
 from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.ui.widgets.lesson_pane import LessonPane
+from tutor.ui.panes.common import LiveData
 from tutor.ui.panes.events import EventList
 from tutor.ui.panes.groups import GroupsPane
 from tutor.ui.panes.ledger import NodeLedger
@@ -114,7 +115,7 @@ class TutorApp(ConfirmedActions, App):
         self._save_error_shown = ""
         self.checks_run = 0  # how many re-checks ran (tests and benchmarks read it)
         self.pump = RefreshPump(self, LoopClock(self))
-        self._drawn: dict[str, tuple] = {}  # what each live pane last showed (skip when the same)
+        self._drawn: dict[str, tuple] = {}  # what a part of the screen was last drawn from (skip when the same)
         self._stoppers: list[Callable[[], None]] = []
         self.connect_error = ""  # set when a live connection fails after the first frame
         self._gc = QuietCollector()  # full collections wait for a quiet moment
@@ -362,39 +363,19 @@ class TutorApp(ConfirmedActions, App):
     def _redraw_panes(self):
         """Redraws the panes whose data changed, yielding after each one that was redrawn."""
         s = self.session
-        ns = s.lesson.namespace
         conn = s.connection()
         live = self.query_one("#live")
         live.set_class(conn in (Conn.RECONNECTING, Conn.CONNECTING) and bool(s.store.version), "-stale")
-        kv = s.store.kind_version
-        # A pane is redrawn only when what it shows may have changed.
-        groups_na, pods_na, events_na = (self._unavailable(r) for r in ("leaderworkersets", "pods", "events"))
         ledger_on = self.ledger_shown()
         groups, ledger = self.query_one(GroupsPane), self.query_one(NodeLedger)
         if groups.display == ledger_on:
             groups.display, ledger.display = not ledger_on, ledger_on
-        # The groups stay current while the ledger has their place: g brings them back at once.
-        # Each pane's key is noted when it is drawn: a redraw dropped between two panes (or
-        # half-way through the events) leaves no pane marked as drawn that was not.
-        if self._changed("groups", kv["Pod"], kv["LeaderWorkerSet"], len(s.store.obs.mixed), s.lang, groups_na):
-            groups.show(s.store, ns, self.text, groups_na)
-            yield
-        nodes_na = pods_na or self._unavailable("nodes")
-        if ledger_on and self._changed("ledger", kv["Pod"], kv["Node"], s.lang, nodes_na):
-            ledger.show(s.store, ns, s.lesson.gpu_resource, self.text, nodes_na)
-            yield
-        if self._changed("pods", kv["Pod"], pods_na):
-            pods = self.query_one(PodList)
-            pods.show(s.store, ns)
-            if pods.border_subtitle != pods_na:  # setting it redraws the whole pane, even to the same
-                pods.border_subtitle = pods_na
-            yield
-        events = self.query_one(EventList)
-        key = (kv["Event"], events_na, s.lang, events.explanations_key(s.store, ns))
-        if self._drawn.get("events") != key:
-            yield from events.show_in_steps(s.store, ns, events_na, self.text, s.lang)
-            self._drawn["events"] = key  # only once drawn: a redraw dropped half-way redoes it
-            yield
+        # Each pane redraws only when what it shows may have changed (tutor/ui/panes/), and notes
+        # what it drew from once drawn: a redraw dropped between two panes (or half-way through
+        # the events) leaves no pane marked as drawn that was not.
+        data = LiveData(s.store, s.lesson.namespace, s.lesson.gpu_resource, s.lang, self.text, self._unavailable)
+        for pane in (groups, ledger, self.query_one(PodList), self.query_one(EventList)):
+            yield from pane.redraw(data)
         self._draw_status()
         self.redraw_timeline()
 

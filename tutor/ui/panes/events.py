@@ -12,6 +12,7 @@ event's wrapped lines are kept while it says the same, and a frame renders only 
 from __future__ import annotations
 
 import heapq
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from rich.text import Text
@@ -19,7 +20,7 @@ from rich.text import Text
 from tutor.cluster import objects as o
 from tutor.cluster.memo import LRU
 from tutor.cluster.store import Store
-from tutor.ui.panes.common import Translate, english, memo, waits_for_a_node
+from tutor.ui.panes.common import Inputs, LiveData, Translate, english, memo, waits_for_a_node
 from tutor.ui.widgets.text_blocks import TextBlocks
 
 MAX_EVENTS = 60
@@ -226,24 +227,22 @@ class EventList(TextBlocks):
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self._events = LessonEvents()  # the events shown, followed through the store's changes
-        self._waiting = WaitingPods()
+        self._waiting = WaitingPods()  # explanations_key, without a walk over the namespace's pods
+        self._inputs = Inputs()
 
-    def explanations_key(self, store: Store, namespace: str) -> tuple:
-        """explanations_key, without a walk over the namespace's pods."""
-        return self._waiting.key(store, namespace)
-
-    def show(self, store: Store, namespace: str, denied: str = "", t: Translate = english,
-             lang: str = "en") -> None:
-        for _ in self.show_in_steps(store, namespace, denied, t, lang):
-            pass
-
-    def show_in_steps(self, store: Store, namespace: str, denied: str = "", t: Translate = english,
-                      lang: str = "en"):
-        """show, yielding after each event it had to wrap anew: after a burst all 60 are new, and
-        the app gives the loop a turn between them (TutorApp.recheck)."""
-        events = self._events.update(store, namespace)  # followed even while denied: no change is missed
-        if denied:
-            blocks: tuple[Text, ...] = (Text(denied),)
-        else:
-            blocks = event_blocks(store, namespace, t, lang, events)
-        yield from self.set_blocks_in_steps(blocks)
+    def redraw(self, live: LiveData) -> Iterator[None]:
+        """Redraws when an event or a waiting pod may have changed, yielding after each event it
+        had to wrap anew and once more at the end: after a burst all 60 are new, and the app gives
+        the loop a turn between them (tutor/ui/pump.py)."""
+        unavailable = live.unavailable("events")
+        key = (live.store.kind_version["Event"], unavailable, live.lang, self._waiting.key(live.store, live.namespace))
+        if key != self._inputs.last:
+            store, namespace = live.store, live.namespace
+            events = self._events.update(store, namespace)  # followed even while unavailable: no change is missed
+            if unavailable:
+                blocks: tuple[Text, ...] = (Text(unavailable),)
+            else:
+                blocks = event_blocks(store, namespace, live.t, live.lang, events)
+            yield from self.set_blocks_in_steps(blocks)
+            self._inputs.last = key  # only once drawn: a redraw dropped half-way redoes it
+            yield

@@ -8,6 +8,7 @@ holds it equal to groups_key). Drawn by GroupsPane, which renders groups_view wh
 from __future__ import annotations
 
 import heapq
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from rich.console import Group, RenderableType
@@ -19,7 +20,7 @@ from textual.widgets import Static
 
 from tutor.cluster import objects as o
 from tutor.cluster.store import Store
-from tutor.ui.panes.common import Translate, english, memo, phase_text, pod_order
+from tutor.ui.panes.common import Inputs, LiveData, Translate, english, memo, phase_text, pod_order
 from tutor.ui.widgets.redraw import RedrawsOnChange
 from tutor.ui.widgets.virtual_size import update_static
 
@@ -231,9 +232,20 @@ class GroupsPane(RedrawsOnChange, VerticalScroll):
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self._key = GroupsKey()  # groups_key, followed through the store's changes
+        self._inputs = Inputs()
 
     def compose(self):
         yield Static(id="groups-body")
+
+    def redraw(self, live: LiveData) -> Iterator[None]:
+        """Redraws when what the groups show may have changed, and yields once it did. Followed
+        even while the ledger has the pane's place: g brings the groups back at once."""
+        unavailable = live.unavailable("leaderworkersets")
+        kinds = live.store.kind_version
+        if self._inputs.changed((kinds["Pod"], kinds["LeaderWorkerSet"], len(live.store.obs.mixed), live.lang,
+                                 unavailable)):
+            self.show(live.store, live.namespace, live.t, unavailable)
+            yield
 
     def show(self, store: Store, namespace: str, t: Translate = english, unavailable: str = "") -> None:
         # changes beyond the groups shown change nothing

@@ -12,6 +12,7 @@ of its node only, and a frame renders only the lines in view.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from rich.console import Group, RenderableType
@@ -21,7 +22,7 @@ from tutor.cluster import objects as o
 from tutor.cluster import placement as pl
 from tutor.cluster import resources as res
 from tutor.cluster.store import Store
-from tutor.ui.panes.common import Translate, english, memo, waits_for_a_node
+from tutor.ui.panes.common import Inputs, LiveData, Translate, english, memo, waits_for_a_node
 from tutor.ui.widgets.redraw import RedrawsOnChange
 from tutor.ui.widgets.text_blocks import TextBlocks
 
@@ -336,6 +337,18 @@ class NodeLedger(RedrawsOnChange, TextBlocks):
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self._ledger = Ledger()  # ledger_view and its key, followed through the store's changes
+        self._inputs = Inputs()
+
+    def redraw(self, live: LiveData) -> Iterator[None]:
+        """Redraws when a pod or a node may have moved, and yields once it did. Hidden, it follows
+        nothing: shown again, it takes all the store's changes since."""
+        if not self.display:
+            return
+        unavailable = live.unavailable("pods") or live.unavailable("nodes")
+        kinds = live.store.kind_version
+        if self._inputs.changed((kinds["Pod"], kinds["Node"], live.lang, unavailable)):
+            self.show(live.store, live.namespace, live.gpu, live.t, unavailable)
+            yield
 
     def show(self, store: Store, namespace: str, gpu: str, t: Translate = english, unavailable: str = "") -> None:
         # redrawn only when a node or a pod's placement changes (ledger_key)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -28,7 +29,7 @@ from textual.strip import Strip
 
 from tutor.cluster import objects as o
 from tutor.cluster.store import Store
-from tutor.ui.panes.common import phase_text, pod_order
+from tutor.ui.panes.common import Inputs, LiveData, phase_text, pod_order
 from tutor.ui.widgets.virtual_size import set_virtual_size
 
 
@@ -181,6 +182,7 @@ class PodList(ScrollView, can_focus=True):
         self._strips: dict[str, _DrawnRow] = {}  # key -> its row as last drawn
         self._header: Strip | None = None
         self.cursor_row = 0
+        self._inputs = Inputs()
 
     # --- public API (tests and the benchmark read the pane through it) ---------------------------
     @property
@@ -196,6 +198,15 @@ class PodList(ScrollView, can_focus=True):
         return self._source.cells.get(key)
 
     # --- data ---------------------------------------------------------------------------------
+    def redraw(self, live: LiveData) -> Iterator[None]:
+        """Redraws when a pod may have changed, and yields once it did."""
+        unavailable = live.unavailable("pods")
+        if self._inputs.changed((live.store.kind_version["Pod"], unavailable)):
+            self.show(live.store, live.namespace)
+            if self.border_subtitle != unavailable:  # setting it redraws the whole pane, even to the same
+                self.border_subtitle = unavailable
+            yield
+
     def show(self, store: Store, namespace: str) -> None:
         changes = self._source.update(store, namespace)
         if not changes.rows and not changes.everything and self.virtual_size.height:
