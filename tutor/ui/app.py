@@ -30,6 +30,11 @@ from tutor.ui.i18n import localise_bindings, localised, translate
 from tutor.ui.inbox import Inbox
 from tutor.ui.messages import DoctorDone, SourceReady
 from tutor.ui.notices import step_ranges
+from tutor.ui.panes.common import LiveData
+from tutor.ui.panes.events import EventList
+from tutor.ui.panes.groups import GroupsPane
+from tutor.ui.panes.ledger import NodeLedger
+from tutor.ui.panes.pods import PodList
 from tutor.ui.pump import RefreshPump
 from tutor.ui.predict import can_predict, invite, open_predict, recap
 from tutor.ui.quiet_gc import QuietCollector
@@ -38,11 +43,6 @@ from tutor.ui.screens import HelpScreen
 from tutor.ui.timeline_screen import TimelineScreen
 from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.ui.widgets.lesson_pane import LessonPane
-from tutor.ui.panes.common import LiveData
-from tutor.ui.panes.events import EventList
-from tutor.ui.panes.groups import GroupsPane
-from tutor.ui.panes.ledger import NodeLedger
-from tutor.ui.panes.pods import PodList
 from tutor.ui.widgets.status_bar import StatusBar
 from tutor.ui.widgets.step_list import StepList
 from tutor.ui.widgets.verdict_box import VerdictBox
