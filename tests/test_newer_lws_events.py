@@ -30,6 +30,7 @@ from tutor.cluster.recap import brief, recap
 from tutor.cluster.story import story_of
 from tutor.cluster.timeline import Kind, timeline_of
 from tutor.lesson.loader import load
+from tutor.narration import timeline_lines
 from tutor.session import Session
 
 W, LATE5 = "walkthrough", "late-after-step5"
@@ -194,8 +195,8 @@ def test_an_lws_event_of_an_unknown_reason_is_shown_with_its_words():
     s = late(derived(LATE5, EDITS["bare"]))
     tl = timeline_of(s.store, "infer", "llm")
     assert [f.detail for f in tl.of("llm", kinds=(Kind.LWS_EVENT,))] == [said]
-    assert any(line.endswith(f"LWS event {said}") for line in tl.lines("en", "llm"))
-    assert any(f"LWS 이벤트 {said}" in line for line in tl.lines("ko", "llm"))
+    assert any(line.endswith(f"LWS event {said}") for line in timeline_lines(tl, "en", "llm"))
+    assert any(f"LWS 이벤트 {said}" in line for line in timeline_lines(tl, "ko", "llm"))
     told = [e for e in story_of(s.store, "infer", "llm").episodes if e.kind == "event"]
     assert [[line.text("en") for line in e.lines] for e in told] == [[said]]
     pane = [b.plain for b in render.event_blocks(s.store, "infer")]
