@@ -26,10 +26,11 @@ from tests.test_korean import problems
 from tutor.checks.verdict import Status
 from tutor.cluster import objects as o
 from tutor.cluster.events import ObjectEvent
-from tutor.cluster.recap import brief, recap
+from tutor.cluster.recap import recap
 from tutor.cluster.story import story_of
 from tutor.cluster.timeline import Kind, timeline_of
 from tutor.lesson.loader import load
+from tutor.narration import because, brief, timeline_lines, what
 from tutor.session import Session
 
 W, LATE5 = "walkthrough", "late-after-step5"
@@ -114,8 +115,8 @@ def test_the_recap_tells_the_recreation_in_order(how):
         kinds = [line.kind for line in ep.lines]
         assert kinds.index("restarted") < kinds.index("recreate-group") < kinds.index("new-uid"), kinds
         told = [line for line in ep.lines if line.kind == "recreate-group"]
-        assert len(told) == 1 and told[0].because("en").startswith("llm-0-1 failed: its restart"), told
-        news = [line.text("en") for line in ep.lines if line.kind == "new-uid"]
+        assert len(told) == 1 and because(told[0], "en").startswith("llm-0-1 failed: its restart"), told
+        news = [what(line, "en") for line in ep.lines if line.kind == "new-uid"]
         assert news[0].startswith("llm-0 new UID") and news[1].startswith("llm-0-1 new UID"), news
         assert any("container restart" in b or "container exited" in b for b in brief(ep, "en"))
 
@@ -125,15 +126,15 @@ def test_the_recreation_says_what_told_it():
     def said(how):
         ep = recap(story_of(derived(W, EDITS[how]).store, "infer", "llm"), "llm", "recreation", 0)
         return next(line for line in ep.lines if line.kind == "recreate-group")
-    assert said("renamed").text("en").startswith("LWS GroupRecreated: deleted leader llm-0")
-    assert said("reworded").text("en").startswith("LWS RecreateGroup: deleted leader llm-0")
+    assert what(said("renamed"), "en").startswith("LWS GroupRecreated: deleted leader llm-0")
+    assert what(said("reworded"), "en").startswith("LWS RecreateGroup: deleted leader llm-0")
     effects = said("missing")
-    assert "no event says so" in effects.text("en") and "이벤트 없음" in effects.text("ko")
+    assert "no event says so" in what(effects, "en") and "이벤트 없음" in what(effects, "ko")
     v = check(derived(W, missing), 5)
     assert "told by its effects" in texts(v) and "llm-0-1's container restarted" in texts(v), v
     ko = check(derived(W, missing, lang="ko"), 5)
     assert ko.passed and "이벤트는 없지만" in texts(ko), ko
-    assert not problems(texts(ko)) and not problems(effects.text("ko"))
+    assert not problems(texts(ko)) and not problems(what(effects, "ko"))
 
 
 def test_a_renamed_event_still_names_what_it_deleted():
@@ -194,10 +195,10 @@ def test_an_lws_event_of_an_unknown_reason_is_shown_with_its_words():
     s = late(derived(LATE5, EDITS["bare"]))
     tl = timeline_of(s.store, "infer", "llm")
     assert [f.detail for f in tl.of("llm", kinds=(Kind.LWS_EVENT,))] == [said]
-    assert any(line.endswith(f"LWS event {said}") for line in tl.lines("en", "llm"))
-    assert any(f"LWS 이벤트 {said}" in line for line in tl.lines("ko", "llm"))
+    assert any(line.endswith(f"LWS event {said}") for line in timeline_lines(tl, "en", "llm"))
+    assert any(f"LWS 이벤트 {said}" in line for line in timeline_lines(tl, "ko", "llm"))
     told = [e for e in story_of(s.store, "infer", "llm").episodes if e.kind == "event"]
-    assert [[line.text("en") for line in e.lines] for e in told] == [[said]]
+    assert [[what(line, "en") for line in e.lines] for e in told] == [[said]]
     pane = [b.plain for b in event_blocks(s.store, "infer")]
     assert any("PodGroupRestarted leaderworkerset/llm" in b and "Restarting the pods of llm's replica 0" in b
                for b in pane), pane

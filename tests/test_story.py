@@ -12,9 +12,10 @@ from tests.conftest import RECORDINGS, WALKTHROUGH
 from tests.states import check, file_written, late, new_leader_running, not_yet_deleted, recording, state
 from tutor.cluster import objects as o
 from tutor.cluster.events import ObjectEvent, Relisted
-from tutor.cluster.recap import brief, recap
+from tutor.cluster.recap import recap
 from tutor.cluster.story import MAX_EPISODES, Story, story
 from tutor.cluster.timeline import Kind, occurrences, parse_time, timeline
+from tutor.narration import because, brief, what
 
 W = "walkthrough"
 
@@ -34,8 +35,8 @@ def the_recreation(session):
 
 
 def line(episode, kind, text=""):
-    found = [x for x in episode.lines if x.kind == kind and text in x.text("en")]
-    assert found, (kind, text, [x.text("en") for x in episode.lines])
+    found = [x for x in episode.lines if x.kind == kind and text in what(x, "en")]
+    assert found, (kind, text, [what(x, "en") for x in episode.lines])
     return found[0]
 
 
@@ -53,13 +54,13 @@ def test_group_0_is_told_in_order_with_its_causes():
         assert restart.at <= recreate.at < new_leader.at <= new_worker.at <= back.at
         assert ep.lines == tuple(sorted(ep.lines, key=lambda x: x.at))
         # the event names the worker whose restart the tutor saw, and the leader UID it deleted
-        assert recreate.because("en").startswith("llm-0-1 failed: its restart")
-        assert old0.uid[:8] in recreate.text("en")
+        assert because(recreate, "en").startswith("llm-0-1 failed: its restart")
+        assert old0.uid[:8] in what(recreate, "en")
         gc = line(ep, "garbage-collected", "worker StatefulSet llm-0 and llm-0-1")
-        assert gc.because("en") == f"owner: leader llm-0 {old0.uid[:8]}, deleted"
-        assert new_leader.because("en") == "owner: StatefulSet llm"
-        assert new_worker.because("en") == f"owner: new worker StatefulSet llm-0 of leader {new0.uid[:8]}"
-        assert back.text("en").startswith("group 0 Running again after ")
+        assert because(gc, "en") == f"owner: leader llm-0 {old0.uid[:8]}, deleted"
+        assert because(new_leader, "en") == "owner: StatefulSet llm"
+        assert because(new_worker, "en") == f"owner: new worker StatefulSet llm-0 of leader {new0.uid[:8]}"
+        assert what(back, "en").startswith("group 0 Running again after ")
         assert not story_of(s).of("llm", "failure", 1)  # nothing happened to group 1 outside the rollout
 
 
@@ -69,7 +70,7 @@ def test_garbage_collection_is_drawn_from_owner_references_only():
     gc = line(ep, "garbage-collected")
     leader_uid = next(x.uid for x in timeline(s.store, "infer").recreations("llm", 0))
     owned = [sts for sts in s.store.obs.statefulsets.values() if sts.owner[2] == leader_uid]
-    assert len(owned) == 1 and owned[0].gone_t is not None and owned[0].name in gc.text("en")
+    assert len(owned) == 1 and owned[0].gone_t is not None and owned[0].name in what(gc, "en")
     for pod in ("llm-0-1",):  # the worker pod it names was that StatefulSet's
         assert any(u.owner[2] == owned[0].uid and u.gone_t is not None for u in s.store.obs.uid_history(pod))
     # without the owner references, the same removals are told without a cause, or not at all
@@ -82,7 +83,7 @@ def test_garbage_collection_is_drawn_from_owner_references_only():
     ep = the_recreation(bare)
     assert "garbage-collected" not in kinds(ep)
     assert all(x.cause is None for x in ep.lines if x.kind == "new-uid")
-    assert line(ep, "recreate-group").because("en").startswith("llm-0-1 failed")  # the event still says it
+    assert because(line(ep, "recreate-group"), "en").startswith("llm-0-1 failed")  # the event still says it
 
 
 def test_a_late_start_draws_no_link_it_has_no_evidence_for():
@@ -94,7 +95,7 @@ def test_a_late_start_draws_no_link_it_has_no_evidence_for():
     assert kinds(ep)[:2] == ["restarted", "recreate-group"], kinds(ep)
     restart = line(ep, "restarted", "llm-0-1 container restarting (Started event)")
     assert restart.cause is None and kinds(ep).count("restarted") == 1
-    assert line(ep, "recreate-group").because("en").startswith("llm-0-1 failed: its restart")
+    assert because(line(ep, "recreate-group"), "en").startswith("llm-0-1 failed: its restart")
     # Without the kubelet's events (a KWOK node has none), the event's own words are all there is.
     then = state(W, stop=file_written("wide.yaml"))
     bare = late(then, events_expired=True)
@@ -102,7 +103,7 @@ def test_a_late_start_draws_no_link_it_has_no_evidence_for():
                                   if o.event_reason(ev) not in ("Created", "Started")], 0.0))
     ep = the_recreation(bare)
     assert kinds(ep)[0] == "recreate-group" and "restarted" not in kinds(ep)
-    assert line(ep, "recreate-group").because("en") == "the event says worker llm-0-1 failed"
+    assert because(line(ep, "recreate-group"), "en") == "the event says worker llm-0-1 failed"
     assert "garbage-collected" not in kinds(ep) and "running-again" not in kinds(ep)
     for x in ep.lines:
         if x.kind == "new-uid":
@@ -120,19 +121,19 @@ def test_the_rollout_replaces_group_1_before_group_0():
         ep = story_of(s).of("llm", "rollout")[-1]
         replaced = [x for x in ep.lines if x.kind == "group-replaced"]
         assert [x.group for x in replaced] == [1, 0]
-        assert replaced[0].text("en") == "group 1 replaced first (highest index)"
-        assert replaced[1].text("en") == "group 0 next"
+        assert what(replaced[0], "en") == "group 1 replaced first (highest index)"
+        assert what(replaced[1], "en") == "group 0 next"
         # LWS's own events say it: "Updating replica 1" before "Updating replica 0"
         updating = tl.of("llm", kinds=(Kind.GROUPS_UPDATING,))
         assert [f.group for f in updating if f.group is not None] == [1, 0]
-        assert replaced[0].because("en") == "GroupsUpdating event: Updating replica 1"
+        assert because(replaced[0], "en") == "GroupsUpdating event: Updating replica 1"
         # every new UID of the rollout is of the new revision, group 1's before group 0's
         new = [x for x in ep.lines if x.kind == "new-uid"]
-        assert len(new) == 4 and all("revision" in x.text("en") for x in new)
+        assert len(new) == 4 and all("revision" in what(x, "en") for x in new)
         assert max(x.at for x in new if x.group == 1) < min(x.at for x in new if x.group == 0)
         first = line(ep, "revision")
-        assert first is ep.lines[0] and "64479854 →" in first.text("en")
-        assert line(ep, "rollout-done").text("en").startswith("updatedReplicas 2, Available")
+        assert first is ep.lines[0] and "64479854 →" in what(first, "en")
+        assert what(line(ep, "rollout-done"), "en").startswith("updatedReplicas 2, Available")
         assert not any(x.odd and x.kind == "recreate-group" for x in ep.lines)  # none in these recordings
 
 
@@ -150,10 +151,10 @@ def test_a_new_leader_beside_an_old_worker_is_shown_as_an_oddity():
     assert [x.group for x in mixed] == [m.group for m in s.store.obs.mixed]  # one per moment the store saw
     assert all(x.odd and x.cause is None for x in mixed)
     first = s.store.obs.mixed[0]
-    assert mixed[0].text("en").startswith(f"⚠ new llm-{first.group} (557f644b) Running beside old "
+    assert what(mixed[0], "en").startswith(f"⚠ new llm-{first.group} (557f644b) Running beside old "
                                           f"llm-{first.group}-1 (64479854")
     # on the real node the old worker ran through its grace period, and the line says so and how long
-    told = [x.text("en") for x in story_of(state(W)).of("llm", "rollout")[-1].lines if x.kind == "mixed-revisions"]
+    told = [what(x, "en") for x in story_of(state(W)).of("llm", "rollout")[-1].lines if x.kind == "mixed-revisions"]
     assert all("(64479854 Terminating) for 3" in t and t.endswith(" s") for t in told), told
 
 
@@ -165,8 +166,8 @@ def test_a_recreate_group_inside_the_rollout_is_not_a_failure():
     rollout = st.of("llm", "rollout")
     assert len(rollout) == 1
     odd = [x for x in rollout[0].lines if x.kind == "recreate-group"]
-    assert len(odd) == 1 and odd[0].odd and odd[0].group == 1 and odd[0].text("en").startswith("⚠ ")
-    assert odd[0].because("en") == "nothing in group 1 restarted: part of the rollout, not a failure"
+    assert len(odd) == 1 and odd[0].odd and odd[0].group == 1 and what(odd[0], "en").startswith("⚠ ")
+    assert because(odd[0], "en") == "nothing in group 1 restarted: part of the rollout, not a failure"
     assert not st.of("llm", "failure", 1)
     # a FailedScheduling of an earlier LWS called llm, before this one was created, is not told
     born = parse_time(s.store.get("LeaderWorkerSet", "llm", "infer")["metadata"]["creationTimestamp"])[0]
@@ -192,9 +193,9 @@ def test_the_story_names_the_pod_that_really_failed():
     s = state("leader-failed")
     ep = the_recreation(s)
     assert ep.failed == "llm-0" and kinds(ep)[:2] == ["restarted", "recreate-group"]
-    assert line(ep, "restarted").text("en").startswith("llm-0 container exited 1")
-    assert line(ep, "recreate-group").because("en").startswith("the leader llm-0 failed: its restart")
-    assert line(ep, "recreate-group").because("ko").startswith("리더 llm-0 실패")
+    assert what(line(ep, "restarted"), "en").startswith("llm-0 container exited 1")
+    assert because(line(ep, "recreate-group"), "en").startswith("the leader llm-0 failed: its restart")
+    assert because(line(ep, "recreate-group"), "ko").startswith("리더 llm-0 실패")
     assert the_recreation(state(W, stop=file_written("lws.yaml", "VERSION"))).failed == "llm-0-1"
     # told late, with only LWS's event left: its words name the leader, as what it is
     then = late(s, events_expired=True)
@@ -202,7 +203,7 @@ def test_the_story_names_the_pod_that_really_failed():
                                   if o.event_reason(ev) not in ("Created", "Started")], 0.0))
     ep = the_recreation(then)
     assert ep.failed == "llm-0" and "restarted" not in kinds(ep)
-    assert line(ep, "recreate-group").because("en") == "the event says the leader llm-0 failed (LWS calls it a worker)"
+    assert because(line(ep, "recreate-group"), "en") == "the event says the leader llm-0 failed (LWS calls it a worker)"
 
 
 def test_step_5s_recap_is_the_recreation_after_llm01_failed():
@@ -231,8 +232,8 @@ def test_failed_scheduling_says_where_to_look():
     ep = story_of(s).of("orphan", "scheduling")
     assert len(ep) == 1 and ep[0].group == 0
     only = ep[0].lines[0]
-    assert only.text("en").startswith("orphan-0-1 FailedScheduling")
-    assert "node ledger" in only.because("en") and "노드" in only.because("ko")
+    assert what(only, "en").startswith("orphan-0-1 FailedScheduling")
+    assert "node ledger" in because(only, "en") and "노드" in because(only, "ko")
 
 
 def test_step_5_and_6_verdicts_carry_their_part_of_the_story():

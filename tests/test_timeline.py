@@ -12,6 +12,7 @@ from tutor.cluster import objects as o
 from tutor.cluster.store import Store
 from tutor.cluster.events import ObjectEvent
 from tutor.cluster.timeline import MAX_FACTS, Kind, anchor_of, occurrences, parse_time, timeline, timeline_of
+from tutor.narration import timeline_lines
 
 W = "walkthrough"
 
@@ -103,11 +104,11 @@ def test_occurrences_of_series_and_aggregated_events():
 
 def test_lines_mark_the_rollout_and_speak_korean():
     tl = tl_of(state(W))
-    en = tl.lines("en", "llm", limit=100)
+    en = timeline_lines(tl, "en", "llm", limit=100)
     assert any("LWS recreated group 0" in line and "[rollout]" not in line for line in en)
     assert any("[rollout]" in line and "llm-1 is" in line for line in en)
-    assert any("그룹 0" in line for line in tl.lines("ko", "llm", limit=100))
-    assert len(tl.lines("en", "llm", limit=5)) == 5
+    assert any("그룹 0" in line for line in timeline_lines(tl, "ko", "llm", limit=100))
+    assert len(timeline_lines(tl, "en", "llm", limit=5)) == 5
 
 
 def test_the_timeline_is_bounded_and_cached():
@@ -184,6 +185,6 @@ def test_a_time_known_to_the_second_comes_after_its_cause_in_that_second_and_say
     restarted = next(i for i, f in enumerate(facts) if f.kind is Kind.RESTARTED)
     deleting = [i for i, f in enumerate(facts) if f.kind is Kind.POD_DELETING and int(f.at) == int(facts[recreated].at)]
     assert deleting and restarted < recreated < min(deleting)
-    lines = tl.lines("en", "llm", 0, limit=100)
+    lines = timeline_lines(tl, "en", "llm", 0, limit=100)
     assert lines[min(deleting)].startswith("≈") and not lines[recreated].startswith("≈")
     assert all(line[10] == " " and line[11] != " " for line in lines)  # one column, both kinds of time

@@ -1,6 +1,7 @@
 """Words in two languages, and the one way the tutor picks one: every English/Korean pair, in
-the checkers, the story, doctor and the screens, goes through say() (or pick() for a pair kept
-as a value), and a Korean field may name the particle that follows it ("{pod:은}", tutor/korean.py)."""
+the checkers, the narration of the story and the timeline (tutor/narration), doctor and the
+screens, goes through say() (or pick() for a pair kept as a value), and a Korean field may name
+the particle that follows it ("{pod:은}", tutor/korean.py)."""
 
 from __future__ import annotations
 
@@ -16,5 +17,5 @@ def say(lang: str, en: str, ko: str, **fields) -> str:
 
 
 def pick(words: Words, lang: str, **fields) -> str:
-    """One of a pair kept as a value (the story's lines), in `lang`."""
+    """One of a pair kept as a value (what a prediction's grader saw), in `lang`."""
     return say(lang, words[0], words[1], **fields)

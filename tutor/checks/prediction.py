@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tutor.lesson.loader import Choice, Question, Step
+from tutor.narration import offset, seconds, with_cause
 from tutor.words import Words, pick, say
 
 if TYPE_CHECKING:  # the story is imported with the first step that asks (timeline_recap.py does the same)
@@ -107,8 +108,7 @@ def markdown(grades: list[Graded], lang: str) -> str:
         parts.append(verdict(g, lang))
         parts.append(say(lang, "What the cluster did: {said}", "클러스터가 한 일: {said}", said=pick(g.seen.said, lang)))
         if g.seen.lines:
-            parts.append("\n".join(f"- `+{g.episode.offset(line):.2f}s` {line.text(lang)}"
-                                    + (f" ← {line.because(lang)}" if line.cause else "") for line in g.seen.lines))
+            parts.append("\n".join(f"- `{offset(g.episode, line)}` {with_cause(line, lang)}" for line in g.seen.lines))
         if g.right is False and g.choice is not None and g.choice.why_not(lang):
             parts.append(g.choice.why_not(lang))
         if g.seen.also:
@@ -118,8 +118,6 @@ def markdown(grades: list[Graded], lang: str) -> str:
 
 def verdict(g: Graded, lang: str) -> str:
     """One line: what was predicted, and whether the timeline bore it out."""
-    from tutor.cluster.story import seconds
-
     picked = g.choice.text(lang) if g.choice is not None else "?"
     if g.late:
         return say(lang, "You answered: *{c}*, {s} s after the cluster had begun (the first line below), so it is "

@@ -1,7 +1,7 @@
 """The steps about sequences (a step with a `story` in lesson.yaml) carry the part of the story
-they are about (tutor/cluster/story.py): as `timeline` entries for `check --json` and, once the
-step passes, as detail lines under the step's head; the lesson's recap lists the same lines
-under "What you just saw"."""
+they are about (tutor/cluster/story.py, told by tutor/narration): as `timeline` entries for
+`check --json` and, once the step passes, as detail lines under the step's head; the lesson's
+recap lists the same lines under "What you just saw"."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from tutor.checks.context import Context
 from tutor.checks.verdict import Verdict
 from tutor.cluster.store import Store
 from tutor.lesson.loader import Step, StoryRef
+from tutor.narration import brief, brief_items, entries
 
 
 def _episode(store: Store, namespace: str, ref: StoryRef):
@@ -20,25 +21,22 @@ def _episode(store: Store, namespace: str, ref: StoryRef):
     return recap(story_of(store, namespace, ref.lws), ref.lws, ref.episode, ref.group, ref.failed)
 
 
-def recap_lines(store: Store, namespace: str, step: Step, lang: str) -> list[str]:
-    """The step's part of the story as short lines (offset, what, the key cause), or []."""
-    from tutor.cluster.recap import brief
-
+def _brief(store: Store, namespace: str, step: Step, lang: str) -> list[tuple[str, str]]:
+    """The step's part of the story as (offset, what with the key cause), or []."""
     ref = step.story
     episode = _episode(store, namespace, ref) if ref is not None else None
-    return brief(episode, lang) if episode is not None else []
+    return brief_items(episode, lang) if episode is not None else []
+
+
+def recap_lines(store: Store, namespace: str, step: Step, lang: str) -> list[str]:
+    """The step's part of the story as short lines (offset, what, the key cause), or []."""
+    return [f"{offset} {text}" for offset, text in _brief(store, namespace, step, lang)]
 
 
 def recap_markdown(store: Store, namespace: str, step: Step, lang: str) -> str:
     """The same lines as a markdown list, for the lesson's recap ("" when there is nothing)."""
-    lines = recap_lines(store, namespace, step, lang)
-    if not lines:
-        return ""
-    items = []
-    for line in lines:
-        offset, _, text = line.partition(" ")
-        items.append(f"- `{offset}` {text}")
-    return "\n\n" + "\n".join(items)
+    items = [f"- `{offset}` {text}" for offset, text in _brief(store, namespace, step, lang)]
+    return "\n\n" + "\n".join(items) if items else ""
 
 
 def with_timeline(step: Step, ctx: Context, verdict: Verdict) -> Verdict:
@@ -56,10 +54,8 @@ def _told(step: Step, ctx: Context, verdict: Verdict) -> Verdict:
     episode = _episode(ctx.store, ctx.ns, step.story)
     if episode is None:
         return replace(verdict, timeline=())
-    entries = tuple(tuple(e.items()) for e in episode.entries(ctx.lang))
+    told = tuple(tuple(e.items()) for e in entries(episode, ctx.lang))
     details = verdict.details
     if verdict.passed:
-        from tutor.cluster.recap import brief
-
         details = details + (step.story.head(ctx.lang), *brief(episode, ctx.lang))  # the episode found above
-    return replace(verdict, details=details, timeline=entries)
+    return replace(verdict, details=details, timeline=told)

@@ -1,5 +1,5 @@
-"""What a step's recap shows of a story (tutor/cluster/story.py): the episode it is about, named
-by the lesson (lesson.yaml's `story`), and that episode as short lines for its verdict."""
+"""Which episode of a story (tutor/cluster/story.py) a step's recap is about, named by the lesson
+(lesson.yaml's `story`). tutor/narration tells that episode as short lines for its verdict."""
 
 from __future__ import annotations
 
@@ -18,21 +18,3 @@ def recap(st: Story, lws: str, episode: str, group: int | None = None, failed: s
     else:
         return None
     return eps[-1] if eps else None
-
-
-# The lines of an episode its brief keeps, by the episode's kind.
-BRIEF_KINDS = {"failure": ("restarted", "recreate-group", "garbage-collected", "new-uid", "running-again"),
-               "rollout": ("revision", "group-replaced", "mixed-revisions", "recreate-group", "rollout-done")}
-
-
-def brief(episode: Episode, lang: str) -> list[str]:
-    """An episode as short lines for a verdict: offset, what, and the cause of the key link."""
-    out = []
-    for line in episode.lines:
-        if line.kind not in BRIEF_KINDS.get(episode.kind, ()):
-            continue
-        text = line.text(lang)
-        if line.kind in ("recreate-group", "group-replaced") and line.cause:
-            text += f" ← {line.because(lang)}"
-        out.append(f"+{episode.offset(line):.2f}s {text}")
-    return out

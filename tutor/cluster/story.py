@@ -19,13 +19,15 @@ restarted, and a new leader Running beside an old worker (the store's mixed-revi
 Everything the tutor saw itself is timed on its own clock (`t`, mapped through the timeline's
 anchor); the cluster's records carry wall-clock times, some only to the second (`precise=False`).
 A Story is built once per store version (`story(store, namespace)`), from the timeline's bounded
-facts, and keeps at most MAX_EPISODES per LWS (the newest). Each line carries its English and
-Korean text, so switching language does not rebuild it.
+facts, and keeps at most MAX_EPISODES per LWS (the newest).
+
+A line, its cause and an episode's title are facts, not words: a kind and the fields its words
+are made from (a pod, a UID, a revision, a span in seconds, a flag). tutor/narration words them in
+either language, so switching language rebuilds nothing, and nothing decides by reading words.
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, replace
 
 from tutor.cluster import objects as o
@@ -34,8 +36,6 @@ from tutor.cluster.instant import Instant, Timed
 from tutor.cluster.observations import RestartSeen, UidSeen
 from tutor.cluster.store import Store
 from tutor.cluster.timeline import Fact, Kind, Timeline, evidence_version, occurrences, parse_time, timeline, timeline_of
-from tutor.korean import attach
-from tutor.words import Words, pick
 
 MAX_EPISODES = 40  # per LWS, the newest
 EPISODE_GAP = 30.0  # seconds: failure facts of one group further apart than this are two episodes
@@ -43,24 +43,45 @@ SIGHTING_SLACK = 0.25  # seconds past a whole-second creationTimestamp still cou
 DEFAULT_GRACE = 30  # seconds: a pod's terminationGracePeriodSeconds unless its deletion says otherwise
 
 
+@dataclass(frozen=True)
+class Fields:
+    """The facts a line's, a cause's or a title's words are made from, by name; hashable, so a
+    line is a value (the cached story, equal lines compare equal)."""
+
+    pairs: tuple[tuple[str, object], ...] = ()
+
+    @classmethod
+    def of(cls, **named: object) -> Fields:
+        return cls(tuple(named.items()))
+
+    def as_dict(self) -> dict[str, object]:
+        return dict(self.pairs)
+
+
+@dataclass(frozen=True)
+class Cause:
+    """Why a line happened, as the evidence shows it: a kind (restarted-before, event, owner, ...)
+    and its fields."""
+
+    kind: str
+    fields: Fields = Fields()
+
+    @classmethod
+    def of(cls, kind: str, **named: object) -> Cause:
+        return cls(kind, Fields.of(**named))
+
 
 @dataclass(frozen=True)
 class Line(Timed):
     at: float  # wall-clock seconds since the epoch
     group: int | None
-    kind: str  # what it is, for machines: restarted, recreate-group, garbage-collected, new-uid, ...
-    what: Words
-    cause: Words | None = None  # only where the data shows the link
+    kind: str  # what it is: restarted, recreate-group, garbage-collected, new-uid, ...
+    what: Fields  # what its words are made from, by kind (tutor/narration)
+    cause: Cause | None = None  # only where the data shows the link
     precise: bool = True  # False: known to the second only
     odd: bool = False  # an LWS oddity, shown as what it is
     pods: tuple[str, ...] = ()  # the pods it is about: restarted's and new-uid's pod; mixed-revisions' on the new one
     old: tuple[str, ...] = ()  # mixed-revisions: the pods still on the old revision
-
-    def text(self, lang: str) -> str:
-        return pick(self.what, lang)
-
-    def because(self, lang: str) -> str:
-        return pick(self.cause, lang) if self.cause else ""
 
 
 @dataclass(frozen=True)
@@ -68,7 +89,7 @@ class Episode:
     lws: str
     kind: str  # created | failure | rollout | scheduling | event (LWS events of unknown reasons)
     group: int | None  # the group it is about (None: the whole LWS)
-    title: Words
+    title: Fields  # what its title is made from, by kind (tutor/narration)
     lines: tuple[Line, ...]
     failed: str = ""  # a failure episode: the pod whose failure LWS reacted to, where evidence names it
 
@@ -83,12 +104,6 @@ class Episode:
     def offset(self, line: Line) -> float:
         return line.at - self.start
 
-    def entries(self, lang: str) -> list[dict]:
-        """The lines as `check --json` gives them."""
-        return [{"time": iso(line.at, line.precise), "offset": round(self.offset(line), 3), "lws": self.lws,
-                 "group": line.group, "kind": line.kind, "what": line.text(lang),
-                 "cause": line.because(lang) or None} for line in self.lines]
-
 
 @dataclass(frozen=True)
 class Story:
@@ -101,18 +116,6 @@ class Story:
 
     def lws_names(self) -> list[str]:
         return list(dict.fromkeys(e.lws for e in self.episodes))
-
-
-def iso(at: float, precise: bool = True) -> str:
-    """UTC ISO 8601, with milliseconds when the time has them."""
-    stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(at))
-    return f"{stamp}.{int(round(at * 1000)) % 1000:03d}Z" if precise else f"{stamp}Z"
-
-
-
-
-def seconds(d: float) -> str:
-    return f"{d:.2f}" if d < 10 else f"{d:.0f}"
 
 
 # --- building ---------------------------------------------------------------------------------
@@ -210,15 +213,10 @@ def _rebuilt(ev: _Evidence, lws: str, group: int, leader: str, old_uid: str, sta
             continue
         pods = [(pod, s) for pod in ev.pods_of_group(lws, group) for s in ev.store.obs.uid_history(pod)
                 if s.owner and s.owner[2] == sts.uid and s.gone_t is not None]
-        names = ", ".join(pod for pod, _ in pods)
         at = ev.wall(min([sts.gone_t] + [s.gone_t for _, s in pods]))
-        what = ((f"worker StatefulSet {sts.name} and {names} removed (garbage collection)",
-                 f"워커 StatefulSet {attach(sts.name, '과')} {names} 제거됨(가비지 컬렉션)") if names else
-                (f"worker StatefulSet {sts.name} removed (garbage collection)",
-                 f"워커 StatefulSet {sts.name} 제거됨(가비지 컬렉션)"))
-        lines.append(Line(at, group, "garbage-collected", what,
-                          (f"owner: leader {leader} {old_uid[:8]}, deleted",
-                           f"소유자: 삭제된 리더 {leader} {old_uid[:8]}")))
+        lines.append(Line(at, group, "garbage-collected",
+                          Fields.of(statefulset=sts.name, pods=tuple(pod for pod, _ in pods)),
+                          Cause.of("deleted-owner", leader=leader, uid=old_uid)))
     new_leader = next((f for f in ev.tl.uids(leader) if f.detail == old_uid), None)
     if new_leader is None:
         return lines
@@ -247,7 +245,7 @@ def _owner_leader(ev: _Evidence, f: Fact) -> str | None:
     return sts.owner[2] if sts and sts.owner and sts.owner[0] == "Pod" else None
 
 
-def _made_by(ev: _Evidence, f: Fact, leader: Fact | None) -> Words | None:
+def _made_by(ev: _Evidence, f: Fact, leader: Fact | None) -> Cause | None:
     seen = f.evidence if isinstance(f.evidence, UidSeen) else None
     if seen is None or not seen.owner:
         return None
@@ -255,17 +253,15 @@ def _made_by(ev: _Evidence, f: Fact, leader: Fact | None) -> Words | None:
     if leader is not None:
         if _owner_leader(ev, f) != leader.uid:
             return None
-        return (f"owner: new worker StatefulSet {name} of leader {leader.uid[:8]}",
-                f"소유자: 리더 {leader.uid[:8]}의 새 워커 StatefulSet {name}")
-    return (f"owner: {kind} {name}", f"소유자: {kind} {name}")
+        return Cause.of("new-worker-statefulset", statefulset=name, leader_uid=leader.uid)
+    return Cause.of("owner", owner_kind=kind, name=name)
 
 
-def _new_uid(ev: _Evidence, f: Fact, revision: str, cause: Words | None) -> Line:
+def _new_uid(ev: _Evidence, f: Fact, revision: str, cause: Cause | None) -> Line:
+    """A pod's new UID; its revision told only inside a rollout (`revision`, the new one)."""
     at, precise = ev.born(f)
-    rev = f", revision {f.revision[:8]}" if revision and f.revision else ""
-    rev_ko = f", 리비전 {f.revision[:8]}" if revision and f.revision else ""
-    return Line(at, f.group, "new-uid", (f"{f.pod} new UID {f.uid[:8]} (was {f.detail[:8]}){rev}",
-                                         f"{f.pod} 새 UID {f.uid[:8]} (이전 {f.detail[:8]}){rev_ko}"),
+    return Line(at, f.group, "new-uid", Fields.of(pod=f.pod, uid=f.uid, was=f.detail,
+                                                  revision=f.revision if revision else ""),
                 cause, precise, pods=(f.pod,))
 
 
@@ -277,9 +273,7 @@ def _running_again(ev: _Evidence, new: list[Fact], start: float, group: int) -> 
     if not seen or any(s is None or s.running_t is None or not ev.sighted(f) for s, f in zip(seen, new)):
         return None
     at = ev.wall(max(s.running_t for s in seen))
-    took = seconds(max(0.0, at - start))
-    return Line(at, group, "running-again", (f"group {group} Running again after {took} s",
-                                             f"그룹 {attach(group, '이')} {took}초 만에 다시 Running"))
+    return Line(at, group, "running-again", Fields.of(group=group, took=max(0.0, at - start)))
 
 
 # --- episodes ---------------------------------------------------------------------------------
@@ -289,16 +283,13 @@ def _created(ev: _Evidence, lws: str) -> list[Episode]:
     for rev in ev.tl.of(lws, kinds=(Kind.REVISION_CREATED,)):
         if rev.detail != "initial":
             continue
-        lines = [Line(rev.at, None, "created", (f"LWS {lws} created, template revision {rev.revision[:8]}",
-                                                f"LWS {lws} 생성, 템플릿 리비전 {rev.revision[:8]}"),
-                      ("CreatingRevision event", "CreatingRevision 이벤트"), rev.precise)]
+        lines = [Line(rev.at, None, "created", Fields.of(lws=lws, revision=rev.revision),
+                      Cause.of("event", reason="CreatingRevision"), rev.precise)]
         ready = next((f for f in ev.tl.of(lws, kinds=(Kind.ALL_READY,)) if f.at > rev.at), None)
         if ready is not None:
-            took = seconds(ready.at - rev.at)
-            lines.append(Line(ready.at, None, "all-ready", (f"all groups ready after {took} s",
-                                                            f"{took}초 만에 모든 그룹 준비됨"),
-                              ("AllGroupsReady event", "AllGroupsReady 이벤트"), ready.precise))
-        out.append(Episode(lws, "created", None, (f"{lws} created", f"{lws} 생성"), tuple(lines)))
+            lines.append(Line(ready.at, None, "all-ready", Fields.of(took=ready.at - rev.at),
+                              Cause.of("event", reason="AllGroupsReady"), ready.precise))
+        out.append(Episode(lws, "created", None, Fields.of(lws=lws), tuple(lines)))
     return out
 
 
@@ -351,7 +342,7 @@ def _failure(ev: _Evidence, lws: str, group: int, facts: list[Fact]) -> Episode:
         if recreated.uid:
             lines += _rebuilt(ev, lws, group, leader, recreated.uid, (lines[0].at if lines else recreated.at),
                               None)
-        title = (f"group {group} recreated", f"그룹 {group} 재생성")
+        title = Fields.of(group=group, how="recreated")
         # the pod LWS's event names, else the one seen restarting last before it
         who = named or next((r.pod for r in reversed(restarts)
                                                  if r.maybe_before(recreated.at)), "")
@@ -360,21 +351,16 @@ def _failure(ev: _Evidence, lws: str, group: int, facts: list[Fact]) -> Episode:
         for f in facts:
             if f.kind is Kind.POD_CREATED:
                 lines.append(_new_uid(ev, f, "", _made_by(ev, f, None)))
-        title = ((f"group {group}: container restarted", f"그룹 {group}: 컨테이너 재시작") if restarts else
-                 (f"group {group}: pods replaced", f"그룹 {group}: 파드 교체"))
+        title = Fields.of(group=group, how="restarted" if restarts else "replaced")
         who = ""
     return Episode(lws, "failure", group, title, _settled(lines), who)
 
 
 def _restart_line(ev: _Evidence, f: Fact) -> Line:
     r = f.evidence if isinstance(f.evidence, RestartSeen) else None
-    if r is not None and r.exit_code is not None:
-        what = (f"{f.pod} container exited {r.exit_code} (restart {r.count})",
-                f"{f.pod} 컨테이너 종료 코드 {r.exit_code} (재시작 {r.count})")
-    elif r is not None:
-        what = (f"{f.pod} container restarted (restart {r.count})", f"{f.pod} 컨테이너 재시작 (재시작 {r.count})")
-    else:
-        what = (f"{f.pod} container restarting ({f.detail} event)", f"{f.pod} 컨테이너 재시작 중({f.detail} 이벤트)")
+    # the restart count and exit code the tutor saw, else only the kubelet's event (its reason)
+    what = (Fields.of(pod=f.pod, count=r.count, exit_code=r.exit_code) if r is not None
+            else Fields.of(pod=f.pod, event=f.detail))
     # a restart the tutor saw happen is timed on its own clock, like the pods' sightings
     return Line(ev.at(f), f.group, "restarted", what, None, f.precise or (r is not None and f.source == "watched"),
                 pods=(f.pod,))
@@ -383,16 +369,10 @@ def _restart_line(ev: _Evidence, f: Fact) -> Line:
 def _recreate_line(ev: _Evidence, f: Fact, restarts: list[Fact], group: int, odd: bool) -> Line:
     leader = f"{f.lws}-{group}"
     worker = f.pod  # the pod the event names; for one known by its effects, the pod that restarted
-    uid = f" {f.uid[:8]}" if f.uid else ""
-    mark = "⚠ " if odd else ""
-    if f.source == "effects":
-        what = (f"{mark}LWS deleted leader {leader}{uid} to recreate group {group} (no event says so: told by "
-                "its effects)", f"{mark}LWS가 그룹 {attach(group, '을')} 다시 만들려고 리더 {leader}{uid} 삭제"
-                "(이벤트 없음: 결과로 앎)")
-    else:  # the reason as the event has it: RecreateGroup, or another LWS's word for it
-        reason = o.event_reason(f.evidence) if isinstance(f.evidence, dict) else ""
-        what = (f"{mark}LWS {reason or 'RecreateGroup'}: deleted leader {leader}{uid}",
-                f"{mark}LWS {reason or 'RecreateGroup'}: 리더 {leader}{uid} 삭제")
+    # the reason as the event has it: RecreateGroup, or another LWS's word for it ("" for one
+    # known by its effects, which no event tells)
+    reason = o.event_reason(f.evidence) if f.source != "effects" and isinstance(f.evidence, dict) else ""
+    what = Fields.of(leader=leader, uid=f.uid, group=group, reason=reason, by_effects=f.source == "effects")
     # The event is recorded once the deletion is asked for: when the tutor saw the UID the event
     # names start terminating is when LWS deleted it.
     seen = ev.seen(leader, f.uid) if f.uid else None
@@ -400,23 +380,17 @@ def _recreate_line(ev: _Evidence, f: Fact, restarts: list[Fact], group: int, odd
     earlier = [r for r in restarts if ev.at(r) - r.slack <= at]
     worker = worker or (earlier[-1].pod if earlier else "")  # an event that names no pod: the one that restarted
     before = [r for r in earlier if r.pod == worker]
+    cause: Cause | None
     if odd:
-        cause = (f"nothing in group {group} restarted: part of the rollout, not a failure",
-                 f"그룹 {group}에서 재시작한 것이 없음: 실패가 아니라 롤아웃의 일부")
+        cause = Cause.of("rollout-not-failure", group=group)
     elif before:
-        gap = seconds(max(0.0, at - ev.at(before[-1])))
-        role = ("the leader ", "리더 ") if worker == leader else ("", "")
-        cause = (f"{role[0]}{worker} failed: its restart, {gap} s before", f"{role[1]}{worker} 실패: {gap}초 전의 재시작")
-    elif f.source == "effects":
+        cause = Cause.of("restarted-before", pod=worker, leader=worker == leader,
+                         gap=max(0.0, at - ev.at(before[-1])))
+    elif f.source == "effects" or not worker:
         cause = None
-    elif worker == leader:
-        # LWS's message calls every pod of a group a worker, its leader too
-        cause = (f"the event says the leader {worker} failed (LWS calls it a worker)",
-                 f"이벤트 메시지: 리더 {worker} 실패(LWS는 리더도 워커라고 부름)")
-    elif worker:
-        cause = (f"the event says worker {worker} failed", f"이벤트 메시지: 워커 {worker} 실패")
     else:
-        cause = None
+        # LWS's message calls every pod of a group a worker, its leader too
+        cause = Cause.of("event-names-failed", pod=worker, leader=worker == leader)
     return Line(at, group, "recreate-group", what, cause, f.precise, odd)
 
 
@@ -453,12 +427,9 @@ def _rollout(ev: _Evidence, lws: str, w, last: bool) -> Episode:
     old_rev = old_revs[0] if old_revs else earlier[-1] if earlier else ""
     start_at = rev_fact.at if rev_fact is not None else w.start
     if not new_rev:
-        return Episode(lws, "rollout", None, ("", ""), ())  # no revision changed: nothing rolled
-    what = ((f"template revision {old_rev[:8]} → {new_rev[:8]}", f"템플릿 리비전 {old_rev[:8]} → {new_rev[:8]}")
-            if old_rev else (f"new template revision {new_rev[:8]}", f"새 템플릿 리비전 {new_rev[:8]}"))
-    lines.append(Line(start_at, None, "revision", what,
-                      (f"LWS {lws}'s template changed (CreatingRevision event)",
-                       f"LWS {lws}의 템플릿이 바뀜(CreatingRevision 이벤트)") if rev_fact else None,
+        return Episode(lws, "rollout", None, Fields(), ())  # no revision changed: nothing rolled
+    lines.append(Line(start_at, None, "revision", Fields.of(old=old_rev, new=new_rev),
+                      Cause.of("template-changed", lws=lws) if rev_fact else None,
                       rev_fact.precise if rev_fact else False))
     # The order: LWS's own "Updating replica g" events, else when each group's pods changed revision.
     updating = {f.group: f for f in tl.of(lws, kinds=(Kind.GROUPS_UPDATING,))
@@ -475,13 +446,10 @@ def _rollout(ev: _Evidence, lws: str, w, last: bool) -> Episode:
     for n, g in enumerate(groups):
         upd = updating.get(g)
         at, precise = began[g]
-        if n == 0:
-            what = ((f"group {g} replaced first (highest index)", f"그룹 {g} 먼저 교체(가장 높은 인덱스)")
-                    if g == highest else (f"group {g} replaced first", f"그룹 {g} 먼저 교체"))
-        else:
-            what = (f"group {g} next", f"다음은 그룹 {g}")
-        cause = ((f"GroupsUpdating event: {upd.detail}", f"GroupsUpdating 이벤트: {upd.detail}") if upd else
-                 (f"its pods got revision {new_rev[:8]}", f"파드가 리비전 {attach(new_rev[:8], '으로')} 바뀜"))
+        # highest: the first group replaced is the one of the highest index, as LWS orders a rollout
+        what = Fields.of(group=g, first=n == 0, highest=n == 0 and g == highest)
+        cause = (Cause.of("groups-updating", message=upd.detail) if upd else
+                 Cause.of("got-revision", revision=new_rev))
         lines.append(Line(at, g, "group-replaced", what, cause, precise))
         leader = f"{lws}-{g}"
         new_leader = next((f for f in replaced if f.pod == leader), None)
@@ -501,8 +469,7 @@ def _rollout(ev: _Evidence, lws: str, w, last: bool) -> Episode:
     end = _rollout_end(ev, lws, w, start_at, last, max(running, default=None))
     if end is not None:
         lines.append(end)
-    return Episode(lws, "rollout", None, (f"rolling update to {new_rev[:8]}", f"{attach(new_rev[:8], '으로')} 롤링 업데이트"),
-                   _settled(lines))
+    return Episode(lws, "rollout", None, Fields.of(revision=new_rev), _settled(lines))
 
 
 def _settled(lines: list[Line]) -> tuple[Line, ...]:
@@ -541,30 +508,12 @@ def _mixed_line(ev: _Evidence, m, new_rev: str) -> Line:
         if seen is not None and seen.gone_t is not None:
             end = seen.gone_t
     span = end - m.t if end is not None else None
-    ending = set(getattr(m, "terminating", ()))
-
-    def names(pairs, ko: bool = False):
-        out = []
-        for p, r in pairs:
-            state = (" 종료 중" if ko else " Terminating") if p in ending else ""
-            out.append(f"{p} ({r[:8]}{state})")
-        return ", ".join(out)
-    if new and old:
-        what = (f"⚠ new {names(new)} Running beside old {names(old)}" + (f" for {_seconds(span)}" if span else ""),
-                f"⚠ 새 {attach(names(new, True), '이')} 옛 {names(old, True)} 옆에서 Running"
-                + (f"({_seconds(span, 'ko')} 동안)" if span else ""))
-    else:
-        what = (f"⚠ group {m.group} ran two revisions at once: {names(m.pods)}",
-                f"⚠ 그룹 {m.group}에 리비전 둘이 함께 돌았음: {names(m.pods, True)}")
+    # (pod, revision) of the pods on the new revision and of those on an old one; and of all of
+    # them (`pods`), told as they are when it is not new beside old
+    what = Fields.of(group=m.group, new=tuple(new), old=tuple(old), pods=tuple(m.pods),
+                     terminating=tuple(getattr(m, "terminating", ())), span=span)
     on_new, on_old = ([p for p, _ in new], [p for p, _ in old]) if new and old else ([p for p, _ in m.pods], [])
     return Line(ev.wall(m.t), m.group, "mixed-revisions", what, None, True, True, tuple(on_new), tuple(on_old))
-
-
-def _seconds(span: float, lang: str = "en") -> str:
-    """A span as a person reads it: milliseconds under a second, else whole seconds."""
-    if span < 1:
-        return f"{span * 1000:.0f}밀리초" if lang == "ko" else f"{span * 1000:.0f} ms"
-    return f"{span:.0f}초" if lang == "ko" else f"{span:.0f} s"
 
 
 def _rollout_end(ev: _Evidence, lws: str, w, start: float, last: bool, running: float | None = None) -> Line | None:
@@ -573,7 +522,6 @@ def _rollout_end(ev: _Evidence, lws: str, w, start: float, last: bool, running: 
     if w.end is None:
         return None
     at = max(w.end, running) if running is not None else w.end
-    took = seconds(max(0.0, at - start))
     live = ev.store.get("LeaderWorkerSet", lws, ev.ns)
     replicas = o.int_or_none(o.dig(live, "spec", "replicas")) if live else None
     updated = o.int_or_none(o.dig(live, "status", "updatedReplicas")) if live else None
@@ -583,18 +531,10 @@ def _rollout_end(ev: _Evidence, lws: str, w, start: float, last: bool, running: 
     # For a moment after an apply LWS still shows the old status under the new generation.
     current = generation is None or observed is None or observed >= generation
     available = cond.get("status") == "True" and current
-    pods = (" and every new pod Running", ", 새 파드가 모두 Running") if at > w.end else ("", "")
-    if last and replicas is not None and updated == replicas and available:
-        what = (f"updatedReplicas {updated}, Available{pods[0]}: rollout done in {took} s",
-                f"updatedReplicas {updated}, Available{pods[1]}: {took}초 만에 롤아웃 완료")
-        cause = ("AllGroupsReady event; the LWS's status", "AllGroupsReady 이벤트, LWS의 status")
-    else:
-        what = (f"all groups ready{pods[0]}: rollout done in {took} s",
-                f"모든 그룹 준비됨{pods[1]}: {took}초 만에 롤아웃 완료")
-        cause = ("AllGroupsReady event", "AllGroupsReady 이벤트")
-    if at > w.end:
-        cause = (cause[0] + "; the tutor saw the last new pod Running after it",
-                 cause[1] + ", 그 뒤 튜터가 마지막 새 파드의 Running을 봄")
+    by_status = last and replicas is not None and updated == replicas and available  # the LWS's status says so too
+    running_after = at > w.end  # the tutor saw the last new pod Running after LWS said all were ready
+    what = Fields.of(took=max(0.0, at - start), updated=updated if by_status else None, running_after=running_after)
+    cause = Cause.of("all-groups-ready", status=by_status, running_after=running_after)
     return Line(at, None, "rollout-done", what, cause, True)
 
 
@@ -614,12 +554,9 @@ def _scheduling(ev: _Evidence, lws: str) -> list[Episode]:
         at, precise = times[-1]
         if born is not None and at < born[0]:
             continue  # about a pod of an earlier LWS of that name
-        count = o.event_count(e)
-        times_txt = f" ×{count}" if count > 1 else ""
-        line = Line(at, group, "failed-scheduling", (f"{pod} FailedScheduling{times_txt}", f"{pod} FailedScheduling{times_txt}"),
-                    ("why: see the node ledger and the scheduler's message in the Events pane",
-                     "이유: 노드 장부와 이벤트 창의 스케줄러 메시지를 보세요"), precise)
-        out.append(Episode(lws, "scheduling", group, (f"{pod} not scheduled", f"{pod} 스케줄 안 됨"), (line,)))
+        line = Line(at, group, "failed-scheduling", Fields.of(pod=pod, count=o.event_count(e)),
+                    Cause.of("see-the-ledger"), precise)
+        out.append(Episode(lws, "scheduling", group, Fields.of(pod=pod), (line,)))
     return out
 
 
@@ -632,9 +569,8 @@ def _unknown(ev: _Evidence, lws: str) -> list[Episode]:
             runs[-1].append(f)
         else:
             runs.append([f])
-    title = ("LWS events the tutor does not know", "튜터가 모르는 LWS 이벤트")
-    return [Episode(lws, "event", None, title, tuple(Line(f.at, f.group, "lws-event", (f.detail, f.detail), None,
-                                                          f.precise) for f in run)) for run in runs]
+    return [Episode(lws, "event", None, Fields(), tuple(Line(f.at, f.group, "lws-event", Fields.of(event=f.detail),
+                                                             None, f.precise) for f in run)) for run in runs]
 
 
 _story_cached = per_store_version(build)

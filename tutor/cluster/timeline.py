@@ -24,7 +24,8 @@ A Fact is (at, kind, lws, group, pod, uid, revision, detail, source, evidence); 
 object it was read from (an Event dict, a store UidSeen or RestartSeen, a Pod dict; for a
 recreation known by its effects, the restart it followed). `timeline(store,
 namespace)` builds the Timeline once per store version. It holds at most MAX_FACTS facts (the
-newest), on top of the store's own bounds on history.
+newest), on top of the store's own bounds on history. It says nothing in words: tutor/narration
+tells its facts as lines.
 """
 
 from __future__ import annotations
@@ -41,7 +42,6 @@ from tutor.cluster.derived import cached_by, per_store_version
 from tutor.cluster.instant import SLACK, Timed
 from tutor.cluster import deps
 from tutor.cluster.store import Store, named_after
-from tutor.words import say
 
 MAX_FACTS = 2000
 RECREATE_REASONS = ("RecreateGroup", "RecreateGroupOnPodRestart")  # v0.9+, and v0.8 and older
@@ -220,7 +220,7 @@ class Timeline:
             windows.append(Window(lws, start, end, rev))
         return windows
 
-    # --- for people and programs --------------------------------------------------------------
+    # --- for programs (tutor/narration words the facts for people) ----------------------------
     def to_json(self, lws: str, group: int | None = None, limit: int = 100) -> list[dict]:
         """The newest `limit` facts of an LWS (or one group), oldest first, as JSON-ready dicts;
         `rollout` says whether the fact belongs to a rolling update."""
@@ -229,21 +229,6 @@ class Timeline:
                  "revision": f.revision, "detail": f.detail, "source": f.source, "precise": f.precise,
                  "rollout": self.in_rollout(f)}
                 for f in self.of(lws, group)[-limit:]]
-
-    def lines(self, lang: str, lws: str, group: int | None = None, limit: int = 14) -> list[str]:
-        """The newest `limit` facts of an LWS (or one group) as short lines, oldest first; facts
-        that belong to a rollout are marked."""
-        out = []
-        for f in self.of(lws, group)[-limit:]:
-            en, ko = _EFFECTS_TEXT if f.kind is Kind.GROUP_RECREATED and f.source == "effects" else _TEXT[f.kind]
-            detail = say(lang, *_WHICH_REVISION[f.detail]) if f.kind is Kind.REVISION_CREATED else f.detail
-            text = say(lang, en, ko, pod=f.pod, uid=f.uid[:8], g=f.group, rev=f.revision[:10],
-                       detail=detail, prev=f.detail[:8])
-            if f.kind is Kind.POD_CREATED and not f.detail:
-                text = text.split(" (")[0]
-            mark = (" [rollout]" if lang != "ko" else " [롤아웃]") if self.in_rollout(f) and f.kind in _FAILURE_LIKE else ""
-            out.append(f"{f.clock():<10} {text}{mark}")  # both kinds of time one width
-        return out
 
 
 def _causal_order(facts: list[Fact]) -> list[Fact]:
@@ -267,24 +252,9 @@ def _causal_order(facts: list[Fact]) -> list[Fact]:
     return sorted(facts, key=lambda f: (when(f), _KIND_ORDER[f.kind], not f.precise))
 
 
-_WHICH_REVISION = {"initial": ("initial", "처음"), "update": ("update", "업데이트")}
-_FAILURE_LIKE = (Kind.POD_CREATED, Kind.POD_DELETING, Kind.POD_GONE, Kind.GROUP_RECREATED, Kind.RESTARTED)
 _KIND_ORDER = {k: i for i, k in enumerate((Kind.REVISION_CREATED, Kind.GROUPS_UPDATING, Kind.RESTARTED,
                                            Kind.GROUP_RECREATED, Kind.POD_DELETING, Kind.POD_GONE,
                                            Kind.POD_CREATED, Kind.ALL_READY, Kind.LWS_EVENT))}
-_TEXT = {
-    Kind.POD_CREATED: ("{pod} is {uid} (replaced {prev})", "{pod}의 UID {uid} ({prev} 대체)"),
-    Kind.POD_DELETING: ("{pod} {uid} deletion asked", "{pod} {uid} 삭제 요청"),
-    Kind.POD_GONE: ("{pod} {uid} gone", "{pod} {uid} 사라짐"),
-    Kind.RESTARTED: ("{pod} {uid} container restarted {detail}", "{pod} {uid} 컨테이너 재시작 {detail}"),
-    Kind.REVISION_CREATED: ("new template revision {rev} ({detail})", "새 템플릿 리비전 {rev} ({detail})"),
-    Kind.GROUPS_UPDATING: ("rollout: {detail}", "롤아웃: {detail}"),
-    Kind.GROUP_RECREATED: ("LWS recreated group {g}: {detail}", "LWS가 그룹 {g} 재생성: {detail}"),
-    Kind.ALL_READY: ("all groups ready", "모든 그룹 준비됨"),
-    Kind.LWS_EVENT: ("LWS event {detail}", "LWS 이벤트 {detail}"),
-}
-_EFFECTS_TEXT = ("LWS recreated group {g}: leader {uid} deleted after {pod} restarted (no event says so; told by "
-                 "its effects)", "LWS가 그룹 {g} 재생성: {pod} 재시작 뒤 리더 {uid} 삭제(이벤트 없음, 결과로 앎)")
 
 
 # --- building ---------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from textual.widgets import Footer, Static
 from tutor.cluster.store import Store
 from tutor.cluster.story import Episode, Line, Story, story
 from tutor.cluster.timeline import clock
+from tutor.narration import because, title, what
 from tutor.ui.i18n import localise_bindings
 from tutor.ui.widgets.redraw import RedrawsOnChange
 
@@ -53,23 +54,23 @@ class WithCause:
 
 def _line_rows(table: Table, episode: Episode, line: Line, lang: str) -> None:
     group = f"g{line.group}" if line.group is not None else ""
-    what = Text(line.text(lang), style="yellow" if line.odd else "")
-    cause = Text("← " + line.because(lang), style="dim italic") if line.cause else None
+    said = Text(what(line, lang), style="yellow" if line.odd else "")
+    cause = Text("← " + because(line, lang), style="dim italic") if line.cause else None
     table.add_row(Text(offset_text(episode.offset(line), line.precise), style="dim"), Text(group, style="cyan"),
-                  WithCause(what, cause))
+                  WithCause(said, cause))
 
 
 def _episode(episode: Episode, lang: str) -> list[RenderableType]:
-    title = Text(" ")
-    title.append(episode.title[1] if lang == "ko" else episode.title[0], style="bold")
-    title.append(f" · {clock(episode.start, episode.lines[0].precise)} UTC", style="dim")
+    head = Text(" ")
+    head.append(title(episode, lang), style="bold")
+    head.append(f" · {clock(episode.start, episode.lines[0].precise)} UTC", style="dim")
     table = Table.grid(padding=(0, 1))
     table.add_column(no_wrap=True, justify="right", min_width=7)
     table.add_column(no_wrap=True, width=3)
     table.add_column(ratio=1)
     for line in episode.lines:
         _line_rows(table, episode, line, lang)
-    return [title, table]
+    return [head, table]
 
 
 def story_view(st: Story, lang: str, t, namespace: str) -> RenderableType:

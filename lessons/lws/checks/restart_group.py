@@ -30,6 +30,7 @@ from tutor.cluster import objects as o
 from tutor.cluster.story import Episode, Story
 from tutor.korean import attach
 from tutor.cluster.timeline import SLACK, Fact, Kind, Timeline, timeline_of
+from tutor.narration import timeline_lines
 
 FILE = "restart.txt"
 LWS = "llm"
@@ -75,7 +76,7 @@ def check(ctx: Context) -> Verdict:
     values = read_values(ctx)
     g0, g1 = values["group0_before"], values["group1_before"]
     tl = timeline_of(ctx.store, ctx.ns, LWS)
-    story = [ctx.t("timeline of llm (UTC):", "llm의 타임라인(UTC):"), *tl.lines(ctx.lang, LWS, limit=12)]
+    story = [ctx.t("timeline of llm (UTC):", "llm의 타임라인(UTC):"), *timeline_lines(tl, ctx.lang, LWS, limit=12)]
 
     def fail(msg: str, *details: str) -> Verdict:
         return failed(msg, *details, *story)

@@ -1,0 +1,16 @@
+"""Words above the facts: the one place the story's and the timeline's facts (tutor/cluster,
+which words none of them) become text, in English or Korean, for the timeline screen, the
+verdicts and recaps, and `check --json`. Nothing reads these words back: what a program needs
+to know, it asks the facts.
+
+- story.py: a story line, its cause, an episode's title;
+- timeline.py: the timeline's facts as short lines;
+- recap.py: an episode told short (the brief) and as `check --json` entries.
+"""
+
+from tutor.narration.recap import brief, brief_items, entries, offset, with_cause
+from tutor.narration.story import because, seconds, span, title, what
+from tutor.narration.timeline import fact, timeline_lines
+
+__all__ = ["because", "brief", "brief_items", "entries", "fact", "offset", "seconds", "span", "timeline_lines",
+           "title", "what", "with_cause"]

@@ -1,0 +1,49 @@
+"""The timeline's facts (tutor/cluster/timeline.py) as short lines, in English or Korean: the
+evidence a step's verdict shows in time order."""
+
+from __future__ import annotations
+
+from tutor.cluster.timeline import Fact, Kind, Timeline
+from tutor.words import say
+
+# The kinds a rollout also brings about: marked when they belong to one, not to a failure.
+FAILURE_LIKE = (Kind.POD_CREATED, Kind.POD_DELETING, Kind.POD_GONE, Kind.GROUP_RECREATED, Kind.RESTARTED)
+
+_FACT = {
+    Kind.POD_CREATED: ("{pod} is {uid} (replaced {prev})", "{pod}의 UID {uid} ({prev} 대체)"),
+    Kind.POD_DELETING: ("{pod} {uid} deletion asked", "{pod} {uid} 삭제 요청"),
+    Kind.POD_GONE: ("{pod} {uid} gone", "{pod} {uid} 사라짐"),
+    Kind.RESTARTED: ("{pod} {uid} container restarted {detail}", "{pod} {uid} 컨테이너 재시작 {detail}"),
+    Kind.REVISION_CREATED: ("new template revision {rev} ({detail})", "새 템플릿 리비전 {rev} ({detail})"),
+    Kind.GROUPS_UPDATING: ("rollout: {detail}", "롤아웃: {detail}"),
+    Kind.GROUP_RECREATED: ("LWS recreated group {g}: {detail}", "LWS가 그룹 {g} 재생성: {detail}"),
+    Kind.ALL_READY: ("all groups ready", "모든 그룹 준비됨"),
+    Kind.LWS_EVENT: ("LWS event {detail}", "LWS 이벤트 {detail}"),
+}
+_FIRST_UID = ("{pod} is {uid}", "{pod}의 UID {uid}")  # a pod's first UID known: it replaced none
+_BY_EFFECTS = ("LWS recreated group {g}: leader {uid} deleted after {pod} restarted (no event says so; told by "
+               "its effects)", "LWS가 그룹 {g} 재생성: {pod} 재시작 뒤 리더 {uid} 삭제(이벤트 없음, 결과로 앎)")
+_WHICH_REVISION = {"initial": ("initial", "처음"), "update": ("update", "업데이트")}
+
+
+def fact(f: Fact, lang: str) -> str:
+    """One fact in a few words."""
+    if f.kind is Kind.GROUP_RECREATED and f.source == "effects":
+        en, ko = _BY_EFFECTS
+    elif f.kind is Kind.POD_CREATED and not f.detail:
+        en, ko = _FIRST_UID
+    else:
+        en, ko = _FACT[f.kind]
+    detail = say(lang, *_WHICH_REVISION[f.detail]) if f.kind is Kind.REVISION_CREATED else f.detail
+    return say(lang, en, ko, pod=f.pod, uid=f.uid[:8], g=f.group, rev=f.revision[:10], detail=detail,
+               prev=f.detail[:8])
+
+
+def timeline_lines(tl: Timeline, lang: str, lws: str, group: int | None = None, limit: int = 14) -> list[str]:
+    """The newest `limit` facts of an LWS (or one group) as short lines, oldest first, each after
+    its time; facts that belong to a rollout are marked."""
+    out = []
+    for f in tl.of(lws, group)[-limit:]:
+        mark = say(lang, " [rollout]", " [롤아웃]") if f.kind in FAILURE_LIKE and tl.in_rollout(f) else ""
+        out.append(f"{f.clock():<10} {fact(f, lang)}{mark}")  # both kinds of time one width
+    return out
