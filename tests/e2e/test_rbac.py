@@ -114,7 +114,7 @@ async def test_every_feature_works_as_the_read_only_user(lab, learner, reader, t
         await until(pilot, lambda: all(n in s.progress.passed for n in (1, 2, 3)), "steps 1-3 to pass")
         await store_equals_fresh_list(pilot, lab, "the read-only user's pods")
         assert table_keys(app) == set(learner.LLM_PODS)
-        groups = text_of(app, "#groups-body")
+        groups = text_of(app, "#groups")
         assert "llm 2×2" in groups and "group 0" in groups and "group 1" in groups, groups
         await until(pilot, lambda: "pod/llm-" in text_of(app, "#events"), "events about the llm pods")
         assert "● live" in header(app) and "denied" not in header(app)
@@ -168,7 +168,7 @@ async def test_without_events_the_events_pane_says_so_and_the_rest_stays_live(la
         assert "no access to events (forbidden by RBAC)" in events, events
         assert "some access denied" in header(app), header(app)
         assert not app.query_one("#live").has_class("-stale")
-        assert "llm 2×2" in text_of(app, "#groups-body")
+        assert "llm 2×2" in text_of(app, "#groups")
         # The start-up lab check says the same, with the fix.
         await until(pilot, lambda: app.query_one("#doctor").display, "the lab check panel")
         doctor = text_of(app, "#doctor-body")
@@ -200,12 +200,12 @@ async def test_without_the_lws_crd_the_lws_pane_says_so_and_nothing_crashes(lab,
     app = live_app(reader, learner.workdir, tmp_path / "progress.json")
     async with app.run_test(size=(120, 40)) as pilot:
         st = app.session.states
-        await until(pilot, lambda: states_ok(app) and "llm 2×2" in text_of(app, "#groups-body"), "llm in the LWS pane")
+        await until(pilot, lambda: states_ok(app) and "llm 2×2" in text_of(app, "#groups"), "llm in the LWS pane")
         await blocking(lab.kubectl, "delete", "crd", CRD, "--wait=true", timeout=120)
         try:
             await until(pilot, lambda: st["leaderworkersets"].state is Conn.CRD_MISSING, "LWS seen as not installed")
             await pilot.pause(0.3)
-            groups = text_of(app, "#groups-body")
+            groups = text_of(app, "#groups")
             assert "LeaderWorkerSet is not installed" in groups and f"kubectl get crd {CRD}" in groups, groups
             assert "LWS not installed" in header(app) and not app.query_one("#live").has_class("-stale")
             assert not app.session.store.all("LeaderWorkerSet", NS)
@@ -224,7 +224,7 @@ async def test_without_the_lws_crd_the_lws_pane_says_so_and_nothing_crashes(lab,
             await blocking(install_crds, lab)
         # Reinstalled while the tutor runs: the LWS watch comes back by itself.
         await until(pilot, lambda: st["leaderworkersets"].state is Conn.OK, "LWS back", timeout=60)
-        await until(pilot, lambda: "No LeaderWorkerSet in infer yet." in text_of(app, "#groups-body"), "empty LWS pane")
+        await until(pilot, lambda: "No LeaderWorkerSet in infer yet." in text_of(app, "#groups"), "empty LWS pane")
         assert "● live" in header(app) and "not installed" not in header(app)
     lab.kubectl("delete", "pod", "plain", "-n", NS, "--grace-period=0", "--force", "--wait=true")
 

@@ -90,7 +90,7 @@ STORY = {5: _story5, 6: _story6}
 
 
 def _step5(app, _) -> bool:
-    groups = text_of(app, "#groups-body")
+    groups = text_of(app, "#groups")
     # Group 0 was rebuilt (new UIDs, marked ↻1); group 1 kept its pods.
     return "group 0 ↻1" in groups and "group 1 ↻" not in groups and "↻1" in pod_cells(app, "llm-0")["pod"] \
         and "↻" not in pod_cells(app, "llm-1")["pod"]
@@ -98,7 +98,7 @@ def _step5(app, _) -> bool:
 
 def _step6(app, old_revision) -> bool:
     now = revisions(app, ("llm-0", "llm-0-1", "llm-1", "llm-1-1"))
-    return len(now) == 1 and not now & old_revision and "two revisions running" not in text_of(app, "#groups-body")
+    return len(now) == 1 and not now & old_revision and "two revisions running" not in text_of(app, "#groups")
 
 
 def _step7(app, _) -> bool:
@@ -112,7 +112,7 @@ def _step8(app, _) -> bool:
         and "Insufficient nvidia.com/gpu" in events
 
 
-PANES = {1: lambda app, _: "llm 2×2" in text_of(app, "#groups-body"),
+PANES = {1: lambda app, _: "llm 2×2" in text_of(app, "#groups"),
          2: lambda app, _: pod_cells(app, "llm-1-1")["group"] == "1" and pod_cells(app, "llm-1-1")["worker"] == "1",
          3: lambda app, _: True, 4: lambda app, _: True,  # answers from inside a pod: the verdict is the view
          5: _step5, 6: _step6, 7: _step7, 8: _step8}

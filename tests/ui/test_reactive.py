@@ -137,7 +137,7 @@ async def test_a_refresh_redraws_its_panes_in_turns_of_the_loop_and_ends_as_one(
             await pilot.pause(0.1)
             pods, events = app.query_one("#pods"), app.query_one("#events")
             shown = (tuple(pods.keys()), tuple(map(str, (pods.cells(k) for k in pods.keys()))), events.text(),
-                     _segments(app.query_one("#groups-body").content))
+                     _segments(app.query_one("#groups").content))
         assert applied_while_drawing and not any(applied_while_drawing)  # one state per refresh
         return shown, turns, overlaps, deferred
 

@@ -15,14 +15,12 @@ from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
-from textual.containers import VerticalScroll
-from textual.widgets import Static
 
 from tutor.cluster import objects as o
 from tutor.cluster.store import Store
 from tutor.ui.panes.common import Inputs, LiveData, Translate, english, memo, phase_text, pod_order
 from tutor.ui.widgets.redraw import RedrawsOnChange
-from tutor.ui.widgets.virtual_size import update_static
+from tutor.ui.widgets.text_blocks import TextBlocks
 
 MAX_GROUPS = 6  # per LWS in the groups pane; the pods pane lists every pod
 LWS_CONDITIONS = ("Available", "Progressing", "UpdateInProgress")  # the condition types LWS sets (lws-facts §2)
@@ -225,17 +223,16 @@ def _shows_any(shown: list[LwsGroup], groups) -> bool:
 
 # --- the widget ---------------------------------------------------------------------------------
 
-class GroupsPane(RedrawsOnChange, VerticalScroll):
-    ALLOW_MAXIMIZE = True
-    can_focus = True
+class GroupsPane(RedrawsOnChange, TextBlocks):
+    """groups_view as one block of lines, named by its key. Not a Static: a Static whose height
+    changes (a pod gone, a group rebuilt) lays out the whole screen, about 10 ms a frame here;
+    lines that change their count only change the scroll range."""
 
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self._key = GroupsKey()  # groups_key, followed through the store's changes
         self._inputs = Inputs()
-
-    def compose(self):
-        yield Static(id="groups-body")
+        self.content: RenderableType = Text("")  # what is shown (tests read it, as a Static's)
 
     def redraw(self, live: LiveData) -> Iterator[None]:
         """Redraws when what the groups show may have changed, and yields once it did. Followed
@@ -249,6 +246,7 @@ class GroupsPane(RedrawsOnChange, VerticalScroll):
 
     def show(self, store: Store, namespace: str, t: Translate = english, unavailable: str = "") -> None:
         # changes beyond the groups shown change nothing
-        if self._is_new((unavailable, self._key.update(store, namespace, t))):
-            body = self.query_one("#groups-body", Static)
-            update_static(body, unavailable if unavailable else groups_view(store, namespace, t))
+        key = (unavailable, self._key.update(store, namespace, t))
+        if self._is_new(key):
+            self.content = Text(unavailable) if unavailable else groups_view(store, namespace, t)
+            self.set_blocks((self.content,), (key,))

@@ -1,5 +1,5 @@
-"""A pane of rich Text blocks, wrapped to its width, on Textual's Line API: the events pane and
-the node ledger.
+"""A pane of rich Text blocks, wrapped to its width, on Textual's Line API: the events pane, the
+node ledger and the groups pane (one block: its tables, named by the key of what they show).
 
 A Static re-wraps and re-renders all it holds in every frame after any change; at 1,000 pods the
 ledger alone took about 2.6 ms of each frame. Here each block keeps its wrapped lines while its
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from rich.console import RenderableType
 from rich.segment import Segment
-from rich.text import Text
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.selection import Selection
@@ -23,8 +23,11 @@ from textual.visual import Visual, visualize
 from tutor.ui.widgets.virtual_size import set_virtual_size
 
 
-def _content(block: Text, width: int) -> tuple:
-    """What a block's wrapped lines depend on (Text is not hashable)."""
+def _content(block: RenderableType, width: int, key=None) -> tuple:
+    """What a block's wrapped lines depend on (Text is not hashable; another renderable is named
+    by its caller's key, equal only when it shows the same)."""
+    if key is not None:
+        return ("key", key, width)
     return (block.plain, tuple(block.spans), block.style, block.justify, block.overflow, block.no_wrap,
             block.end, width)
 
@@ -37,7 +40,8 @@ class TextBlocks(ScrollView, can_focus=True):
 
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
-        self._blocks: tuple[Text, ...] = ()  # what is shown, in order
+        self._blocks: tuple[RenderableType, ...] = ()  # what is shown, in order
+        self._keys: tuple | None = None  # set_blocks' keys, for blocks that are not Text
         self._wrapped: dict[tuple, list[Strip]] = {}  # _content(block, width) -> its lines
         self._lines: list[Strip] = []
 
@@ -49,25 +53,30 @@ class TextBlocks(ScrollView, can_focus=True):
         """The lines as wrapped for the pane's width, every one of them, not only those in view."""
         return [strip.text.rstrip() for strip in self._lines]
 
-    def set_blocks(self, blocks: Sequence[Text]) -> None:
-        for _ in self.set_blocks_in_steps(blocks):
+    def set_blocks(self, blocks: Sequence[RenderableType], keys: Sequence | None = None) -> None:
+        for _ in self.set_blocks_in_steps(blocks, keys):
             pass
 
-    def set_blocks_in_steps(self, blocks: Sequence[Text]) -> Iterator[None]:
+    def set_blocks_in_steps(self, blocks: Sequence[RenderableType], keys: Sequence | None = None) -> Iterator[None]:
         """set_blocks, yielding after each block it had to wrap anew (a caller can give the loop
-        a turn there). Stopped half-way, the pane stays as it was; what was wrapped is kept."""
-        blocks = tuple(blocks)
-        if len(blocks) == len(self._blocks) and all(a is b or a == b for a, b in zip(blocks, self._blocks)):
+        a turn there). Stopped half-way, the pane stays as it was; what was wrapped is kept.
+        `keys` name blocks that are not Text, one hashable key each: equal keys, equal lines."""
+        blocks, keys = tuple(blocks), (tuple(keys) if keys is not None else None)
+        if keys is not None:
+            if keys == self._keys:
+                return
+        elif self._keys is None and len(blocks) == len(self._blocks) and all(
+                a is b or a == b for a, b in zip(blocks, self._blocks)):
             return
         full, height = self.size
         if full > 0:  # the width _layout will most likely wrap to (see there)
             width = full - self.styles.scrollbar_size_vertical if self._overflows(len(blocks), height) else full
-            for block in blocks:
-                key = _content(block, width)
+            for i, block in enumerate(blocks):
+                key = _content(block, width, keys[i] if keys else None)
                 if key not in self._wrapped:
                     self._wrapped[key] = self._wrap_block(block, width)
                     yield
-        self._blocks = blocks
+        self._blocks, self._keys = blocks, keys
         self._layout()
 
     def on_resize(self) -> None:
@@ -104,8 +113,8 @@ class TextBlocks(ScrollView, can_focus=True):
 
     def _wrap(self, width: int, used: set[tuple]) -> list[Strip]:
         lines: list[Strip] = []
-        for block in self._blocks:
-            key = _content(block, width)
+        for i, block in enumerate(self._blocks):
+            key = _content(block, width, self._keys[i] if self._keys else None)
             strips = self._wrapped.get(key)
             if strips is None:
                 strips = self._wrapped[key] = self._wrap_block(block, width)
@@ -113,7 +122,7 @@ class TextBlocks(ScrollView, can_focus=True):
             lines.extend(strips)
         return lines
 
-    def _wrap_block(self, block: Text, width: int) -> list[Strip]:
+    def _wrap_block(self, block: RenderableType, width: int) -> list[Strip]:
         return Visual.to_strips(self, visualize(self, block), width, None, self.visual_style)
 
     def render_line(self, y: int) -> Strip:
