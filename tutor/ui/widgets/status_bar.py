@@ -8,6 +8,7 @@ from textual.widgets import Static
 from tutor.cluster.events import Conn
 from tutor.ui.i18n import translate
 from tutor.ui.widgets.redraw import RedrawsOnChange
+from tutor.ui.widgets.virtual_size import update_static
 
 CONN_STYLE = {
     Conn.OK: ("● live", "green"),
@@ -47,4 +48,4 @@ class StatusBar(RedrawsOnChange, Static):
         t.append(lang.upper(), style="bold")
         t.append(" │ ", style="dim")
         t.append(title, style="bold")
-        self.update(t)
+        update_static(self, t)  # one line whatever it says: no layout of the screen for it

@@ -25,11 +25,19 @@ class StepList(RedrawsOnChange, OptionList):
             if self.highlighted != current - 1:
                 self.highlighted = current - 1
             return
-        options = []
-        for number, title, mark in rows:
-            sym, style = MARKS[mark]
-            label = Text.assemble((f"{sym} ", style), (f"{number}. ", "dim"), title)
-            options.append(Option(label, id=f"step-{number}"))
+        labels = [Text.assemble((f"{MARKS[mark][0]} ", MARKS[mark][1]), (f"{number}. ", "dim"), title)
+                  for number, title, mark in rows]
+        ids = [f"step-{number}" for number, _, _ in rows]
+        if [opt.id for opt in self.options] == ids:
+            # The same steps, a mark or a title changed: the prompts alone, which repaints the
+            # list; clearing and adding the options would lay out the whole screen.
+            for i, label in enumerate(labels):
+                if self.get_option_at_index(i).prompt != label:
+                    self.replace_option_prompt_at_index(i, label)
+            if self.highlighted != current - 1:
+                self.highlighted = current - 1
+            return
+        options = [Option(label, id=i) for label, i in zip(labels, ids)]
         highlighted = self.highlighted
         self.clear_options()
         self.add_options(options)
