@@ -23,7 +23,8 @@ def sources() -> list[Path]:
 WRITE_CALL = re.compile(r"^(create|patch|replace|delete)_\w+$|^connect_(get|post|put|patch|delete|head|options)_\w+$")
 HTTP_WRITE = {"POST", "PUT", "PATCH", "DELETE"}
 # A SelfSubjectAccessReview (kubectl auth can-i) is answered and never stored: it changes nothing.
-NOT_A_WRITE = {"create_self_subject_access_review"}
+# Textual's OptionList.replace_option_prompt_at_index relabels a step in the step list, on screen.
+NOT_A_WRITE = {"create_self_subject_access_review", "replace_option_prompt_at_index"}
 
 
 def calls(tree: ast.AST):
