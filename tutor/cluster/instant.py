@@ -52,6 +52,12 @@ class Timed:
         return self.maybe_after(start) and (end is None or self.maybe_before(end))
 
 
+def maybe_in_order(first: Timed, then: Timed) -> bool:
+    """`first` may have come at or before `then`: a second of slack when either is known only to
+    the second (not two when both are: each is within the same whole second of the truth)."""
+    return first.at <= then.at + (0.0 if first.precise and then.precise else SLACK)
+
+
 @dataclass(frozen=True)
 class Instant(Timed):
     at: float

@@ -39,7 +39,7 @@ from enum import Enum
 from tutor.cluster import objects as o
 from tutor.cluster.objects import parse_time  # the one parser; checkers import it from here too
 from tutor.cluster.derived import cached_by, per_store_version
-from tutor.cluster.instant import SLACK, Timed
+from tutor.cluster.instant import SLACK, Instant, Timed, maybe_in_order
 from tutor.cluster import deps
 from tutor.cluster.store import Store, named_after
 
@@ -161,7 +161,8 @@ class Timeline:
     def covers(self, at: float) -> bool:
         """Whether the evidence reaches back to a moment: the tutor was watching then, or the
         cluster still keeps an event from then or before (events expire, by default after an hour)."""
-        return self.anchor <= at + SLACK or any(f.source == "event" and f.at <= at for f in self.facts)
+        # the anchor relates the tutor's clock to the wall's only to the second
+        return Instant(self.anchor, False).maybe_before(at) or any(f.source == "event" and f.at <= at for f in self.facts)
 
     def recreations(self, lws: str, group: int) -> list[Fact]:
         return self.of(lws, group, (Kind.GROUP_RECREATED,))
@@ -482,7 +483,7 @@ def _by_effects(tl: Timeline, born: Fact, killed: dict[str, tuple[float, bool]],
     at, precise = min(asked) if asked else min(over)
     wait = REACTION + (0.0 if asked else grace)
     restarts = [r for r in tl.of(born.lws, group, (Kind.RESTARTED,))
-                if born.at - SLACK <= r.at <= at + (0 if r.precise and precise else SLACK)
+                if born.at - SLACK <= r.at and maybe_in_order(r, Instant(at, precise))
                 and r.at >= at - wait - SLACK and not tl.in_rollout(r)]
     if not restarts:
         return None  # replaced, but nothing in the group failed first: deleted by hand

@@ -13,7 +13,8 @@ from tutor.checks.context import Context
 from tutor.checks.reads import Reads, evidence, merged
 from tutor.checks.verdict import Verdict, failed, passed, waiting
 from tutor.cluster import objects as o
-from tutor.cluster.timeline import SLACK, parse_time, timeline_of
+from tutor.cluster.instant import Instant
+from tutor.cluster.timeline import parse_time, timeline_of
 
 from .env import pod_lws_env  # the same reading of a pod's env as step 3
 
@@ -93,7 +94,8 @@ def check(ctx: Context) -> Verdict:
         held = found & set(seen.ips) - {ip}
         # A UID that has not gone holds its addresses still: any time the file was written is in.
         end = tl.anchor + seen.gone_t if seen.gone_t is not None else None
-        if held and written is not None and (end is None or written <= end + SLACK):
+        # `end` is on the tutor's clock, related to the file's wall-clock time to the second
+        if held and written is not None and (end is None or Instant(end, False).maybe_after(written)):
             return passed(ctx.t("The lookup returned {old}, the IP leader pod {pod} had when you looked it up; "
                                 "{pod} has been replaced since and now has {ip}.",
                                 "조회 결과 {old:은} 조회할 때의 리더 파드 {pod} IP입니다. {pod:은} 그 뒤 다시 "
@@ -107,7 +109,7 @@ def check(ctx: Context) -> Verdict:
         # A pod keeps its IP for life: one that held the address when the file was written refutes it.
         others = {o.pod_ip(p): o.name(p) for p in ctx.store.all("Pod", ctx.ns)
                   if o.name(p) != LEADER and (born := parse_time(o.dig(p, "metadata", "creationTimestamp")))
-                  and born[0] + SLACK <= written}
+                  and Instant(*born).surely_before(written)}
         taken = sorted(a for a in unproved if a in others)
         if taken:
             return failed(ctx.t("{path} holds {a}, the IP pod {other} had already when the file was written, "
