@@ -78,6 +78,26 @@ def test_check_json_says_which_solutions_were_shown_and_what_passed_after(tmp_pa
     assert step["status"] == "fail" and step["solution_shown"] is True and step["after_solution"] is False
 
 
+def test_check_json_grades_the_predictions_the_tutor_kept(tmp_path):
+    from tests.states import state
+    from tutor.checks.prediction import story_and_episode
+    from tutor.lesson.loader import load
+    from tutor.progress import Progress
+
+    lesson = load()
+    restart = next(s for s in lesson.steps if s.id == "restart-group")
+    _, episode = story_and_episode(state("walkthrough").store, "infer", restart)
+    state_file = tmp_path / "p.json"
+    p = Progress.load(state_file, 8)
+    p.predict(restart.number, "new-uids", "worker", episode.start - 5)  # before the failure: graded, and wrong
+    res = run("check", "--json", "--replay", WALK, "--state-file", str(state_file), "--lang", "en")
+    steps = {s["step"]: s for s in json.loads(res.stdout)["steps"]}
+    got = steps[restart.number]["predictions"]
+    assert [(g["question"], g["choice"], g["seen"], g["right"]) for g in got if g["question"] == "new-uids"] == \
+        [("new-uids", "worker", "group", False)]
+    assert "predictions" not in steps[1]  # a step that asks none says nothing of them
+
+
 def test_check_reads_the_progress_the_tutor_keeps_for_the_same_arguments(tmp_path):
     import os
 

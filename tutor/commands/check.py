@@ -35,6 +35,7 @@ def run_check(args) -> int:
     report = [step_report(session, n, latched.get(n)) for n in steps]
     for r in report:
         r.update(solution_report(learner, r["step"], r["status"] == "pass"))
+        r.update(prediction_report(session, learner, r["step"]))
     if args.json:
         print_json({"lesson": lesson.id, "steps": report})
     else:
@@ -68,6 +69,18 @@ def solution_report(learner, n: int, passes_now: bool) -> dict:
     else:
         after = shown and passes_now
     return {"solution_shown": shown, "after_solution": after}
+
+
+def prediction_report(session, learner, n: int) -> dict:
+    """A step that asks for predictions (lesson.yaml `predict:`): the learner's answers, graded
+    against the timeline as the tutor's recap grades them (none before the episode begins)."""
+    step = session.lesson.step(n)
+    if not step.predict:
+        return {}
+    from tutor.checks.prediction import entries, graded
+
+    grades = graded(step, session.store, session.lesson.namespace, learner.predictions.get(n, {}))
+    return {"predictions": entries(grades, session.lang)}
 
 
 # A verdict's status in a sentence, in Korean (the marks say it at the start of each line).
