@@ -74,3 +74,12 @@ def test_calibration_reports_both_parts(tmp_path):
     assert out["json_lines"] == sum(1 for line in WALKTHROUGH.read_text().splitlines() if line.strip())
     assert len(out["json_runs_s"]) == len(out["python_runs_s"]) == out["repeats"]
     assert out["json_s"] > 0 and out["python_s"] > 0
+
+
+def test_replay_reaction_times_every_pod_change_and_splits_each_refresh(tmp_path):
+    res = run("tests.bench.replayreact", "--speed", "0", "--size", "100x30", tmp_path=tmp_path)
+    assert res.returncode == 0, res.stderr[-3000:]
+    out = json.loads(res.stdout)
+    assert out["passed"] == list(range(1, 9))
+    assert out["store_to_screen"]["n"] > 0 and out["updates_with_layout"]["n"] > 0
+    assert set(out["phases"]) == {"wait", "checks", "panes", "to_frame"}
