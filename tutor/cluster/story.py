@@ -189,7 +189,7 @@ class _Evidence:
         created = parse_time(seen.created) if seen else None
         # creationTimestamp is cut to the second; the watch brings the pod milliseconds later,
         # which can be in the next second, and the two clocks agree only to a fraction of one
-        return created is not None and created[0] <= self.wall(seen.first_t) < created[0] + 1.0 + SIGHTING_SLACK
+        return created is not None and created[0] <= self.wall(seen.first_t) < Instant(*created).latest + SIGHTING_SLACK
 
     def pods_of_group(self, lws: str, group: int) -> list[str]:
         return sorted(p for p, (lw, g) in self.where.items() if lw == lws and g == group)

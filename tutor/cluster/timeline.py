@@ -39,7 +39,7 @@ from enum import Enum
 from tutor.cluster import objects as o
 from tutor.cluster.objects import parse_time  # the one parser; checkers import it from here too
 from tutor.cluster.derived import cached_by, per_store_version
-from tutor.cluster.instant import SLACK, Instant, Timed, maybe_in_order
+from tutor.cluster.instant import Instant, Timed, maybe_in_order
 from tutor.cluster import deps
 from tutor.cluster.store import Store, named_after
 
@@ -482,13 +482,17 @@ def _by_effects(tl: Timeline, born: Fact, killed: dict[str, tuple[float, bool]],
     over = [(f.at, f.precise) for f in gone if f.kind is Kind.POD_GONE] + ([(nxt.at, nxt.precise)] if nxt else [])
     at, precise = min(asked) if asked else min(over)
     wait = REACTION + (0.0 if asked else grace)
+    # since the leader was created (its creationTimestamp, to the second), up to its deletion, and
+    # no longer before it than LWS takes to react (or a grace period, when only its end is known)
+    since = Instant(max(born.at, at - wait), False)
     restarts = [r for r in tl.of(born.lws, group, (Kind.RESTARTED,))
-                if born.at - SLACK <= r.at and maybe_in_order(r, Instant(at, precise))
-                and r.at >= at - wait - SLACK and not tl.in_rollout(r)]
+                if since.maybe_before(r.at) and maybe_in_order(r, Instant(at, precise)) and not tl.in_rollout(r)]
     if not restarts:
         return None  # replaced, but nothing in the group failed first: deleted by hand
     first = restarts[-1]
-    if any(f.uid == uid or (not f.uid and first.at - SLACK <= f.at <= (nxt.at if nxt else at) + SLACK) for f in told):
+    # an event naming this UID, or naming none, from around the restart to the new leader
+    if any(f.uid == uid or (not f.uid and Instant(f.at, False).within(first.at, nxt.at if nxt else at))
+           for f in told):
         return None  # an event tells it
     if not asked:
         at, precise = first.at, False

@@ -29,7 +29,8 @@ from tutor.checks.verdict import Stop, Verdict, failed, passed, waiting
 from tutor.cluster import objects as o
 from tutor.cluster.story import Episode, Story
 from tutor.korean import attach
-from tutor.cluster.timeline import SLACK, Fact, Kind, Timeline, timeline_of
+from tutor.cluster.instant import Instant
+from tutor.cluster.timeline import Fact, Kind, Timeline, timeline_of
 from tutor.narration import timeline_lines
 
 FILE = "restart.txt"
@@ -236,9 +237,10 @@ def _what_failed(tl: Timeline, rec0: list[Fact], g0: str, born0: Fact | None) ->
     since = born0.at if born0 is not None else None
     after = [r for r in rec0 if born0 is None or r.at >= born0.earliest]
     rec = next((r for r in after if deleted_by(tl, r) == g0), after[0] if after else None)
-    until = rec.at + SLACK if rec is not None else float("inf")
+    # a restart the tutor saw comes with the watch, which can be a moment after LWS's event on it:
+    # up to a second after the recreation still counts
     restarts = [f for f in tl.of(LWS, 0, (Kind.RESTARTED,), since=since)
-                if f.at <= until and not tl.in_rollout(f)]
+                if (rec is None or Instant(f.at, False).maybe_before(rec.at)) and not tl.in_rollout(f)]
     return restarts + ([rec] if rec is not None else [])
 
 
