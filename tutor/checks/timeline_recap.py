@@ -21,21 +21,21 @@ def _episode(store: Store, namespace: str, ref: StoryRef):
     return recap(story_of(store, namespace, ref.lws), ref.lws, ref.episode, ref.group, ref.failed)
 
 
-def _brief(store: Store, namespace: str, step: Step, lang: str) -> list[tuple[str, str]]:
-    """The step's part of the story as (offset, what with the key cause), or []."""
-    ref = step.story
-    episode = _episode(store, namespace, ref) if ref is not None else None
-    return brief_items(episode, lang) if episode is not None else []
+def _step_episode(store: Store, namespace: str, step: Step):
+    """The episode the step's recap tells, or None (no story, or not yet)."""
+    return _episode(store, namespace, step.story) if step.story is not None else None
 
 
 def recap_lines(store: Store, namespace: str, step: Step, lang: str) -> list[str]:
     """The step's part of the story as short lines (offset, what, the key cause), or []."""
-    return [f"{offset} {text}" for offset, text in _brief(store, namespace, step, lang)]
+    episode = _step_episode(store, namespace, step)
+    return brief(episode, lang) if episode is not None else []
 
 
 def recap_markdown(store: Store, namespace: str, step: Step, lang: str) -> str:
     """The same lines as a markdown list, for the lesson's recap ("" when there is nothing)."""
-    items = [f"- `{offset}` {text}" for offset, text in _brief(store, namespace, step, lang)]
+    episode = _step_episode(store, namespace, step)
+    items = [f"- `{at}` {text}" for at, text in brief_items(episode, lang)] if episode is not None else []
     return "\n\n" + "\n".join(items) if items else ""
 
 
