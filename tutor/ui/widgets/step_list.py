@@ -21,10 +21,12 @@ class StepList(RedrawsOnChange, OptionList):
     """Highlights the current step; selecting one jumps to it (the app handles the message)."""
 
     def show(self, rows: list[tuple[int, str, str]], current: int) -> None:
-        if not self._is_new((rows, current)):  # nothing new: keep the options
-            if self.highlighted != current - 1:
-                self.highlighted = current - 1
-            return
+        if self._is_new((rows, current)):  # else the options stay as they are
+            self._label(rows)
+        if self.highlighted != current - 1:
+            self.highlighted = current - 1
+
+    def _label(self, rows: list[tuple[int, str, str]]) -> None:
         labels = [Text.assemble((f"{MARKS[mark][0]} ", MARKS[mark][1]), (f"{number}. ", "dim"), title)
                   for number, title, mark in rows]
         ids = [f"step-{number}" for number, _, _ in rows]
@@ -34,11 +36,6 @@ class StepList(RedrawsOnChange, OptionList):
             for i, label in enumerate(labels):
                 if self.get_option_at_index(i).prompt != label:
                     self.replace_option_prompt_at_index(i, label)
-            if self.highlighted != current - 1:
-                self.highlighted = current - 1
-            return
-        options = [Option(label, id=i) for label, i in zip(labels, ids)]
-        highlighted = self.highlighted
-        self.clear_options()
-        self.add_options(options)
-        self.highlighted = current - 1 if highlighted is None or highlighted != current - 1 else highlighted
+        else:
+            self.clear_options()
+            self.add_options([Option(label, id=i) for label, i in zip(labels, ids)])
