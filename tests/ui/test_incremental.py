@@ -256,7 +256,7 @@ async def test_the_panes_in_the_app_equal_a_rebuild_after_every_item(tmp_path, m
             assert pods.keys() == order
             assert {k: tuple(map(_drawn, pods.cells(k))) for k in order} == cells
             assert pods._widths == _pane_widths(pods)
-            assert groups._shown == ("", groups_pane.groups_key(s.store, NS, app.text))
+            assert groups._drawn_key.last == ("", groups_pane.groups_key(s.store, NS, app.text))
             want = events_pane.event_blocks(s.store, NS, app.text, s.lang)
             assert [_drawn(b) for b in events._blocks] == [_drawn(b) for b in want]
             if ledger.display:

@@ -67,10 +67,10 @@ async def test_ledger_redraws_only_when_placement_changes(tmp_path):
     async with app.run_test(size=(100, 40)) as pilot:
         await settled(pilot)
         ledger = app.query_one(NodeLedger)
-        drawn, before = ledger._shown, ledger._blocks
+        drawn, before = ledger._drawn_key.last, ledger._blocks
         app.recheck()  # nothing moved: the same key, the body is not updated
         await pilot.pause()
-        assert ledger._shown is drawn and ledger._blocks is before
+        assert ledger._drawn_key.last is drawn and ledger._blocks is before
 
 
 async def test_failed_scheduling_event_carries_the_explanation(tmp_path):

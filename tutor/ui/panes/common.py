@@ -39,21 +39,6 @@ class LiveData(NamedTuple):
     unavailable: Callable[[str], str]  # why a resource cannot be shown (forbidden, CRD missing), or ""
 
 
-class Inputs:
-    """What a pane was last drawn from, as cheap counters (the store's kind versions, the
-    language, …): while they are the same, the pane is not even asked what it would show."""
-
-    def __init__(self) -> None:
-        self.last: object = None
-
-    def changed(self, key: object) -> bool:
-        """True, and remembered, when key differs from the last one."""
-        if key == self.last:
-            return False
-        self.last = key
-        return True
-
-
 def phase_text(pod: dict) -> Text:
     ph = "Terminating" if o.is_terminating(pod) else o.phase(pod)
     return Text(ph, style=PHASE_STYLE.get(ph, "dim"))

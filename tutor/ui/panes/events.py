@@ -20,7 +20,8 @@ from rich.text import Text
 from tutor.cluster import objects as o
 from tutor.cluster.memo import LRU
 from tutor.cluster.store import Store
-from tutor.ui.panes.common import Inputs, LiveData, Translate, english, memo, waits_for_a_node
+from tutor.ui.panes.common import LiveData, Translate, english, memo, waits_for_a_node
+from tutor.ui.widgets.redraw import LastKey
 from tutor.ui.widgets.text_blocks import TextBlocks
 
 MAX_EVENTS = 60
@@ -228,7 +229,7 @@ class EventList(TextBlocks):
         super().__init__(**kw)
         self._events = LessonEvents()  # the events shown, followed through the store's changes
         self._waiting = WaitingPods()  # explanations_key, without a walk over the namespace's pods
-        self._inputs = Inputs()
+        self._inputs = LastKey()  # the cheap counters it was last drawn from
 
     def redraw(self, live: LiveData) -> Iterator[None]:
         """Redraws when an event or a waiting pod may have changed, yielding after each event it

@@ -18,8 +18,8 @@ from rich.text import Text
 
 from tutor.cluster import objects as o
 from tutor.cluster.store import Store
-from tutor.ui.panes.common import Inputs, LiveData, Translate, english, memo, phase_text, pod_order
-from tutor.ui.widgets.redraw import RedrawsOnChange
+from tutor.ui.panes.common import LiveData, Translate, english, memo, phase_text, pod_order
+from tutor.ui.widgets.redraw import LastKey, RedrawsOnChange
 from tutor.ui.widgets.text_blocks import TextBlocks
 
 MAX_GROUPS = 6  # per LWS in the groups pane; the pods pane lists every pod
@@ -231,8 +231,7 @@ class GroupsPane(RedrawsOnChange, TextBlocks):
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self._key = GroupsKey()  # groups_key, followed through the store's changes
-        self._inputs = Inputs()
-        self.content: RenderableType = Text("")  # what is shown (tests read it, as a Static's)
+        self._inputs = LastKey()  # the cheap counters it was last drawn from
 
     def redraw(self, live: LiveData) -> Iterator[None]:
         """Redraws when what the groups show may have changed, and yields once it did. Followed
@@ -248,5 +247,9 @@ class GroupsPane(RedrawsOnChange, TextBlocks):
         # changes beyond the groups shown change nothing
         key = (unavailable, self._key.update(store, namespace, t))
         if self._is_new(key):
-            self.content = Text(unavailable) if unavailable else groups_view(store, namespace, t)
-            self.set_blocks((self.content,), (key,))
+            self.set_blocks((Text(unavailable) if unavailable else groups_view(store, namespace, t),), (key,))
+
+    @property
+    def content(self) -> RenderableType:
+        """What is shown (tests read it, as a Static's)."""
+        return self._blocks[0] if self._blocks else Text("")

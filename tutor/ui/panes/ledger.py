@@ -22,8 +22,8 @@ from tutor.cluster import objects as o
 from tutor.cluster import placement as pl
 from tutor.cluster import resources as res
 from tutor.cluster.store import Store
-from tutor.ui.panes.common import Inputs, LiveData, Translate, english, memo, waits_for_a_node
-from tutor.ui.widgets.redraw import RedrawsOnChange
+from tutor.ui.panes.common import LiveData, Translate, english, memo, waits_for_a_node
+from tutor.ui.widgets.redraw import LastKey, RedrawsOnChange
 from tutor.ui.widgets.text_blocks import TextBlocks
 
 MAX_GROUPS = 6  # GPU-holding LWS groups listed per node; past that, counted
@@ -337,7 +337,7 @@ class NodeLedger(RedrawsOnChange, TextBlocks):
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self._ledger = Ledger()  # ledger_view and its key, followed through the store's changes
-        self._inputs = Inputs()
+        self._inputs = LastKey()  # the cheap counters it was last drawn from
 
     def redraw(self, live: LiveData) -> Iterator[None]:
         """Redraws when a pod or a node may have moved, and yields once it did. Hidden, it follows

@@ -29,7 +29,8 @@ from textual.strip import Strip
 
 from tutor.cluster import objects as o
 from tutor.cluster.store import Store
-from tutor.ui.panes.common import Inputs, LiveData, phase_text, pod_order
+from tutor.ui.panes.common import LiveData, phase_text, pod_order
+from tutor.ui.widgets.redraw import LastKey
 from tutor.ui.widgets.virtual_size import set_virtual_size
 
 
@@ -182,7 +183,7 @@ class PodList(ScrollView, can_focus=True):
         self._strips: dict[str, _DrawnRow] = {}  # key -> its row as last drawn
         self._header: Strip | None = None
         self.cursor_row = 0
-        self._inputs = Inputs()
+        self._inputs = LastKey()  # the cheap counters it was last drawn from
 
     # --- public API (tests and the benchmark read the pane through it) ---------------------------
     @property

@@ -4,12 +4,25 @@ redraws only when what it would show differs from what it last showed."""
 from __future__ import annotations
 
 
+class LastKey:
+    """A key remembered: what a part of the screen was last drawn from, as a comparable value."""
+
+    def __init__(self) -> None:
+        self.last: object = None
+
+    def changed(self, key: object) -> bool:
+        """True, and remembered, when key differs from the last one."""
+        if key == self.last:
+            return False
+        self.last = key
+        return True
+
+
 class RedrawsOnChange:
-    _shown: object = None  # what the widget last drew, as a comparable key
+    _drawn_key: LastKey | None = None  # what the widget last drew
 
     def _is_new(self, key: object) -> bool:
         """True, and remembered, when key differs from the last one drawn."""
-        if key == self._shown:
-            return False
-        self._shown = key
-        return True
+        if self._drawn_key is None:
+            self._drawn_key = LastKey()
+        return self._drawn_key.changed(key)
