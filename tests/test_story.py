@@ -64,6 +64,26 @@ def test_group_0_is_told_in_order_with_its_causes():
         assert not story_of(s).of("llm", "failure", 1)  # nothing happened to group 1 outside the rollout
 
 
+def test_a_new_pod_the_watch_brought_late_is_still_told_running_again():
+    """On a busy machine the watch can bring a new pod more than a second after its
+    creationTimestamp. The tutor still saw it before it was Running, so "Running again" is told;
+    only its birth falls back to the cluster's whole second."""
+    s = state(W, stop=file_written("lws.yaml", "VERSION"))
+    assert line(the_recreation(s), "new-uid", "llm-0-1 new UID").precise
+    new_worker = s.store.obs.uid_history("llm-0-1")[-1]
+    assert new_worker.running_t > new_worker.first_t  # first seen before Running
+    new_worker.first_t += 1.5  # every sighting of it a second and a half later
+    new_worker.running_t += 1.5
+    s.store.version += 1
+    ep = the_recreation(s)
+    assert not line(ep, "new-uid", "llm-0-1 new UID").precise  # not sighted: its whole second
+    assert kinds(ep)[-1] == "running-again"
+    # Already Running when first seen (the tutor was not watching then): nothing to tell.
+    new_worker.first_t = new_worker.running_t
+    s.store.version += 1
+    assert "running-again" not in kinds(the_recreation(s))
+
+
 def test_garbage_collection_is_drawn_from_owner_references_only():
     s = state(W, stop=file_written("lws.yaml", "VERSION"))
     ep = the_recreation(s)

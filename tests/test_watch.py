@@ -42,11 +42,12 @@ def test_changes_are_seen(tmp_path, poll):
     try:
         q.wait("names.txt", lambda r: r.problem is Problem.MISSING)
         (tmp_path / "names.txt").write_text("pod=llm-0 group=0 worker=0\n")
-        assert q.wait("names.txt", lambda r: r.ok).text.startswith("pod=llm-0")
+        # A poll may catch the file between its creation and its write (empty): wait for the text.
+        q.wait("names.txt", lambda r: r.ok and r.text.startswith("pod=llm-0"))
         tmp = tmp_path / ".env.txt.swp"  # editors write a temp file and rename it
         tmp.write_text("LWS_GROUP_SIZE=2\n")
         tmp.rename(tmp_path / "env.txt")
-        assert q.wait("env.txt", lambda r: r.ok).text == "LWS_GROUP_SIZE=2\n"
+        q.wait("env.txt", lambda r: r.ok and r.text == "LWS_GROUP_SIZE=2\n")
         (tmp_path / "names.txt").unlink()
         q.wait("names.txt", lambda r: r.problem is Problem.MISSING)
         assert w.mode == ("poll" if poll else "events")
@@ -63,7 +64,7 @@ def test_workdir_created_after_start(tmp_path):
         q.wait("dns.txt", lambda r: r.problem is Problem.MISSING)
         workdir.mkdir()
         (workdir / "dns.txt").write_text("Address: 10.42.0.2\n")
-        assert q.wait("dns.txt", lambda r: r.ok).text == "Address: 10.42.0.2\n"
+        q.wait("dns.txt", lambda r: r.ok and r.text == "Address: 10.42.0.2\n")
     finally:
         w.stop()
         w.join(5)

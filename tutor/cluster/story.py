@@ -268,9 +268,11 @@ def _new_uid(ev: _Evidence, f: Fact, revision: str, cause: Cause | None) -> Line
 def _running_again(ev: _Evidence, new: list[Fact], start: float, group: int) -> Line | None:
     """When every new pod of the group was first seen Running (the tutor's own sightings)."""
     seen = [ev.seen(f.pod, f.uid) for f in new]
-    # only when the tutor saw each pod being created: a pod Running when the tutor started says
-    # nothing about when it got there
-    if not seen or any(s is None or s.running_t is None or not ev.sighted(f) for s, f in zip(seen, new)):
+    # Only when the tutor saw each pod get to Running: a pod already Running when the tutor first
+    # saw it says nothing about when it got there. Seeing it before Running is enough: on a busy
+    # machine the watch can bring a new pod later than its creation second allows (`sighted`).
+    if not seen or any(s is None or s.running_t is None or not (s.running_t > s.first_t or ev.sighted(f))
+                       for s, f in zip(seen, new)):
         return None
     at = ev.wall(max(s.running_t for s in seen))
     return Line(at, group, "running-again", Fields.of(group=group, took=max(0.0, at - start)))
