@@ -25,4 +25,13 @@ fi
 # The contracts first: a layering or lint error fails in seconds, not after the suite.
 .venv/bin/ruff check tutor lessons tests
 .venv/bin/lint-imports --no-cache >/dev/null || .venv/bin/lint-imports --no-cache
-exec .venv/bin/python -m pytest -ra --durations=25 "$@"
+if [ $# -gt 0 ]; then
+  exec .venv/bin/python -m pytest -ra --durations=25 "$@"
+fi
+# The whole suite in two parts. Everything but the lab runs on one worker per core (pytest-xdist):
+# each test has its own temp dirs and state. The e2e tests share one lab (its control plane, its
+# real node and the network namespace that node lives in), so they run in one process after.
+status=0
+.venv/bin/python -m pytest -ra --durations=25 -n auto -m "not e2e" || status=$?
+.venv/bin/python -m pytest -ra --durations=25 -m e2e || status=$?
+exit "$status"
