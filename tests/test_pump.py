@@ -258,3 +258,48 @@ def test_a_refresh_due_while_closing_does_not_run():
     host.closing = True
     clock.run(101.0)
     assert len(host.refreshes) == 1 and host.pump.timer is None
+
+
+class LosingClock(FakeClock):
+    """Loses its n-th delayed call, as a timer lost on a starved loop did."""
+
+    def __init__(self, nth: int):
+        super().__init__()
+        self.nth, self.calls, self.lost = nth, 0, None
+
+    def call_later(self, delay: float, fn) -> FakeTimer:
+        timer = super().call_later(delay, fn)
+        self.calls += 1
+        if self.calls == self.nth:
+            self.lost = fn
+            timer.stopped = True  # it never runs, and nobody is told
+        return timer
+
+
+@pytest.mark.parametrize("nth,lost", [(1, "_on_timer"), (2, "_turn")], ids=["refresh-timer", "next-turn"])
+def test_a_lost_call_leaves_the_pump_stuck_until_unstick(nth, lost):
+    clock = LosingClock(nth)
+    host = Host(clock, pane_cost=0.02)  # a pane of 20 ms: the second pane waits for a turn
+    clock.run(101.0)
+    host.send(*range(10))
+    clock.run(110.0)
+    assert (getattr(clock.lost, "__name__", None) or clock.lost.func.__name__) == lost
+    assert host.drawn_upto() < 10  # the screen never shows the last items
+    assert host.pump.stuck(waiting=False, after=3.0)
+    assert not host.pump.stuck(waiting=False, after=60.0)  # nothing is stuck before its time
+    host.pump.unstick()
+    clock.run(120.0)
+    assert host.drawn_upto() == 10 and host.pump.idle and host.pump.unstuck == 1
+    assert not host.pump.stuck(waiting=False, after=3.0)
+
+
+def test_items_left_in_the_inbox_with_no_wake_up_are_stuck_work():
+    clock = FakeClock()
+    host = Host(clock)
+    clock.run(101.0)
+    host.inbox.append("a")  # put, but its SourceReady never came
+    clock.run(110.0)
+    assert host.pump.idle and host.pump.stuck(waiting=bool(host.inbox), after=3.0)
+    host.pump.unstick()
+    clock.run(111.0)
+    assert host.drawn_upto() == 1

@@ -49,11 +49,20 @@ from tutor.ui.widgets.verdict_box import VerdictBox
 
 NOTICE_SECONDS = 6  # a notice covers part of the header (and of the panes when longer): it goes soon, or at esc
 PASS_NOTICE_SECONDS = 5
+PUMP_CHECK_S = 1.0  # how often the watchdog looks at the refresh pump (a few reads: nothing at idle)
+PUMP_STUCK_S = 3.0  # work waiting and nothing applied or drawn for this long: a lost wake-up
 
 
 class LoopClock:
-    """The pump's clock on the app's loop. Its delayed calls are Textual timers: a pane that fails
-    in a later turn of a refresh ends the app with its traceback, as one drawn in one go does."""
+    """The pump's clock on the app's loop. A delayed call is asyncio's, run through the app's
+    call_next: a pane that fails in a later turn of a refresh ends the app with its traceback,
+    as one drawn in one go does.
+
+    Not Textual's set_timer: its one-shot timer reads the clock when it starts and again just
+    after, and when more than its delay passed between the two reads it counts its one tick as
+    missed and never calls back. The pump's waits are a millisecond long, and a loop that waits
+    that long for the GIL (watch threads decoding a burst) lost a refresh for good: the churn
+    stall (tests/ui/test_starved_loop.py)."""
 
     def __init__(self, app: App):
         self.app = app
@@ -61,11 +70,29 @@ class LoopClock:
     def now(self) -> float:
         return monotonic()
 
-    def call_later(self, delay: float, fn):
-        return self.app.set_timer(delay, fn, name="pump")
+    def call_later(self, delay: float, fn) -> "LoopCall":
+        return LoopCall(self.app, delay, fn)
 
     def call_soon(self, fn) -> None:
         asyncio.get_running_loop().call_soon(fn)
+
+
+class LoopCall:
+    """One delayed call on the app's loop; stop() keeps it from running, even once it is due and
+    queued behind the app's messages."""
+
+    def __init__(self, app: App, delay: float, fn):
+        self._fn = fn
+        self._handle = asyncio.get_running_loop().call_later(delay, app.call_next, self._run)
+
+    def _run(self) -> None:
+        fn, self._fn = self._fn, None
+        if fn is not None:
+            fn()
+
+    def stop(self) -> None:
+        self._fn = None
+        self._handle.cancel()
 
 
 class TutorApp(ConfirmedActions, App):
@@ -160,6 +187,7 @@ class TutorApp(ConfirmedActions, App):
         if self.session.progress.notice:
             self.say(self.session.progress.notice, severity="warning", timeout=10)
         self._report_save()
+        self._watch_pump()
         if self._start_sources:
             self._start_sources(self)
 
@@ -190,6 +218,19 @@ class TutorApp(ConfirmedActions, App):
             self.pump.timer.stop()
         for stop in self._stoppers:
             stop()
+
+    def _watch_pump(self) -> None:
+        """The screen must never show a stale cluster as current: when the pump has work and has
+        not moved for PUMP_STUCK_S (a call it waits for never came), it starts again, and the
+        learner is told the screen caught up."""
+        if self.closing:
+            return
+        if self.pump.stuck(self.inbox.waiting, PUMP_STUCK_S):
+            self.pump.unstick()
+            self.log.warning(f"refresh pump unstuck ({self.pump.unstuck})")
+            self.say(self.text("The screen had stopped following the cluster; it is current again."),
+                     severity="warning")
+        LoopCall(self, PUMP_CHECK_S, self._watch_pump)
 
     @on(SourceReady)
     def _drain(self) -> None:

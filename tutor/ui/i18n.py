@@ -13,6 +13,8 @@ KO = {
     "Progress not saved to {path}: {err}. It is kept while lwstutor runs.":
         "진행 상황을 {path}에 저장하지 못했습니다: {err}. lwstutor가 실행되는 동안에는 유지됩니다.",
     "Progress saved again.": "진행 상황을 다시 저장했습니다.",
+    "The screen had stopped following the cluster; it is current again.":
+        "화면이 클러스터를 따라가지 못하고 멈춰 있었습니다. 지금은 최신 상태입니다.",
     # the header's connection state (tutor/ui/widgets/status_bar.py)
     "● live": "● 실시간",
     "◌ connecting": "◌ 연결 중",

@@ -32,6 +32,11 @@ class Inbox:
             self._signalled = True
         self._notify()
 
+    @property
+    def waiting(self) -> bool:
+        """Whether items were put that the UI has not taken yet."""
+        return not self._q.empty()
+
     def drain(self) -> list:
         """Everything put so far. Threads post no message until `settled`."""
         items = []

@@ -7,6 +7,11 @@ cost, so refreshing takes at most a third of the loop), and a long burst shows i
 PROGRESS_EVERY. A refresh's panes are redrawn in turns of REDRAW_SLICE; items that arrive
 meanwhile wait until its last pane is drawn, so the panes of one refresh show one state.
 
+Every wait of the pump is a delayed call on its clock, and one that never comes would leave it
+waiting for good (the churn stall: a timer lost on a starved loop). `stuck` tells its host's
+watchdog when there is work and nothing has moved for a while; `unstick` drops what it was
+waiting for and refreshes now.
+
 The pump owns only this pacing. What an item does, what a refresh checks and draws, and the
 clock it runs on are its host's (the app, or a test's fake), so the rules can be tested without
 a loop, a screen or real time.
@@ -69,6 +74,8 @@ class RefreshPump:
         self.cost = 0.0
         self.redraws: Iterator[None] | None = None  # the panes of a refresh still to redraw
         self.drain_after_redraw = False  # items came while a refresh was being drawn
+        self.moved_at = clock.now()  # the last time it applied items or drew a turn of a refresh
+        self.unstuck = 0  # how many times its watchdog found it waiting for a call that never came
 
     @property
     def refreshing(self) -> bool:
@@ -88,6 +95,7 @@ class RefreshPump:
             self.drain_after_redraw = True
             return
         self.pending.extend(self.host.take_items())
+        self.moved_at = self.clock.now()
         changed = False
         deadline = self.clock.now() + APPLY_SLICE
         while self.pending:
@@ -121,6 +129,27 @@ class RefreshPump:
         if not self.host.closing:
             self.refresh_now()
 
+    def stuck(self, waiting: bool, after: float) -> bool:
+        """Whether there is work (items taken, or `waiting` in the host's inbox, a refresh due or
+        being drawn) and nothing has moved for `after` seconds."""
+        work = waiting or not self.idle or self.drain_after_redraw
+        return work and self.clock.now() - self.moved_at > after
+
+    def unstick(self) -> None:
+        """Forgets the call it was waiting for (a timer, the next turn of a refresh) and starts
+        again: everything waiting is applied and refreshed."""
+        self.unstuck += 1
+        if self.timer is not None:
+            self.timer.stop()
+            self.timer = None
+        self.redraws = None
+        self.drain_after_redraw = False
+        self.moved_at = self.clock.now()
+        self.dirty = True
+        self.drain()  # applies what waits; schedules the refresh unless items are left for later
+        if self.timer is None and self.redraws is None:
+            self.refresh_now()
+
     def refresh_now(self) -> None:
         """Re-checks now and starts redrawing (a redraw still under way is dropped: each pane
         redraws from what it last drew)."""
@@ -136,7 +165,7 @@ class RefreshPump:
         redraws = self.redraws
         if redraws is None or self.host.closing:
             return
-        start = self.clock.now()
+        start = self.moved_at = self.clock.now()
         for _ in redraws:
             if self.clock.now() - start > REDRAW_SLICE:
                 spent += self.clock.now() - start
