@@ -36,6 +36,8 @@ _TEXTS = {
                      "사용자 정보를 확인하세요"),
     "forbidden": ("{server} forbids it (403 Forbidden): {why}", "{server}에서 거부했습니다 (403 Forbidden): {why}"),
     "http": ("{server} answered HTTP {status}: {why}", "{server}의 응답: HTTP {status}: {why}"),
+    "silent": ("the watch of {why} went silent while {server} answers: listing them again",
+               "API 서버({server})는 응답하는데 {why} 감시가 멈췄습니다: 목록을 다시 받습니다"),
 }
 # The same, short enough for the header of an 80-column terminal (the whole sentence is in the
 # lab check panel below it).
@@ -49,6 +51,7 @@ _BRIEF = {
     "unauthorized": ("{server}: 401 Unauthorized", "{server}: 401 Unauthorized"),
     "forbidden": ("{server}: 403 Forbidden", "{server}: 403 Forbidden"),
     "http": ("{server}: HTTP {status}", "{server}: HTTP {status}"),
+    "silent": ("{why}: watch silent, listing again", "{why}: 감시 멈춤, 다시 받는 중"),
 }
 CONNECTION_KINDS = frozenset(("refused", "dns", "tls", "timeout", "closed", "unreachable"))
 
@@ -85,6 +88,11 @@ def make(kind: str, server: str, status: int | None = None, **fields) -> Failure
     brief_en, brief_ko = _BRIEF[kind]
     return Failure(kind, _one_line(en.format(**said(0))), _one_line(ko.format(**said(1))), status,
                    brief_en.format(**said(0)), brief_ko.format(**said(1)))
+
+
+def silent_watch(resource: str, server: str) -> Failure:
+    """A watch the watchdog found silent while the server answers (tutor/cluster/live.py)."""
+    return make("silent", server, why=resource)
 
 
 def _one_line(text: str) -> str:

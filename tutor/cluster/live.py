@@ -5,6 +5,14 @@ list's resourceVersion with bookmarks, a server timeout and a client read timeou
 relist; on connection errors back off 1→2→4…30 s. Events go to `emit` as ObjectEvent/Relisted/
 SourceState; the consumer applies them to the store on its own thread.
 
+A watch can go silent and stay open (a proxy or a server that stops sending without closing):
+the client's read timeout would notice only after READ_TIMEOUT. `run_watchdog` asks the API
+server every CHECK_EVERY seconds for one object of each resource (a list with limit=1, which
+also says how many there are); when its answer disagrees with what the source has passed on
+(how many objects, or the first one's resourceVersion) and the watch has heard nothing since the
+last check, the watch is dropped and the resource listed again, and the header says so
+meanwhile (reconnecting).
+
 Why not `Watch.stream(..., deserialize=False)`: in client 37 an ERROR event in that mode is read
 as event['raw_object'], which only the deserialising path sets, so a 410 raises KeyError instead
 of being recoverable. We reuse the client's API calls and its line splitter instead.
@@ -17,18 +25,20 @@ import socket
 import threading
 import time
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Callable
 
 from tutor.cluster import objects as o
 from tutor.cluster.wire import decode
 from tutor.cluster.events import Conn, ObjectEvent, Relisted, SourceState
-from tutor.cluster.failure import describe
+from tutor.cluster.failure import describe, silent_watch
 
 WATCH_SECONDS = 240  # server-side timeout: the server ends the watch, we resume from the last RV
 READ_TIMEOUT = WATCH_SECONDS + 30  # client socket timeout: a dead connection cannot hang us
 CONNECT_TIMEOUT = 5
 PAGE = 500
 MAX_BACKOFF = 30.0
+CHECK_EVERY = 15.0  # seconds between the watchdog's looks: one tiny list per resource
 
 
 class Gone(Exception):
@@ -121,6 +131,26 @@ def list_once(api_client, res: Resource, namespace: str) -> tuple[list[dict], st
             return items, str(meta.get("resourceVersion") or "")
 
 
+def _key(obj: dict) -> tuple[str, str]:
+    return (o.namespace(obj), o.name(obj))
+
+
+def peek(api_client, res: Resource, namespace: str) -> tuple[int | None, tuple[str, str] | None, str]:
+    """How many objects the API server holds (None when it does not say), and its first one
+    (key, resourceVersion): one object on the wire, whatever the count."""
+    fn = res.list_call(api_client)
+    args = (namespace,) if res.namespaced else ()
+    resp = fn(*args, limit=1, _preload_content=False, _request_timeout=(CONNECT_TIMEOUT, CONNECT_TIMEOUT * 2))
+    body = decode(resp.data)
+    items = body.get("items") or []
+    meta = body.get("metadata") or {}
+    more = meta.get("remainingItemCount")
+    count = None if more is None and meta.get("continue") else len(items) + (more or 0)
+    if not items:
+        return count, None, ""
+    return count, _key(items[0]), o.resource_version(items[0])
+
+
 def list_all(api_client, namespace: str, emit: Callable, resources=RESOURCES, t: float = 0.0) -> None:
     """One snapshot of everything (for `lwstutor check`); per-resource failures become states.
     A server that cannot be reached at all is not asked again for each resource: each would
@@ -144,9 +174,11 @@ def list_all(api_client, namespace: str, emit: Callable, resources=RESOURCES, t:
 
 class LiveSource:
     def __init__(self, api_client, namespace: str, emit: Callable, resources=RESOURCES,
-                 clock: Callable[[], float] | None = None, watch_seconds: int = WATCH_SECONDS):
+                 clock: Callable[[], float] | None = None, watch_seconds: int = WATCH_SECONDS,
+                 check_every: float = CHECK_EVERY):
         self.api_client = api_client
         self.watch_seconds = watch_seconds
+        self.check_every = check_every
         self.namespace = namespace
         self.emit = emit
         self.resources = resources
@@ -156,10 +188,19 @@ class LiveSource:
         self._threads: list[threading.Thread] = []
         self._responses: dict[str, object] = {}
         self.gone: dict[str, int] = {}  # 410s seen per resource (each one caused a relist)
+        # What the source has passed on, per resource: each object's resourceVersion, and when
+        # its watch last heard anything (an event or a bookmark), for the watchdog and a dump.
+        self.held: dict[str, dict[tuple[str, str], str]] = {res.name: {} for res in resources}
+        self.heard: dict[str, tuple[str, float]] = {}  # resource -> (resourceVersion, clock time)
+        self.relisted: dict[str, int] = {}  # the watchdog's relists per resource
+        self._relist: set[str] = set()  # resources whose watch the watchdog dropped
+        self._doubts: dict[str, tuple] = {}  # resource -> (what the server said, heard then)
 
     def start(self) -> "LiveSource":
-        for res in self.resources:
-            th = threading.Thread(target=self.run_resource, args=(res,), name=f"watch-{res.name}", daemon=True)
+        """Each watch and the watchdog in a thread of their own (the app runs them as its workers)."""
+        loops = [(partial(self.run_resource, res), f"watch-{res.name}") for res in self.resources]
+        for target, name in loops + [(self.run_watchdog, "watchdog")]:
+            th = threading.Thread(target=target, name=name, daemon=True)
             th.start()
             self._threads.append(th)
         return self
@@ -189,12 +230,17 @@ class LiveSource:
                 self._state(res, state)
             try:
                 items, rv = list_once(self.api_client, res, self.namespace)
+                self.held[res.name] = {_key(obj): o.resource_version(obj) for obj in items}
+                self._heard(res, rv)
                 self.emit(Relisted(res.kind, items, self.clock()))
                 self._state(res, Conn.OK)
                 failed_shown = False
                 backoff = 1.0
-                while not self._stop.is_set():
+                while not self._stop.is_set() and res.name not in self._relist:
                     rv = self._watch(res, rv)
+                if self._relist_now(res):
+                    state = Conn.RECONNECTING
+                    continue
             except Gone:
                 self.gone[res.name] = self.gone.get(res.name, 0) + 1
                 state, failed_shown = Conn.RECONNECTING, False
@@ -202,6 +248,9 @@ class LiveSource:
             except Exception as exc:  # noqa: BLE001 - every failure becomes a state + retry
                 if self._stop.is_set():
                     return
+                if self._relist_now(res):  # the watchdog cut the watch: list again at once
+                    state = Conn.RECONNECTING
+                    continue
                 failed = classify(exc, res, server_of(self.api_client))
                 state = failed.state
                 if state is Conn.CRD_MISSING:  # no CRD, no objects of it: drop what we held
@@ -213,6 +262,52 @@ class LiveSource:
                 if self._stop.wait(wait):
                     return
 
+    def _heard(self, res: Resource, rv: str) -> None:
+        self.heard[res.name] = (rv, self.clock())
+
+    def _relist_now(self, res: Resource) -> bool:
+        """Whether the watchdog dropped this resource's watch; says so in the header (the store
+        keeps its last data until the new list replaces it)."""
+        if res.name not in self._relist:
+            return False
+        self._relist.discard(res.name)
+        self.relisted[res.name] = self.relisted.get(res.name, 0) + 1
+        self.emit(SourceState(res.name, Conn.RECONNECTING, "watch went silent: listing again", self.clock(),
+                              failure=silent_watch(res.name, server_of(self.api_client))))
+        return True
+
+    def run_watchdog(self) -> None:
+        """Every check_every seconds, compares each watched resource with the API server's own
+        count and first object; blocks until stop()."""
+        while not self._stop.wait(self.check_every):
+            for res in self.resources:
+                if res.name in self._responses:  # only a watch that is open can be silent
+                    self.check(res)
+
+    def check(self, res: Resource) -> None:
+        """One look: a disagreement seen twice, with nothing heard from the watch in between,
+        drops the watch (the reflector then lists again)."""
+        try:
+            said = peek(self.api_client, res, self.namespace)
+        except Exception:  # noqa: BLE001 - the watch's own errors report a broken link
+            return
+        held = self.held[res.name]
+        count, first, first_rv = said
+        agrees = count in (None, len(held)) and (first is None or held.get(first) == first_rv)
+        heard = self.heard.get(res.name)
+        if agrees:
+            self._doubts.pop(res.name, None)
+            return
+        doubt = self._doubts.get(res.name)
+        if doubt is None or doubt[1] != heard:  # first seen, or the watch moved since: in flight
+            self._doubts[res.name] = (said, heard)
+            return
+        self._doubts.pop(res.name, None)
+        self._relist.add(res.name)
+        resp = self._responses.get(res.name)
+        if resp is not None:
+            _abort(resp)
+
     def _watch(self, res: Resource, rv: str) -> str:
         from kubernetes.watch.watch import iter_resp_lines
 
@@ -222,6 +317,8 @@ class LiveSource:
                   timeout_seconds=self.watch_seconds, _preload_content=False,
                   _request_timeout=(CONNECT_TIMEOUT, self.watch_seconds + 30))
         self._responses[res.name] = resp
+        if res.name in self._relist:  # the watchdog dropped this watch while it was being opened
+            _abort(resp)
         try:
             for line in iter_resp_lines(resp):
                 if not line:
@@ -234,7 +331,13 @@ class LiveSource:
                     from kubernetes.client.exceptions import ApiException
                     raise ApiException(status=obj.get("code"), reason=obj.get("message"))
                 rv = o.resource_version(obj) or rv
+                self._heard(res, rv)
                 if typ in ("ADDED", "MODIFIED", "DELETED"):
+                    held = self.held[res.name]
+                    if typ == "DELETED":
+                        held.pop(_key(obj), None)
+                    else:
+                        held[_key(obj)] = o.resource_version(obj)
                     o.drop_managed_fields(obj)  # here, on the watch's thread: less to queue and keep
                     obj.setdefault("kind", res.kind)
                     obj.setdefault("apiVersion", res.api_version)

@@ -74,7 +74,9 @@ def start_files(app, poll: bool) -> None:
     app.run_source(watcher.run, "answer-files", watcher.stop)
 
 
-def start_live(api_client, app, poll: bool) -> None:
+def start_live(api_client, app, poll: bool):
+    """Starts the watches, their watchdog, the answer files' watcher and doctor; returns the
+    live source."""
     from tutor.cluster.live import LiveSource
 
     live = LiveSource(api_client, app.session.lesson.namespace, app.inbox.put)
@@ -82,8 +84,10 @@ def start_live(api_client, app, poll: bool) -> None:
     app.session.awaiting_lists = {res.name for res in live.resources}
     for res in live.resources:
         app.run_source(partial(live.run_resource, res), f"watch-{res.name}", live.stop)
+    app.run_source(live.run_watchdog, "watchdog", live.stop)
     start_files(app, poll)
     app.run_doctor(api_client)
+    return live
 
 
 def stop_with_error(app, message) -> None:
