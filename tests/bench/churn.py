@@ -146,6 +146,15 @@ class ChildReports:
             self.take(rep)
             self.reports[rep["event"]] = rep
 
+    def dump(self, timeout: float = 30) -> dict | None:
+        """What the child holds now (it answers SIGUSR1 with a "dump" report), or None."""
+        import signal
+
+        self.reports.pop("dump", None)
+        self.proc.send_signal(signal.SIGUSR1)
+        wait(lambda: "dump" in self.reports, timeout, "the tutor's dump")
+        return self.reports.pop("dump", None)
+
     def stop(self) -> dict:
         try:
             self.proc.stdin.close()
@@ -158,9 +167,9 @@ class ChildReports:
 
 
 class TutorChild(ChildReports):
-    def __init__(self, lab, want: int, naive: bool):
+    def __init__(self, lab, want: int, naive: bool, stall: bool = False):
         super().__init__([sys.executable, "-m", "tests.bench.churn_tutor", "--kubeconfig", str(lab.kubeconfig),
-                          "--pods", str(want)] + (["--naive"] if naive else []))
+                          "--pods", str(want)] + (["--naive"] if naive else []) + (["--stall"] if stall else []))
 
 
 def wait(cond, timeout: float, what: str) -> bool:
@@ -173,10 +182,23 @@ def wait(cond, timeout: float, what: str) -> bool:
     return False
 
 
-def cycle(lab, replicas: int, size: int, naive: bool, timeout: float, slack: float) -> dict:
-    """One churn (up, then down) watched by kubectl and by a tutor; returns the times."""
+def tutor_reached(tutor: "TutorChild", phase: str, timeout: float, out: dict) -> bool:
+    """Waits for the tutor to show `phase`; on a timeout, asks it for a dump first (the inbox,
+    the pump, each watch's resourceVersion and last event, the store against a fresh list),
+    prints it and keeps it in `out["stall"]`, so a stall explains itself."""
+    if wait(lambda: phase in tutor.reports, timeout, f"the tutor to see {phase}"):
+        return True
+    dumped = tutor.dump()
+    out["stall"] = {"phase": phase, "waited_s": timeout, "dump": dumped}
+    print(f"  the tutor's dump: {json.dumps(dumped)}", file=sys.stderr, flush=True)
+    return False
+
+
+def cycle(lab, replicas: int, size: int, naive: bool, timeout: float, slack: float, stall: bool = False) -> dict:
+    """One churn (up, then down) watched by kubectl and by a tutor; returns the times (and, when
+    the tutor never showed a phase, its dump). `stall` injects one (churn_tutor --stall)."""
     want = replicas * size
-    tutor = TutorChild(lab, want, naive)
+    tutor = TutorChild(lab, want, naive, stall)
     kubectl = KubectlWatch(lab, want)
     out: dict = {"naive": naive, "pods": want}
     try:
@@ -187,7 +209,10 @@ def cycle(lab, replicas: int, size: int, naive: bool, timeout: float, slack: flo
             t0 = time.time()
             lab.kubectl("apply", "-f", "-", input=json.dumps(lws_manifest(n, size)))
             wait(lambda: phase in kubectl.times, timeout, f"kubectl to see {phase}")
-            wait(lambda: phase in tutor.reports, slack if naive else timeout, f"the tutor to see {phase}")
+            if naive:
+                wait(lambda: phase in tutor.reports, slack, f"the naive tutor to see {phase}")
+            elif not tutor_reached(tutor, phase, timeout, out):
+                break  # a stall: its dump says why; waiting out the next phase would tell nothing more
             k = kubectl.times.get(phase)
             rep = tutor.reports.get(phase, {})
             out[phase] = {
@@ -209,19 +234,15 @@ def run(replicas: int = 500, size: int = 2, naive_replicas: int = 100, timeout: 
         naive_slack: float = 60) -> dict:
     """The design at `replicas` x `size`; then, if naive_replicas, the naive baseline on a smaller
     churn (a second 1,000-pod churn would not fit the bench's time on 2 cores)."""
-    from tests.e2e.labcluster.lab import up
+    from tests.bench.lab_run import bench_lab
 
     t0 = time.monotonic()
-    lab = up(**LAB_ARGS)
-    res: dict = {"lab_start_s": time.monotonic() - t0, "replicas": replicas, "size": size}
-    try:
+    with bench_lab(**LAB_ARGS) as lab:
+        res: dict = {"lab_start_s": time.monotonic() - t0, "replicas": replicas, "size": size}
         lab.kubectl("apply", "-f", "-", input=json.dumps(marker_pod()))
         res["design"] = cycle(lab, replicas, size, naive=False, timeout=timeout, slack=timeout)
         if naive_replicas:
             res["naive"] = cycle(lab, naive_replicas, size, naive=True, timeout=timeout, slack=naive_slack)
-    finally:
-        lab.stop()
-        lab.remove()
     return res
 
 

@@ -6,9 +6,8 @@ Prints JSON lines (wall-clock times, to compare with the kubectl reader in anoth
   {"event": "up", "store_t", "screen_t"}        N pods of the LWS, all Running, none terminating
   {"event": "down", "store_t", "screen_t"}      no pod of the LWS left (after "up")
   {"event": "stats", ...}                       on stdin EOF, then it exits
-  {"event": "dump", ...}                        on SIGUSR1 (the soak's watchdog): the app's
-                                                inbox and refresh state, and the store against
-                                                a fresh list of the pods
+  {"event": "dump", ...}                        on SIGUSR1 (a bench or the soak that waited too
+                                                long): tests/bench/tutor_dump.py
 """
 
 from __future__ import annotations
@@ -16,14 +15,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import signal
 import sys
 import tempfile
 import threading
 import time
-from functools import partial
 from pathlib import Path
 
+from tests.bench import tutor_dump
 from tests.bench.app_run import SIZE, make_naive, rss_mb
 from tutor.cluster import objects as o
 from tutor.cluster.connect import connect
@@ -70,11 +68,30 @@ class Watcher:
         return False
 
 
+def lose_the_screen(app) -> None:
+    """An injected stall, to show a bench's dump on timeout: every delayed call of the refresh
+    pump is lost from here on (as Textual's timers lost them on a starved loop), and the app's
+    own watchdog is off, so the store follows the cluster and the screen never does."""
+    from tutor.ui import app as app_module
+
+    class Lost:
+        def stop(self) -> None:
+            pass
+
+    app_module.PUMP_STUCK_S = float("inf")
+    app.pump.clock.call_later = lambda delay, fn: Lost()
+
+
 async def run(args) -> None:
     tmp = Path(tempfile.mkdtemp(prefix="lwstutor-churn-"))
     session = Session(load(), str(tmp / "workdir"), "en", Progress.load(tmp / "progress.json", 8))
     conn = connect(args.kubeconfig)
-    app = TutorApp(session, context=conn.context, start_sources=partial(start_live, conn.api_client, poll=False))
+    live: list = [None]
+
+    def start_sources(the_app) -> None:
+        live[0] = start_live(conn.api_client, the_app, poll=False)
+
+    app = TutorApp(session, context=conn.context, start_sources=start_sources)
     w = Watcher(args.lws, args.pods, args.marker)
     apply = session.apply
 
@@ -122,33 +139,16 @@ async def run(args) -> None:
     app.run_checks, app.refresh_drawn = noted_recheck, noted_refreshed
     app._display = timed_display
 
-    def dump() -> None:
-        """What a stalled tutor holds, for the soak's watchdog (the state named in BENCHMARKS.md)."""
-        from tutor.cluster.live import list_once
-
-        try:
-            fresh_items, _ = list_once(conn.api_client, RESOURCES[0], "infer")
-        except Exception as exc:  # noqa: BLE001 - a dump must come back whatever fails
-            say(event="dump", t=time.time(), error=repr(exc))
-            return
-        fresh = {o.name(p): o.resource_version(p) for p in fresh_items}
-        held = {o.name(p): o.resource_version(p) for p in session.store.pods_named("infer").values()}
-        say(event="dump", t=time.time(), inbox=app.inbox._q.qsize(), signalled=app.inbox._signalled,
-            pending=len(app.pump.pending), redrawing=app.pump.refreshing,
-            drain_after_redraw=app.pump.drain_after_redraw, refresh_timer=app.pump.timer is not None,
-            dirty=app.pump.dirty, watcher_phase=w.phase, watcher_pods=len(w.pods),
-            watcher_running=sum(w.pods.values()), states={k: v.state.value for k, v in session.states.items()},
-            store_pods=len(held), fresh_pods=len(fresh),
-            missing=sorted(set(fresh) - set(held))[:20], ghosts=sorted(set(held) - set(fresh))[:20],
-            stale=sorted(n for n in set(fresh) & set(held) if fresh[n] != held[n])[:20])
-
-    asyncio.get_running_loop().add_signal_handler(
-        signal.SIGUSR1, lambda: asyncio.get_running_loop().run_in_executor(None, dump))
+    tutor_dump.install(app, session, conn.api_client, "infer", lambda: live[0], say,
+                       extra=lambda: {"watcher_phase": w.phase, "watcher_pods": len(w.pods),
+                                      "watcher_running": sum(w.pods.values())})
     done = threading.Event()
     threading.Thread(target=lambda: (sys.stdin.read(), done.set()), daemon=True).start()
     async with app.run_test(headless=True, size=SIZE, notifications=True):
         if args.naive:
             make_naive(app)
+        if args.stall:
+            lose_the_screen(app)
         watches = [res.name for res in RESOURCES]
         while not (all(session.states.get(r) is not None and session.states[r].state is Conn.OK for r in watches)
                    and w.marker_seen):
@@ -166,6 +166,7 @@ def main() -> int:
     ap.add_argument("--pods", type=int, required=True)
     ap.add_argument("--marker", default="bench-marker")
     ap.add_argument("--naive", action="store_true")
+    ap.add_argument("--stall", action="store_true", help="an injected stall: see lose_the_screen")
     asyncio.run(run(ap.parse_args()))
     return 0
 

@@ -88,7 +88,8 @@ def measure(lab, workdir: Path, learner_cls, scenario) -> dict:
     learner.write = timed_write
     try:
         if not wait(lambda: "ready" in tutor.reports, 120, "the tutor"):
-            raise RuntimeError(f"the tutor did not start watching: {tutor.proc.poll()}")
+            dumped = tutor.dump() if tutor.proc.poll() is None else None
+            raise RuntimeError(f"the tutor did not start watching: {tutor.proc.poll()}, its dump: {dumped}")
         # kubectl prints nothing for an empty namespace: give its watch a moment to be set up
         time.sleep(3)
         if kubectl.proc is None or kubectl.proc.poll() is not None:
@@ -131,20 +132,16 @@ def measure(lab, workdir: Path, learner_cls, scenario) -> dict:
 
 
 def run() -> dict:
-    from tests.e2e.labcluster.lab import up
+    from tests.bench.lab_run import bench_lab
     from tests.e2e.learner import Learner, walkthrough
 
     t0 = time.monotonic()
-    lab = up()
-    res: dict = {"lab_start_s": time.monotonic() - t0, "real_node": lab.real_node}
-    try:
+    with bench_lab() as lab:
+        res: dict = {"lab_start_s": time.monotonic() - t0, "real_node": lab.real_node}
         with tempfile.TemporaryDirectory(prefix="gsb-lws-") as tmp:
             t1 = time.monotonic()
             res.update(measure(lab, Path(tmp), Learner, walkthrough))
             res["walkthrough_s"] = time.monotonic() - t1
-    finally:
-        lab.stop()
-        lab.remove()
     return res
 
 

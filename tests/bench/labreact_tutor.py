@@ -21,7 +21,6 @@ import sys
 import tempfile
 import threading
 import time
-from functools import partial
 from pathlib import Path
 
 from tests.bench.app_run import SIZE
@@ -32,6 +31,7 @@ from tutor.cluster.connect import connect
 from tutor.cluster.events import Conn, ObjectEvent
 from tutor.cluster.live import RESOURCES
 from tutor.commands.tui import start_live
+from tests.bench import tutor_dump
 from tutor.lesson.loader import load
 from tutor.progress import Progress
 from tutor.session import Session
@@ -44,7 +44,13 @@ async def run(args) -> None:
     session = Session(load(), args.workdir, "en", Progress.load(tmp / "progress.json", 8))
     conn = connect(args.kubeconfig)
     hold_until_first_frame()  # as the CLI starts the app (tutor.commands.tui.run_tui): its collector freezes
-    app = TutorApp(session, context=conn.context, start_sources=partial(start_live, conn.api_client, poll=False))
+    live: list = [None]
+
+    def start_sources(the_app) -> None:
+        live[0] = start_live(conn.api_client, the_app, poll=False)
+
+    app = TutorApp(session, context=conn.context, start_sources=start_sources)
+    tutor_dump.install(app, session, conn.api_client, "infer", lambda: live[0], say)
     def item(i: int, it) -> None:
         if isinstance(it, ObjectEvent):
             say(event="item", i=i, kind="Pod", name=o.name(it.obj), rv=o.resource_version(it.obj), type=it.type,
