@@ -239,7 +239,7 @@ class LiveSource:
                 while not self._stop.is_set() and res.name not in self._relist:
                     rv = self._watch(res, rv)
                 if self._relist_now(res):
-                    state = Conn.RECONNECTING
+                    state, failed_shown = Conn.RECONNECTING, True  # its reason stays until the list is in
                     continue
             except Gone:
                 self.gone[res.name] = self.gone.get(res.name, 0) + 1
@@ -249,7 +249,7 @@ class LiveSource:
                 if self._stop.is_set():
                     return
                 if self._relist_now(res):  # the watchdog cut the watch: list again at once
-                    state = Conn.RECONNECTING
+                    state, failed_shown = Conn.RECONNECTING, True
                     continue
                 failed = classify(exc, res, server_of(self.api_client))
                 state = failed.state
