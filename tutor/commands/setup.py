@@ -50,7 +50,13 @@ def _recording_errors_as_usage():
     try:
         yield
     except RecordingError as exc:
-        raise UsageError(str(exc), kind="recording") from None
+        raise recording_error(exc) from None
+
+
+def recording_error(exc) -> UsageError:
+    """A recording that cannot be read (tutor.cluster.recording.RecordingError), as a usage error
+    in both languages."""
+    return UsageError(exc.text("en"), exc.text("ko"), kind="recording")
 
 
 def open_recording(path: str):
