@@ -177,6 +177,6 @@ def test_doctor_without_any_kubeconfig_still_checks_the_workdir(sandbox, tmp_pat
 
 
 def test_a_usage_error_with_json_is_json():
-    run = lwstutor("check", "--json", "--step", "x")
+    run = lwstutor("check", "--json", "--step", "x", "--lang", "en")
     assert run.code == 2
-    assert "invalid int value" in json.loads(run.stdout)["error"]["message"]
+    assert "'x' is not a whole number" in json.loads(run.stdout)["error"]["message"]

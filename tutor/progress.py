@@ -76,6 +76,11 @@ def peek_lang(path: Path) -> str:
     return lang if lang in ("ko", "en") else ""
 
 
+def remembered_lang(lesson: str) -> str:
+    """The language saved with a lesson's progress in the state dir ("" when none)."""
+    return peek_lang(state_dir() / f"progress-{lesson}.json")
+
+
 def _now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S%z")
 

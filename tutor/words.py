@@ -24,6 +24,17 @@ def pick(words: Words, lang: str, **fields) -> str:
     return say(lang, words[0], words[1], **fields)
 
 
+def default_lang(cli_lang: str | None, saved: str = "") -> str:
+    """--lang, else the language saved with the progress, else the locale (Korean unless it is
+    clearly another language)."""
+    if cli_lang:
+        return cli_lang
+    if saved in ("ko", "en"):
+        return saved
+    env = os.environ.get("LC_ALL") or os.environ.get("LC_MESSAGES") or os.environ.get("LANG") or ""
+    return "en" if env and not env.startswith("ko") and not env.startswith(("C", "POSIX")) else "ko"
+
+
 # The system's reasons (errno), as a Korean writer would say them; the English is the system's own.
 _OS_KO = {
     errno.EACCES: "권한이 없습니다", errno.EPERM: "허용되지 않습니다", errno.EROFS: "읽기 전용 파일 시스템입니다",

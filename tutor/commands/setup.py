@@ -10,9 +10,9 @@ from pathlib import Path
 from tutor.commands import paths
 from tutor.commands.results import UsageError
 from tutor.lesson.loader import DEFAULT, Lesson, LessonError, available, load
-from tutor.progress import Progress, looks_like_ours, peek_lang, state_dir
+from tutor.progress import Progress, looks_like_ours, remembered_lang, state_dir
 from tutor.session import Session
-from tutor.words import say
+from tutor.words import default_lang, say
 
 
 def lesson_for(args) -> Lesson:
@@ -136,21 +136,10 @@ def chosen_lang(args) -> str:
         return lang
     try:
         name = getattr(args, "lesson", None)
-        saved = peek_lang(state_dir() / f"progress-{name if name in available() else DEFAULT}.json")
+        saved = remembered_lang(name if name in available() else DEFAULT)
     except Exception:  # noqa: BLE001 - an error message must not fail for want of a language
         saved = ""
     return default_lang(None, saved)
-
-
-def default_lang(cli_lang: str | None, saved: str = "") -> str:
-    """--lang, else the language saved with the progress, else the locale (Korean unless it is
-    clearly another language)."""
-    if cli_lang:
-        return cli_lang
-    if saved in ("ko", "en"):
-        return saved
-    env = os.environ.get("LC_ALL") or os.environ.get("LC_MESSAGES") or os.environ.get("LANG") or ""
-    return "en" if env and not env.startswith("ko") and not env.startswith(("C", "POSIX")) else "ko"
 
 
 def session_for(args, progress: Progress | None = None) -> Session:
