@@ -162,7 +162,23 @@ def test_doctor_on_a_refused_connection_still_checks_the_workdir(sandbox, tmp_pa
     assert out["error"]["kind"] == "refused"
     checks = {c["id"]: c for c in out["checks"]}
     assert not checks["cluster"]["ok"] and "connection refused" in checks["cluster"]["title"]
-    assert not checks["workdir"]["ok"] and "is not a directory" in checks["workdir"]["title"]
+    assert not checks["workdir"]["ok"] and "is a file, not a directory" in checks["workdir"]["title"]
+
+
+@pytest.mark.parametrize("path, kind", [("device", "a device"), ("fifo", "a FIFO"), ("symlink to a device", "a device"),
+                                        ("someone else's file", "a file")])
+def test_doctor_never_advises_moving_what_stands_at_the_workdir(sandbox, path, kind):
+    """`doctor --workdir /dev/null` once suggested moving /dev/null away: what stands there is
+    not the tutor's to move (a device, a FIFO, a system file); the fix is another directory."""
+    root, paths, subs, env = sandbox
+    for lang, said, fix in (("en", f"is {kind}, not a directory", "--workdir"),
+                            ("ko", "디렉터리가 아니라", "--workdir")):
+        run = lwstutor("doctor", "--kubeconfig", subs["{DEAD}"], "--workdir", paths[path], "--lang", lang, "--json",
+                       env=env)
+        workdir = {c["id"]: c for c in json.loads(run.stdout)["checks"]}["workdir"]
+        text = " ".join([workdir["title"], *workdir["fix"]])
+        assert not workdir["ok"] and said in workdir["title"] and paths[path] in workdir["title"], workdir
+        assert fix in text and "move" not in text and "치우" not in text and "mv " not in text, workdir
 
 
 def test_doctor_without_any_kubeconfig_still_checks_the_workdir(sandbox, tmp_path):
