@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 import pytest
 
@@ -116,6 +117,20 @@ def test_the_message_is_korean_in_korean(sandbox):
     assert_one_line_error(run, "파일이 아니라 디렉터리입니다", paths["directory"])
     run = lwstutor("check", "--replay", W, "--workdir", paths["someone else's file"], "--lang", "ko", "--json", env=env)
     assert_one_line_error(run, "디렉터리가 아니라 파일입니다", json_out=True)
+
+
+KOREAN_CASES = [(cmd, path) for cmd, path in CASES if cmd.startswith("tutor ") or cmd == "record FILE"]
+
+
+@pytest.mark.parametrize("cmd,path", KOREAN_CASES, ids=[f"{c} {p}" for c, p in KOREAN_CASES])
+def test_every_hostile_path_is_said_in_korean_alone(sandbox, cmd, path):
+    """In Korean, no English is left but what stays as typed: the path, flags, commands, names."""
+    root, paths, subs, env = sandbox
+    template, _, _ = COMMANDS[cmd]
+    message = assert_one_line_error(lwstutor(*_argv(template, paths[path], subs), "--lang", "ko", env=env))
+    left = re.sub(r"\S*/\S*|--[\w-]+|\"[^\"]*\"|대상: [^)]*", " ", message.replace(paths[path], " "))
+    allowed = {"lwstutor", "kubeconfig", "YAML", "FIFO", "JSON", "UTF", "record", "clusters", "users", "contexts", "mkdir"}
+    assert not [w for w in re.findall(r"[A-Za-z]{3,}", left) if w not in allowed], message
 
 
 def test_state_file_dir_no_longer_renames_the_directory(sandbox):

@@ -24,6 +24,7 @@ from tutor.cluster.recording import Header, RecordingError, Writer, open_recordi
 from tutor.commands.setup import connect_for, session_for
 from tutor.workspace.files import FileRead
 from tutor.workspace.watch import FileWatcher
+from tutor.words import os_reason
 
 
 def server_version(api_client, server: str) -> str:
@@ -123,8 +124,9 @@ def run_record(args) -> int:
                 try:
                     writer = Writer(out.open(), header)
                 except OSError as exc:
-                    raise UsageError(f"record {args.file}: cannot write ({exc.strerror or exc})",
-                                     f"record {args.file}: 쓸 수 없습니다 ({exc.strerror or exc})", kind="path") from None
+                    en, ko = os_reason(exc)
+                    raise UsageError(f"record {args.file}: cannot write ({en})",
+                                     f"record {args.file}: 쓸 수 없습니다({ko})", kind="path") from None
                 for early in waiting:
                     count += write_item(session, writer, early, clock)
                 continue
