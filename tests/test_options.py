@@ -244,6 +244,12 @@ def test_the_language_is_known_before_parsing_from_odd_argv(tmp_path, monkeypatc
     assert code == 2 and "알 수 없는 인자입니다" in err
 
 
+def test_a_step_out_of_range_is_said_by_check_in_the_learners_language():
+    for step in ("-1", "0", "9"):
+        res = run("check", "--replay", str(WALKTHROUGH), "--step", step, "--lang", "ko")
+        assert res.returncode == 2 and f"--step {step}: 이 수업의 단계는 1부터 8까지입니다" in res.stderr, res.stderr
+
+
 def test_a_parse_error_with_json_is_json_in_the_learners_language(capsys):
     code, out, _ = main_output(["check", "--json", "--step", "x", "--lang", "ko"], capsys)
     assert code == 2 and "'x'는 정수가 아닙니다" in json.loads(out)["error"]["message"]

@@ -122,14 +122,18 @@ def pick(words: tuple[str, str], lang: str, **fields) -> str:
 
 def number(option: str, lang: str, *, positive: bool = False, integer: bool = False, what: tuple[str, str] = ("", "")):
     """An argparse `type` for a number an option takes: finite (no nan, no inf), 0 or more (more
-    than 0 with `positive`), a whole number with `integer`; else one line in `lang` naming the
-    option and the value, as kubectl does."""
+    than 0 with `positive`); or with `integer`, a whole number (its range is the command's to
+    judge). Else one line in `lang` naming the option and the value, as kubectl does."""
     def convert(text: str):
         try:
             value = int(text) if integer else float(text)
         except ValueError:
             value = None
-        if value is None or not math.isfinite(value) or value < 0 or (positive and value == 0):
+        if value is None or integer:  # a whole number's range is the command's to judge (check: the steps there are)
+            if value is None:
+                raise argparse.ArgumentTypeError(_bad_number(option, text, lang, positive, integer, what))
+            return value
+        if not math.isfinite(value) or value < 0 or (positive and value == 0):
             raise argparse.ArgumentTypeError(_bad_number(option, text, lang, positive, integer, what))
         return value
     return convert
