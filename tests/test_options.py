@@ -203,6 +203,18 @@ def test_help_speaks_the_learners_language(command, capsys):
     assert code == 0 and en.startswith("usage: lwstutor") and not HANGUL.search(en), en
 
 
+@pytest.mark.parametrize("columns", [80, 60])
+def test_korean_help_fits_half_a_laptop(columns, monkeypatch, capsys):
+    """argparse wraps help by characters; a Korean syllable takes two columns of the terminal."""
+    from rich.cells import cell_len
+
+    monkeypatch.setenv("COLUMNS", str(columns))
+    for command in COMMANDS:
+        _, out, _ = main_output([command, "--help", "--lang", "ko"] if command else ["--help", "--lang", "ko"], capsys)
+        wide = [line for line in out.splitlines() if cell_len(line) > columns]
+        assert not wide, wide
+
+
 # (argv, what English says, what Korean says)
 PARSE_ERRORS = [
     (["--bogus"], "unrecognized arguments: --bogus", "알 수 없는 인자입니다: --bogus"),

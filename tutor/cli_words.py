@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import math
 import re
+import unicodedata
 
 from tutor.korean import particle
 from tutor.words import say
@@ -102,12 +103,61 @@ def argparse_error(message: str, lang: str) -> str:
 
 
 class KoreanHelpFormatter(argparse.HelpFormatter):
-    """The help's usage line with the learner's prefix; everything else is the parser's own text."""
+    """The help's usage line with the learner's prefix, and its text wrapped by the columns it
+    takes on the terminal: argparse counts characters, and a Korean syllable takes two columns
+    (Korean help wrapped at 78 characters ran over an 80-column terminal)."""
 
     lang = "en"
 
     def add_usage(self, usage, actions, groups, prefix=None):  # noqa: D102 - argparse's
         return super().add_usage(usage, actions, groups, prefix if prefix is not None else pick(USAGE, self.lang))
+
+    def _format_usage(self, usage, actions, groups, prefix):  # noqa: D102 - argparse's
+        extra = cells(prefix) - len(prefix) if prefix else 0  # "사용법: " takes 3 more columns than characters
+        if not extra:
+            return super()._format_usage(usage, actions, groups, prefix)
+        self._width -= extra
+        try:
+            text = super()._format_usage(usage, actions, groups, prefix)
+        finally:
+            self._width += extra
+        first, *rest = text.split("\n")
+        return "\n".join([first, *((" " * extra + line) if line.strip() else line for line in rest)])
+
+    def _split_lines(self, text, width):  # noqa: D102 - argparse's
+        return wrap_cells(" ".join(text.split()), width)
+
+    def _fill_text(self, text, width, indent):  # noqa: D102 - argparse's
+        return "\n".join(indent + line for line in wrap_cells(" ".join(text.split()), width - len(indent)))
+
+
+def cells(text: str) -> int:
+    """The columns `text` takes on a terminal (East Asian wide and full-width characters: two)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def wrap_cells(text: str, width: int) -> list[str]:
+    """Words into lines of at most `width` columns (a word wider than that on a line of its own,
+    cut)."""
+    width = max(width, 10)
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        while cells(word) > width:  # a path longer than the line: cut it
+            cut = next(i for i in range(len(word), 0, -1) if cells(word[:i]) <= width)
+            if line:
+                lines.append(line)
+                line = ""
+            lines.append(word[:cut])
+            word = word[cut:]
+        if line and cells(line) + 1 + cells(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    if line:
+        lines.append(line)
+    return lines
 
 
 def formatter_for(lang: str) -> type[argparse.HelpFormatter]:
