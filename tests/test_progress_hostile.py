@@ -266,6 +266,21 @@ async def test_the_tui_shows_the_notice_and_starts_clean(tmp_path, monkeypatch):
     assert len(_aside(state)) == 1
 
 
+async def test_the_tui_shows_the_notice_in_the_sessions_language(tmp_path, monkeypatch):
+    """The notice is worded in the session's language when it is shown (the damaged file could
+    not say which)."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    rec = empty_recording(tmp_path)
+    state = progress_mod.state_dir() / f"replay-{rec.stem}.json"
+    state.parent.mkdir(parents=True)
+    state.write_text("{ half")
+    app = make_app(rec, lang="ko")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        notes = [re.sub(r"\s", "", n.message) for n in app._notifications]  # wrapped to the toast's width
+        assert any("올바른JSON이아닙니다" in n and "처음부터시작합니다" in n for n in notes), notes
+
+
 async def test_the_tui_starts_with_a_directory_at_its_own_state_path(tmp_path, monkeypatch):
     """A directory where the tutor's own progress file goes: a notice, the directory untouched."""
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
