@@ -254,6 +254,10 @@ def test_the_language_is_known_before_parsing_from_odd_argv(tmp_path, monkeypatc
     (tmp_path / "lwstutor" / "progress-lws.json").write_text(json.dumps({"version": 1, "lang": "ko"}))
     code, _, err = main_output(["--bogus"], capsys)
     assert code == 2 and "알 수 없는 인자입니다" in err
+    (tmp_path / "lwstutor" / "progress-scale.json").write_text(json.dumps({"version": 1, "lang": "en"}))
+    for argv in (["--lesson", "scale", "--bogus"], ["--lesson=scale", "--bogus"]):
+        code, _, err = main_output(argv, capsys)
+        assert code == 2 and "unrecognized arguments" in err, err
 
 
 def test_a_step_out_of_range_is_said_by_check_in_the_learners_language():

@@ -221,7 +221,9 @@ def lang_before_parsing(argv: list) -> str:
     from tutor.progress import remembered_lang
 
     try:
-        lesson = next((argv[i + 1] for i, a in enumerate(argv[:-1]) if a == "--lesson"), "lws")
+        lesson = next((argv[i + 1] if a == "--lesson" else a.partition("=")[2] for i, a in enumerate(argv)
+                       if isinstance(a, str) and (a == "--lesson" and i + 1 < len(argv) or a.startswith("--lesson="))),
+                      "lws")
         saved = remembered_lang(lesson if isinstance(lesson, str) and re.fullmatch(r"[a-z0-9][a-z0-9_-]*", lesson)
                                 else "lws")
     except Exception:  # noqa: BLE001 - the language of a message must never be why it fails
