@@ -38,7 +38,7 @@ async def test_the_demo_at_speed_0_is_instant_and_still_passes_every_step():
     """`demo --help` says 0 = instant: the cluster's activity comes at once, the pauses stay."""
     app = demo_app(build_parser().parse_args(["demo", "--speed", "0", "--pause", "0.05", "--lang", "en"]))
     async with app.run_test(size=(80, 40)) as pilot:
-        await settled(pilot, timeout=60)
+        await settled(pilot, timeout=120)
         assert sorted(app.session.progress.passed) == list(range(1, 9)) and app.session.progress.current == 8
 
 
