@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from tutor import __version__, cli_words
 from tutor.commands.results import EXIT_OK, EXIT_USAGE, UsageError
-from tutor.words import default_lang, say
+from tutor.words import default_lang, pick, say
 
 
 @dataclass(frozen=True)
@@ -126,7 +126,7 @@ def _add_options(p: argparse.ArgumentParser, takes: tuple[str, ...], prefix: str
         plain = not {"action", "choices", "metavar"} & opt.kwargs.keys()  # else argparse names it well
         kwargs = {"metavar": dest.upper(), **opt.kwargs} if plain else dict(opt.kwargs)
         if opt.number is not None:
-            kwargs["type"] = cli_words.number(opt.flags[-1], lang, **opt.number)
+            kwargs["type"] = cli_words.number(lang, **opt.number)
         p.add_argument(*opt.flags, dest=prefix + dest, default=argparse.SUPPRESS,
                        help=text if dest in takes else argparse.SUPPRESS, **kwargs)
 
@@ -142,10 +142,10 @@ class _Parser(argparse.ArgumentParser):
     def __init__(self, *args, lang: str = "en", **kwargs):
         super().__init__(*args, formatter_class=cli_words.formatter_for(lang), add_help=False, **kwargs)
         self.lang = lang
-        self._positionals.title = cli_words.pick(cli_words.POSITIONALS, lang)
-        self._optionals.title = cli_words.pick(cli_words.OPTIONALS, lang)
+        self._positionals.title = pick(cli_words.POSITIONALS, lang)
+        self._optionals.title = pick(cli_words.OPTIONALS, lang)
         self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS,
-                          help=cli_words.pick(cli_words.HELP, lang))
+                          help=pick(cli_words.HELP, lang))
 
     def error(self, message: str):  # noqa: D102 - argparse's
         from tutor.commands.results import UsageError, print_json
@@ -154,7 +154,7 @@ class _Parser(argparse.ArgumentParser):
         if self.json_errors:
             print_json(UsageError(text).to_json(self.lang))
         else:
-            hint = cli_words.pick(cli_words.SEE_HELP, self.lang, prog=self.prog)
+            hint = pick(cli_words.SEE_HELP, self.lang, prog=self.prog)
             self._print_message(f"lwstutor: {text}\n  {hint}\n", sys.stderr)
         self.exit(EXIT_USAGE)
 
@@ -170,7 +170,7 @@ def build_parser(lesson=None, json_errors: bool = False, lang: str = "en") -> ar
     root = _RootParser(prog="lwstutor", description=say(lang, *DESCRIPTION), lang=lang)
     root.json_errors = json_errors
     root.add_argument("--version", action="version", version=f"lwstutor {__version__}",
-                      help=cli_words.pick(cli_words.VERSION, lang))
+                      help=pick(cli_words.VERSION, lang))
     _add_options(root, COMMANDS[""].options, "", lesson, lang)
     sub = root.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, cmd in COMMANDS.items():

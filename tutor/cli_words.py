@@ -18,7 +18,7 @@ import re
 import unicodedata
 
 from tutor.korean import particle
-from tutor.words import say
+from tutor.words import pick, say
 
 # argparse's own labels (Python 3.11 to 3.13)
 USAGE = ("usage: ", "사용법: ")
@@ -164,16 +164,12 @@ def formatter_for(lang: str) -> type[argparse.HelpFormatter]:
     return type("HelpFormatter", (KoreanHelpFormatter,), {"lang": lang})
 
 
-def pick(words: tuple[str, str], lang: str, **fields) -> str:
-    return say(lang, words[0], words[1], **fields)
-
-
 # --- numbers ---------------------------------------------------------------------------------
 
-def number(option: str, lang: str, *, positive: bool = False, integer: bool = False, what: tuple[str, str] = ("", "")):
+def number(lang: str, *, positive: bool = False, integer: bool = False, what: tuple[str, str] = ("", "")):
     """An argparse `type` for a number an option takes: finite (no nan, no inf), 0 or more (more
     than 0 with `positive`); or with `integer`, a whole number (its range is the command's to
-    judge). Else one line in `lang` naming the option and the value, as kubectl does."""
+    judge). Else a line in `lang` naming the value (argparse puts the option before it)."""
     def convert(text: str):
         try:
             value = int(text) if integer else float(text)
@@ -181,15 +177,15 @@ def number(option: str, lang: str, *, positive: bool = False, integer: bool = Fa
             value = None
         if value is None or integer:  # a whole number's range is the command's to judge (check: the steps there are)
             if value is None:
-                raise argparse.ArgumentTypeError(_bad_number(option, text, lang, positive, integer, what))
+                raise argparse.ArgumentTypeError(_bad_number(text, lang, positive, integer, what))
             return value
         if not math.isfinite(value) or value < 0 or (positive and value == 0):
-            raise argparse.ArgumentTypeError(_bad_number(option, text, lang, positive, integer, what))
+            raise argparse.ArgumentTypeError(_bad_number(text, lang, positive, integer, what))
         return value
     return convert
 
 
-def _bad_number(option, text, lang, positive, integer, what) -> str:
+def _bad_number(text, lang, positive, integer, what) -> str:
     unit_en, unit_ko = (f" of {what[0]}", f"{what[1]} 단위 ") if what[0] else ("", "")
     if integer:
         en, ko = "'{value}' is not a whole number", "'{value}'{p} 정수가 아닙니다"
