@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import RECORDINGS, WALKTHROUGH
 
 WALK = str(WALKTHROUGH)
@@ -47,8 +49,10 @@ def test_workdir_overrides_the_recorded_files(tmp_path):
 def test_usage_errors_exit_2(tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text("not a recording\n")
-    res = run("check", "--replay", str(bad))
+    res = run("check", "--replay", str(bad), "--lang", "en")
     assert res.returncode == 2 and "not a lwstutor recording" in res.stderr
+    res = run("check", "--replay", str(bad), "--lang", "ko")
+    assert res.returncode == 2 and "lwstutor 녹화 파일이 아닙니다" in res.stderr
     res = run("check", "--replay", WALK, "--step", "9", "--lang", "en")
     assert res.returncode == 2 and "steps 1 to 8" in res.stderr
     res = run("check", "--bogus")
@@ -133,31 +137,35 @@ HEADLESS_TUI = ("import sys, tutor.ui.app as a; run = a.TutorApp.run; "
                 "from tutor.cli import main; sys.exit(main(sys.argv[1:]))")
 
 
-def test_tui_on_a_recording_with_a_bad_line_ends_with_that_line(tmp_path):
+@pytest.mark.parametrize("lang, said", [("en", "not valid JSON"), ("ko", "올바른 JSON이 아닙니다")])
+def test_tui_on_a_recording_with_a_bad_line_ends_with_that_line(tmp_path, lang, said):
     bad = tmp_path / "bad.jsonl"
     lines = open(WALK, encoding="utf-8").read().splitlines()[:5] + ["{not json"]
     bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
     res = subprocess.run([sys.executable, "-c", HEADLESS_TUI, "--replay", str(bad), "--speed", "0",
-                          "--state-file", str(tmp_path / "p.json")],
+                          "--state-file", str(tmp_path / "p.json"), "--lang", lang],
                          capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
     assert res.returncode == 2, res.stderr
-    assert f"lwstutor: {bad}:6: not JSON" in res.stderr and "Traceback" not in res.stderr
+    assert f"lwstutor: {bad}:6: {said}" in res.stderr and "Traceback" not in res.stderr
 
 
 def test_tui_refuses_a_file_that_is_not_a_recording_before_starting(tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text("not a recording\n")
-    res = subprocess.run([sys.executable, "-c", HEADLESS_TUI, "--replay", str(bad)],
+    res = subprocess.run([sys.executable, "-c", HEADLESS_TUI, "--replay", str(bad), "--lang", "en"],
                          capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
     assert res.returncode == 2 and "not a lwstutor recording" in res.stderr and "Traceback" not in res.stderr
 
 
-def test_check_on_a_recording_with_a_bad_line_names_it(tmp_path):
+@pytest.mark.parametrize("lang, said", [("en", "a watch event needs"), ("ko", "워치 이벤트에는")])
+def test_check_on_a_recording_with_a_bad_line_names_it(tmp_path, lang, said):
     bad = tmp_path / "bad.jsonl"
     lines = open(WALK, encoding="utf-8").read().splitlines()[:5] + ['{"t": 1, "type": "ADDED"}']
     bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    res = run("check", "--replay", str(bad))
-    assert res.returncode == 2 and f"{bad}:6: a watch event needs" in res.stderr and "Traceback" not in res.stderr
+    res = run("check", "--replay", str(bad), "--lang", lang)
+    assert res.returncode == 2 and f"{bad}:6: {said}" in res.stderr and "Traceback" not in res.stderr
+    res = run("check", "--replay", str(bad), "--lang", lang, "--json")
+    assert json.loads(res.stdout)["error"]["message"].startswith(f"{bad}:6: {said}")
 
 
 def test_doctor_reads_an_image_tag_as_docker_does():

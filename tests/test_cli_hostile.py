@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 import pytest
 
@@ -118,6 +119,20 @@ def test_the_message_is_korean_in_korean(sandbox):
     assert_one_line_error(run, "디렉터리가 아니라 파일입니다", json_out=True)
 
 
+KOREAN_CASES = [(cmd, path) for cmd, path in CASES if cmd.startswith("tutor ") or cmd == "record FILE"]
+
+
+@pytest.mark.parametrize("cmd,path", KOREAN_CASES, ids=[f"{c} {p}" for c, p in KOREAN_CASES])
+def test_every_hostile_path_is_said_in_korean_alone(sandbox, cmd, path):
+    """In Korean, no English is left but what stays as typed: the path, flags, commands, names."""
+    root, paths, subs, env = sandbox
+    template, _, _ = COMMANDS[cmd]
+    message = assert_one_line_error(lwstutor(*_argv(template, paths[path], subs), "--lang", "ko", env=env))
+    left = re.sub(r"\S*/\S*|--[\w-]+|\"[^\"]*\"|대상: [^)]*", " ", message.replace(paths[path], " "))
+    allowed = {"lwstutor", "kubeconfig", "YAML", "FIFO", "JSON", "UTF", "record", "clusters", "users", "contexts", "mkdir"}
+    assert not [w for w in re.findall(r"[A-Za-z]{3,}", left) if w not in allowed], message
+
+
 def test_state_file_dir_no_longer_renames_the_directory(sandbox):
     """The report that started this: `--state-file /tmp` moved /tmp aside."""
     root, paths, subs, env = sandbox
@@ -162,7 +177,23 @@ def test_doctor_on_a_refused_connection_still_checks_the_workdir(sandbox, tmp_pa
     assert out["error"]["kind"] == "refused"
     checks = {c["id"]: c for c in out["checks"]}
     assert not checks["cluster"]["ok"] and "connection refused" in checks["cluster"]["title"]
-    assert not checks["workdir"]["ok"] and "is not a directory" in checks["workdir"]["title"]
+    assert not checks["workdir"]["ok"] and "is a file, not a directory" in checks["workdir"]["title"]
+
+
+@pytest.mark.parametrize("path, kind", [("device", "a device"), ("fifo", "a FIFO"), ("symlink to a device", "a device"),
+                                        ("someone else's file", "a file")])
+def test_doctor_never_advises_moving_what_stands_at_the_workdir(sandbox, path, kind):
+    """`doctor --workdir /dev/null` once suggested moving /dev/null away: what stands there is
+    not the tutor's to move (a device, a FIFO, a system file); the fix is another directory."""
+    root, paths, subs, env = sandbox
+    for lang, said, fix in (("en", f"is {kind}, not a directory", "--workdir"),
+                            ("ko", "디렉터리가 아니라", "--workdir")):
+        run = lwstutor("doctor", "--kubeconfig", subs["{DEAD}"], "--workdir", paths[path], "--lang", lang, "--json",
+                       env=env)
+        workdir = {c["id"]: c for c in json.loads(run.stdout)["checks"]}["workdir"]
+        text = " ".join([workdir["title"], *workdir["fix"]])
+        assert not workdir["ok"] and said in workdir["title"] and paths[path] in workdir["title"], workdir
+        assert fix in text and "move" not in text and "치우" not in text and "mv " not in text, workdir
 
 
 def test_doctor_without_any_kubeconfig_still_checks_the_workdir(sandbox, tmp_path):
@@ -177,6 +208,6 @@ def test_doctor_without_any_kubeconfig_still_checks_the_workdir(sandbox, tmp_pat
 
 
 def test_a_usage_error_with_json_is_json():
-    run = lwstutor("check", "--json", "--step", "x")
+    run = lwstutor("check", "--json", "--step", "x", "--lang", "en")
     assert run.code == 2
-    assert "invalid int value" in json.loads(run.stdout)["error"]["message"]
+    assert "'x' is not a whole number" in json.loads(run.stdout)["error"]["message"]

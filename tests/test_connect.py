@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -209,3 +210,59 @@ def test_doctor_on_a_stock_k3s_vm_says_which_file_and_why(vm):
     first = out["checks"][0]
     assert first["id"] == "kubeconfig" and vm.k3s in first["title"] and "k3s's kubeconfig" in first["title"]
     assert out["checks"][1]["id"] == "cluster" and not out["checks"][1]["ok"]
+
+
+# --- Korean is all Korean ----------------------------------------------------------------------
+
+def english_left(text: str, *typed: str) -> list[str]:
+    """Latin words of three letters or more left in a Korean message once what stays as typed
+    (paths, commands, names, kubeconfig's own keys) is taken out."""
+    for t in typed:
+        text = text.replace(t, " ")
+    text = re.sub(r"\S*/\S*|'[^']*'|\$\w+|--[\w-]+", " ", text)
+    allowed = {"kubeconfig", "lwstutor", "demo", "YAML", "clusters", "users", "contexts", "root", "sudo", "mode"}
+    return [w for w in re.findall(r"[A-Za-z]{3,}", text) if w not in allowed and not w.isupper()]
+
+
+def _korean_error(fn) -> str:
+    with pytest.raises(ConnectError) as exc:
+        fn()
+    korean = exc.value.text("ko")
+    assert re.search("[\uac00-\ud7a3]", korean), korean
+    return korean
+
+
+def test_a_dangling_or_unreadable_kubeconfig_is_all_korean_in_korean(vm, tmp_path):
+    dangling = tmp_path / "dangling"
+    dangling.symlink_to("nowhere")
+    loop = tmp_path / "loop"
+    loop.symlink_to("loop")
+    bad_yaml = tmp_path / "bad.yaml"
+    bad_yaml.write_text("clusters: [\n\t:")
+    not_a_map = tmp_path / "list.yaml"
+    not_a_map.write_text("- 1\n")
+    for path, said in ((dangling, "파일이나 디렉터리가 없습니다"), (loop, "심볼릭 링크가 순환합니다"),
+                       (bad_yaml, "올바른 YAML이 아닙니다"), (not_a_map, "kubeconfig 형식이 아닙니다")):
+        korean = _korean_error(lambda p=path: find_kubeconfig(str(p), where=vm))
+        assert said in korean and str(path) in korean and not english_left(korean, str(path)), korean
+    korean = _korean_error(lambda: find_kubeconfig(str(tmp_path / "typo"), where=vm))
+    assert "--kubeconfig" in korean and not english_left(korean, str(tmp_path / "typo")), korean
+
+
+def test_a_context_that_is_not_there_and_no_in_cluster_config_are_all_korean_in_korean(vm):
+    path = kubeconfig(Path(vm.home) / ".kube/config")
+    korean = _korean_error(lambda: connect(context="nope", where=vm))
+    assert "nope" in korean and not english_left(korean, str(path), "nope"), korean
+    where = Where(environ={"KUBERNETES_SERVICE_HOST": "10.0.0.1"}, home=str(Path(vm.home) / "none"), k3s=vm.k3s)
+    korean = _korean_error(lambda: connect(where=where))
+    assert not english_left(korean), korean
+    korean = _korean_error(lambda: find_kubeconfig(where=Where(environ={}, home=str(Path(vm.home) / "none"),
+                                                                 k3s=vm.k3s)))
+    assert not english_left(korean), korean
+
+
+def test_doctor_json_says_why_that_kubeconfig_in_the_learners_language(vm):
+    kubeconfig(Path(vm.k3s), server="https://127.0.0.1:9")  # nothing listens there
+    out = json.loads(lwstutor_in(vm, "doctor", "--json", "--lang", "ko", "--kubeconfig", vm.k3s).stdout)
+    assert out["kubeconfig"]["why"] == "--kubeconfig로 지정함" and out["kubeconfig"]["files"] == [vm.k3s]
+    assert out["error"]["kind"] == "refused" and not english_left(out["error"]["message"], "https://127.0.0.1:9")

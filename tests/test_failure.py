@@ -5,6 +5,8 @@ so the client's own exception is built as urllib3 raises it."""
 
 from __future__ import annotations
 
+import errno
+import re
 import socket
 import ssl
 import threading
@@ -109,6 +111,20 @@ def test_the_server_answered(status, kind, phrase):
     f = describe(exc, "https://127.0.0.1:6443")
     assert f.kind == kind and f.status == status and f.reached
     _one_line(f, phrase)
+
+
+def test_a_systems_reason_is_korean_in_korean():
+    """An OSError's reason under a connection failure ("unreachable", "closed") was the system's
+    English in the Korean sentence."""
+    from urllib3.exceptions import MaxRetryError, NewConnectionError, ProtocolError
+
+    unreachable = MaxRetryError(None, "/api", NewConnectionError(None, "x"))
+    unreachable.reason.__cause__ = OSError(errno.EHOSTUNREACH, "No route to host")
+    closed = ProtocolError("Connection aborted.", ConnectionResetError(errno.ECONNRESET, "Connection reset by peer"))
+    for exc, kind, ko in ((unreachable, "unreachable", "호스트에 닿을 수 없습니다"), (closed, "closed", "연결이 끊겼습니다")):
+        f = describe(exc, "https://10.0.0.1:6443")
+        assert f.kind == kind and ko in f.ko and not re.search("[a-z]{3,}", f.ko.replace("https://10.0.0.1:6443", "")), f
+        assert "No route" in f.en or "reset by peer" in f.en, f
 
 
 def test_a_reason_given_in_both_languages_stays_in_its_own():

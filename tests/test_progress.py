@@ -32,7 +32,7 @@ def test_corrupt_file_is_set_aside(tmp_path):
     path = tmp_path / "p.json"
     path.write_text("{ half written")
     p = Progress.load(path, 8)
-    assert p.passed == {} and "moved to" in p.notice
+    assert p.passed == {} and "moved it to" in p.notice
     aside = [f for f in tmp_path.iterdir() if f.name.startswith("p.json.corrupt-")]
     assert len(aside) == 1 and aside[0].read_text() == "{ half written"
     p.latch(1, "ok")
@@ -42,7 +42,7 @@ def test_corrupt_file_is_set_aside(tmp_path):
 def test_wrong_shape_is_set_aside(tmp_path):
     path = tmp_path / "p.json"
     path.write_text(json.dumps({"version": 1, "passed": {"x": 1}}))
-    assert "moved to" in Progress.load(path, 8).notice
+    assert "moved it to" in Progress.load(path, 8).notice
 
 
 def test_out_of_range_steps_are_dropped(tmp_path):

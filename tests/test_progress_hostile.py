@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -106,7 +108,7 @@ def test_bad_content_is_set_aside(tmp_path, case):
     path.write_bytes(content)
     p = Progress.load(path, 8)
     assert p.passed == {} and p.hints == {} and p.current == 1
-    assert "unreadable" in p.notice and "moved to" in p.notice and "starting clean" in p.notice, p.notice
+    assert "moved it to" in p.notice and "started fresh" in p.notice and str(path) in p.notice, p.notice
     (aside,) = _aside(path)
     assert aside.read_bytes() == content  # kept for the learner to look at
     assert not path.exists()
@@ -167,7 +169,7 @@ def test_a_huge_sparse_file_is_refused_after_a_capped_read(tmp_path, monkeypatch
     monkeypatch.setattr(os, "read", lambda fd, n: asked.append(n) or real_read(fd, n))
     p = Progress.load(path, 8)
     monkeypatch.undo()
-    assert f"larger than {MAX_BYTES} bytes" in p.notice
+    assert "is larger than 1 MB" in p.notice
     assert sum(asked) <= MAX_BYTES + 1
 
 
@@ -187,6 +189,60 @@ def test_wrong_lang_type_is_harmless(tmp_path):
     assert not p.notice and p.lang == "5" and set(p.passed) == {1}
 
 
+# --- what the notice says -----------------------------------------------------------------------
+
+HANGUL = re.compile("[\uac00-\ud7a3]")
+RAW = ("Error", "[Errno", "Expecting", "Traceback")
+
+
+def _notice(path: Path, lang: str) -> str:
+    p = Progress.load(path, 8)
+    p.lang = lang  # the tutor sets the session's language before it shows the notice
+    return p.notice
+
+
+@pytest.mark.parametrize("case, en, ko", [
+    ("directory", "is a directory", "디렉터리입니다"),
+    ("half written", "is not valid JSON", "올바른 JSON이 아닙니다"),
+    ("not UTF-8", "is not UTF-8 text", "UTF-8 텍스트가 아닙니다"),
+    ("no version", "is not a lwstutor progress file", "lwstutor 진행 파일이 아닙니다"),
+    ("fifo", "is not a regular file", "일반 파일이 아닙니다"),
+])
+def test_the_notice_says_what_is_wrong_in_plain_words_in_either_language(tmp_path, case, en, ko):
+    """One line that names the file, says what is wrong (never the exception's text) and what the
+    tutor does about it, in the learner's language."""
+    for lang, words in (("en", en), ("ko", ko)):
+        path = tmp_path / lang / "p.json"
+        path.parent.mkdir()
+        if case == "directory":
+            path.mkdir()
+        elif case == "fifo":
+            os.mkfifo(path)
+        else:
+            content = BAD_JSON[case]
+            path.write_bytes(content if isinstance(content, bytes) else content.encode())
+        text = _notice(path, lang)
+        assert words in text and str(path) in text and "\n" not in text, text
+        assert not any(raw in text for raw in RAW), text
+        if lang == "ko":
+            words_left = HANGUL.sub("", re.sub(re.escape(str(path)) + r"\S*", "", text))
+            for name in ("lwstutor", "JSON", "UTF", "FIFO"):
+                words_left = words_left.replace(name, "")
+            assert not re.search(r"[A-Za-z]{3,}", words_left), text
+        else:
+            assert not HANGUL.search(text), text
+        moved = case not in ("directory", "fifo")
+        assert ("started fresh" in text or "처음부터" in text) if moved else ("left as it is" in text or "그대로" in text)
+
+
+def test_a_save_error_is_worded_in_the_learners_language(tmp_path):
+    p = Progress(path=tmp_path / "gone" / "p.json", make_dirs=False)
+    p.save()
+    assert p.save_error == "No such file or directory"
+    p.lang = "ko"
+    assert p.save_error == "파일이나 디렉터리가 없습니다", p.save_error
+
+
 # --- the notice in the TUI ----------------------------------------------------------------------
 
 async def test_the_tui_shows_the_notice_and_starts_clean(tmp_path, monkeypatch):
@@ -199,15 +255,30 @@ async def test_the_tui_shows_the_notice_and_starts_clean(tmp_path, monkeypatch):
     app = make_app(rec)
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.pause()
-        notes = [n for n in app._notifications if "progress file unreadable" in n.message.replace("\n", " ")]
+        notes = [n for n in app._notifications if "is not valid JSON" in n.message.replace("\n", " ")]
         assert len(notes) == 1 and notes[0].severity == "warning", list(app._notifications)
         message = notes[0].message.replace("\n", " ")  # wrapped to the toast's width, where its path's length says
-        assert "moved to" in message and "starting clean" in message
+        assert "moved it to" in message and "started fresh" in message
         assert app.session.progress.current == 1 and app.session.progress.passed == {}
         await pilot.press("3")
         assert app.session.progress.current == 3
     assert json.loads(state.read_text())["current"] == 3  # the fresh file is written
     assert len(_aside(state)) == 1
+
+
+async def test_the_tui_shows_the_notice_in_the_sessions_language(tmp_path, monkeypatch):
+    """The notice is worded in the session's language when it is shown (the damaged file could
+    not say which)."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    rec = empty_recording(tmp_path)
+    state = progress_mod.state_dir() / f"replay-{rec.stem}.json"
+    state.parent.mkdir(parents=True)
+    state.write_text("{ half")
+    app = make_app(rec, lang="ko")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        notes = [re.sub(r"\s", "", n.message) for n in app._notifications]  # wrapped to the toast's width
+        assert any("올바른JSON이아닙니다" in n and "처음부터시작합니다" in n for n in notes), notes
 
 
 async def test_the_tui_starts_with_a_directory_at_its_own_state_path(tmp_path, monkeypatch):

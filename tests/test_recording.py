@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import pytest
 
@@ -75,7 +76,7 @@ def test_items_are_put_in_time_order(tmp_path):
 
 
 @pytest.mark.parametrize("line,needle", [
-    ("{not json", "not JSON"),
+    ("{not json", "not valid JSON"),
     ('{"type": "ADDED", "object": {}}', '"t" must be a number'),
     ('{"t": -1, "file": "a", "content": ""}', '"t" must be a number'),
     ('{"t": 1, "type": "ADDED"}', 'needs an "object"'),
@@ -114,7 +115,7 @@ def test_open_reads_the_header_and_parses_the_items_when_first_used(tmp_path):
     rec = open_recording(p)
     assert rec.header.namespace == "infer"
     for _ in range(2):  # and again: a broken recording never turns into an empty one
-        with pytest.raises(RecordingError, match=r":3: not JSON"):
+        with pytest.raises(RecordingError, match=r":3: not valid JSON"):
             rec.items  # noqa: B018
 
 
@@ -149,7 +150,38 @@ def test_replay_reports_a_bad_line_instead_of_emitting(tmp_path):
     p = write(tmp_path, {"t": 0, "file": "a", "content": "x"}, {"t": 1, "type": "ADDED"})
     emitted, errors = [], []
     ReplaySource(open_recording(p), emitted.append, speed=0, on_error=errors.append).run()
-    assert emitted == [] and len(errors) == 1 and ':3: a watch event needs an "object"' in errors[0]
+    assert emitted == [] and len(errors) == 1 and ':3: a watch event needs an "object"' in str(errors[0])
     good = write(tmp_path, {"t": 0, "file": "a", "content": "x"})
     ReplaySource(open_recording(good), emitted.append, speed=0, on_error=errors.append).run()
     assert [type(i).__name__ for i in emitted] == ["SourceState", "FileChanged", "SourceState"] and len(errors) == 1
+
+
+HANGUL = re.compile("[\uac00-\ud7a3]")
+
+
+def _english_words(text: str) -> list[str]:
+    """Latin words of three letters or more left once paths and names that stay as typed go."""
+    text = re.sub(r'/\S*|"[^"]*"', "", text)  # a path, a JSON key
+    return [w for w in re.findall(r"[A-Za-z]{3,}", text) if w not in ("lwstutor", "JSON", "UTF", "FIFO", "mtime")]
+
+
+@pytest.mark.parametrize("content, en", [
+    ("", "empty file"),
+    ('{"hello": 1}\n', "not a lwstutor recording"),
+    (json.dumps({**HEADER, "version": 99}) + "\n", "recording version 99"),
+    (b"\xff\xfe{}\n", "not UTF-8 text"),
+    (json.dumps(HEADER) + "\n{not json\n", "not valid JSON"),
+    (json.dumps(HEADER) + '\n{"t": -1, "file": "a", "content": ""}\n', '"t" must be a number'),
+    (json.dumps(HEADER) + '\n{"t": 1, "type": "ADDED"}\n', 'needs an "object"'),
+    (json.dumps(HEADER) + "\n[1, 2]\n", "a JSON object"),
+])
+def test_every_recording_error_is_worded_in_both_languages(tmp_path, content, en):
+    """What is wrong with a recording, in English or in Korean (never the parser's own text)."""
+    p = tmp_path / "r.jsonl"
+    p.write_bytes(content if isinstance(content, bytes) else content.encode())
+    with pytest.raises(RecordingError) as exc:
+        read(p)
+    english, korean = exc.value.text("en"), exc.value.text("ko")
+    assert en in english and str(p) in english and not HANGUL.search(english), english
+    assert str(p) in korean and HANGUL.search(korean) and not _english_words(korean), korean
+    assert "Expecting" not in english + korean

@@ -97,3 +97,22 @@ def test_an_unknown_lesson_is_one_line_naming_those_there_are(tmp_path):
                          capture_output=True, text=True, env=env, timeout=60)
     assert out.returncode == 2 and out.stderr.strip().count("\n") == 0
     assert "--lesson nope" in out.stderr and "lws, scale" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_a_recording_made_for_another_lesson_is_refused_in_one_line(tmp_path):
+    """`check --replay` of the LWS lab's walkthrough with --lesson scale once judged it as the
+    scale lesson without a word; a recording that names no lesson was made for the LWS lab."""
+    from tests.conftest import WALKTHROUGH
+
+    env = {"XDG_STATE_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    for rec, lesson, made_for in ((WALKTHROUGH, "scale", "lws"), (REC, "lws", "scale")):
+        for lang, said in (("en", f"was recorded for lesson {made_for}"), ("ko", f"{made_for} 수업을 녹화한 파일입니다")):
+            for cmd in (["check"], ["why", "llm-0"], []):
+                out = subprocess.run([sys.executable, "-m", "tutor", *cmd, "--replay", str(rec), "--lesson", lesson,
+                                      "--lang", lang], capture_output=True, text=True, env=env, timeout=60,
+                                     stdin=subprocess.DEVNULL)
+                assert out.returncode == 2 and out.stderr.strip().count("\n") == 0, (cmd, out.stderr)
+                assert said in out.stderr and str(rec) in out.stderr and "Traceback" not in out.stderr, out.stderr
+    out = subprocess.run([sys.executable, "-m", "tutor", "check", "--replay", str(REC), "--lesson", "scale", "--json"],
+                         capture_output=True, text=True, env=env, timeout=60)
+    assert out.returncode == 0, out.stderr

@@ -16,48 +16,66 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from dataclasses import dataclass, field
 
-from tutor import __version__
+from tutor import __version__, cli_words
 from tutor.commands.results import EXIT_OK, EXIT_USAGE, UsageError
+from tutor.words import default_lang, pick, say
 
 
 @dataclass(frozen=True)
 class Option:
     flags: tuple[str, ...]
     help: str
+    ko: str  # the help in Korean
     default: object = None
     kwargs: dict = field(default_factory=dict)  # type, choices, action, metavar
+    number: dict | None = None  # a number: cli_words.number's checks (positive, integer, what)
 
     @property
     def dest(self) -> str:
         return self.flags[-1].lstrip("-").replace("-", "_")
 
 
+SECONDS = ("seconds", "초")
 OPTIONS = {o.dest: o for o in (
     Option(("--lesson",), "which lesson (default: the one a --replay recording was made for, else lws); "
-           "an unknown name lists those there are", kwargs={"metavar": "NAME"}),
+           "an unknown name lists those there are",
+           "어느 수업인지 (기본값: --replay 녹화 파일이 만들어진 수업, 없으면 lws). 모르는 이름이면 있는 수업을 알려 줍니다",
+           kwargs={"metavar": "NAME"}),
     Option(("--kubeconfig",), "kubeconfig file, or a list like $KUBECONFIG (default: as kubectl finds it: "
-           "$KUBECONFIG, ~/.kube/config, /etc/rancher/k3s/k3s.yaml, in-cluster)", kwargs={"metavar": "FILE"}),
-    Option(("--context",), "kubeconfig context to use"),
-    Option(("-n", "--namespace"), "lesson namespace (default: the recording's, else the lesson's{namespace})"),
-    Option(("--workdir",), "where the answer files are (default: the lesson's{workdir})", kwargs={"metavar": "DIR"}),
+           "$KUBECONFIG, ~/.kube/config, /etc/rancher/k3s/k3s.yaml, in-cluster)",
+           "kubeconfig 파일, 또는 $KUBECONFIG 같은 목록 (기본값: kubectl처럼 찾습니다: "
+           "$KUBECONFIG, ~/.kube/config, /etc/rancher/k3s/k3s.yaml, 클러스터 안 설정)", kwargs={"metavar": "FILE"}),
+    Option(("--context",), "kubeconfig context to use", "쓸 kubeconfig 컨텍스트"),
+    Option(("-n", "--namespace"), "lesson namespace (default: the recording's, else the lesson's{namespace})",
+           "수업의 네임스페이스 (기본값: 녹화 파일의 것, 없으면 수업의 것{namespace})"),
+    Option(("--workdir",), "where the answer files are (default: the lesson's{workdir})",
+           "답안 파일이 있는 디렉터리 (기본값: 수업의 것{workdir})", kwargs={"metavar": "DIR"}),
     Option(("--lang",), "language of the lesson and messages (default: the last one used, else the locale)",
-           kwargs={"choices": ("ko", "en")}),
-    Option(("--replay",), "use a recording instead of a live cluster", kwargs={"metavar": "FILE"}),
-    Option(("--speed",), "replay speed factor (default 1, demo 0.5; 0 = instant)", 1.0, {"type": float}),
-    Option(("--pause",), "seconds to stay on each step once it passes (default 4)", 4.0,
-           {"type": float, "metavar": "S"}),
+           "수업과 메시지의 언어 (기본값: 마지막으로 쓴 언어, 없으면 로캘)", kwargs={"choices": ("ko", "en")}),
+    Option(("--replay",), "use a recording instead of a live cluster", "실제 클러스터 대신 녹화 파일을 씁니다",
+           kwargs={"metavar": "FILE"}),
+    Option(("--speed",), "replay speed factor (default 1, demo 0.5; 0 = instant)",
+           "재생 속도 배율 (기본값 1, demo는 0.5; 0이면 기다리지 않고 바로)", 1.0, number={}),
+    Option(("--pause",), "seconds to stay on each step once it passes (default 4)",
+           "단계를 통과한 뒤 그 단계에 머무는 초 (기본값 4)", 4.0, {"metavar": "S"}, number={"what": SECONDS}),
     Option(("--poll",), "poll the answer files instead of using file events (for NFS, WSL /mnt, containers)",
+           "파일 이벤트 대신 답안 파일을 주기적으로 읽습니다 (NFS, WSL /mnt, 컨테이너용)",
            False, {"action": "store_true"}),
-    Option(("--state-file",), "progress file (default: under $XDG_STATE_HOME/lwstutor)", kwargs={"metavar": "FILE"}),
-    Option(("--step",), "only step N (repeatable)", kwargs={"type": int, "action": "append", "metavar": "N"}),
-    Option(("--json",), "machine-readable output", False, {"action": "store_true"}),
-    Option(("--duration",), "stop after S seconds (default: until Ctrl-C)", kwargs={"type": float, "metavar": "S"}),
+    Option(("--state-file",), "progress file (default: under $XDG_STATE_HOME/lwstutor)",
+           "진행 파일 (기본값: $XDG_STATE_HOME/lwstutor 아래)", kwargs={"metavar": "FILE"}),
+    Option(("--step",), "only step N (repeatable)", "N 단계만 (여러 번 줄 수 있습니다)",
+           kwargs={"action": "append", "metavar": "N"}, number={"integer": True}),
+    Option(("--json",), "machine-readable output", "프로그램이 읽을 JSON 출력", False, {"action": "store_true"}),
+    Option(("--duration",), "stop after S seconds (default: until Ctrl-C)", "S초 뒤에 멈춥니다 (기본값: Ctrl-C까지)",
+           kwargs={"metavar": "S"}, number={"positive": True, "what": SECONDS}),
     Option(("--overwrite",), "replace FILE if it is an earlier lwstutor recording (never any other file)",
+           "FILE이 예전 lwstutor 녹화 파일이면 바꿉니다 (다른 파일은 절대 바꾸지 않습니다)",
            False, {"action": "store_true"}),
-    Option(("--lws-version",), "LWS release to note in the header", ""),
+    Option(("--lws-version",), "LWS release to note in the header", "헤더에 적어 둘 LWS 릴리스", ""),
 )}
 
 CLUSTER = ("lesson", "kubeconfig", "context", "namespace", "workdir")
@@ -67,7 +85,7 @@ CLUSTER = ("lesson", "kubeconfig", "context", "namespace", "workdir")
 class Command:
     run: str                      # "module:function", imported only when the command runs
     options: tuple[str, ...]      # keys of OPTIONS this command takes
-    help: str = ""
+    help: tuple[str, str] = ("", "")  # (English, Korean)
     defaults: dict = field(default_factory=dict)     # this command's own defaults for its options
     positionals: tuple[tuple[str, dict], ...] = ()   # (name, add_argument keywords)
 
@@ -76,72 +94,97 @@ class Command:
 COMMANDS = {
     "": Command("tutor.commands.tui:run_tui", CLUSTER + ("lang", "replay", "speed", "poll", "state_file")),
     "demo": Command("tutor.commands.demo:run_demo", ("lang", "speed", "pause"),
-                    "watch the whole lab being done, from a recording (no cluster needed)", {"speed": 0.5}),
+                    ("watch the whole lab being done, from a recording (no cluster needed)",
+                     "녹화 파일로 실습 전체가 진행되는 것을 봅니다 (클러스터가 필요 없습니다)"), {"speed": 0.5}),
     "check": Command("tutor.commands.check:run_check", CLUSTER + ("lang", "replay", "step", "json", "state_file"),
-                     "evaluate the steps once and print the verdicts"),
+                     ("evaluate the steps once and print the verdicts", "단계를 한 번 평가하고 판정을 출력합니다")),
     "doctor": Command("tutor.commands.doctor:run_doctor", CLUSTER + ("lang", "json"),
-                      "check that the cluster is ready for the lab; prints exact fixes"),
+                      ("check that the cluster is ready for the lab; prints exact fixes",
+                       "클러스터가 실습할 준비가 되었는지 확인하고, 고치는 명령을 정확히 알려 줍니다")),
     "record": Command("tutor.commands.record:run_record", CLUSTER + ("lang", "poll", "duration", "overwrite",
                                                                      "lws_version"),
-                      "record the cluster and the answer files into FILE (JSON Lines)",
+                      ("record the cluster and the answer files into FILE (JSON Lines)",
+                       "클러스터와 답안 파일을 FILE에 녹화합니다 (JSON Lines)"),
                       positionals=(("file", {"metavar": "FILE"}),)),
     "why": Command("tutor.commands.why:run_why", CLUSTER + ("lang", "replay", "json"),
-                   "why POD is Pending, or why its node fits it: node by node (read-only)",
+                   ("why POD is Pending, or why its node fits it: node by node (read-only)",
+                    "POD가 왜 Pending인지, 또는 왜 그 노드에 맞는지 노드별로 보여 줍니다 (읽기만 합니다)"),
                    positionals=(("pod", {"metavar": "POD"}),)),
 }
+DESCRIPTION = ("A terminal tutor for LeaderWorkerSet that watches your cluster and your answer files while you work.",
+               "LeaderWorkerSet을 가르치는 터미널 튜터: 실습하는 동안 클러스터와 답안 파일을 지켜봅니다.")
 
 _AFTER = "after_"  # dest prefix of an option given after the subcommand, merged by _finish
 
 
-def _add_options(p: argparse.ArgumentParser, takes: tuple[str, ...], prefix: str, lesson=None) -> None:
+def _add_options(p: argparse.ArgumentParser, takes: tuple[str, ...], prefix: str, lesson=None, lang: str = "en") -> None:
     """Every option, so each is recognised in any position; those the command does not take
     are hidden from its help and refused by _finish with one message, wherever they stood."""
     for dest, opt in OPTIONS.items():
-        text = opt.help.format(**{k: f", {getattr(lesson, k)}" if lesson else "" for k in ("namespace", "workdir")})
+        text = say(lang, opt.help, opt.ko).format(
+            **{k: f", {getattr(lesson, k)}" if lesson else "" for k in ("namespace", "workdir")})
         plain = not {"action", "choices", "metavar"} & opt.kwargs.keys()  # else argparse names it well
-        kwargs = {"metavar": dest.upper(), **opt.kwargs} if plain else opt.kwargs
+        kwargs = {"metavar": dest.upper(), **opt.kwargs} if plain else dict(opt.kwargs)
+        if opt.number is not None:
+            kwargs["type"] = cli_words.number(lang, **opt.number)
         p.add_argument(*opt.flags, dest=prefix + dest, default=argparse.SUPPRESS,
                        help=text if dest in takes else argparse.SUPPRESS, **kwargs)
 
 
-class _ErrorsAsJson(argparse.ArgumentParser):
-    """With --json anywhere on the line, a usage error is JSON on stdout too (exit 2 as ever)."""
+class _Parser(argparse.ArgumentParser):
+    """Speaks the learner's language (its labels, and argparse's errors worded again by
+    tutor.cli_words); an error is one line, `lwstutor: <what is wrong>`, with where the help is
+    on a line of its own. With --json anywhere on the line, the error is JSON on stdout instead
+    (exit 2 as ever)."""
     json_errors = False
+    lang = "en"
+
+    def __init__(self, *args, lang: str = "en", **kwargs):
+        super().__init__(*args, formatter_class=cli_words.formatter_for(lang), add_help=False, **kwargs)
+        self.lang = lang
+        self._positionals.title = pick(cli_words.POSITIONALS, lang)
+        self._optionals.title = pick(cli_words.OPTIONALS, lang)
+        self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS,
+                          help=pick(cli_words.HELP, lang))
 
     def error(self, message: str):  # noqa: D102 - argparse's
+        from tutor.commands.results import UsageError, print_json
+
+        text = cli_words.argparse_error(message, self.lang)
         if self.json_errors:
-            from tutor.commands.results import UsageError, print_json
+            print_json(UsageError(text).to_json(self.lang))
+        else:
+            hint = pick(cli_words.SEE_HELP, self.lang, prog=self.prog)
+            self._print_message(f"lwstutor: {text}\n  {hint}\n", sys.stderr)
+        self.exit(EXIT_USAGE)
 
-            print_json(UsageError(message).to_json("en"))
-            self.exit(EXIT_USAGE)
-        super().error(message)
 
-
-class _Parser(_ErrorsAsJson):
+class _RootParser(_Parser):
     def parse_args(self, args=None, namespace=None):  # noqa: D102 - argparse's, then _finish
         return _finish(self, super().parse_args(args, namespace))
 
 
-def build_parser(lesson=None, json_errors: bool = False) -> argparse.ArgumentParser:
-    """The parser; its parse_args returns finished args (merged, checked, defaults filled in).
-    With a lesson, the help shows its namespace and workdir as the defaults."""
-    root = _Parser(prog="lwstutor", description="A terminal tutor for LeaderWorkerSet "
-                   "that watches your cluster and your answer files while you work.")
+def build_parser(lesson=None, json_errors: bool = False, lang: str = "en") -> argparse.ArgumentParser:
+    """The parser, in `lang`; its parse_args returns finished args (merged, checked, defaults
+    filled in). With a lesson, the help shows its namespace and workdir as the defaults."""
+    root = _RootParser(prog="lwstutor", description=say(lang, *DESCRIPTION), lang=lang)
     root.json_errors = json_errors
-    root.add_argument("--version", action="version", version=f"lwstutor {__version__}")
-    _add_options(root, COMMANDS[""].options, "", lesson)
-    sub = root.add_subparsers(dest="command", metavar="COMMAND", parser_class=_ErrorsAsJson)
+    root.add_argument("--version", action="version", version=f"lwstutor {__version__}",
+                      help=pick(cli_words.VERSION, lang))
+    _add_options(root, COMMANDS[""].options, "", lesson, lang)
+    sub = root.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, cmd in COMMANDS.items():
         if name:
-            p = sub.add_parser(name, help=cmd.help, description=cmd.help)
+            text = say(lang, *cmd.help)
+            p = sub.add_parser(name, help=text, description=text, lang=lang)
             p.json_errors = json_errors
             for pos, kwargs in cmd.positionals:
                 p.add_argument(pos, **kwargs)
-            _add_options(p, cmd.options, _AFTER, lesson)
+            _add_options(p, cmd.options, _AFTER, lesson, lang)
     return root
 
 
-def _finish(parser: argparse.ArgumentParser, ns: argparse.Namespace) -> argparse.Namespace:
+def _finish(parser: _Parser, ns: argparse.Namespace) -> argparse.Namespace:
     """One option set from both positions: after the subcommand wins, --step adds up. Then refuse
     what the command does not take and fill in the defaults (the command's own first)."""
     name = ns.command or ""
@@ -155,14 +198,37 @@ def _finish(parser: argparse.ArgumentParser, ns: argparse.Namespace) -> argparse
             given[dest] = after if after is not None else before
     for dest in given:
         if dest not in cmd.options:
-            where = f"lwstutor {name}" if name else "lwstutor without a subcommand (the tutor)"
-            takers = [f"lwstutor {n}" if n else "lwstutor (the tutor)" for n, c in COMMANDS.items()
-                      if dest in c.options]
-            parser.error(f"{'/'.join(OPTIONS[dest].flags)} does not apply to {where}; "
-                         f"it is an option of {', '.join(takers)}")
+            lang = parser.lang
+            where = f"lwstutor {name}" if name else say(lang, "lwstutor without a subcommand (the tutor)",
+                                                         "하위 명령 없는 lwstutor(튜터)")
+            takers = [f"lwstutor {n}" if n else say(lang, "lwstutor (the tutor)", "lwstutor(튜터)")
+                      for n, c in COMMANDS.items() if dest in c.options]
+            parser.error(say(lang, "{flags} does not apply to {where}; it is an option of {takers}",
+                             "{flags} 옵션은 {where}에 쓸 수 없습니다. 이 옵션을 받는 명령: {takers}",
+                             flags="/".join(OPTIONS[dest].flags), where=where, takers=", ".join(takers)))
     for dest, opt in OPTIONS.items():
         setattr(ns, dest, given.get(dest, cmd.defaults.get(dest, opt.default)))
     return ns
+
+
+def lang_before_parsing(argv: list) -> str:
+    """The language to parse in: --lang as argv has it, else the one remembered with the progress
+    of the lesson argv names (else the LWS lab's), else the locale. Reads one small file at most
+    and imports neither the lesson loader nor the kubernetes client (--version stays quick)."""
+    lang = cli_words.peek_lang(argv)
+    if lang:
+        return lang
+    from tutor.progress import remembered_lang
+
+    try:
+        lesson = next((argv[i + 1] if a == "--lesson" else a.partition("=")[2] for i, a in enumerate(argv)
+                       if isinstance(a, str) and (a == "--lesson" and i + 1 < len(argv) or a.startswith("--lesson="))),
+                      "lws")
+        saved = remembered_lang(lesson if isinstance(lesson, str) and re.fullmatch(r"[a-z0-9][a-z0-9_-]*", lesson)
+                                else "lws")
+    except Exception:  # noqa: BLE001 - the language of a message must never be why it fails
+        saved = ""
+    return default_lang(None, saved)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -172,7 +238,8 @@ def main(argv: list[str] | None = None) -> int:
     if {"-h", "--help"} & set(argv):
         from tutor.lesson.loader import load
         lesson = load()
-    args = build_parser(lesson, json_errors="--json" in argv).parse_args(argv)
+    lang = lang_before_parsing(argv)
+    args = build_parser(lesson, json_errors="--json" in argv, lang=lang).parse_args(argv)
     module, function = COMMANDS[args.command or ""].run.split(":")
     try:
         from importlib import import_module

@@ -80,9 +80,9 @@ KO = {
     "{n} {gpu} allocatable, needs {need}": "할당 가능한 {gpu} {n}개, 필요한 수 {need}개",
     "KWOK node {node} is ready": "KWOK 노드 준비됨: {node}",
     "KWOK node {node}": "KWOK 노드: {node}",
-    "workdir {dir} is not a directory": "작업 디렉터리 자리에 디렉터리가 아닌 것이 있습니다: {dir}",
-    "ls -l {dir}   # move it away, or give --workdir another directory":
-        "ls -l {dir}   # 치우거나, --workdir 옵션으로 다른 디렉터리를 주세요",
+    "workdir {dir} is {what}, not a directory": "작업 디렉터리 {dir}: 디렉터리가 아니라 {what_ko}입니다",
+    "lwstutor --workdir DIR   # a directory of yours, not {dir}":
+        "lwstutor --workdir DIR   # {dir} 말고 내 디렉터리를 주세요",
     "workdir {dir} does not exist": "작업 디렉터리 없음: {dir}",
     "workdir {dir} is not writable by you": "작업 디렉터리에 쓸 권한이 없습니다: {dir}",
     "workdir {dir} is writable": "작업 디렉터리에 쓸 수 있음: {dir}",
@@ -380,10 +380,30 @@ def _nodes(core, gpu: str, timeout, t) -> list[Finding]:
     return out
 
 
+def _what_stands(path: str) -> tuple[str, str]:
+    """What a path that is not a directory is, (English, Korean), by its stat (links followed)."""
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return "a symlink that leads nowhere", "대상이 없는 심볼릭 링크"
+    if stat.S_ISREG(mode):
+        return "a file", "파일"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO", "FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket", "소켓"
+    return "a device", "장치 파일"
+
+
 def _workdir(workdir: str, t) -> Finding:
     if os.path.lexists(workdir) and not os.path.isdir(workdir):
-        return Finding("workdir", False, t("workdir {dir} is not a directory", dir=workdir), "",
-                       [t("ls -l {dir}   # move it away, or give --workdir another directory", dir=workdir)])
+        # What stands there is not the tutor's to move (it may be /dev/null or a system file):
+        # the fix is another directory.
+        en, ko = _what_stands(workdir)
+        return Finding("workdir", False, t("workdir {dir} is {what}, not a directory", dir=workdir, what=en, what_ko=ko),
+                       "", [t("lwstutor --workdir DIR   # a directory of yours, not {dir}", dir=workdir)])
     if not os.path.isdir(workdir):
         return Finding("workdir", False, t("workdir {dir} does not exist", dir=workdir), "", [f"mkdir -p {workdir}"])
     if not os.access(workdir, os.W_OK | os.X_OK):

@@ -19,6 +19,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tutor.words import Words, os_reason, pick, say
+
 FILE_VERSION = 1
 MAX_BYTES = 1 << 20  # a progress file is a few hundred bytes
 
@@ -74,6 +76,11 @@ def peek_lang(path: Path) -> str:
     return lang if lang in ("ko", "en") else ""
 
 
+def remembered_lang(lesson: str) -> str:
+    """The language saved with a lesson's progress in the state dir ("" when none)."""
+    return peek_lang(state_dir() / f"progress-{lesson}.json")
+
+
 def _now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S%z")
 
@@ -86,7 +93,7 @@ def state_dir() -> Path:
 def _fields(raw: object, steps: int) -> dict:
     """A progress file's fields, or TypeError/ValueError when it is not one."""
     if not isinstance(raw, dict) or raw.get("version") != FILE_VERSION:
-        raise ValueError("unknown format")
+        raise ValueError(_UNKNOWN)
     valid = range(1, steps + 1)
     passed = {int(k): dict(v) for k, v in dict(raw.get("passed") or {}).items() if int(k) in valid}
     hints = {int(k): int(v) for k, v in dict(raw.get("hints") or {}).items() if int(k) in valid}
@@ -110,9 +117,19 @@ class Progress:
     # step -> question id -> {"choice": id, "at": when answered, wall-clock seconds on the story's clock}
     predictions: dict[int, dict[str, dict]] = field(default_factory=dict)
     path: Path | None = None
-    notice: str = ""  # set when the file on disk could not be used at start
-    save_error: str = ""  # why saving fails, while it does; cleared by the next save that works
+    problem: Words | tuple = ()  # (English, Korean) when the file on disk could not be used at start
+    save_problem: Words | tuple = ()  # why saving fails, while it does; cleared by the next save that works
     make_dirs: bool = True  # create the state dir if missing: only for the tutor's own default path
+
+    @property
+    def notice(self) -> str:
+        """What went wrong with the file at start, in the progress's language ("" if nothing)."""
+        return pick(self.problem, self.lang) if self.problem else ""
+
+    @property
+    def save_error(self) -> str:
+        """Why saving fails, in the progress's language ("" while saving works)."""
+        return pick(self.save_problem, self.lang) if self.save_problem else ""
 
     # --- changes ---------------------------------------------------------------------------
     def latch(self, step: int, message: str) -> bool:
@@ -201,9 +218,9 @@ class Progress:
                 os.fsync(fh.fileno())
             os.replace(tmp, self.path)  # the only step that touches the real file: all or nothing
             tmp = None
-            self.save_error = ""
+            self.save_problem = ()
         except OSError as exc:
-            self.save_error = str(exc.strerror or exc)
+            self.save_problem = os_reason(exc)
         finally:
             if tmp is not None:  # the write failed: leave no half-written temp file behind
                 try:
@@ -227,11 +244,11 @@ class Progress:
         except FileNotFoundError:
             return cls(path=path)
         except (OSError, ValueError, RecursionError) as exc:  # RecursionError: "[[[[..." nested too deep
-            return cls._set_aside(path, f"{type(exc).__name__}: {exc}")
+            return cls._set_aside(path, _what_is_wrong(exc))
         try:
             return cls(**_fields(raw, steps), path=path)
         except (TypeError, ValueError) as exc:
-            return cls._set_aside(path, str(exc))
+            return cls._set_aside(path, _NOT_OURS if str(exc) == _UNKNOWN else _DAMAGED)
 
     @classmethod
     def peek(cls, path: Path, steps: int) -> "Progress":
@@ -244,24 +261,56 @@ class Progress:
             return cls()
 
     @classmethod
-    def _set_aside(cls, path: Path, why: str) -> "Progress":
+    def _set_aside(cls, path: Path, why: Words) -> "Progress":
         """Only a regular file (itself, not a link) is ever moved, and only beside itself: a
         directory, FIFO, device or link at the path is left as it is and nothing is saved."""
         try:
             regular = stat.S_ISREG(os.lstat(path).st_mode)
         except OSError:
             regular = False
+        fields = {"path": str(path), "what": why[0], "what_ko": why[1]}
         if not regular:
-            return cls(path=None, notice=f"progress file {path} cannot be used ({why}); "
-                                         "left as it is, and progress is not saved this time")
+            return cls(path=None, problem=(
+                say("en", "progress file {path} {what}: left as it is; progress is not saved this time", "", **fields),
+                say("ko", "", "진행 파일 {path}: {what_ko}. 그대로 두고, 이번에는 진행 상황을 저장하지 않습니다", **fields)))
         aside = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
         try:
             os.replace(path, aside)
-            notice = f"progress file unreadable ({why}); moved to {aside}, starting clean"
         except OSError as exc:
-            notice = f"progress file unreadable ({why}) and could not be moved ({exc.strerror}); not saving"
-            return cls(path=None, notice=notice)
-        return cls(path=path, notice=notice)
+            en, ko = os_reason(exc)
+            return cls(path=None, problem=(
+                say("en", "progress file {path} {what} and could not be moved aside ({why}): "
+                    "started fresh, and progress is not saved this time", "", why=en, **fields),
+                say("ko", "", "진행 파일 {path}: {what_ko}. 옆으로 옮기지도 못해서({why}) 처음부터 시작하고, "
+                    "이번에는 진행 상황을 저장하지 않습니다", why=ko, **fields)))
+        return cls(path=path, problem=(
+            say("en", "progress file {path} {what}: moved it to {aside} and started fresh", "", aside=aside, **fields),
+            say("ko", "", "진행 파일 {path}: {what_ko}. {aside:으로} 옮기고 처음부터 시작합니다", aside=aside, **fields)))
+
+
+_UNKNOWN = "unknown format"
+_NOT_OURS = ("is not a lwstutor progress file", "lwstutor 진행 파일이 아닙니다")
+_DAMAGED = ("is a damaged lwstutor progress file", "손상된 lwstutor 진행 파일입니다")
+
+
+def _what_is_wrong(exc: BaseException) -> Words:
+    """What reading the file found, in plain words: (English after the file's name, Korean)."""
+    if isinstance(exc, UnicodeDecodeError):
+        return "is not UTF-8 text", "UTF-8 텍스트가 아닙니다"
+    if isinstance(exc, (json.JSONDecodeError, RecursionError)):
+        return "is not valid JSON", "올바른 JSON이 아닙니다"
+    if isinstance(exc, IsADirectoryError):
+        return "is a directory", "파일이 아니라 디렉터리입니다"
+    if isinstance(exc, OSError):
+        if exc.errno == errno.EINVAL:
+            return "is not a regular file (a FIFO, socket or device)", "일반 파일이 아닙니다(FIFO, 소켓 또는 장치 파일)"
+        if exc.errno == errno.ELOOP:
+            return "is a symlink loop", "순환하는 심볼릭 링크입니다"
+        en, ko = os_reason(exc)
+        return f"cannot be read ({en})", f"읽을 수 없습니다({ko})"
+    if str(exc).startswith("larger than"):
+        return f"is larger than {MAX_BYTES // (1 << 20)} MB", f"{MAX_BYTES // (1 << 20)}MB보다 큽니다"
+    return _NOT_OURS
 
 
 def _predictions(raw: object, valid: range) -> dict[int, dict[str, dict]]:

@@ -5,6 +5,9 @@ the particle that follows it ("{pod:은}", tutor/korean.py)."""
 
 from __future__ import annotations
 
+import errno
+import os
+
 from tutor.korean import fill
 
 Words = tuple[str, str]  # (English, Korean)
@@ -19,3 +22,38 @@ def say(lang: str, en: str, ko: str, **fields) -> str:
 def pick(words: Words, lang: str, **fields) -> str:
     """One of a pair kept as a value (what a prediction's grader saw), in `lang`."""
     return say(lang, words[0], words[1], **fields)
+
+
+def default_lang(cli_lang: str | None, saved: str = "") -> str:
+    """--lang, else the language saved with the progress, else the locale (Korean unless it is
+    clearly another language)."""
+    if cli_lang:
+        return cli_lang
+    if saved in ("ko", "en"):
+        return saved
+    env = os.environ.get("LC_ALL") or os.environ.get("LC_MESSAGES") or os.environ.get("LANG") or ""
+    return "en" if env and not env.startswith("ko") and not env.startswith(("C", "POSIX")) else "ko"
+
+
+# The system's reasons (errno), as a Korean writer would say them; the English is the system's own.
+_OS_KO = {
+    errno.EACCES: "권한이 없습니다", errno.EPERM: "허용되지 않습니다", errno.EROFS: "읽기 전용 파일 시스템입니다",
+    errno.ENOSPC: "디스크 공간이 없습니다", errno.ENOENT: "파일이나 디렉터리가 없습니다", errno.ELOOP: "심볼릭 링크가 순환합니다",
+    errno.ENOTDIR: "경로 중간에 디렉터리가 아닌 것이 있습니다", errno.EIO: "입출력 오류가 났습니다",
+    errno.EISDIR: "디렉터리입니다", errno.EINVAL: "일반 파일이 아닙니다", errno.ENAMETOOLONG: "경로가 너무 깁니다",
+    errno.EDQUOT: "디스크 할당량을 넘었습니다", errno.EMFILE: "열린 파일이 너무 많습니다",
+    errno.ENXIO: "장치가 없습니다", errno.EBUSY: "사용 중입니다", errno.ETXTBSY: "사용 중입니다",
+    errno.EEXIST: "이미 있습니다", errno.EXDEV: "다른 파일 시스템으로는 옮길 수 없습니다",
+    errno.ECONNREFUSED: "연결이 거부되었습니다", errno.ECONNRESET: "연결이 끊겼습니다",
+    errno.ETIMEDOUT: "시간이 초과되었습니다", errno.EHOSTUNREACH: "호스트에 닿을 수 없습니다",
+    errno.ENETUNREACH: "네트워크에 닿을 수 없습니다", errno.EPIPE: "연결이 끊겼습니다",
+}
+
+
+def os_reason(exc: BaseException) -> Words:
+    """Why the system refused (an OSError), in plain words: (English, Korean). Never the
+    exception's own text with its class and errno number."""
+    code = getattr(exc, "errno", None)
+    en = getattr(exc, "strerror", None) or (os.strerror(code) if isinstance(code, int) else "") or "system error"
+    ko = _OS_KO.get(code, f"시스템 오류입니다(오류 번호 {code})" if isinstance(code, int) else "시스템 오류입니다")
+    return en, ko

@@ -34,8 +34,20 @@ async def test_the_demo_passes_every_step_in_order_and_follows_along():
     assert not state_dir().exists() or not any(state_dir().iterdir())
 
 
-def test_demo_refuses_a_speed_of_zero(capsys):
+async def test_the_demo_at_speed_0_is_instant_and_still_passes_every_step():
+    """`demo --help` says 0 = instant: the cluster's activity comes at once, the pauses stay."""
+    app = demo_app(build_parser().parse_args(["demo", "--speed", "0", "--pause", "0.05", "--lang", "en"]))
+    async with app.run_test(size=(80, 40)) as pilot:
+        await settled(pilot, timeout=120)
+        assert sorted(app.session.progress.passed) == list(range(1, 9)) and app.session.progress.current == 8
+
+
+def test_demo_refuses_a_negative_speed_in_one_line(capsys):
+    import pytest
+
     from tutor.cli import main
 
-    assert main(["demo", "--speed", "0"]) == 2
-    assert "--speed" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        main(["demo", "--speed", "-1", "--lang", "en"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "--speed: '-1' cannot be used" in err and len(err.splitlines()) == 2

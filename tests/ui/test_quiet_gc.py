@@ -98,7 +98,7 @@ def test_a_tui_that_cannot_start_lets_collections_run_again(tmp_path):
 
     assert main(["--replay", str(tmp_path / "missing.jsonl")]) == 2
     assert gc.isenabled()
-    assert main(["demo", "--speed", "0"]) == 2
+    assert main(["--replay", str(WALKTHROUGH), "--state-file", str(tmp_path)]) == 2  # a directory: refused
     assert gc.isenabled()
 
 

@@ -13,6 +13,9 @@ import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from tutor.korean import particle
+from tutor.words import os_reason, say
+
 K3S_KUBECONFIG = "/etc/rancher/k3s/k3s.yaml"
 # urllib3 retries a request 3 times by default: a server that never answers then keeps a
 # one-shot command waiting four timeouts. The watches retry on their own, with backoff.
@@ -58,7 +61,10 @@ class Source:
 
     def describe(self, lang: str = "en") -> str:
         why = self.why_ko if lang == "ko" and self.why_ko else self.why
-        return f"{', '.join(self.files) or ('in-cluster 설정' if lang == 'ko' else 'in-cluster config')} ({why})"
+        return f"{', '.join(self.files) or ('클러스터 내부 설정' if lang == 'ko' else 'in-cluster config')} ({why})"
+
+    def why_in(self, lang: str) -> str:
+        return self.why_ko if lang == "ko" and self.why_ko else self.why
 
 
 @dataclass
@@ -99,12 +105,12 @@ def find_kubeconfig(kubeconfig: str | None = None, where: Where | None = None) -
         source = Source((where.k3s,), f"k3s's kubeconfig: $KUBECONFIG is unset and {home_config} does not exist",
                         f"k3s의 kubeconfig: $KUBECONFIG가 설정되지 않았고 {home_config} 파일도 없음")
     elif where.environ.get("KUBERNETES_SERVICE_HOST"):
-        return Source((), "running in a pod: no kubeconfig file found", "파드 안에서 실행 중: kubeconfig 파일 없음")
+        return Source((), "running in a pod: no kubeconfig file found", "파드 안에서 실행 중: kubeconfig 파일이 없음")
     else:
         looked = f"--kubeconfig, $KUBECONFIG, {home_config}, {where.k3s}"
         raise NoCluster(f"no cluster found: no {looked} or in-cluster config. "
                         "To watch the lab being done without a cluster: lwstutor demo",
-                        f"클러스터를 찾지 못했습니다: {looked}, in-cluster 설정이 모두 없습니다. "
+                        f"클러스터를 찾지 못했습니다: {looked}, 클러스터 내부 설정이 모두 없습니다. "
                         "클러스터 없이 실습 과정을 보려면: lwstutor demo")
     for path in source.files:
         _check_readable(path, where)
@@ -114,8 +120,12 @@ def find_kubeconfig(kubeconfig: str | None = None, where: Where | None = None) -
 KUBECONFIG_MAX = 16 << 20  # a kubeconfig is kilobytes; the client reads the whole file
 
 
-def _cannot_read(path: str, why: str) -> ConnectError:
-    return ConnectError(f"cannot read the kubeconfig {path}: {why}", f"kubeconfig {path}: 읽을 수 없습니다 ({why})")
+def _cannot_read(path: str, exc: BaseException) -> ConnectError:
+    if isinstance(exc, UnicodeDecodeError):
+        en, ko = "not UTF-8 text", "UTF-8 텍스트가 아닙니다"
+    else:
+        en, ko = os_reason(exc)
+    return ConnectError(f"cannot read the kubeconfig {path}: {en}", f"kubeconfig {path}: 읽을 수 없습니다({ko})")
 
 
 def _check_readable(path: str, where: Where) -> None:
@@ -124,7 +134,7 @@ def _check_readable(path: str, where: Where) -> None:
     try:
         st = os.stat(path)
     except OSError as exc:
-        raise _cannot_read(path, exc.strerror or str(exc)) from None
+        raise _cannot_read(path, exc) from None
     if stat.S_ISDIR(st.st_mode):
         raise ConnectError(f"the kubeconfig {path} is a directory, not a file",
                            f"kubeconfig {path}: 파일이 아니라 디렉터리입니다")
@@ -139,25 +149,27 @@ def _check_readable(path: str, where: Where) -> None:
     except PermissionError:
         raise _unreadable(path, where) from None
     except OSError as exc:
-        raise _cannot_read(path, exc.strerror or str(exc)) from None
+        raise _cannot_read(path, exc) from None
     _check_is_kubeconfig(path)
 
 
 def _unreadable(path: str, where: Where) -> ConnectError:
     try:
         st = os.stat(path)
-        mode = f"mode {stat.S_IMODE(st.st_mode):04o}, owner {'root' if st.st_uid == 0 else f'uid {st.st_uid}'}"
+        owner = "root" if st.st_uid == 0 else f"uid {st.st_uid}"
+        mode = f"mode {stat.S_IMODE(st.st_mode):04o}, owner {owner}"
+        mode_ko = f"권한 {stat.S_IMODE(st.st_mode):04o}, 소유자 {owner}"
     except OSError:
-        mode = "mode ?"
+        mode, mode_ko = "mode ?", "권한 ?"
     copy_to = "~/.kube/config"
     if path != where.k3s:
         return ConnectError(f"cannot read the kubeconfig {path}: permission denied ({mode})",
-                            f"kubeconfig {path}: 읽을 권한이 없습니다 ({mode})",
+                            f"kubeconfig {path}: 읽을 권한이 없습니다 ({mode_ko})",
                             (f"sudo chown $USER {path}", "lwstutor --kubeconfig <a file you can read>"))
     return ConnectError(
         f"cannot read {path}, k3s's kubeconfig: permission denied ({mode}). "
         "Run lwstutor as root, or copy the file for yourself (one of these):",
-        f"k3s의 kubeconfig {path}: 읽을 권한이 없습니다 ({mode}). "
+        f"k3s의 kubeconfig {path}: 읽을 권한이 없습니다 ({mode_ko}). "
         "lwstutor를 root로 실행하거나, 파일을 내 것으로 복사하세요 (아래 중 하나):",
         ("sudo $(command -v lwstutor)",
          f"mkdir -p ~/.kube && sudo cp {path} {copy_to} && sudo chown $USER {copy_to}",
@@ -175,11 +187,12 @@ def _check_is_kubeconfig(path: str) -> None:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}: " if mark is not None else ""
-        problem = getattr(exc, "problem", None) or type(exc).__name__
+        where_ko = f"({mark.line + 1}번째 줄)" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or "a YAML error"
         raise ConnectError(f"the kubeconfig {path} is not valid YAML ({where}{problem})",
-                           f"kubeconfig {path}: 올바른 YAML이 아닙니다 ({where}{problem})") from None
+                           f"kubeconfig {path}: 올바른 YAML이 아닙니다{where_ko}") from None
     except (OSError, ValueError) as exc:
-        raise _cannot_read(path, str(exc)) from None
+        raise _cannot_read(path, exc) from None
     if doc is not None and not isinstance(doc, dict):
         raise ConnectError(f"the kubeconfig {path} is not a kubeconfig (expected a mapping with clusters, "
                            "users and contexts)",
@@ -209,7 +222,8 @@ def connect(kubeconfig: str | None = None, context: str | None = None, where: Wh
             cfg = client.Configuration()
             config.load_incluster_config(client_configuration=cfg)
         except ConfigException as exc:
-            raise ConnectError(f"in-cluster config: {exc}", f"in-cluster 설정: {exc}") from None
+            raise ConnectError(f"in-cluster config: {exc}",
+                               "클러스터 내부 설정을 읽지 못했습니다(파드의 서비스 어카운트 토큰이 없습니다)") from None
         cfg.retries = RETRIES
         return Connection(client.ApiClient(cfg), "in-cluster", cfg.host, source)
     label = ", ".join(source.files)
@@ -219,18 +233,20 @@ def connect(kubeconfig: str | None = None, context: str | None = None, where: Wh
         name = context or _first_current_context(source.files)
         if context and context not in {c.get("name") for c in contexts or []}:
             raise ConnectError(f"context {context!r} not found in {label}",
-                               f"{label}에 없는 context입니다: {context!r}")
+                               say("ko", "", "{label}에 '{context}'{p} 컨텍스트가 없습니다",
+                                   label=label, context=context, p=particle(context, "이라는")))
         cfg = client.Configuration()
         # persist_config=False: the client would otherwise write refreshed tokens back into the
         # learner's kubeconfig, and the tutor never writes the learner's files.
         config.load_kube_config(config_file=merged, context=name, client_configuration=cfg, persist_config=False)
         cfg.retries = RETRIES
     except ConfigException as exc:
-        raise ConnectError(f"kubeconfig {label}: {exc}", f"kubeconfig {label}: {exc}") from None
+        raise ConnectError(f"kubeconfig {label}: {exc}",
+                           f"kubeconfig {label}: 쿠버네티스 클라이언트가 이 설정을 쓰지 못했습니다") from None
     except ConnectError:
         raise
     except Exception as exc:  # noqa: BLE001 - a kubeconfig the client cannot use, for its own reasons
         first = (str(exc).strip().splitlines() or [""])[0]
-        raise ConnectError(f"kubeconfig {label} cannot be used ({type(exc).__name__}: {first})",
-                           f"kubeconfig {label}: 쓸 수 없는 파일입니다 ({type(exc).__name__}: {first})") from None
+        raise ConnectError(f"kubeconfig {label} cannot be used ({first})",
+                           f"kubeconfig {label}: 쿠버네티스 클라이언트가 쓸 수 없는 파일입니다") from None
     return Connection(client.ApiClient(cfg), name or "", cfg.host, source)

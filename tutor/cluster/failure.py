@@ -16,6 +16,8 @@ import ssl
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from tutor.words import os_reason
+
 # kind -> (English, Korean); {server} is the API server's URL. The Korean particles follow no
 # variable word (에, 의 fit any ending), so no placeholder particle is needed.
 _TEXTS = {
@@ -129,11 +131,11 @@ def describe(exc: BaseException, server: str) -> Failure:
         return make(kind, server, status, why=_api_message(exc))
     for e in _chain(exc):
         if isinstance(e, ssl.SSLCertVerificationError):
-            return make("tls", server, why=_one_line(e.verify_message or str(e)))
+            return make("tls", server, why=_tls_reason(e.verify_message or str(e)))
         if isinstance(e, ssl.SSLError) or _is(e, "SSLError"):
             if any(isinstance(x, ssl.SSLCertVerificationError) for x in _chain(e)):
                 continue  # the verification error further down names the reason
-            return make("tls", server, why=_one_line(getattr(e, "reason", None) or str(e)))
+            return make("tls", server, why=_tls_reason(getattr(e, "reason", None) or str(e)))
         if _is(e, "NameResolutionError"):
             return make("dns", server)
         if isinstance(e, ConnectionRefusedError) or (isinstance(e, OSError) and e.errno == errno.ECONNREFUSED) \
@@ -165,8 +167,29 @@ def _is(exc: BaseException, *names: str) -> bool:
     return any(c.__name__ in names and c.__module__.startswith("urllib3") for c in type(exc).__mro__)
 
 
-def _os_reason(exc: BaseException) -> str:
+def _os_reason(exc: BaseException) -> tuple[str, str]:
+    """The system's reason under the failure, (English, Korean)."""
     for e in _chain(exc):
-        if isinstance(e, OSError) and e.strerror:
-            return e.strerror
-    return type(exc).__name__
+        # urllib3's ProtocolError carries the socket's error as an argument, not as its cause
+        for x in (e, *(a for a in getattr(e, "args", ()) if isinstance(a, BaseException))):
+            if isinstance(x, OSError) and x.strerror:
+                return os_reason(x)
+    return "no reason given", "이유를 알 수 없습니다"
+
+
+# OpenSSL's reasons a certificate is not trusted, in Korean; another keeps its English in English only.
+_TLS_KO = {"self-signed certificate": "자체 서명 인증서입니다", "self signed certificate": "자체 서명 인증서입니다",
+           "certificate has expired": "인증서가 만료되었습니다",
+           "certificate is not yet valid": "인증서가 아직 유효하지 않습니다",
+           "unable to get local issuer certificate": "발급자 인증서를 찾을 수 없습니다",
+           "unable to verify the first certificate": "첫 인증서를 검증할 수 없습니다",
+           "hostname mismatch": "호스트 이름이 인증서와 맞지 않습니다", "ip address mismatch": "IP 주소가 인증서와 맞지 않습니다"}
+
+
+def _tls_reason(text: str) -> tuple[str, str]:
+    text = _one_line(text)
+    low = text.lower()
+    ko = next((k for en, k in _TLS_KO.items() if en in low), "인증서 검증 실패")
+    if "in certificate chain" in low and ko == _TLS_KO["self-signed certificate"]:
+        ko = "인증서 체인에 자체 서명 인증서가 있습니다"
+    return text, ko

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import IO, Callable
 
 from tutor.cluster.events import FileChanged, ObjectEvent
+from tutor.words import os_reason, say
 
 FORMAT = "lwstutor-recording"
 VERSION = 1
@@ -30,7 +31,17 @@ HEADER_MAX = 64 * 1024  # a header is a few hundred bytes
 
 
 class RecordingError(ValueError):
-    """A recording that cannot be read; the message names the file and line."""
+    """A recording that cannot be read; the message names the file and line, in English (str)
+    and in Korean (text("ko")). `where` is the file, or file:line; its Korean takes no particle
+    after it (a colon follows)."""
+
+    def __init__(self, where: object, en: str, ko: str, **fields):
+        self.en = f"{where}: " + say("en", en, ko, **fields)
+        self.ko = f"{where}: " + say("ko", en, ko, **fields)
+        super().__init__(self.en)
+
+    def text(self, lang: str) -> str:
+        return self.ko if lang == "ko" else self.en
 
 
 @dataclass
@@ -106,23 +117,28 @@ def parse_line(raw: str, where: str) -> ObjectEvent | FileChanged | None:
     try:
         rec = json.loads(raw)
     except json.JSONDecodeError as exc:
-        raise RecordingError(f"{where}: not JSON ({exc.msg})") from None
+        raise RecordingError(where, "not valid JSON (at column {col})", "올바른 JSON이 아닙니다({col}번째 열)",
+                             col=exc.colno) from None
+    except RecursionError:
+        raise RecordingError(where, "not valid JSON (nested too deep)", "올바른 JSON이 아닙니다(너무 깊게 중첩됨)") from None
     if not isinstance(rec, dict):
-        raise RecordingError(f"{where}: expected a JSON object")
+        raise RecordingError(where, "expected a JSON object", "JSON 객체여야 합니다")
     t = rec.get("t")
     if isinstance(t, bool) or not isinstance(t, (int, float)) or t < 0:
-        raise RecordingError(f"{where}: \"t\" must be a number of seconds >= 0")
+        raise RecordingError(where, "\"t\" must be a number of seconds >= 0", "\"t\"는 0 이상의 초 단위 숫자여야 합니다")
     if "file" in rec:
         content = rec.get("content")
         if not isinstance(rec["file"], str) or not (content is None or isinstance(content, str)):
-            raise RecordingError(f"{where}: \"file\" must be a name and \"content\" text or null")
+            raise RecordingError(where, "\"file\" must be a name and \"content\" text or null",
+                                 "\"file\"은 이름, \"content\"는 텍스트나 null이어야 합니다")
         mtime = rec.get("mtime")
         if mtime is not None and (isinstance(mtime, bool) or not isinstance(mtime, (int, float)) or mtime < 0):
-            raise RecordingError(f"{where}: \"mtime\" must be epoch seconds >= 0")
+            raise RecordingError(where, "\"mtime\" must be epoch seconds >= 0",
+                                 "\"mtime\"은 0 이상의 에포크 초여야 합니다")
         return FileChanged(rec["file"], content, float(t), None if mtime is None else float(mtime))
     if rec.get("type") in EVENT_TYPES:
         if not isinstance(rec.get("object"), dict):
-            raise RecordingError(f"{where}: a watch event needs an \"object\"")
+            raise RecordingError(where, "a watch event needs an \"object\"", "워치 이벤트에는 \"object\"가 있어야 합니다")
         return ObjectEvent(rec["type"], rec["object"], float(t))
     return None  # BOOKMARK, ERROR or a later kind of line: ignored by design
 
@@ -133,10 +149,11 @@ def _open(p: Path) -> IO[str]:
     try:
         fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
-        raise RecordingError(f"{p}: cannot open ({exc.strerror or exc})") from None
+        en, ko = os_reason(exc)
+        raise RecordingError(p, "cannot open ({why})", "열 수 없습니다({why_ko})", why=en, why_ko=ko) from None
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
-        raise RecordingError(f"{p}: not a regular file")
+        raise RecordingError(p, "not a regular file", "일반 파일이 아닙니다")
     return os.fdopen(fd, encoding="utf-8")
 
 
@@ -148,17 +165,20 @@ def open_recording(path: str | Path) -> Recording:
         try:
             first = fh.readline(HEADER_MAX)  # a file of one endless line is not read whole
         except UnicodeDecodeError:
-            raise RecordingError(f"{p}: not UTF-8 text") from None
+            raise _not_utf8(p) from None
     if not first:
-        raise RecordingError(f"{p}: empty file, expected a lwstutor recording")
+        raise RecordingError(p, "empty file, expected a lwstutor recording", "빈 파일입니다. lwstutor 녹화 파일이어야 합니다")
     try:
         head = json.loads(first)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         head = None
     if not isinstance(head, dict) or head.get("format") != FORMAT:
-        raise RecordingError(f"{p}:1: not a lwstutor recording (no \"format\": \"{FORMAT}\" header)")
+        raise RecordingError(f"{p}:1", "not a lwstutor recording (no \"format\": \"{format}\" header)",
+                             "lwstutor 녹화 파일이 아닙니다(\"format\": \"{format}\" 헤더가 없음)", format=FORMAT)
     if head.get("version") != VERSION:
-        raise RecordingError(f"{p}:1: recording version {head.get('version')!r}; this lwstutor reads {VERSION}")
+        raise RecordingError(f"{p}:1", "recording version {got}; this lwstutor reads {version}",
+                             "녹화 형식 버전이 {got}입니다. 이 lwstutor는 {version} 버전을 읽습니다",
+                             got=json.dumps(head.get("version"), ensure_ascii=False), version=VERSION)
     header = Header(
         namespace=str(head.get("namespace") or ""),
         lesson=str(head.get("lesson") or ""),
@@ -183,9 +203,13 @@ def _read_items(p: Path) -> list:
                     if item is not None:
                         items.append(item)
         except UnicodeDecodeError:
-            raise RecordingError(f"{p}: not UTF-8 text") from None
+            raise _not_utf8(p) from None
     items.sort(key=lambda it: it.t)  # stable: equal times keep file order
     return items
+
+
+def _not_utf8(p: Path) -> RecordingError:
+    return RecordingError(p, "not UTF-8 text", "UTF-8 텍스트가 아닙니다")
 
 
 def read(path: str | Path) -> Recording:

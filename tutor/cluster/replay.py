@@ -18,14 +18,14 @@ class ReplaySource(BackgroundLoop):
     The items are parsed here, on the source's thread, not before the UI starts. `items` is
     what to emit instead of the recording's own items: an iterable (the demo passes them paced,
     as (when, item) pairs) or a function returning one, called on this thread. A recording found
-    to be broken at this point calls `on_error` with its message (the line it names) and emits
+    to be broken at this point calls `on_error` with its RecordingError (the line it names, in both languages) and emits
     nothing."""
 
     thread_name = "replay"
 
     def __init__(self, recording: Recording, emit: Callable, speed: float = 1.0,
                  items: Iterable | Callable[[], Iterable] | None = None,
-                 on_error: Callable[[str], None] | None = None):
+                 on_error: Callable[[RecordingError], None] | None = None):
         super().__init__()
         self.recording = recording
         self.items = items
@@ -38,7 +38,7 @@ class ReplaySource(BackgroundLoop):
             self._run()
         except RecordingError as exc:
             if self.on_error is not None:
-                self.on_error(str(exc))
+                self.on_error(exc)
             else:
                 raise
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from tutor.commands.results import EXIT_OK, UsageError
+from tutor.commands.results import EXIT_OK
 from tutor.commands.setup import session_for
 from tutor.progress import Progress
 
@@ -23,8 +23,6 @@ def run_demo(args) -> int:
 
 
 def demo_app(args):
-    if args.speed <= 0 or args.pause < 0:
-        raise UsageError("--speed must be more than 0 and --pause 0 or more")
     from tutor.demo import walkthrough
     from tutor.ui.app import TutorApp
 
@@ -37,8 +35,9 @@ def demo_app(args):
 def start_demo(recording, speed: float, pause: float, app) -> None:
     from tutor.cluster.replay import ReplaySource
     from tutor.commands.tui import stop_with_error
-    from tutor.demo import paced
+    from tutor.demo import paced, replay_speed
 
-    replay = ReplaySource(recording, app.inbox.put, speed, items=paced(recording, app.session.lesson, pause, speed),
+    replay = ReplaySource(recording, app.inbox.put, replay_speed(speed),
+                          items=paced(recording, app.session.lesson, pause, speed),
                           on_error=partial(stop_with_error, app))
     app.run_source(replay.run, "replay", replay.stop)

@@ -38,7 +38,7 @@ def run_doctor(args) -> int:
     code = EXIT_USAGE if error is not None else EXIT_OK if ok else EXIT_NOT_PASSED
     if args.json:
         out = {"context": conn.context if conn else None, "server": conn.server if conn else None, "ready": ok,
-               "kubeconfig": {"files": list(conn.source.files), "why": conn.source.why} if conn else None,
+               "kubeconfig": {"files": list(conn.source.files), "why": conn.source.why_in(lang)} if conn else None,
                "checks": [f.to_json() for f in findings]}
         if error is not None:
             out.update(error.to_json(lang))

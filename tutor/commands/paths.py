@@ -15,19 +15,11 @@ import stat
 import tempfile
 
 from tutor.commands.results import UsageError
-
-# A few errno texts in Korean; any other keeps the system's English text.
-_STRERROR_KO = {
-    errno.EACCES: "권한이 없습니다", errno.EPERM: "허용되지 않습니다", errno.EROFS: "읽기 전용 파일 시스템입니다",
-    errno.ENOSPC: "디스크 공간이 없습니다", errno.ENOENT: "없습니다", errno.ELOOP: "심볼릭 링크가 순환합니다",
-    errno.ENOTDIR: "경로 중간에 디렉터리가 아닌 것이 있습니다", errno.EIO: "입출력 오류",
-}
-
+from tutor.words import os_reason
 
 def _strerror(exc: OSError) -> tuple[str, str]:
-    """The OS's reason, in English and (for the common ones) Korean."""
-    en = exc.strerror or str(exc)
-    return en, _STRERROR_KO.get(exc.errno, en)
+    """The OS's reason, in English and Korean."""
+    return os_reason(exc)
 
 
 def _problem(option: str, path: str, en: str, ko: str) -> UsageError:
@@ -59,7 +51,7 @@ def _stat(option: str, path: str) -> os.stat_result | None:
         if os.path.islink(path):
             target = os.readlink(path)
             raise _problem(option, path, f"is a symlink to {target}, which does not exist",
-                           f"가리키는 대상이 없는 심볼릭 링크입니다 ({target})") from None
+                           f"가리키는 대상이 없는 심볼릭 링크입니다(대상: {target})") from None
         return None
     except OSError as exc:
         raise _os_problem(option, path, exc) from None

@@ -24,6 +24,7 @@ from tutor.cluster.recording import Header, RecordingError, Writer, open_recordi
 from tutor.commands.setup import connect_for, session_for
 from tutor.workspace.files import FileRead
 from tutor.workspace.watch import FileWatcher
+from tutor.words import os_reason, say
 
 
 def server_version(api_client, server: str) -> str:
@@ -123,8 +124,9 @@ def run_record(args) -> int:
                 try:
                     writer = Writer(out.open(), header)
                 except OSError as exc:
-                    raise UsageError(f"record {args.file}: cannot write ({exc.strerror or exc})",
-                                     f"record {args.file}: 쓸 수 없습니다 ({exc.strerror or exc})", kind="path") from None
+                    en, ko = os_reason(exc)
+                    raise UsageError(f"record {args.file}: cannot write ({en})",
+                                     f"record {args.file}: 쓸 수 없습니다({ko})", kind="path") from None
                 for early in waiting:
                     count += write_item(session, writer, early, clock)
                 continue
@@ -141,10 +143,9 @@ def run_record(args) -> int:
         raise UsageError(f"record {args.file}: the cluster listed nothing in time; nothing was recorded",
                          f"record {args.file}: 제시간에 클러스터 목록을 받지 못해 아무것도 녹화하지 않았습니다",
                          kind="timeout")
-    if session.lang == "ko":
-        print(f"lwstutor: {clock():.1f}초 동안 {count}줄을 {args.file}에 녹화했습니다", file=sys.stderr)
-    else:
-        print(f"lwstutor: recorded {count} lines in {clock():.1f}s to {args.file}", file=sys.stderr)
+    print("lwstutor: " + say(session.lang, "recorded {count} lines in {secs:.1f}s to {file}",
+                             "{secs:.1f}초 동안 {count}줄을 {file}에 녹화했습니다", count=count, secs=clock(), file=args.file),
+          file=sys.stderr)
     return EXIT_OK
 
 

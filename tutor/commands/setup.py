@@ -10,8 +10,9 @@ from pathlib import Path
 from tutor.commands import paths
 from tutor.commands.results import UsageError
 from tutor.lesson.loader import DEFAULT, Lesson, LessonError, available, load
-from tutor.progress import Progress, looks_like_ours, peek_lang, state_dir
+from tutor.progress import Progress, looks_like_ours, remembered_lang, state_dir
 from tutor.session import Session
+from tutor.words import default_lang, say
 
 
 def lesson_for(args) -> Lesson:
@@ -23,7 +24,15 @@ def lesson_for(args) -> Lesson:
         rec = getattr(args, "_recording", None)
         if rec is None or rec.path != str(Path(args.replay)):
             rec = args._recording = open_recording(args.replay)
-        name, ns = name or rec.header.lesson, ns or rec.header.namespace
+        made_for = rec.header.lesson or DEFAULT  # a recording that names none was made for the LWS lab
+        if name and name != made_for:
+            raise UsageError(
+                f"--lesson {name}: {args.replay} was recorded for lesson {made_for}; "
+                f"leave out --lesson, or give --lesson {made_for}",
+                say("ko", "", "--lesson {name}: {rec:은} {made_for} 수업을 녹화한 파일입니다. "
+                    "--lesson 옵션을 빼거나 --lesson {made_for:으로} 주세요",
+                    name=name, rec=args.replay, made_for=made_for), kind="lesson")
+        name, ns = made_for, ns or rec.header.namespace
     lesson = lesson_named(name or DEFAULT)
     return replace(lesson, namespace=ns or lesson.namespace)
 
@@ -50,7 +59,13 @@ def _recording_errors_as_usage():
     try:
         yield
     except RecordingError as exc:
-        raise UsageError(str(exc), kind="recording") from None
+        raise recording_error(exc) from None
+
+
+def recording_error(exc) -> UsageError:
+    """A recording that cannot be read (tutor.cluster.recording.RecordingError), as a usage error
+    in both languages."""
+    return UsageError(exc.text("en"), exc.text("ko"), kind="recording")
 
 
 def open_recording(path: str):
@@ -121,21 +136,10 @@ def chosen_lang(args) -> str:
         return lang
     try:
         name = getattr(args, "lesson", None)
-        saved = peek_lang(state_dir() / f"progress-{name if name in available() else DEFAULT}.json")
+        saved = remembered_lang(name if name in available() else DEFAULT)
     except Exception:  # noqa: BLE001 - an error message must not fail for want of a language
         saved = ""
     return default_lang(None, saved)
-
-
-def default_lang(cli_lang: str | None, saved: str = "") -> str:
-    """--lang, else the language saved with the progress, else the locale (Korean unless it is
-    clearly another language)."""
-    if cli_lang:
-        return cli_lang
-    if saved in ("ko", "en"):
-        return saved
-    env = os.environ.get("LC_ALL") or os.environ.get("LC_MESSAGES") or os.environ.get("LANG") or ""
-    return "en" if env and not env.startswith("ko") and not env.startswith(("C", "POSIX")) else "ko"
 
 
 def session_for(args, progress: Progress | None = None) -> Session:

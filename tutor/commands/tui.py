@@ -7,7 +7,7 @@ import time
 from functools import partial
 
 from tutor.commands.results import EXIT_OK, UsageError
-from tutor.commands.setup import connect_for, find_kubeconfig_for, lesson_for, progress_for, session_for
+from tutor.commands.setup import recording_error, connect_for, find_kubeconfig_for, lesson_for, progress_for, session_for
 
 
 def run_tui(args) -> int:
@@ -18,15 +18,13 @@ def run_tui(args) -> int:
         app.run()
     if app.connect_error:  # the connection or the recording failed after the first frame: same message and code
         err = app.connect_error
-        raise err if isinstance(err, UsageError) else UsageError(str(err), kind="recording")
+        raise err if isinstance(err, UsageError) else recording_error(err)
     return EXIT_OK
 
 
 def tui_app(args):
     """The app `lwstutor` runs, from its parsed flags (the tests build it the same way)."""
     replay = bool(args.replay)
-    if replay and args.speed < 0:
-        raise UsageError("--speed must be 0 (instant) or more")
     lesson = lesson_for(args)
     progress = progress_for(args, lesson, replay)
     session = session_for(args, progress)

@@ -15,6 +15,11 @@ END_TITLE = "That was the whole lab"
 END_BODY = "Now do it yourself: in the lab VM, run tmux split-window -h lwstutor"
 
 
+def replay_speed(speed: float) -> float:
+    """The speed to emit paced() items at: 0 (instant) paces them in seconds of screen time."""
+    return speed if speed > 0 else 1.0
+
+
 def paced(recording, lesson, pause: float, speed: float):
     """The recording's items as (when to emit, item) pairs, with a pause after each item that
     makes a step pass, so every verdict and recap can be read before the next step begins (the
@@ -24,18 +29,24 @@ def paced(recording, lesson, pause: float, speed: float):
     Only when an item is emitted moves: each keeps the time it was recorded at, the clock the
     tutor tells what it saw in beside the cluster's own timestamps, so the story is the same at
     any pause and speed as in `check --replay`. Each item is checked here, as the replay reaches
-    it; `pause` is in seconds of screen time."""
+    it; `pause` is in seconds of screen time. At speed 0 the cluster's activity comes at once and
+    only the pauses take time: emit these at speed 1 (replay_speed)."""
     from tutor.cluster.events import ShowStep
     from tutor.session import Session
 
     session = Session(lesson, "", "en")  # answer files come from the recording itself
     last = len(lesson.steps)
-    shift = 0.0  # recording seconds of pause so far
+    # At speed 0 (instant) only the pauses take time: the times given are seconds of screen
+    # time, to be emitted at speed 1. Otherwise they are recording seconds, at `speed`.
+    instant = speed <= 0
+    stay = pause if instant else pause * speed  # a pause, on that clock
+    shift = 0.0  # pauses so far, on that clock
     for item in recording.items:
-        yield item.t + shift, item
+        at = shift if instant else item.t + shift
+        yield at, item
         if session.apply(item) and (newly := session.evaluate(None, set())):  # statuses only
-            due = item.t + shift + pause * speed / 2
-            shift += pause * speed
+            due = at + stay / 2
+            shift += stay
             if max(newly) < last:
                 yield due, ShowStep(max(newly) + 1, item.t)
             elif len(session.progress.passed) == last:
