@@ -75,3 +75,53 @@ def test_the_hint_scan_would_catch_one():
     assert whole_answer_in("Like this:\n\n```yaml\n    kind: X\n    spec:\n      a: 1\n```\n", solution)
     assert whole_answer_in("Run `kubectl apply -f x.yaml`.", solution)
     assert not whole_answer_in("Start with:\n\n```yaml\nkind: X\nspec:\n```\n", solution)
+
+
+# The ladder, held by data: hint 1 is the idea (no code block, no command), and no hint holds the
+# lines that make a step's answer (each step's `answer:` in lesson.yaml); those are the solution's.
+COMMAND = re.compile(r"`(?:kubectl|grep|touch|echo|cat|sed|awk|env)\b[^`]*`|`nslookup [^`]+`|`-{1,2}[A-Za-z][^`]*`"
+                     r"|jsonpath|^\s*(?:kubectl|grep|nslookup|touch|echo) ", re.M)
+
+
+def first_rung_problems(hint: str) -> list[str]:
+    """How a first hint does more than name the idea: a code block, or a command or flag to type."""
+    out = ["has a code block"] if FENCE.search(hint) else []
+    out += [f"has the command {m.group(0).strip()!r}" for m in COMMAND.finditer(hint)]
+    return out
+
+
+def _norm(text: str) -> str:
+    return "\n".join(_lines(text))
+
+
+def answer_lines(lesson: str) -> dict[str, list[str]]:
+    """Each step's answer lines (lesson.yaml `answer:`): what only the solution may hold."""
+    import yaml
+
+    from tutor.lesson.loader import lesson_dir
+
+    meta = yaml.safe_load((lesson_dir(lesson) / "lesson.yaml").read_text(encoding="utf-8"))
+    return {raw["id"]: [_norm(a) for a in raw.get("answer") or ()] for raw in meta["steps"]}
+
+
+@pytest.mark.parametrize("name,step,lang", _steps(), ids=lambda v: getattr(v, "id", v))
+def test_the_first_hint_names_the_idea_and_no_command(name, step, lang):
+    assert not first_rung_problems(step.text(lang).hints[0]), (name, step.id, lang, step.text(lang).hints[0])
+
+
+@pytest.mark.parametrize("name,step,lang", _steps(), ids=lambda v: getattr(v, "id", v))
+def test_the_answer_lines_are_the_solutions_alone(name, step, lang):
+    keys = answer_lines(name)[step.id]
+    text = step.text(lang)
+    assert keys, f"{name} {step.id}: lesson.yaml names no answer lines"
+    assert all(k in _norm(text.solution) for k in keys), [k for k in keys if k not in _norm(text.solution)]
+    told = {i: [k for k in keys if k in _norm(h)] for i, h in enumerate(text.hints, start=1)}
+    assert not any(told.values()), {f"hint {i}": k for i, k in told.items() if k}
+
+
+def test_the_ladder_scan_would_catch_one():
+    assert first_rung_problems("Look:\n\n```sh\nkubectl get pods\n```\n")
+    assert first_rung_problems("`grep` keeps the lines that start with `^LWS_`.")
+    assert first_rung_problems("`-L <key>` turns a label into a column.")
+    assert not first_rung_problems("Every pod carries its group in a label; the tool can show labels as columns.")
+    assert not first_rung_problems("busybox's `nslookup` tries no search domain for a dotted name.")

@@ -77,7 +77,7 @@ def orphan() -> dict:
 
 LLM_PODS_ALL = ("llm-0", "llm-0-1", "llm-1", "llm-1-1")
 # The scale lesson's LWS: one group of three pods, no GPU, a container that stops when told to.
-SOLO_CMD = "trap 'exit 0' TERM; sleep 3600 & wait"
+SOLO_CMD = "trap 'exit 0' TERM; while :; do sleep 1 & wait; done"
 
 
 def solo() -> dict:

@@ -174,7 +174,7 @@ def file_then_live(ctx: Context, lws: str, file: str, problems, live_where: str)
     if probs:
         raise Stop(failed(ctx.t("The {lws} in the cluster differs from {path}: apply the file again (delete {lws} "
                                 "first if you moved an annotation).",
-                                "클러스터의 {lws:이} {path:과} 다릅니다. 파일을 다시 적용하세요(어노테이션을 옮겼다면 "
+                                "클러스터의 {lws:이} {path:과} 다릅니다. 파일을 다시 적용하세요(주석을 옮겼다면 "
                                 "먼저 {lws:을} 지우세요).", lws=lws, path=ctx.path(file)), *probs))
     return live
 

@@ -155,7 +155,7 @@ def explain(pod: dict, nodes: list[dict], pods: list[dict], events: list[dict], 
                           "{p:은} 노드 {n}에 있지만 튜터가 그 노드를 볼 수 없습니다.", p=name, n=node)
         elif mine.fits:
             headline = tr(lang, "{p} runs on {n}, and by the scheduler's filters {n} fits it.",
-                          "{p:은} {n}에서 돕니다. 스케줄러의 필터로 보면 {n}에 들어갈 수 있습니다.", p=name, n=node)
+                          "{p:은} {n}에서 돌고 있습니다. 스케줄러의 필터로 보면 {n}에 들어갈 수 있습니다.", p=name, n=node)
         else:
             headline = tr(lang, "{p} is on {n}; placed now, {n} would refuse it: {c}",
                           "{p:은} {n}에 있습니다. 지금 다시 배치한다면 {n:은} 거절합니다: {c}",
@@ -170,7 +170,7 @@ def explain(pod: dict, nodes: list[dict], pods: list[dict], events: list[dict], 
     else:
         parsed = sm.parse_message(message) if message else None
         if message:
-            headline = tr(lang, "{p} is Pending. The scheduler said: {m}", "{p:은} Pending입니다. 스케줄러의 말: {m}",
+            headline = tr(lang, "{p} is Pending. The scheduler said: {m}", "{p:은} Pending입니다. 스케줄러 메시지: {m}",
                           p=name, m=" ".join(message.split()))
         else:
             headline = tr(lang, "{p} is not scheduled yet, and the scheduler has not said why.",
@@ -302,7 +302,7 @@ def _exclusive_lines(ctx, lws: str, nodes: list[dict], pods: list[dict]) -> list
                 lines.append(tr(lang, "  {l}'s anti-affinity (another group's group-key, per {k}) keeps it off {o}: "
                                       "{b} runs there.",
                                 "  {l}의 안티어피니티(다른 그룹의 group-key, {k} 기준)가 {o:을} 피하게 합니다: "
-                                "거기서 {b:이} 돕니다.",
+                                "거기서 {b:이} 돌고 있습니다.",
                                 l=o.name(leader), k=_exclusive_key(leader), o=other, b=_short(blocker, ctx.ns)))
     if first is not None:
         leader, placement = first

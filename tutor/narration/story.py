@@ -106,7 +106,7 @@ def _revision(lang: str, f: dict) -> str:
 
 def _group_replaced(lang: str, f: dict) -> str:
     if f["highest"]:
-        return say(lang, "group {group} replaced first (highest index)", "그룹 {group} 먼저 교체(가장 높은 인덱스)", **f)
+        return say(lang, "group {group} replaced first (highest index)", "그룹 {group} 먼저 교체(번호가 가장 큰 그룹)", **f)
     if f["first"]:
         return say(lang, "group {group} replaced first", "그룹 {group} 먼저 교체", **f)
     return say(lang, "group {group} next", "다음은 그룹 {group}", **f)
@@ -128,10 +128,10 @@ def _rollout_done(lang: str, f: dict) -> str:
     running = say(lang, " and every new pod Running", ", 새 파드가 모두 Running") if f["running_after"] else ""
     if f["updated"] is not None:  # the LWS's status says it is done, too
         return say(lang, "updatedReplicas {updated}, Available{running}: rollout done in {took} s",
-                   "updatedReplicas {updated}, Available{running}: {took}초 만에 롤아웃 완료",
+                   "updatedReplicas {updated}, Available{running}: {took}초 만에 롤링 업데이트 완료",
                    updated=f["updated"], running=running, took=seconds(f["took"]))
     return say(lang, "all groups ready{running}: rollout done in {took} s",
-               "모든 그룹 준비됨{running}: {took}초 만에 롤아웃 완료", running=running, took=seconds(f["took"]))
+               "모든 그룹 준비됨{running}: {took}초 만에 롤링 업데이트 완료", running=running, took=seconds(f["took"]))
 
 
 def _failed_scheduling(lang: str, f: dict) -> str:
@@ -165,7 +165,7 @@ def _event_names_failed(lang: str, f: dict) -> str:
 
 def _not_a_failure(lang: str, f: dict) -> str:
     return say(lang, "nothing in group {group} restarted: part of the rollout, not a failure",
-               "그룹 {group}에서 재시작한 것이 없음: 실패가 아니라 롤아웃의 일부", **f)
+               "그룹 {group}에서 재시작한 것이 없음: 실패가 아니라 롤링 업데이트의 일부", **f)
 
 
 def _all_groups_ready(lang: str, f: dict) -> str:

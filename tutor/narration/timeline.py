@@ -15,7 +15,7 @@ _FACT = {
     Kind.POD_GONE: ("{pod} {uid} gone", "{pod} {uid} 사라짐"),
     Kind.RESTARTED: ("{pod} {uid} container restarted {detail}", "{pod} {uid} 컨테이너 재시작 {detail}"),
     Kind.REVISION_CREATED: ("new template revision {rev} ({detail})", "새 템플릿 리비전 {rev} ({detail})"),
-    Kind.GROUPS_UPDATING: ("rollout: {detail}", "롤아웃: {detail}"),
+    Kind.GROUPS_UPDATING: ("rollout: {detail}", "롤링 업데이트: {detail}"),
     Kind.GROUP_RECREATED: ("LWS recreated group {g}: {detail}", "LWS가 그룹 {g} 재생성: {detail}"),
     Kind.ALL_READY: ("all groups ready", "모든 그룹 준비됨"),
     Kind.LWS_EVENT: ("LWS event {detail}", "LWS 이벤트 {detail}"),
@@ -44,6 +44,6 @@ def timeline_lines(tl: Timeline, lang: str, lws: str, group: int | None = None, 
     its time; facts that belong to a rollout are marked."""
     out = []
     for f in tl.of(lws, group)[-limit:]:
-        mark = say(lang, " [rollout]", " [롤아웃]") if f.kind in FAILURE_LIKE and tl.in_rollout(f) else ""
+        mark = say(lang, " [rollout]", " [롤링 업데이트]") if f.kind in FAILURE_LIKE and tl.in_rollout(f) else ""
         out.append(f"{f.clock():<10} {fact(f, lang)}{mark}")  # both kinds of time one width
     return out

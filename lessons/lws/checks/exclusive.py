@@ -44,7 +44,7 @@ def spec_problems(ctx: Context, obj: dict, where: str) -> list[str]:
                                "the LeaderWorkerSet's own metadata.annotations: LWS reads it there, gives each leader "
                                "an anti-affinity against the other groups and pins its workers to the leader's node "
                                "through the worker StatefulSet's nodeSelector.",
-                               "{where}: exclusive-topology 어노테이션이 {tmpl}의 metadata에 있습니다. "
+                               "{where}: exclusive-topology 주석이 {tmpl}의 metadata에 있습니다. "
                                "LeaderWorkerSet 자신의 metadata.annotations에 둬야 LWS가 읽고, 리더마다 다른 그룹을 "
                                "피하는 안티어피니티를 붙이고 워커 StatefulSet의 nodeSelector로 워커를 리더의 노드에 묶습니다.",
                                where=where, tmpl=", ".join(on_template)))

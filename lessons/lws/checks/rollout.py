@@ -86,7 +86,7 @@ def check(ctx: Context) -> Verdict:
                              "llm 파드가 모두 새 템플릿으로 뜨기를 기다립니다: {pods}",
                              pods=", ".join(stale) or "-"), *groups)
     return passed(ctx.t("All {n} groups run the new template (revision {rev}); LWS replaced them one group at a time.",
-                        "그룹 {n}개가 모두 새 템플릿(리비전 {rev})으로 돕니다. LWS는 그룹 단위로 하나씩 바꿨습니다.",
+                        "그룹 {n}개가 모두 새 템플릿(리비전 {rev})으로 돌고 있습니다. LWS는 그룹 단위로 하나씩 바꿨습니다.",
                         n=spec_replicas, rev=next(iter(revs))[:10]), *groups)
 
 
@@ -100,7 +100,7 @@ def predict_first_group(episode: Episode, story: Story) -> Seen:
     began before the first group was seen Running again."""
     turns = [line for line in episode.lines if line.kind == "group-replaced"]
     if not turns:
-        return Seen("", ("the rollout has not replaced a group yet.", "롤아웃이 아직 어느 그룹도 바꾸지 않았습니다."))
+        return Seen("", ("the rollout has not replaced a group yet.", "롤링 업데이트가 아직 어느 그룹도 바꾸지 않았습니다."))
     first, second = turns[0], turns[1] if len(turns) > 1 else None
     back = next((line for line in episode.lines if line.kind == "running-again" and line.group == first.group), None)
     lines = tuple(sorted([first, *([back] if back else []), *([second] if second else [])], key=lambda line: line.at))
@@ -136,9 +136,9 @@ def predict_old_leader(episode: Episode, story: Story) -> Seen:
                             "옛 리더가 새 워커 옆에서 돌았습니다(⚠ 줄)."), old_leader)
     if story.anchor is None or story.anchor > episode.start:
         return Seen("", ("the tutor started after the rollout had begun, so it did not see which pods ran side by side.",
-                         "튜터가 롤아웃이 시작된 뒤에 켜져서, 어느 파드들이 함께 돌았는지 보지 못했습니다."))
+                         "롤링 업데이트가 시작된 뒤에 튜터가 켜져서, 어느 파드들이 함께 돌았는지 보지 못했습니다."))
     if not any(line.kind == "rollout-done" for line in episode.lines):
-        return Seen("", ("the rollout is not over yet.", "롤아웃이 아직 끝나지 않았습니다."))
+        return Seen("", ("the rollout is not over yet.", "롤링 업데이트가 아직 끝나지 않았습니다."))
     workers = [line for line in episode.lines if line.kind == "new-uid" and any(not _leader(p, line.group)
                                                                                    for p in line.pods)]
     reverse = [line for line in mixed if any(_leader(p, line.group) for p in line.pods)

@@ -49,7 +49,7 @@ def check(ctx: Context) -> Verdict:
     replicas = o.int_or_none(o.as_dict(live.get("spec")).get("replicas"))
     if replicas != 2:
         return waiting(ctx.t("solo has {n} group(s); this step asks for 2.",
-                             "solo의 그룹 수가 {n}입니다. 이 단계는 2를 요청합니다.",
+                             "solo의 그룹 수가 {n}입니다. 이 단계에서는 2여야 합니다.",
                              n=replicas if replicas is not None else "-"))
     leader = ctx.pod(LEADER)
     if leader is None:
@@ -64,6 +64,6 @@ def check(ctx: Context) -> Verdict:
     born0, born1 = created(leader), created(ctx.pod(NEW_GROUP[0]))
     if born0 is not None and born1 is not None and born0 > born1:
         return failed(ctx.t("solo-0 is newer than solo-1: group 0 was made again after the scale.",
-                            "solo-0이 solo-1보다 새것입니다. 스케일한 뒤에 그룹 0이 다시 만들어졌습니다."))
+                            "solo-0이 solo-1보다 나중에 만들어졌습니다. 스케일한 뒤에 그룹 0이 다시 만들어졌습니다."))
     return passed(ctx.t("solo has two groups: solo-1 leads a new group, and solo-0 kept its UID.",
                         "solo의 그룹이 둘입니다. solo-1이 새 그룹을 이끌고, solo-0은 UID가 그대로입니다."))

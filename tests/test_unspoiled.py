@@ -1,0 +1,73 @@
+"""A prediction is asked before the cluster acts, so nothing the learner reads before the step
+passes answers it: not the intro, the step's title, its instructions, hints or solution. Each
+question's answer phrases are lesson data (`spoilers:` beside the question in lesson.yaml), in each
+language; the answer itself lives in the recap, shown once the step has passed."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import yaml
+
+from tutor.lesson.loader import available, lesson_dir, load
+
+
+def _questions():
+    for name in available():
+        meta = yaml.safe_load((lesson_dir(name) / "lesson.yaml").read_text(encoding="utf-8"))
+        for raw in meta["steps"]:
+            for q in raw.get("predict") or ():
+                yield name, raw["id"], q
+
+
+QUESTIONS = list(_questions())
+
+
+def _flat(text: str) -> str:
+    return re.sub(r"\s+", " ", text).lower()
+
+
+def before_the_pass(name: str, step_id: str, lang: str) -> dict[str, str]:
+    """What the learner can read of a step before it passes, by where it is shown."""
+    lesson = load(name)
+    step = next(s for s in lesson.steps if s.id == step_id)
+    text = step.text(lang)
+    shown = {"intro": lesson.intro.get(lang, ""), "title": step.title(lang), "instructions": text.body,
+             "solution": text.solution}
+    shown.update({f"hint {i}": h for i, h in enumerate(text.hints, start=1)})
+    for earlier in lesson.steps[:step.number - 1]:
+        t = earlier.text(lang)
+        shown.update({f"step {earlier.number} {part}": getattr(t, part) for part in ("body", "solution", "recap")})
+        shown.update({f"step {earlier.number} hint {i}": h for i, h in enumerate(t.hints, start=1)})
+    return shown
+
+
+def spoiled(shown: dict[str, str], phrases: list[str]) -> list[str]:
+    return [f"{where}: {p!r}" for where, text in shown.items() for p in phrases if _flat(p) in _flat(text)]
+
+
+def test_there_are_questions_to_guard():
+    assert {q["id"] for _, _, q in QUESTIONS} >= {"new-uids", "first-group", "old-leader"}
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("name,step_id,q", QUESTIONS, ids=lambda v: v["id"] if isinstance(v, dict) else v)
+def test_nothing_shown_before_the_pass_answers_the_question(name, step_id, q, lang):
+    phrases = (q.get("spoilers") or {}).get(lang) or []
+    assert phrases, f"{q['id']}: no spoiler phrases in {lang}"
+    assert not spoiled(before_the_pass(name, step_id, lang), phrases)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("name,step_id,q", QUESTIONS, ids=lambda v: v["id"] if isinstance(v, dict) else v)
+def test_the_recap_gives_the_answer(name, step_id, q, lang):
+    """The answer is moved, not lost: the recap (shown after the pass) says it."""
+    step = next(s for s in load(name).steps if s.id == step_id)
+    recap = _flat(step.text(lang).recap)
+    assert any(_flat(p) in recap for p in q["spoilers"][lang]), (q["id"], lang)
+
+
+def test_the_scan_would_catch_one():
+    shown = {"instructions": "LWS rebuilds the entire group,\nand only that group."}
+    assert spoiled(shown, ["and only that group"]) and not spoiled(shown, ["group 1 first"])
