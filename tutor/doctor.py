@@ -10,10 +10,11 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from tutor.cluster import kinds
 from tutor.cluster import objects as o
 from tutor.words import say
 
-CRD_NAME = f"{o.LWS_PLURAL}.{o.LWS_GROUP}"
+CRD_NAME = kinds.LEADER_WORKER_SET.crd
 KWOK_NODES = ("gpu-a", "gpu-b")
 KWOK_TAINT = ("kwok.x-k8s.io/node", "fake", "NoSchedule")
 GPUS_NEEDED = 4
@@ -28,9 +29,9 @@ def lws_install(version: str = TESTED_LWS) -> str:
             f"https://github.com/kubernetes-sigs/lws/releases/download/{version}/manifests.yaml")
 
 
-# What the tutor reads: (verb list, resource, group, namespaced)
-READS = [("pods", "", True), ("events", "", True), ("statefulsets", "apps", True),
-         (o.LWS_PLURAL, o.LWS_GROUP, True), ("nodes", "", False)]
+# What the tutor reads by default (a lesson may name other kinds): the rows of the kinds table,
+# each with the verbs the tutor's role must grant on it.
+READS = kinds.DEFAULT
 
 
 # Korean for doctor's words. No particle follows a name here: the sentences are built so
@@ -137,7 +138,9 @@ def gpu_patch(name: str, gpu: str) -> str:
             f"'{{\"status\":{{\"capacity\":{{\"{gpu}\":\"4\"}},\"allocatable\":{{\"{gpu}\":\"4\"}}}}}}'")
 
 
-def run(api_client, namespace: str, workdir: str, gpu: str = "nvidia.com/gpu", lang: str = "en") -> list[Finding]:
+def run(api_client, namespace: str, workdir: str, gpu: str = "nvidia.com/gpu", lang: str = "en",
+        reads: tuple[kinds.Kind, ...] = READS) -> list[Finding]:
+    """Every finding, for a lesson that watches `reads` (the rows of tutor/cluster/kinds.py)."""
     from kubernetes import client
 
     from tutor.cluster.failure import describe
@@ -158,7 +161,7 @@ def run(api_client, namespace: str, workdir: str, gpu: str = "nvidia.com/gpu", l
         return out + local_checks(workdir, lang)
 
     # 2. access (SelfSubjectAccessReview, like kubectl auth can-i) ------------------------------
-    access = _access(client.AuthorizationV1Api(api_client), namespace, timeout, t)
+    access = _access(client.AuthorizationV1Api(api_client), namespace, timeout, t, reads)
     out.append(access)
     if "list pods" in access.detail:  # the tutor could show nothing: the cluster forbids it
         from tutor.cluster.failure import make
@@ -167,8 +170,9 @@ def run(api_client, namespace: str, workdir: str, gpu: str = "nvidia.com/gpu", l
                               why=(f"this user may not list pods in namespace {namespace}",
                                    f"이 사용자는 {namespace} 네임스페이스의 파드 목록을 볼 수 없습니다"))
 
-    # 3. LWS CRD, version, controller and webhook --------------------------------------------
-    out.extend(_lws(api_client, namespace, timeout, t))
+    # 3. LWS CRD, version, controller and webhook, for a lesson that watches LWS ---------------
+    if kinds.LEADER_WORKER_SET in reads:
+        out.extend(_lws(api_client, namespace, timeout, t))
 
     # 4. namespace --------------------------------------------------------------------------
     try:
@@ -208,13 +212,12 @@ def _may(authz, verb: str, resource: str, group: str, namespace: str | None, tim
         return False
 
 
-def _access(authz, namespace: str, timeout, t) -> Finding:
-
+def _access(authz, namespace: str, timeout, t, reads: tuple[kinds.Kind, ...] = READS) -> Finding:
     denied = []
-    for resource, group, namespaced in READS:
-        for verb in ("get", "list", "watch"):
-            if not _may(authz, verb, resource, group, namespace if namespaced else None, timeout):
-                denied.append(f"{verb} {resource}{'.' + group if group else ''}")
+    for k in reads:
+        for verb in k.verbs:
+            if not _may(authz, verb, k.plural, k.group, namespace if k.namespaced else None, timeout):
+                denied.append(f"{verb} {k.plural}{'.' + k.group if k.group else ''}")
     if not denied:
         return Finding("access", True, t("you may get, list and watch everything the tutor reads"))
     return Finding("access", False, t("the tutor cannot read everything it needs"),
