@@ -23,6 +23,7 @@ from tutor.cluster.store import Store
 from tutor.lesson.loader import LessonError, load
 
 ROOT = Path(__file__).resolve().parent.parent
+GANG = (kinds.POD_GROUP, kinds.WORKLOAD)
 
 
 class ApiServer:
@@ -103,12 +104,22 @@ def test_every_row_is_served_by_a_read_of_the_client():
             assert k.group, k
 
 
+def test_the_gang_kinds_are_built_in_behind_their_gate_and_watched_only_when_asked():
+    for k in GANG:
+        assert (k.group, k.version, k.namespaced, k.crd, k.gate) == ("scheduling.k8s.io", "v1beta1", True, "",
+                                                                     "GenericWorkload")
+        assert k.optional and k not in kinds.DEFAULT and k not in RESOURCES
+    assert [k.plural for k in GANG] == ["podgroups", "workloads"]
+
+
 # --- the calls --------------------------------------------------------------------------------
 @pytest.mark.parametrize("row, path", [
     (kinds.POD, "/api/v1/namespaces/infer/pods"),
     (kinds.LEADER_WORKER_SET, "/apis/leaderworkerset.x-k8s.io/v1/namespaces/infer/leaderworkersets"),
     (kinds.STATEFUL_SET, "/apis/apps/v1/namespaces/infer/statefulsets"),
     (kinds.NODE, "/api/v1/nodes"),
+    (kinds.POD_GROUP, "/apis/scheduling.k8s.io/v1beta1/namespaces/infer/podgroups"),
+    (kinds.WORKLOAD, "/apis/scheduling.k8s.io/v1beta1/namespaces/infer/workloads"),
 ])
 def test_a_row_is_listed_at_its_path_and_its_objects_get_its_kind(server, row, path):
     api = server(serves={path: _obj("a")})
@@ -139,6 +150,9 @@ def test_a_404_says_what_is_missing_for_that_kind(server):
     lws = _missing(api, kinds.LEADER_WORKER_SET)
     assert (lws.resource, lws.state) == ("leaderworkersets", Conn.CRD_MISSING)
     assert lws.detail == "LeaderWorkerSet CRD not installed (kubectl get crd leaderworkersets.leaderworkerset.x-k8s.io)"
+    gang = _missing(api, kinds.POD_GROUP)
+    assert (gang.resource, gang.state) == ("podgroups", Conn.CRD_MISSING)
+    assert gang.detail == "scheduling.k8s.io/v1beta1 not served (GenericWorkload feature gate off)"
     pods = _missing(api, kinds.POD)  # a built-in kind that is always served: a 404 is no settled answer
     assert pods.state is Conn.RECONNECTING
 
@@ -149,6 +163,11 @@ def test_the_words_for_a_kind_not_served_name_that_kind_in_both_languages():
         f"LeaderWorkerSet is not installed in this cluster (no CRD {crd}). Check with: kubectl get crd {crd}")
     assert kinds.LEADER_WORKER_SET.absent("ko") == (
         f"이 클러스터에 LeaderWorkerSet이 설치되어 있지 않습니다(CRD {crd} 없음). 확인: kubectl get crd {crd}")
+    en, ko = kinds.POD_GROUP.absent("en"), kinds.POD_GROUP.absent("ko")
+    assert "does not serve scheduling.k8s.io/v1beta1" in en and "GenericWorkload feature gate" in en
+    assert "--runtime-config=scheduling.k8s.io/v1beta1=true" in en and "PodGroup" in en
+    assert "scheduling.k8s.io/v1beta1을 제공하지 않아 PodGroup이 없습니다" in ko and "GenericWorkload 기능 게이트" in ko
+    assert "Workload가 없습니다" in kinds.WORKLOAD.absent("ko")
 
 
 # --- lessons --------------------------------------------------------------------------------
@@ -172,6 +191,13 @@ def test_a_lesson_watches_the_kinds_it_names_in_the_tables_order(tmp_path):
     assert _lesson(tmp_path / "b", "").kinds == kinds.DEFAULT
 
 
+def test_only_a_lesson_that_names_the_gang_kinds_watches_them(tmp_path):
+    gang = _lesson(tmp_path, "kinds: [Workload, Pod, PodGroup, Event, Node]\n")
+    assert [k.name for k in gang.kinds] == ["pods", "events", "nodes", "podgroups", "workloads"]
+    for lesson in ("lws", "scale"):
+        assert not set(load(lesson).kinds) & set(GANG)
+
+
 @pytest.mark.parametrize("extra, says", [("kinds: [Pod, Gadget]\n", "unknown kind Gadget"),
                                          ("kinds: Pod\n", "kinds is a list of kinds"),
                                          ("kinds: []\n", "kinds is a list of kinds")])
@@ -193,6 +219,15 @@ def test_a_declaration_names_an_object_of_any_kind_and_its_change_is_counted():
     assert merged(reads, Reads(pods=("llm-0",))).named == (("StatefulSet", "llm-0"),)
 
 
+def test_the_store_keeps_the_gang_kinds_and_counts_their_changes():
+    st = Store()
+    pg = {"kind": "PodGroup", "apiVersion": "scheduling.k8s.io/v1beta1", **_obj("llm-0")}
+    assert st.apply(ObjectEvent("ADDED", pg, 1.0))
+    assert st.get("PodGroup", "llm-0", "infer") is pg and st.kind_version["PodGroup"] == 1
+    reads = Reads(kinds=("Workload",), named=(("PodGroup", "llm-0"),))
+    assert st.name_version[deps.Named("PodGroup", "llm-0")] > 0 and deps.Named("PodGroup", "llm-0") in reads.keys()
+
+
 def test_a_declaration_naming_a_kind_the_tutor_does_not_watch_fails_at_once():
     with pytest.raises(ValueError, match="Gadget"):
         Reads(kinds=("Gadget",))
@@ -212,8 +247,20 @@ def _asked_can_i(api, reads) -> set[tuple[str, str, str]]:
 def test_doctor_asks_for_the_lessons_kinds_only(server):
     lws = _asked_can_i(server(), load("lws").kinds)
     assert ("watch", "leaderworkersets", "leaderworkerset.x-k8s.io") in lws and ("list", "nodes", "") in lws
+    assert not {r for _, r, _ in lws} & {"podgroups", "workloads"}
     nodes = _asked_can_i(server(), (kinds.POD, kinds.NODE))
     assert {(v, r) for v, r, _ in nodes} == {(v, r) for v in kinds.READ for r in ("pods", "nodes")}
+
+
+def test_doctor_asks_for_the_gang_kinds_of_a_lesson_that_watches_them_and_names_one_denied(server):
+    from tutor.doctor import _access, words
+
+    gang = _asked_can_i(server(), (kinds.POD, *GANG))
+    assert {(v, r) for v, r, _ in gang} == {(v, r) for v in kinds.READ for r in ("pods", "podgroups", "workloads")}
+    api = server(denied={"podgroups"})
+    finding = _access(client.AuthorizationV1Api(api.api_client), "infer", (2, 2), words("en"), GANG)
+    assert not finding.ok and finding.detail == ("denied: get podgroups.scheduling.k8s.io, list podgroups.scheduling.k8s.io, "
+                                                 "watch podgroups.scheduling.k8s.io")
 
 
 def _role_rules() -> list[dict]:

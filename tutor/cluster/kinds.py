@@ -75,9 +75,13 @@ LEADER_WORKER_SET = Kind("LeaderWorkerSet", "leaderworkerset.x-k8s.io", "v1", "l
 EVENT = Kind("Event", "", "v1", "events", True, typed=("CoreV1Api", "list_namespaced_event"))
 STATEFUL_SET = Kind("StatefulSet", "apps", "v1", "statefulsets", True, typed=("AppsV1Api", "list_namespaced_stateful_set"))
 NODE = Kind("Node", "", "v1", "nodes", False, typed=("CoreV1Api", "list_node"))
+# Gang scheduling (Kubernetes 1.37): served only with the GenericWorkload gate and
+# --runtime-config=scheduling.k8s.io/v1beta1=true.
+POD_GROUP = Kind("PodGroup", "scheduling.k8s.io", "v1beta1", "podgroups", True, gate="GenericWorkload", optional=True)
+WORKLOAD = Kind("Workload", "scheduling.k8s.io", "v1beta1", "workloads", True, gate="GenericWorkload", optional=True)
 
 # Every kind, in the order the watches start (and the header lists them).
-TABLE: tuple[Kind, ...] = (POD, LEADER_WORKER_SET, EVENT, STATEFUL_SET, NODE)
+TABLE: tuple[Kind, ...] = (POD, LEADER_WORKER_SET, EVENT, STATEFUL_SET, NODE, POD_GROUP, WORKLOAD)
 # What a lesson that names no kinds watches.
 DEFAULT: tuple[Kind, ...] = tuple(k for k in TABLE if not k.optional)
 
