@@ -448,7 +448,7 @@ class TutorApp(ConfirmedActions, App):
             return self.text("no access to {res} (forbidden by RBAC); the other panes stay live. "
                              "lwstutor doctor lists what is missing.", res=resource)
         row = kinds.named(resource)
-        if st.state is Conn.CRD_MISSING and row is not None:  # no CRD, or its API group not served
+        if st.state is Conn.CRD_MISSING and row is not None and row.may_be_absent:  # no CRD, or its group not served
             return row.absent(self.session.lang)
         return ""
 
