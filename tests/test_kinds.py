@@ -27,11 +27,13 @@ GANG = (kinds.POD_GROUP, kinds.WORKLOAD)
 
 
 class ApiServer:
-    """Answers GETs: a list of one object for the paths in `serves`, 404 for any other; a
-    SelfSubjectAccessReview allowed unless its resource is in `denied`. Notes every request."""
+    """Answers GETs: a list of one object for the paths in `serves`, the body itself for those in
+    `bodies`, 404 for any other; a SelfSubjectAccessReview allowed unless its resource is in
+    `denied`. Notes every request."""
 
-    def __init__(self, serves: dict[str, dict] | None = None, denied: set[str] = frozenset()):
-        self.serves, self.denied, self.asked = serves or {}, denied, []
+    def __init__(self, serves: dict[str, dict] | None = None, denied: set[str] = frozenset(),
+                 bodies: dict[str, dict] | None = None):
+        self.serves, self.denied, self.bodies, self.asked = serves or {}, denied, bodies or {}, []
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -49,7 +51,9 @@ class ApiServer:
             def do_GET(self):  # noqa: N802 - the handler's API
                 path = self.path.split("?", 1)[0]
                 outer.asked.append(("GET", path))
-                if path in outer.serves:
+                if path in outer.bodies:
+                    self._send(200, outer.bodies[path])
+                elif path in outer.serves:
                     self._send(200, {"kind": "List", "metadata": {"resourceVersion": "7"}, "items": [outer.serves[path]]})
                 else:
                     self._send(404, {"kind": "Status", "code": 404, "reason": "NotFound", "message": "not found"})
@@ -276,3 +280,29 @@ def test_the_shipped_role_grants_each_kind_its_verbs():
         assert set(k.verbs) <= granted, (k.kind, granted)
     assert {v for r in rules for v in r["verbs"]} <= set(kinds.READ)
 
+
+
+def _groups(*group_versions: str) -> dict:
+    return {"kind": "APIGroupList", "apiVersion": "v1", "groups": [
+        {"name": gv.split("/")[0], "versions": [{"groupVersion": gv, "version": gv.split("/")[1]}]}
+        for gv in group_versions]}
+
+
+def test_doctor_says_whether_the_gang_kinds_group_is_served_only_for_a_lesson_that_watches_them(server):
+    from tutor.doctor import _gated, words
+
+    api = server(bodies={"/apis/": _groups("apps/v1", "scheduling.k8s.io/v1")})
+    assert _gated(api.api_client, load("lws").kinds, (2, 2), words("en")) == [] and api.asked == []
+    off = _gated(api.api_client, (kinds.POD, *GANG), (2, 2), words("en"))
+    assert [(f.id, f.ok) for f in off] == [("served-scheduling.k8s.io/v1beta1", False)] and api.asked == [("GET", "/apis/")]
+    assert off[0].title == ("the API server does not serve scheduling.k8s.io/v1beta1: the GenericWorkload feature gate "
+                            "and --runtime-config=scheduling.k8s.io/v1beta1=true are needed")
+    assert off[0].detail == "no PodGroup, Workload without it"
+    ko = _gated(api.api_client, GANG, (2, 2), words("ko"))[0]
+    assert ko.title.startswith("API 서버가 제공하지 않음: scheduling.k8s.io/v1beta1.")
+    assert "GenericWorkload 기능 게이트" in ko.title
+    on = server(bodies={"/apis/": _groups("apps/v1", "scheduling.k8s.io/v1beta1")})
+    assert [(f.ok, f.title) for f in _gated(on.api_client, GANG, (2, 2), words("en"))] == [
+        (True, "scheduling.k8s.io/v1beta1 is served (PodGroup, Workload)")]
+    gone = _gated(server().api_client, GANG, (2, 2), words("en"))
+    assert [(f.ok, f.detail) for f in gone] == [(False, "HTTP 404")]

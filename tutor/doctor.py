@@ -69,6 +69,11 @@ KO = {
     "the CRD's version label": "CRD의 버전 레이블",
     "no MutatingWebhookConfiguration serves /mutate--v1-pod": "/mutate--v1-pod 경로를 처리하는 MutatingWebhookConfiguration 없음",
     "nodes could not be listed": "노드 목록을 읽지 못했습니다",
+    "could not ask the API server which groups it serves": "API 서버가 제공하는 그룹을 묻지 못했습니다",
+    "{gv} is served ({kinds})": "제공됨: {gv} ({kinds})",
+    "the API server does not serve {gv}: the {gate} feature gate and --runtime-config={gv}=true are needed":
+        "API 서버가 제공하지 않음: {gv}. {gate} 기능 게이트와 --runtime-config={gv}=true 설정이 필요합니다",
+    "no {kinds} without it": "이 설정 없이는 {kinds} 없음",
     "node {node} is untainted with {n} {gpu}": "테인트 없는 노드 {node}: {gpu} {n}개",
     "no untainted schedulable node with {n} {gpu}": "{gpu} {n}개가 있는, 테인트 없고 스케줄 가능한 노드가 없습니다",
     "{node} has {n}": "{node}: {n}개",
@@ -173,6 +178,8 @@ def run(api_client, namespace: str, workdir: str, gpu: str = "nvidia.com/gpu", l
     # 3. LWS CRD, version, controller and webhook, for a lesson that watches LWS ---------------
     if kinds.LEADER_WORKER_SET in reads:
         out.extend(_lws(api_client, namespace, timeout, t))
+    # ... and the API groups served only behind a feature gate, for a lesson that watches them
+    out.extend(_gated(api_client, reads, timeout, t))
 
     # 4. namespace --------------------------------------------------------------------------
     try:
@@ -279,6 +286,37 @@ def _lws(api_client, namespace: str, timeout, t) -> list[Finding]:
         out.append(Finding("lws-webhook", False, t("no LWS pod webhook found"),
                            t("no MutatingWebhookConfiguration serves /mutate--v1-pod"), [install,
                                                                                     "kubectl get mutatingwebhookconfigurations"]))
+    return out
+
+
+def _gated(api_client, reads: tuple[kinds.Kind, ...], timeout, t) -> list[Finding]:
+    """One finding per group/version the lesson's gated kinds need: served, or which feature
+    gate and --runtime-config it waits for (the API server's discovery says)."""
+    from kubernetes import client
+
+    needed: dict[tuple[str, str], list[str]] = {}
+    for k in reads:
+        if k.gate:
+            needed.setdefault((k.api_version, k.gate), []).append(k.kind)
+    if not needed:
+        return []
+    try:
+        groups = client.ApisApi(api_client).get_api_versions(_request_timeout=timeout).groups or []
+        served = {v.group_version for g in groups for v in g.versions or []}
+    except Exception as exc:  # noqa: BLE001 - the watches report it too; doctor says what to run
+        return [Finding("served", False, t("could not ask the API server which groups it serves"),
+                        f"HTTP {_status(exc)}", ["kubectl api-versions"])]
+    out = []
+    for (gv, gate), names in needed.items():
+        if gv in served:
+            out.append(Finding(f"served-{gv}", True, t("{gv} is served ({kinds})", gv=gv, kinds=", ".join(names))))
+        else:
+            out.append(Finding(f"served-{gv}", False,
+                               t("the API server does not serve {gv}: the {gate} feature gate and "
+                                 "--runtime-config={gv}=true are needed", gv=gv, gate=gate),
+                               t("no {kinds} without it", kinds=", ".join(names)),
+                               [f"kube-apiserver --feature-gates={gate}=true --runtime-config={gv}=true",
+                                f"kubectl api-versions | grep {gv.split('/')[0]}"]))
     return out
 
 
