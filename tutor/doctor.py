@@ -10,10 +10,11 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from tutor.cluster import kinds
 from tutor.cluster import objects as o
 from tutor.words import say
 
-CRD_NAME = f"{o.LWS_PLURAL}.{o.LWS_GROUP}"
+CRD_NAME = kinds.LEADER_WORKER_SET.crd
 KWOK_NODES = ("gpu-a", "gpu-b")
 KWOK_TAINT = ("kwok.x-k8s.io/node", "fake", "NoSchedule")
 GPUS_NEEDED = 4
@@ -28,9 +29,9 @@ def lws_install(version: str = TESTED_LWS) -> str:
             f"https://github.com/kubernetes-sigs/lws/releases/download/{version}/manifests.yaml")
 
 
-# What the tutor reads: (verb list, resource, group, namespaced)
-READS = [("pods", "", True), ("events", "", True), ("statefulsets", "apps", True),
-         (o.LWS_PLURAL, o.LWS_GROUP, True), ("nodes", "", False)]
+# What the tutor reads by default (a lesson may name other kinds): the rows of the kinds table,
+# each with the verbs the tutor's role must grant on it.
+READS = kinds.DEFAULT
 
 
 # Korean for doctor's words. No particle follows a name here: the sentences are built so
@@ -68,6 +69,11 @@ KO = {
     "the CRD's version label": "CRD의 버전 라벨",
     "no MutatingWebhookConfiguration serves /mutate--v1-pod": "/mutate--v1-pod 경로를 처리하는 MutatingWebhookConfiguration 없음",
     "nodes could not be listed": "노드 목록을 읽지 못했습니다",
+    "could not ask the API server which groups it serves": "API 서버가 제공하는 그룹을 묻지 못했습니다",
+    "{gv} is served ({kinds})": "제공됨: {gv} ({kinds})",
+    "the API server does not serve {gv}: the {gate} feature gate and --runtime-config={gv}=true are needed":
+        "API 서버가 제공하지 않음: {gv}. {gate} 기능 게이트와 --runtime-config={gv}=true 설정이 필요합니다",
+    "no {kinds} without it": "이 설정 없이는 {kinds} 없음",
     "node {node} is untainted with {n} {gpu}": "테인트 없는 노드 {node}: {gpu} {n}개",
     "no untainted schedulable node with {n} {gpu}": "{gpu} {n}개가 있는, 테인트 없고 스케줄 가능한 노드가 없습니다",
     "{node} has {n}": "{node}: {n}개",
@@ -137,7 +143,9 @@ def gpu_patch(name: str, gpu: str) -> str:
             f"'{{\"status\":{{\"capacity\":{{\"{gpu}\":\"4\"}},\"allocatable\":{{\"{gpu}\":\"4\"}}}}}}'")
 
 
-def run(api_client, namespace: str, workdir: str, gpu: str = "nvidia.com/gpu", lang: str = "en") -> list[Finding]:
+def run(api_client, namespace: str, workdir: str, gpu: str = "nvidia.com/gpu", lang: str = "en",
+        reads: tuple[kinds.Kind, ...] = READS) -> list[Finding]:
+    """Every finding, for a lesson that watches `reads` (the rows of tutor/cluster/kinds.py)."""
     from kubernetes import client
 
     from tutor.cluster.failure import describe
@@ -158,7 +166,7 @@ def run(api_client, namespace: str, workdir: str, gpu: str = "nvidia.com/gpu", l
         return out + local_checks(workdir, lang)
 
     # 2. access (SelfSubjectAccessReview, like kubectl auth can-i) ------------------------------
-    access = _access(client.AuthorizationV1Api(api_client), namespace, timeout, t)
+    access = _access(client.AuthorizationV1Api(api_client), namespace, timeout, t, reads)
     out.append(access)
     if "list pods" in access.detail:  # the tutor could show nothing: the cluster forbids it
         from tutor.cluster.failure import make
@@ -167,8 +175,11 @@ def run(api_client, namespace: str, workdir: str, gpu: str = "nvidia.com/gpu", l
                               why=(f"this user may not list pods in namespace {namespace}",
                                    f"이 사용자는 {namespace} 네임스페이스의 파드 목록을 볼 수 없습니다"))
 
-    # 3. LWS CRD, version, controller and webhook --------------------------------------------
-    out.extend(_lws(api_client, namespace, timeout, t))
+    # 3. LWS CRD, version, controller and webhook, for a lesson that watches LWS ---------------
+    if kinds.LEADER_WORKER_SET in reads:
+        out.extend(_lws(api_client, namespace, timeout, t))
+    # ... and the API groups served only behind a feature gate, for a lesson that watches them
+    out.extend(_gated(api_client, reads, timeout, t))
 
     # 4. namespace --------------------------------------------------------------------------
     try:
@@ -208,13 +219,12 @@ def _may(authz, verb: str, resource: str, group: str, namespace: str | None, tim
         return False
 
 
-def _access(authz, namespace: str, timeout, t) -> Finding:
-
+def _access(authz, namespace: str, timeout, t, reads: tuple[kinds.Kind, ...] = READS) -> Finding:
     denied = []
-    for resource, group, namespaced in READS:
-        for verb in ("get", "list", "watch"):
-            if not _may(authz, verb, resource, group, namespace if namespaced else None, timeout):
-                denied.append(f"{verb} {resource}{'.' + group if group else ''}")
+    for k in reads:
+        for verb in k.verbs:
+            if not _may(authz, verb, k.plural, k.group, namespace if k.namespaced else None, timeout):
+                denied.append(f"{verb} {k.plural}{'.' + k.group if k.group else ''}")
     if not denied:
         return Finding("access", True, t("you may get, list and watch everything the tutor reads"))
     return Finding("access", False, t("the tutor cannot read everything it needs"),
@@ -276,6 +286,37 @@ def _lws(api_client, namespace: str, timeout, t) -> list[Finding]:
         out.append(Finding("lws-webhook", False, t("no LWS pod webhook found"),
                            t("no MutatingWebhookConfiguration serves /mutate--v1-pod"), [install,
                                                                                     "kubectl get mutatingwebhookconfigurations"]))
+    return out
+
+
+def _gated(api_client, reads: tuple[kinds.Kind, ...], timeout, t) -> list[Finding]:
+    """One finding per group/version the lesson's gated kinds need: served, or which feature
+    gate and --runtime-config it waits for (the API server's discovery says)."""
+    from kubernetes import client
+
+    needed: dict[tuple[str, str], list[str]] = {}
+    for k in reads:
+        if k.gate:
+            needed.setdefault((k.api_version, k.gate), []).append(k.kind)
+    if not needed:
+        return []
+    try:
+        groups = client.ApisApi(api_client).get_api_versions(_request_timeout=timeout).groups or []
+        served = {v.group_version for g in groups for v in g.versions or []}
+    except Exception as exc:  # noqa: BLE001 - the watches report it too; doctor says what to run
+        return [Finding("served", False, t("could not ask the API server which groups it serves"),
+                        f"HTTP {_status(exc)}", ["kubectl api-versions"])]
+    out = []
+    for (gv, gate), names in needed.items():
+        if gv in served:
+            out.append(Finding(f"served-{gv}", True, t("{gv} is served ({kinds})", gv=gv, kinds=", ".join(names))))
+        else:
+            out.append(Finding(f"served-{gv}", False,
+                               t("the API server does not serve {gv}: the {gate} feature gate and "
+                                 "--runtime-config={gv}=true are needed", gv=gv, gate=gate),
+                               t("no {kinds} without it", kinds=", ".join(names)),
+                               [f"kube-apiserver --feature-gates={gate}=true --runtime-config={gv}=true",
+                                f"kubectl api-versions | grep {gv.split('/')[0]}"]))
     return out
 
 

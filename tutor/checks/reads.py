@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tutor.cluster import deps
+from tutor.cluster import deps, kinds as kind_table
 from tutor.cluster.store import Store
 from tutor.cluster.timeline import evidence_keys
 from tutor.workspace.watch import Workspace
@@ -21,6 +21,7 @@ from tutor.workspace.watch import Workspace
 @dataclass(frozen=True)
 class Reads:
     kinds: tuple[str, ...] = ()  # every object of these kinds, and all the store observes of them
+    named: tuple[tuple[str, str], ...] = ()  # these objects by (kind, name), of any kind the tutor watches
     pods: tuple[str, ...] = ()  # these pods by name, with their history (UIDs, IPs, restarts)
     lws: tuple[str, ...] = ()  # these LeaderWorkerSets by name (the object only)
     pods_of: tuple[str, ...] = ()  # every pod labelled as one of these LeaderWorkerSets'
@@ -37,9 +38,16 @@ class Reads:
     # What it reads besides when its details carry the scheduler explanations (checks/why.py).
     explained: Reads | None = None
 
+    def __post_init__(self) -> None:
+        unknown = [k for k in (*self.kinds, *(k for k, _ in self.named)) if kind_table.of(k) is None]
+        if unknown:  # a kind the store has no bucket for would never count as changed
+            raise ValueError(f"Reads names kinds the tutor does not watch: {', '.join(unknown)}")
+
     def keys(self) -> tuple[deps.Dep, ...]:
+        # pods, lws and statefulsets are the LWS lessons' shorthands for named (Pod/LeaderWorkerSet/StatefulSet, n).
         return (*(deps.Named("Pod", n) for n in self.pods), *(deps.Named("LeaderWorkerSet", n) for n in self.lws),
                 *(deps.PodsOf(n) for n in self.pods_of), *(deps.Named("StatefulSet", n) for n in self.statefulsets),
+                *(deps.Named(k, n) for k, n in self.named),
                 *(deps.EventsAbout(n) for n in self.events_about),
                 *(key for lws in self.evidence_of for key in evidence_keys(lws)),
                 *((deps.UIDS,) if self.uid_owners else ()))
@@ -57,8 +65,9 @@ def merged(*reads: Reads) -> Reads:
     def union(field: str) -> tuple[str, ...]:
         return tuple(sorted({x for r in reads for x in getattr(r, field)}))
     explained = [r.explained for r in reads if r.explained is not None]
-    return Reads(kinds=union("kinds"), pods=union("pods"), lws=union("lws"), pods_of=union("pods_of"),
-                 statefulsets=union("statefulsets"), events_about=union("events_about"), files=union("files"),
+    return Reads(kinds=union("kinds"), named=union("named"), pods=union("pods"), lws=union("lws"),
+                 pods_of=union("pods_of"), statefulsets=union("statefulsets"), events_about=union("events_about"),
+                 files=union("files"),
                  evidence_of=union("evidence_of"), uid_owners=any(r.uid_owners for r in reads),
                  clock=any(r.clock for r in reads), explained=merged(*explained) if explained else None)
 

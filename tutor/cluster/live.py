@@ -24,7 +24,7 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import partial
 from typing import Callable
 
@@ -32,6 +32,7 @@ from tutor.cluster import objects as o
 from tutor.cluster.wire import decode
 from tutor.cluster.events import Conn, ObjectEvent, Relisted, SourceState
 from tutor.cluster.failure import describe, silent_watch
+from tutor.cluster.kinds import DEFAULT, Kind, chosen
 
 WATCH_SECONDS = 240  # server-side timeout: the server ends the watch, we resume from the last RV
 READ_TIMEOUT = WATCH_SECONDS + 30  # client socket timeout: a dead connection cannot hang us
@@ -45,39 +46,39 @@ class Gone(Exception):
     """410: the resourceVersion we hold was compacted away; relist."""
 
 
-@dataclass(frozen=True)
-class Resource:
-    name: str
-    kind: str
-    api_version: str
-    namespaced: bool
-
-    def list_call(self, api_client) -> Callable:
-        from kubernetes import client
-
-        core, apps = client.CoreV1Api(api_client), client.AppsV1Api(api_client)
-        if self.kind == "LeaderWorkerSet":
-            custom = client.CustomObjectsApi(api_client)
-
-            def lws(namespace, **kw):
-                return custom.list_namespaced_custom_object(o.LWS_GROUP, o.LWS_VERSION, namespace,
-                                                            o.LWS_PLURAL, **kw)
-            return lws
-        return {
-            "Pod": core.list_namespaced_pod,
-            "Event": core.list_namespaced_event,
-            "StatefulSet": apps.list_namespaced_stateful_set,
-            "Node": core.list_node,
-        }[self.kind]
+# A watched resource is a row of the kinds table (tutor/cluster/kinds.py): its name (the
+# plural), kind, apiVersion and scope are all the source needs besides the call below.
+Resource = Kind
 
 
-RESOURCES = (
-    Resource("pods", "Pod", "v1", True),
-    Resource("leaderworkersets", "LeaderWorkerSet", f"{o.LWS_GROUP}/{o.LWS_VERSION}", True),
-    Resource("events", "Event", "v1", True),
-    Resource("statefulsets", "StatefulSet", "apps/v1", True),
-    Resource("nodes", "Node", "v1", False),
-)
+def list_call(api_client, res: Resource) -> Callable:
+    """The client's list call for one kind (with watch=True, its watch): the typed call where the
+    table names one, else CustomObjectsApi's with the row's group, version and plural, which
+    serves any kind outside the core group. Only lists: the tutor never writes."""
+    from kubernetes import client
+
+    if res.typed:
+        api, method = res.typed
+        if not method.startswith("list_"):  # the table can only name reads
+            raise ValueError(f"{res.kind}: {method} is not a list call")
+        return getattr(getattr(client, api)(api_client), method)
+    custom = client.CustomObjectsApi(api_client)
+    if res.namespaced:
+        return partial(_namespaced, custom.list_namespaced_custom_object, res)
+    return partial(custom.list_cluster_custom_object, res.group, res.version, res.plural)
+
+
+def _namespaced(call: Callable, res: Resource, namespace: str, **kw):
+    return call(res.group, res.version, namespace, res.plural, **kw)
+
+
+def resources_for(kind_names: tuple[str, ...] | None) -> tuple[Resource, ...]:
+    """What a lesson watches: the kinds it names (lesson.yaml `kinds`), else the table's default."""
+    return chosen(kind_names)
+
+
+# What a lesson that names no kinds watches (every kind not marked optional).
+RESOURCES = DEFAULT
 
 
 def _abort(resp) -> None:
@@ -97,9 +98,8 @@ def classify(exc: BaseException, res: Resource, server: str = "") -> SourceState
     failure = describe(exc, server)
     if failure.status == 403:
         return SourceState(res.name, Conn.FORBIDDEN, f"no permission to list/watch {res.name}", failure=failure)
-    if failure.status == 404 and res.kind == "LeaderWorkerSet":
-        return SourceState(res.name, Conn.CRD_MISSING, "LeaderWorkerSet CRD not installed "
-                           "(kubectl get crd leaderworkersets.leaderworkerset.x-k8s.io)", failure=failure)
+    if failure.status == 404 and res.may_be_absent:  # no CRD, or its group not served
+        return SourceState(res.name, Conn.CRD_MISSING, res.absent_brief(), failure=failure)
     return SourceState(res.name, Conn.RECONNECTING, failure.en, failure=failure)
 
 
@@ -109,7 +109,7 @@ def server_of(api_client) -> str:
 
 def list_once(api_client, res: Resource, namespace: str) -> tuple[list[dict], str]:
     """Lists every object (paged), as raw dicts with kind/apiVersion filled in."""
-    fn = res.list_call(api_client)
+    fn = list_call(api_client, res)
     args = (namespace,) if res.namespaced else ()
     items: list[dict] = []
     cont = None
@@ -138,7 +138,7 @@ def _key(obj: dict) -> tuple[str, str]:
 def peek(api_client, res: Resource, namespace: str) -> tuple[int | None, tuple[str, str] | None, str]:
     """How many objects the API server holds (None when it does not say), and its first one
     (key, resourceVersion): one object on the wire, whatever the count."""
-    fn = res.list_call(api_client)
+    fn = list_call(api_client, res)
     args = (namespace,) if res.namespaced else ()
     resp = fn(*args, limit=1, _preload_content=False, _request_timeout=(CONNECT_TIMEOUT, CONNECT_TIMEOUT * 2))
     body = decode(resp.data)
@@ -311,7 +311,7 @@ class LiveSource:
     def _watch(self, res: Resource, rv: str) -> str:
         from kubernetes.watch.watch import iter_resp_lines
 
-        fn = res.list_call(self.api_client)
+        fn = list_call(self.api_client, res)
         args = (self.namespace,) if res.namespaced else ()
         resp = fn(*args, watch=True, resource_version=rv, allow_watch_bookmarks=True,
                   timeout_seconds=self.watch_seconds, _preload_content=False,

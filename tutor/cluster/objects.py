@@ -11,15 +11,16 @@ import re
 from datetime import datetime
 from typing import Any
 
+from tutor.cluster import kinds
 from tutor.cluster.memo import ByIdentity
 
-# The kinds the tutor watches and stores.
-KINDS = ("Pod", "LeaderWorkerSet", "Event", "StatefulSet", "Node")
+# The kinds the tutor can watch and stores (tutor/cluster/kinds.py).
+KINDS = tuple(k.kind for k in kinds.TABLE)
 
-LWS_GROUP = "leaderworkerset.x-k8s.io"
-LWS_VERSION = "v1"
-LWS_PLURAL = "leaderworkersets"
-LWS_KIND = "LeaderWorkerSet"
+LWS_GROUP = kinds.LEADER_WORKER_SET.group
+LWS_VERSION = kinds.LEADER_WORKER_SET.version
+LWS_PLURAL = kinds.LEADER_WORKER_SET.plural
+LWS_KIND = kinds.LEADER_WORKER_SET.kind
 
 LABEL_PREFIX = "leaderworkerset.sigs.k8s.io/"
 NAME_LABEL = LABEL_PREFIX + "name"

@@ -116,7 +116,7 @@ def load_live(session, args) -> None:
 
     conn = connect_for(args)
     mark_start(session)
-    list_all(conn.api_client, session.lesson.namespace, session.apply)
+    list_all(conn.api_client, session.lesson.namespace, session.apply, resources=session.lesson.kinds)
     states = session.states.values()
     failed = [s for s in states if s.state is not Conn.OK and s.failure is not None]
     fatal = next((s for s in failed if s.state is Conn.RECONNECTING or s.resource == "pods"), None)

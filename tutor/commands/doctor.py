@@ -28,7 +28,8 @@ def run_doctor(args) -> int:
         # Which kubeconfig, and why that one: the first thing to know when the tutor and kubectl disagree.
         used = Finding("kubeconfig", True, t("kubeconfig {source}", source=conn.source.describe(lang)),
                        t("context {context}, server {server}", context=conn.context or "-", server=conn.server))
-        findings = [used, *run(conn.api_client, lesson.namespace, workdir, lesson.gpu_resource, lang=lang)]
+        findings = [used, *run(conn.api_client, lesson.namespace, workdir, lesson.gpu_resource, lang=lang,
+                                      reads=lesson.kinds)]
         failure = next((f.failure for f in findings if f.failure is not None), None)
         if failure is not None:
             error = cluster_error(failure)

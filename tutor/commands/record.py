@@ -95,7 +95,8 @@ def run_record(args) -> int:
     header = Header(namespace=session.lesson.namespace, workdir=session.workspace.workdir, lesson=session.lesson.id,
                     versions={"kubernetes": version, "lws": args.lws_version})
     out = Output(target, replacing)
-    live = LiveSource(conn.api_client, session.lesson.namespace, q.put, clock=clock).start()
+    live = LiveSource(conn.api_client, session.lesson.namespace, q.put, resources=session.lesson.kinds,
+                      clock=clock).start()
     files = FileWatcher(session.workspace.workdir, session.lesson.answer_files, q.put, force_poll=args.poll).start()
     deadline = start + args.duration if args.duration else None
     count, writer, waiting, last_failure = 0, None, [], None

@@ -77,7 +77,7 @@ def start_live(api_client, app, poll: bool):
     live source."""
     from tutor.cluster.live import LiveSource
 
-    live = LiveSource(api_client, app.session.lesson.namespace, app.inbox.put)
+    live = LiveSource(api_client, app.session.lesson.namespace, app.inbox.put, resources=app.session.lesson.kinds)
     app.session.store.started_at = time.time() - live.clock()
     app.session.awaiting_lists = {res.name for res in live.resources}
     for res in live.resources:

@@ -18,6 +18,8 @@ from types import ModuleType
 import yaml
 from markdown_it import MarkdownIt
 
+from tutor.cluster import kinds as kind_table
+
 
 class LessonError(ValueError):
     pass
@@ -119,6 +121,9 @@ class Lesson:
     languages: tuple[str, ...]
     steps: tuple[Step, ...]
     intro: dict[str, str]
+    # The kinds it watches (lesson.yaml `kinds`, rows of tutor/cluster/kinds.py): only these are
+    # listed and watched, and asked for by doctor. A lesson that names none watches the default.
+    kinds: tuple[kind_table.Kind, ...] = kind_table.DEFAULT
 
     def title(self, lang: str) -> str:
         return self.titles.get(lang) or self.id
@@ -253,6 +258,10 @@ def load(lesson_id: str = DEFAULT, root: Path | None = None) -> Lesson:
         steps.append(Step(number, raw["id"], tuple(raw.get("files") or ()), dict(raw.get("title") or {}), texts,
                           ledger=bool(raw.get("ledger")), story=story, predict=_predict(raw.get("predict"), story, stem),
                           package=f"tutor.lessons.{lesson_id}.checks"))
+    try:
+        watched = kind_table.chosen(_names(meta.get("kinds"), "kinds"))
+    except ValueError as exc:
+        raise LessonError(f"{base / 'lesson.yaml'}: {exc}") from None
     intro = {}
     for lang in langs:
         p = base / f"intro.{lang}.md"
@@ -266,4 +275,13 @@ def load(lesson_id: str = DEFAULT, root: Path | None = None) -> Lesson:
         languages=langs,
         steps=tuple(steps),
         intro=intro,
+        kinds=watched,
     )
+
+
+def _names(raw: object, key: str) -> tuple[str, ...] | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, list) or not raw or not all(isinstance(x, str) for x in raw):
+        raise ValueError(f"{key} is a list of kinds (Pod, LeaderWorkerSet, ...)")
+    return tuple(raw)

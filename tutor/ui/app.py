@@ -22,6 +22,7 @@ from textual.widgets import Footer, OptionList
 
 from tutor.checks.timeline_recap import recap_markdown
 from tutor.checks.verdict import Status
+from tutor.cluster import kinds
 from tutor.cluster.events import Conn, ShowStep
 from tutor.session import Session
 from tutor.ui import notices
@@ -439,16 +440,16 @@ class TutorApp(ConfirmedActions, App):
         return True
 
     def _unavailable(self, resource: str) -> str:
-        """Why a pane cannot show its resource (forbidden, CRD missing), or "" when it can."""
+        """Why a pane cannot show its resource (forbidden, its kind not served), or "" when it can."""
         st = self.session.states.get(resource)
         if st is None:
             return ""
         if st.state is Conn.FORBIDDEN:
             return self.text("no access to {res} (forbidden by RBAC); the other panes stay live. "
                              "lwstutor doctor lists what is missing.", res=resource)
-        if st.state is Conn.CRD_MISSING:
-            return self.text("LeaderWorkerSet is not installed in this cluster (no CRD {crd}). "
-                             "Check with: kubectl get crd {crd}", crd="leaderworkersets.leaderworkerset.x-k8s.io")
+        row = kinds.named(resource)
+        if st.state is Conn.CRD_MISSING and row is not None and row.may_be_absent:  # no CRD, or its group not served
+            return row.absent(self.session.lang)
         return ""
 
     def _draw_status(self) -> None:
@@ -561,7 +562,8 @@ class TutorApp(ConfirmedActions, App):
         def work() -> None:
             s = self.session
             try:
-                findings = run(api_client, s.lesson.namespace, s.workspace.workdir, s.lesson.gpu_resource, lang=s.lang)
+                findings = run(api_client, s.lesson.namespace, s.workspace.workdir, s.lesson.gpu_resource, lang=s.lang,
+                               reads=s.lesson.kinds)
             except Exception:  # noqa: BLE001 - the preflight is advice; the watches report real trouble
                 return
             self.post_message(DoctorDone(findings))

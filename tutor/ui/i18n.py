@@ -98,8 +98,6 @@ KO = {
     "Press h for a hint.": "힌트는 h 키.",
     "no access to {res} (forbidden by RBAC); the other panes stay live. lwstutor doctor lists what is missing.":
         "{res:을} 읽을 권한이 없습니다(RBAC 거부). 다른 창은 계속 갱신됩니다. 빠진 권한은 lwstutor doctor가 알려 줍니다.",
-    "LeaderWorkerSet is not installed in this cluster (no CRD {crd}). Check with: kubectl get crd {crd}":
-        "이 클러스터에 LeaderWorkerSet이 설치되어 있지 않습니다(CRD {crd} 없음). 확인: kubectl get crd {crd}",
     "The tutor only reads: your cluster and your files are never changed.":
         "튜터는 읽기만 합니다. 클러스터와 파일은 절대 바꾸지 않습니다.",
     # the timeline screen (tutor/ui/timeline_screen.py)

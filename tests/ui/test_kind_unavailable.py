@@ -1,0 +1,35 @@
+"""A kind the cluster does not serve is named on its pane by its own row of the kinds table
+(tutor/cluster/kinds.py), in the learner's language."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import WALKTHROUGH
+from tests.ui.harness import make_app
+from tests.ui.settle import settled
+from tutor.cluster import kinds
+from tutor.cluster.events import Conn, SourceState
+from tutor.ui.panes.groups import GroupsPane
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+async def test_the_groups_pane_says_lws_is_not_installed_in_the_learners_language(tmp_path, lang):
+    app = make_app(WALKTHROUGH, lang=lang, state_file=tmp_path / "p.json")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settled(pilot)
+        app.inbox.put(SourceState("leaderworkersets", Conn.CRD_MISSING, kinds.LEADER_WORKER_SET.absent_brief()))
+        await pilot.pause(0.3)
+        shown = str(app.query_one(GroupsPane).content)
+        assert shown == kinds.LEADER_WORKER_SET.absent(lang), shown
+        assert ("LeaderWorkerSet이 설치되어 있지 않습니다" if lang == "ko" else "LeaderWorkerSet is not installed") in shown
+
+
+async def test_a_gated_kind_not_served_is_named_with_its_gate(tmp_path):
+    app = make_app(WALKTHROUGH, lang="ko", state_file=tmp_path / "p.json")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settled(pilot)
+        app.inbox.put(SourceState("podgroups", Conn.CRD_MISSING, kinds.POD_GROUP.absent_brief()))
+        await pilot.pause(0.3)
+        assert app._unavailable("podgroups") == kinds.POD_GROUP.absent("ko")
+        assert "GenericWorkload" in app._unavailable("podgroups") and app._unavailable("leaderworkersets") == ""
