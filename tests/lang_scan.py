@@ -62,7 +62,7 @@ def allowlist() -> Allowlist:
 
 HANGUL = "가-힣ᄀ-ᇿ㄰-㆏"
 _HANGUL_CHAR = re.compile(f"[{HANGUL}]")
-_CODE = re.compile(r"`[^`\n]*`")
+_CODE = re.compile(r"`[^`\n]*`|(?<![A-Za-z])'[^'\s]+'")  # code, and a value quoted as typed ('nope')
 # A run of what an identifier, a path, a flag or a word is made of (no spaces, quotes, brackets)
 _TOKEN = re.compile(r"[A-Za-z0-9_.\-/=:@$~*+%#&]+")
 _IDENT_CHARS = re.compile(r"[0-9_./=:@$~*+%#&-]")

@@ -30,6 +30,7 @@ def rules(text: str, lang: str = "ko", **kw) -> list[str]:
     "n/→ 다음 p/← 이전 h 힌트 q 종료 ? 도움말",
     "llm-0(리더)이 다시 만들어졌습니다",
     "LWS_LEADER_ADDRESS의 값",
+    "알 수 없는 명령입니다: 'nope'",  # the learner's value, quoted
     "새 템플릿(리비전 557f644bdf)으로 돕니다",
     "새 llm-1 (557f644b)이 옛 llm-1-1 옆에서",
     "기준)가 lab-server를 피하게 합니다",  # the aside opened on the line before: not read
