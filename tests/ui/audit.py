@@ -58,8 +58,13 @@ class Audit:
             return []
         lines = screen_lines(app)
         lang = app.session.lang
-        for f in scan(shown_text(app, lines), lang, verbatim=verbatim(app), code=code_words(app)):
+        quoted, code = verbatim(app), code_words(app)
+        for f in scan(shown_text(app, lines), lang, verbatim=quoted, code=code):
             self.add(f.rule, f.text, moment, f.line[:120])
+        # The verdict's whole text, unwrapped, as it reads once scrolled or zoomed: a particle
+        # is read with its word even where the pane wraps between them.
+        for f in scan(app.query_one("#verdict").text(), lang, verbatim=quoted, code=code):
+            self.add(f.rule, f.text, f"{moment} (the verdict's whole text)", f.line[:120])
         self._toasts(app, moment)
         self._footer(app, lines, moment)
         self._pods(app, lines, moment)
