@@ -11,6 +11,8 @@ Rules (with the language rules of tests/lang_scan.py):
                     in view while the node ledger is shown
   step-mismatch     the lesson and the verdict showing different steps on one frame
   app-ended         the app ended (or raised) while the learner was using it
+  did-not-settle    the app still runs but a replay did not settle in the test's time (a slow
+                    machine, or a hang: reported, never hidden)
 """
 
 from __future__ import annotations
@@ -48,6 +50,13 @@ class Audit:
 
     def add(self, rule: str, what: str, moment: str, line: str = "") -> None:
         self.findings.append(ScreenFinding(rule, what, f"{self.case}: {moment}", line))
+
+    def fell(self, app, exc: Exception, moment: str) -> None:
+        """The drive stopped on an exception: the app ended (or raised), or, while it still runs,
+        a wait of this test's own ran out (a replay that did not settle in time)."""
+        crashed = app._exception is not None or app.return_code not in (None, 0)
+        rule = "did-not-settle" if isinstance(exc, AssertionError) and not crashed else "app-ended"
+        self.add(rule, f"{type(exc).__name__}: {str(exc)[:200]}", moment)
 
     def look(self, app, moment: str) -> list[str]:
         """Checks the frame on screen now; returns its lines."""
@@ -104,13 +113,13 @@ class Audit:
         region = visible_region(app, pane)
         if region is None or region.height < 2:
             return
-        content = pane.content_region.intersection(region)
+        content = pane.scrollable_content_region.intersection(region)  # no scrollbar rows
         rows = [cells(lines[y], content.x, content.right) for y in range(content.y + 1, content.bottom)]
         keys = pane.keys()[int(pane.scroll_offset.y):]
         cut_name, cut_phase = [], []
         for row, key in zip(rows, keys):
             cell = pane.cells(key)
-            if cell is None or not row.strip():
+            if cell is None or not any(ch.isalnum() for ch in row):
                 continue
             if not re.search(rf"(?:^|\s){re.escape(key)}(?:\s|$)", row):
                 cut_name.append(key)

@@ -170,7 +170,7 @@ async def test_every_screen_reads_well(name, w, h, lang, tmp_path):
                 await _look_doctor_panel(pilot, audit, tmp_path)
             audit.look(app, "the end of the walk")
     except Exception as exc:  # noqa: BLE001 - the app raising is a finding like the others
-        audit.add("app-ended", f"{type(exc).__name__}: {str(exc)[:200]}", "while driven")
+        audit.fell(app, exc, "while driven")
     _done(audit, f"screens-{name}-{w}x{h}-{lang}")
 
 
@@ -200,7 +200,7 @@ async def test_predictions_read_well(w, h, lang, tmp_path):
                     await pilot.pause(0.2)
                 audit.look(app, f"step {n}, predicted")
     except Exception as exc:  # noqa: BLE001
-        audit.add("app-ended", f"{type(exc).__name__}: {str(exc)[:200]}", "while driven")
+        audit.fell(app, exc, "while driven")
     _done(audit, f"predict-{w}x{h}-{lang}")
 
 
@@ -237,7 +237,7 @@ async def test_progress_file_problems_read_well(problem, w, h, lang, tmp_path):
                 await _step(pilot, 8)
                 audit.look(app, "a save failed, step 8")
     except Exception as exc:  # noqa: BLE001
-        audit.add("app-ended", f"{type(exc).__name__}: {str(exc)[:200]}", "while driven")
+        audit.fell(app, exc, "while driven")
     _done(audit, f"progress-{problem}-{w}x{h}-{lang}")
 
 
@@ -254,7 +254,7 @@ async def test_the_end_of_the_demo_reads_well(w, h, lang):
             await _wait(pilot, lambda: any(n.title for n in app._notifications), 5)
             audit.look(app, "the end of the demo")
     except Exception as exc:  # noqa: BLE001
-        audit.add("app-ended", f"{type(exc).__name__}: {str(exc)[:200]}", "while driven")
+        audit.fell(app, exc, "while driven")
     _done(audit, f"demo-end-{w}x{h}-{lang}")
 
 
@@ -311,5 +311,5 @@ async def test_a_key_storm_never_ends_the_app_and_every_frame_reads_well(w, h, t
             await pilot.pause(0.2)
             audit.look(app, "after the storm")
     except Exception as exc:  # noqa: BLE001
-        audit.add("app-ended", f"{type(exc).__name__}: {str(exc)[:200]} after {' '.join(pressed[-10:])}", "storm")
+        audit.fell(app, exc, f"storm, after {' '.join(pressed[-10:])}")
     _done(audit, f"storm-{w}x{h}")
