@@ -241,7 +241,11 @@ async def test_progress_file_problems_read_well(problem, w, h, lang, tmp_path):
     _done(audit, f"progress-{problem}-{w}x{h}-{lang}")
 
 
-@pytest.mark.parametrize("w,h,lang", PREDICT_CASES, ids=[f"{w}x{h}-{lang}" for w, h, lang in PREDICT_CASES])
+# The demo plays the whole walkthrough paced: each size once, the languages alternating.
+DEMO_CASES = [(60, 20, "ko"), (80, 24, "en"), (100, 30, "ko"), (160, 48, "en")]
+
+
+@pytest.mark.parametrize("w,h,lang", DEMO_CASES, ids=[f"{w}x{h}-{lang}" for w, h, lang in DEMO_CASES])
 async def test_the_end_of_the_demo_reads_well(w, h, lang):
     from tutor.cli import build_parser
     from tutor.commands.demo import demo_app
