@@ -1,0 +1,279 @@
+"""The screen audit's eyes: every check a frame must pass, read from what the terminal shows and
+from where the compositor drew each widget. tests/ui/test_screen_audit.py drives the app and asks
+`Audit.look` at every moment; the findings of a whole run are reported together.
+
+Rules (with the language rules of tests/lang_scan.py):
+  toast-over-pane   a notice drawn over a pane's region (its text hidden while it shows)
+  footer            a footer without q and ? while a screen with a footer is up
+  pods-column       a pod's row without its whole name or its phase
+  nodes-column      a node's line without its name or its GPUs used/total
+  step-node         the node the step is about (step 7: the KWOK nodes, step 8: lab-server) not
+                    in view while the node ledger is shown
+  step-mismatch     the lesson and the verdict showing different steps on one frame
+  app-ended         the app ended (or raised) while the learner was using it
+  did-not-settle    the app still runs but a replay did not settle in the test's time (a slow
+                    machine, or a hang: reported, never hidden)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from textual.screen import ModalScreen
+
+from tests.lang_scan import scan
+from tests.ui.screen_text import cells, screen_lines
+from tutor.cluster import objects as o
+
+PANES = ("#steps", "#lesson", "#verdict", "#doctor", "#groups", "#ledger", "#pods", "#events", "#timeline")
+STEP_NODES = {7: ("gpu-a", "gpu-b"), 8: ("lab-server",)}
+
+
+@dataclass(frozen=True)
+class ScreenFinding:
+    rule: str
+    what: str  # the defect, the same words wherever it is seen
+    where: str  # recording size lang: moment
+    line: str = ""  # the line it was seen on
+
+
+@dataclass
+class Audit:
+    case: str  # "walkthrough 80x24 ko"
+    findings: list[ScreenFinding] = field(default_factory=list)
+    frames: int = 0
+
+    def add(self, rule: str, what: str, moment: str, line: str = "") -> None:
+        self.findings.append(ScreenFinding(rule, what, f"{self.case}: {moment}", line))
+
+    def fell(self, app, exc: Exception, moment: str) -> None:
+        """The drive stopped on an exception: the app ended (or raised), or, while it still runs,
+        a wait of this test's own ran out (a replay that did not settle in time)."""
+        crashed = app._exception is not None or app.return_code not in (None, 0)
+        rule = "did-not-settle" if isinstance(exc, AssertionError) and not crashed else "app-ended"
+        self.add(rule, f"{type(exc).__name__}: {str(exc)[:200]}", moment)
+
+    def look(self, app, moment: str) -> list[str]:
+        """Checks the frame on screen now; returns its lines."""
+        self.frames += 1
+        if not app.is_running:
+            self.add("app-ended", f"the app ended (return code {app.return_code}, "
+                                  f"error {getattr(app, 'connect_error', '')!r})", moment)
+            return []
+        lines = screen_lines(app)
+        lang = app.session.lang
+        quoted, code = verbatim(app), code_words(app)
+        for f in scan(shown_text(app, lines), lang, verbatim=quoted, code=code):
+            self.add(f.rule, f.text, moment, f.line[:120])
+        # The verdict's whole text, unwrapped, as it reads once scrolled or zoomed: a particle
+        # is read with its word even where the pane wraps between them.
+        for f in scan(app.query_one("#verdict").text(), lang, verbatim=quoted, code=code):
+            self.add(f.rule, f.text, f"{moment} (the verdict's whole text)", f.line[:120])
+        self._toasts(app, moment)
+        self._footer(app, lines, moment)
+        self._pods(app, lines, moment)
+        self._nodes(app, lines, moment)
+        self._steps(app, moment)
+        return lines
+
+    # --- (c) notices over panes ----------------------------------------------------------------
+    def _toasts(self, app, moment: str) -> None:
+        from textual.widgets._toast import Toast
+
+        toasts = [(w, clip.intersection(region)) for w, (region, clip) in app.screen._compositor.visible_widgets.items()
+                  if isinstance(w, Toast)]
+        if not toasts:
+            return
+        for pane_id, region in pane_regions(app).items():
+            for toast, t_region in toasts:
+                if t_region.overlaps(region):
+                    text = " ".join(toast._notification.message.split())[:50]
+                    self.add("toast-over-pane", f"a notice over {pane_id} «{text}»", moment)
+
+    # --- (d) the footer ------------------------------------------------------------------------
+    def _footer(self, app, lines: list[str], moment: str) -> None:
+        if isinstance(app.screen, ModalScreen) or not lines:
+            return
+        footer = lines[-1]
+        missing = [k for k, pattern in (("q", r"(?:^|\s)q\s"), ("?", r"(?:^|\s)\?\s")) if not re.search(pattern, footer)]
+        if missing:
+            panel = " (lab check panel up)" if app.query_one("#doctor").display else ""
+            self.add("footer", f"footer without {' and '.join(missing)}{panel} «{footer.strip()[:100]}»", moment)
+
+    # --- (e) essential columns -----------------------------------------------------------------
+    def _pods(self, app, lines: list[str], moment: str) -> None:
+        if app.screen is not app.screen_stack[0] or isinstance(app.screen, ModalScreen):
+            return
+        pane = app.query_one("#pods")
+        region = visible_region(app, pane)
+        if region is None or region.height < 2:
+            return
+        content = pane.scrollable_content_region.intersection(region)  # no scrollbar rows
+        rows = [cells(lines[y], content.x, content.right) for y in range(content.y + 1, content.bottom)]
+        keys = pane.keys()[int(pane.scroll_offset.y):]
+        cut_name, cut_phase = [], []
+        for row, key in zip(rows, keys):
+            cell = pane.cells(key)
+            if cell is None or not any(ch.isalnum() for ch in row):
+                continue
+            if not re.search(rf"(?:^|\s){re.escape(key)}(?:\s|$)", row):
+                cut_name.append(key)
+            elif cell.phase.plain not in row:
+                cut_phase.append(f"{key} ({cell.phase.plain})")
+        if cut_name:
+            self.add("pods-column", f"pods pane {region.width} cols: the name cut for {cut_name[0]}", moment)
+        if cut_phase:
+            self.add("pods-column", f"pods pane {region.width} cols: no phase for {cut_phase[0]}", moment)
+
+    def _nodes(self, app, lines: list[str], moment: str) -> None:
+        if app.screen is not app.screen_stack[0]:
+            return
+        pane = app.query_one("#ledger")
+        region = visible_region(app, pane)
+        if region is None or not pane.display:
+            return
+        content = pane.content_region.intersection(region)
+        text = [cells(lines[y], content.x, content.right) for y in range(content.y, content.bottom)]
+        shown = set()
+        for row in text:
+            head = re.match(r"\s*[●✗]\s+(\S*)(.*)", row)
+            if not head:
+                continue
+            name, rest = head.groups()
+            node = next((n for n in node_names(app) if n == name), None)
+            if node is None:
+                self.add("nodes-column", f"nodes pane {region.width} cols: a node's name cut «{row.strip()}»", moment)
+                continue
+            shown.add(node)
+            if not re.search(r"\d+/\d+", rest):
+                self.add("nodes-column", f"nodes pane {region.width} cols: {node} without its GPUs used/total "
+                                         f"«{row.strip()}»", moment)
+        step = app.session.progress.current
+        wanted = [n for n in STEP_NODES.get(step, ()) if n in node_names(app)]
+        for n in wanted:
+            if n not in shown:
+                self.add("step-node", f"step {step}: {n} not in view in the nodes pane ({region.width}x{region.height})",
+                         moment)
+
+    # --- (f) one step on the lesson and the verdict --------------------------------------------
+    def _steps(self, app, moment: str) -> None:
+        if app.screen is not app.screen_stack[0]:
+            return
+        from textual.widgets.markdown import MarkdownBlock
+
+        lesson = next((b for b in app.query_one("#lesson").query(MarkdownBlock)
+                       if (b.source or "").startswith("# ")), None)
+        m = re.match(r"#\s*(\d+)\.", lesson.source if lesson is not None else "")
+        if m is None:
+            return
+        shown = int(m.group(1))
+        box = " ".join(app.query_one("#verdict").text().split())
+        verdicts = app.session.verdicts
+        mine = verdicts.get(shown)
+        if mine is None or _said(mine.message, box):
+            return
+        other = [n for n, v in verdicts.items() if n != shown and v is not None and _said(v.message, box)]
+        if other:
+            self.add("step-mismatch", f"the lesson shows step {shown}, the verdict step {other[0]}", moment)
+
+    # --- the report ----------------------------------------------------------------------------
+    def report(self) -> str:
+        by_rule: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+        for f in self.findings:
+            by_rule[f.rule][f.what].append(f.where)
+        out = [f"{self.case}: {len(self.findings)} findings on {self.frames} frames"]
+        for rule in sorted(by_rule):
+            whats = by_rule[rule]
+            out.append(f"== {rule}: {sum(map(len, whats.values()))} ({len(whats)} distinct)")
+            for what, wheres in sorted(whats.items(), key=lambda kv: -len(kv[1])):
+                more = f" (+{len(wheres) - 1} more)" if len(wheres) > 1 else ""
+                line = next((f.line for f in self.findings if f.rule == rule and f.what == what and f.line), "")
+                out.append(f"   {what}" + (f"  «{line}»" if line else "") + f"\n      at {wheres[0]}{more}")
+        return "\n".join(out)
+
+    def dump(self, name: str) -> None:
+        """With AUDIT_DUMP=DIR, writes the findings as JSON too (to route them)."""
+        where = os.environ.get("AUDIT_DUMP")
+        if where:
+            Path(where).mkdir(parents=True, exist_ok=True)
+            (Path(where) / f"{name}.json").write_text(json.dumps(
+                [f.__dict__ for f in self.findings], ensure_ascii=False, indent=0))
+
+
+def shown_text(app, lines: list[str]) -> str:
+    """The text the learner reads: the whole screen, or under a modal (help, a confirm, the
+    palette, a prediction) the modal alone; the screen behind it is dimmed and cut by it."""
+    if not isinstance(app.screen, ModalScreen):
+        return "\n".join(lines)
+    out = []
+    for w in app.screen.children:
+        entry = app.screen._compositor.visible_widgets.get(w)
+        if entry is None:
+            continue
+        region = entry[1].intersection(entry[0])
+        out += [cells(lines[y], region.x, region.right) for y in range(region.y, min(region.bottom, len(lines)))]
+    return "\n".join(out)
+
+
+def code_words(app) -> frozenset[str]:
+    """The words the step on screen writes as code (its backticks and code blocks, which the
+    rendered markdown no longer shows)."""
+    md = app.step_markdown(app.session.progress.current)
+    spans = re.findall(r"```[^\n]*\n(.*?)```", md, flags=re.S) + re.findall(r"`([^`\n]+)`", md)
+    return frozenset(w for span in spans for w in re.findall(r"[A-Za-z][A-Za-z]*", span))
+
+
+def _said(message: str, box: str) -> bool:
+    words = " ".join(message.split())[:40]
+    return bool(words) and words in box
+
+
+def visible_region(app, widget):
+    """Where the main screen shows the widget (clipped), or None when it does not."""
+    entry = app.screen_stack[0]._compositor.visible_widgets.get(widget)
+    if entry is None or not widget.display:
+        return None
+    region, clip = entry
+    shown = clip.intersection(region)
+    return shown if shown.area else None
+
+
+def pane_regions(app) -> dict:
+    out = {}
+    main = app.screen_stack[0]
+    maximized = main.maximized
+    for pane_id in PANES:
+        for w in (*main.query(pane_id), *app.screen.query(pane_id)):
+            if maximized is not None and w is not maximized and w.screen is main:
+                continue
+            comp = w.screen._compositor.visible_widgets.get(w)
+            if comp is not None and w.display:
+                region, clip = comp
+                shown = clip.intersection(region)
+                if shown.area:
+                    out[pane_id] = shown
+    return out
+
+
+def node_names(app) -> set[str]:
+    return {o.name(n) for n in app.session.store.all("Node")}
+
+
+def verbatim(app) -> tuple[str, ...]:
+    """What the screen quotes as its authors wrote it: the cluster's event messages, the learner's
+    answer files."""
+    s = app.session
+    out = []
+    for e in s.store.events_for(s.lesson.namespace):
+        for key in ("message", "note"):
+            if e.get(key):
+                out.append(" ".join(str(e[key]).split()))
+    for read in s.workspace._files.values():
+        if read.text:
+            out += [line for line in read.text.splitlines() if line.strip()]
+    return tuple(out)

@@ -1,0 +1,319 @@
+"""The screen audit: the tutor read the way the learner reads it, at every size it is run at
+(60x20, 80x24, 100x30, 160x48), in Korean and English, at every step of the walkthrough and of
+every recording, and over every overlay a learner can open. Each frame is held to the checks of
+tests/ui/audit.py and tests/lang_scan.py; a run reports all its findings in one message, grouped
+by rule, so one run shows every defect, not the first. Marker: audit (`pytest -m audit`)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import shutil
+
+import pytest
+import yaml
+
+from tests.conftest import RECORDINGS, WALKTHROUGH, recording_path
+from tests.ui.audit import Audit
+from tests.ui.harness import make_app
+from tests.ui.settle import heading_in_view, hint_in_view, settled
+
+pytestmark = pytest.mark.audit
+
+SIZES = [(60, 20), (80, 24), (100, 30), (160, 48)]
+LANGS = ["ko", "en"]
+OTHER = [(60, 20, "en"), (100, 30, "en"), (160, 48, "en"), (60, 20, "ko"), (100, 30, "ko")]
+RECS = sorted(p.stem for p in RECORDINGS.glob("*.jsonl"))
+# The walkthrough at every size and language; each recording at 80x24 in Korean and at one more.
+CASES = ([("walkthrough", w, h, lang) for w, h in SIZES for lang in LANGS]
+         + [c for i, name in enumerate(RECS) for c in ((name, 80, 24, "ko"), (name, *OTHER[i % len(OTHER)]))])
+DEAD = "https://127.0.0.1:1"  # nothing listens on port 1: refused at once
+
+
+def _ids(cases):
+    return [f"{c[0]}-{c[1]}x{c[2]}-{c[3]}" for c in cases]
+
+
+def _done(audit: Audit, name: str) -> None:
+    audit.dump(name)
+    if audit.findings:
+        pytest.fail(audit.report(), pytrace=False)
+
+
+async def _wait(pilot, cond, timeout: float = 5) -> bool:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline:
+        if cond():
+            return True
+        await pilot.pause(0.05)
+    return False
+
+
+async def _step(pilot, n: int) -> None:
+    """Goes to step n by its key and waits until its title is drawn at the lesson's top."""
+    app = pilot.app
+    await pilot.press(str(n))
+    title = app.session.lesson.step(n).text(app.session.lang).title
+    try:
+        await heading_in_view(pilot, f"{n}. {title}", timeout=5)
+    except AssertionError:
+        pass  # the frame is looked at all the same: what is on screen is what is judged
+
+
+async def _look_verdict_zoomed(pilot, audit: Audit, moment: str) -> None:
+    app = pilot.app
+    app.query_one("#verdict").focus()
+    await pilot.press("z")
+    await pilot.pause(0.05)
+    audit.look(app, f"{moment}, verdict zoomed (z)")
+    await pilot.press("escape")
+    app.query_one("#lesson").focus()
+
+
+async def _look_hints_and_solution(pilot, audit: Audit, n: int) -> None:
+    app = pilot.app
+    hints = len(app.session.lesson.step(n).text(app.session.lang).hints)
+    for i in range(1, hints + 1):
+        await pilot.press("h")
+        try:
+            await hint_in_view(pilot, n, i, timeout=5)
+        except AssertionError:
+            pass
+        audit.look(app, f"step {n}, hint {i} of {hints} (h)")
+    await pilot.press("h")
+    await pilot.pause(0.05)
+    audit.look(app, f"step {n}, h with no hint left")
+    await pilot.press("s")
+    await pilot.pause(0.1)
+    audit.look(app, f"step {n}, the solution's confirm (s)")
+    await pilot.press("y")
+    await pilot.pause(0.2)
+    audit.look(app, f"step {n}, the solution (y)")
+
+
+async def _look_overlays(pilot, audit: Audit) -> None:
+    app = pilot.app
+    await pilot.press("t")
+    await pilot.pause(0.2)
+    audit.look(app, "the timeline (t)")
+    await pilot.press("t")
+    await pilot.press("question_mark")
+    await pilot.pause(0.1)
+    audit.look(app, "help (?)")
+    await pilot.press("escape")
+    await pilot.press("ctrl+p")
+    await pilot.pause(0.2)
+    audit.look(app, "the palette (ctrl+p)")
+    for ch in ("힌트" if app.session.lang == "ko" else "hint"):
+        await pilot.press(ch)
+    await pilot.pause(0.3)
+    audit.look(app, "the palette, searched")
+    await pilot.press("escape")
+    await pilot.pause(0.05)
+
+
+def _dead_kubeconfig(tmp_path):
+    path = tmp_path / "dead.kubeconfig"
+    path.write_text(yaml.safe_dump({
+        "apiVersion": "v1", "kind": "Config", "current-context": "dead",
+        "clusters": [{"name": "dead", "cluster": {"server": DEAD}}],
+        "users": [{"name": "u", "user": {"token": "t"}}],
+        "contexts": [{"name": "dead", "context": {"cluster": "dead", "user": "u"}}]}))
+    return path
+
+
+async def _look_doctor_panel(pilot, audit: Audit, tmp_path) -> None:
+    """The lab check on a cluster that refuses: the real preflight, its panel beside the lesson."""
+    from tutor.cluster.connect import connect
+
+    app = pilot.app
+    app.run_doctor(connect(str(_dead_kubeconfig(tmp_path))).api_client)
+    if not await _wait(pilot, lambda: app.query_one("#doctor").display, 20):
+        audit.add("app-ended", "the lab check panel never showed on a refusing cluster", "doctor")
+        return
+    for n in (1, 5, 8):
+        await _step(pilot, n)
+        audit.look(app, f"step {n}, the lab check panel up (refusing cluster)")
+    app.query_one("#doctor").focus()
+    await pilot.press("z")
+    await pilot.pause(0.05)
+    audit.look(app, "the lab check panel zoomed")
+    await pilot.press("escape", "x")
+    await pilot.pause(0.05)
+    audit.look(app, "the lab check panel dismissed (x)")
+
+
+@pytest.mark.parametrize("name,w,h,lang", CASES, ids=_ids(CASES))
+async def test_every_screen_reads_well(name, w, h, lang, tmp_path):
+    audit = Audit(f"{name} {w}x{h} {lang}")
+    app = make_app(recording_path(name), lang=lang, state_file=tmp_path / "p.json")
+    try:
+        async with app.run_test(size=(w, h), notifications=True) as pilot:
+            await settled(pilot, timeout=60)
+            audit.look(app, "settled")
+            walkthrough = name == "walkthrough"
+            for n in range(1, len(app.session.lesson.steps) + 1):
+                await _step(pilot, n)
+                audit.look(app, f"step {n}")  # the verdict's whole text is read here too
+                if walkthrough:
+                    await _look_verdict_zoomed(pilot, audit, f"step {n}")
+                    await _look_hints_and_solution(pilot, audit, n)
+            if walkthrough:
+                await _look_overlays(pilot, audit)
+            else:  # the timeline is the recording's own; the other overlays are the walkthrough's
+                await pilot.press("t")
+                await pilot.pause(0.2)
+                audit.look(app, "the timeline (t)")
+                await pilot.press("t")
+            if walkthrough:
+                await _look_doctor_panel(pilot, audit, tmp_path)
+            audit.look(app, "the end of the walk")
+    except Exception as exc:  # noqa: BLE001 - the app raising is a finding like the others
+        audit.fell(app, exc, "while driven")
+    _done(audit, f"screens-{name}-{w}x{h}-{lang}")
+
+
+PREDICT_CASES = [(w, h, lang) for w, h in SIZES for lang in LANGS]
+
+
+@pytest.mark.parametrize("w,h,lang", PREDICT_CASES, ids=[f"{w}x{h}-{lang}" for w, h, lang in PREDICT_CASES])
+async def test_predictions_read_well(w, h, lang, tmp_path):
+    """w on steps 5 and 6, before the cluster acts: each question, then the answer in the lesson."""
+    from tests.ui.moments import moments
+
+    audit = Audit(f"walkthrough at its start {w}x{h} {lang}")
+    app = make_app(WALKTHROUGH, lang=lang, state_file=tmp_path / "p.json", upto=moments()["start"])
+    try:
+        async with app.run_test(size=(w, h), notifications=True) as pilot:
+            await settled(pilot, timeout=60)
+            for n in (5, 6):
+                await _step(pilot, n)
+                audit.look(app, f"step {n}, offered a prediction")
+                await pilot.press("w")
+                await pilot.pause(0.2)
+                for q in range(1, 4):
+                    if app.screen is app.screen_stack[0]:
+                        break
+                    audit.look(app, f"step {n}, prediction question {q} (w)")
+                    await pilot.press("1")
+                    await pilot.pause(0.2)
+                audit.look(app, f"step {n}, predicted")
+    except Exception as exc:  # noqa: BLE001
+        audit.fell(app, exc, "while driven")
+    _done(audit, f"predict-{w}x{h}-{lang}")
+
+
+PROBLEMS = ["directory", "corrupt", "saving-fails"]
+PROGRESS_CASES = [(p, w, h, lang) for p in PROBLEMS for w, h in SIZES for lang in LANGS]
+
+
+@pytest.mark.parametrize("problem,w,h,lang", PROGRESS_CASES, ids=[f"{p}-{w}x{h}-{lang}" for p, w, h, lang in PROGRESS_CASES])
+async def test_progress_file_problems_read_well(problem, w, h, lang, tmp_path):
+    """The progress file where it goes is a directory, holds broken JSON, or stops saving mid-run:
+    the notice the learner gets, over the walkthrough."""
+    from tutor.progress import state_dir
+
+    audit = Audit(f"progress {problem} {w}x{h} {lang}")
+    where = state_dir() / f"replay-{WALKTHROUGH.stem}.json"
+    where.parent.mkdir(parents=True, exist_ok=True)
+    if problem == "directory":
+        where.mkdir()
+    elif problem == "corrupt":
+        where.write_text('{"current": 3, "passed": [1, 2')
+    app = make_app(WALKTHROUGH, lang=lang)
+    try:
+        async with app.run_test(size=(w, h), notifications=True) as pilot:
+            await pilot.pause(0.1)
+            audit.look(app, "first frame")
+            await settled(pilot, timeout=60)
+            audit.look(app, "settled")
+            if problem == "saving-fails":
+                shutil.rmtree(where.parent)
+                where.parent.write_text("not a directory")
+                await pilot.press("h")
+                await pilot.pause(0.2)
+                audit.look(app, "a save failed (h)")
+                await _step(pilot, 8)
+                audit.look(app, "a save failed, step 8")
+    except Exception as exc:  # noqa: BLE001
+        audit.fell(app, exc, "while driven")
+    _done(audit, f"progress-{problem}-{w}x{h}-{lang}")
+
+
+# The demo plays the whole walkthrough paced: each size once, the languages alternating.
+DEMO_CASES = [(60, 20, "ko"), (80, 24, "en"), (100, 30, "ko"), (160, 48, "en")]
+
+
+@pytest.mark.parametrize("w,h,lang", DEMO_CASES, ids=[f"{w}x{h}-{lang}" for w, h, lang in DEMO_CASES])
+async def test_the_end_of_the_demo_reads_well(w, h, lang):
+    from tutor.cli import build_parser
+    from tutor.commands.demo import demo_app
+
+    audit = Audit(f"demo {w}x{h} {lang}")
+    app = demo_app(build_parser().parse_args(["demo", "--speed", "1000", "--pause", "0", "--lang", lang]))
+    try:
+        async with app.run_test(size=(w, h), notifications=True) as pilot:
+            await settled(pilot, timeout=120)
+            await _wait(pilot, lambda: any(n.title for n in app._notifications), 5)
+            audit.look(app, "the end of the demo")
+    except Exception as exc:  # noqa: BLE001
+        audit.fell(app, exc, "while driven")
+    _done(audit, f"demo-end-{w}x{h}-{lang}")
+
+
+# --- the key storm ---------------------------------------------------------------------------
+def _type(app, key: str) -> None:
+    """A key as the terminal's driver sends it, without waiting for the app to handle it."""
+    import unicodedata
+
+    from textual import events
+    from textual.keys import _character_to_key, _get_unicode_name_from_key
+
+    if len(key) == 1 and not key.isalnum():
+        key = _character_to_key(key)
+    try:
+        char = unicodedata.lookup(_get_unicode_name_from_key(key))
+    except KeyError:
+        char = key if len(key) == 1 else None
+    event = events.Key(key, char)
+    event.set_sender(app)
+    app._driver.send_message(event)
+
+
+KEYS = [*"nphsrltwzxgy", *"123456789", "tab", "shift+tab", "escape", "question_mark", "ctrl+p", "up", "down",
+        "pageup", "pagedown", "home", "end", "left", "right", "enter"]
+PALETTE_KEYS = [*"hintsepolau", "힌", "트", "단", "계", "backspace", "up", "down", "escape"]
+STORM_KEYS = 200
+LOOK_EVERY = 20
+
+
+@pytest.mark.parametrize("w,h", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+async def test_a_key_storm_never_ends_the_app_and_every_frame_reads_well(w, h, tmp_path):
+    """Seeded random keys and palette text, pressed with no waits between them (q and ctrl+c left
+    out, and enter inside the palette, which may pick Textual's own Quit)."""
+    from textual.command import CommandPalette
+
+    rng = random.Random(f"storm-{w}x{h}")
+    lang = rng.choice(LANGS)
+    audit = Audit(f"key storm {w}x{h} from {lang}")
+    app = make_app(WALKTHROUGH, lang=lang, state_file=tmp_path / "p.json")
+    pressed: list[str] = []
+    try:
+        async with app.run_test(size=(w, h), notifications=True) as pilot:
+            await settled(pilot, timeout=60)
+            for i in range(STORM_KEYS):
+                key = rng.choice(PALETTE_KEYS if CommandPalette.is_open(app) else KEYS)
+                pressed.append(key)
+                _type(app, key)
+                await asyncio.sleep(0)  # one turn of the loop: the keys come faster than frames
+                if not app.is_running:
+                    break
+                if i % LOOK_EVERY == LOOK_EVERY - 1:
+                    await pilot.pause()
+                    audit.look(app, f"after keys {' '.join(pressed[-8:])} (#{i + 1})")
+            await pilot.pause(0.2)
+            audit.look(app, "after the storm")
+    except Exception as exc:  # noqa: BLE001
+        audit.fell(app, exc, f"storm, after {' '.join(pressed[-10:])}")
+    _done(audit, f"storm-{w}x{h}")
