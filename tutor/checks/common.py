@@ -138,10 +138,13 @@ def find_lws_doc(ctx: Context, name: str, lws: str) -> dict:
         if isinstance(doc, dict) and doc.get("kind") == o.LWS_KIND and o.name(doc) == lws:
             api = str(doc.get("apiVersion") or "")
             if api != f"{o.LWS_GROUP}/{o.LWS_VERSION}":  # the only version; kubectl refuses a file without one
+                want = f"{o.LWS_GROUP}/{o.LWS_VERSION}"
                 raise Stop(failed(ctx.t("{path}: apiVersion is {api}; use {want}.",
                                         "{path}: apiVersion이 {api}입니다. {want:을} 쓰세요.",
-                                        path=ctx.path(name), api=api or "missing",
-                                        want=f"{o.LWS_GROUP}/{o.LWS_VERSION}")))
+                                        path=ctx.path(name), api=api, want=want) if api else
+                                  ctx.t("{path}: apiVersion is missing; use {want}.",
+                                        "{path}: apiVersion이 없습니다. {want:을} 쓰세요.",
+                                        path=ctx.path(name), want=want)))
             ns = o.namespace(doc)
             if ns and ns != ctx.ns:
                 raise Stop(failed(ctx.t("{path}: {lws} is in namespace {ns}; the lab uses {want}.",
