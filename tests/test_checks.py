@@ -371,3 +371,12 @@ def test_step5_a_deleted_llms_recreation_event_is_not_this_ones():
     stale["involvedObject"]["uid"] = "00000000-0000-0000-0000-000000000001"
     s.apply(ObjectEvent("ADDED", stale, s.store.now))
     assert_verdict(check(s, 5), WAIT, "make llm-0-1's container fail")
+
+
+def test_the_engine_names_no_lesson_fact_in_its_pod_advice():
+    """The `sh -c` loop and /tmp/fail are the LWS lab's (lessons/lws/checks/__init__.py NOTES)."""
+    from pathlib import Path
+
+    import tutor.checks.common as common
+    src = Path(common.__file__).read_text(encoding="utf-8")
+    assert "sh -c" not in src and "/tmp/fail" not in src and "sleep 1" not in src

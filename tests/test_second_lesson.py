@@ -97,3 +97,23 @@ def test_an_unknown_lesson_is_one_line_naming_those_there_are(tmp_path):
                          capture_output=True, text=True, env=env, timeout=60)
     assert out.returncode == 2 and out.stderr.strip().count("\n") == 0
     assert "--lesson nope" in out.stderr and "lws, scale" in out.stderr and "Traceback" not in out.stderr
+
+
+def _terminating(s: Session, pod: str) -> None:
+    obj = json.loads(json.dumps(s.store.get("Pod", pod, s.lesson.namespace)))
+    obj["metadata"].update(deletionTimestamp="2026-01-01T00:00:00Z", deletionGracePeriodSeconds=30,
+                           resourceVersion=obj["metadata"]["resourceVersion"] + "0")
+    s.apply(ObjectEvent("MODIFIED", obj, s.store.now))
+
+
+def test_the_engine_gives_this_lesson_no_advice_about_the_lws_labs_command():
+    """A Terminating pod of this lesson gets the engine's facts, not the LWS lab's advice about its
+    `sh -c` loop and /tmp/fail (this lesson's command traps SIGTERM already)."""
+    for lang in ("en", "ko"):
+        s = replayed(stop=created("solo-1"), lang=lang)
+        assert verdict(s, 1).passed, verdict(s, 1)
+        _terminating(s, "solo-0-1")
+        v = verdict(s, 1)
+        text = " ".join((v.message, *v.details))
+        assert v.status is Status.WAITING and ("grace period (30 s)" in text or "유예 시간(30초)" in text), text
+        assert "sh -c" not in text and "trap" not in text and "/tmp/fail" not in text, text

@@ -10,6 +10,8 @@ from tutor.checks.why import exclusive_lines
 from tutor.checks.verdict import Verdict, failed, passed
 from tutor.cluster import objects as o
 
+from . import NOTES  # the lab's words on its pods' command
+
 LWS = "wide"
 FILE = "wide.yaml"
 PODS = ["wide-0", "wide-0-1", "wide-1", "wide-1-1"]
@@ -83,7 +85,7 @@ def is_kwok_node(ctx: Context, node: str) -> bool:
 
 def check(ctx: Context) -> Verdict:
     file_then_live(ctx, LWS, FILE, spec_problems, ctx.t("live wide", "클러스터의 wide"))
-    pods_running(ctx, PODS)  # a Stop from here is the verdict (run_checker returns it)
+    pods_running(ctx, PODS, NOTES)  # a Stop from here is the verdict (run_checker returns it)
     node = {p: o.node_name(ctx.pod(p)) for p in PODS}
     placement = [f"{p} → {n}" for p, n in node.items()]
     if node["wide-0"] != node["wide-0-1"] or node["wide-1"] != node["wide-1-1"]:

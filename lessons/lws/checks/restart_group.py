@@ -33,6 +33,8 @@ from tutor.cluster.instant import Instant
 from tutor.cluster.timeline import Fact, Kind, Timeline, timeline_of
 from tutor.narration import timeline_lines
 
+from . import NOTES  # the lab's words on its pods' command
+
 FILE = "restart.txt"
 LWS = "llm"
 KEYS = {"group0_before": "llm-0", "group1_before": "llm-1"}
@@ -109,7 +111,7 @@ def check(ctx: Context) -> Verdict:
     if leader0 is None and old0 is not None:
         # The real kubelet keeps the old leader until its container exits or the grace period ends.
         return waiting(ctx.t("LWS is recreating group 0: ", "LWS가 그룹 0을 다시 만드는 중입니다: ")
-                       + grace_note(ctx, old0))
+                       + grace_note(ctx, old0, NOTES))
     if leader0 is None or leader1 is None:
         return waiting(ctx.t("Waiting for llm-0 and llm-1 to exist (a group is being recreated).",
                              "llm-0과 llm-1이 생기기를 기다립니다(그룹을 다시 만드는 중)."), *story)
@@ -196,7 +198,7 @@ def check(ctx: Context) -> Verdict:
                            "confirmed)", "(클러스터에 llm-0의 예전 UID 기록이 없어 group0_before를 확인하지 "
                            "못했습니다)"))
     try:
-        pods_running(ctx, ["llm-0", "llm-0-1"])
+        pods_running(ctx, ["llm-0", "llm-0-1"], NOTES)
     except Stop as stop:
         return waiting(ctx.t("Group 0 is being recreated.", "그룹 0을 다시 만드는 중입니다."),
                        *stop.verdict.details, *story)

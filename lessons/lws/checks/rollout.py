@@ -11,6 +11,8 @@ from tutor.cluster import objects as o
 from tutor.cluster.story import Episode, Story
 from tutor.korean import attach
 
+from . import NOTES  # the lab's words on its pods' command
+
 LWS = "llm"
 FILE = "lws.yaml"
 ENV = ("VERSION", "v2")
@@ -71,7 +73,7 @@ def check(ctx: Context) -> Verdict:
     groups = group_lines(ctx, current)
     terminating = ctx.terminating_of(LWS)
     if terminating:  # the real kubelet: each replaced group waits out its grace period
-        groups.append(grace_note(ctx, terminating[0]))
+        groups.append(grace_note(ctx, terminating[0], NOTES))
     if updated < spec_replicas or not available:
         return waiting(ctx.t("Rolling update in progress: {u}/{r} groups updated, Available={a}.",
                              "롤링 업데이트 진행 중: 그룹 {u}/{r} 갱신, Available={a}.",
