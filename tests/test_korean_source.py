@@ -53,3 +53,10 @@ def test_no_particle_is_written_by_hand_after_a_field_or_a_quote():
     found = [f"{path.relative_to(ROOT)}:{line}: {hit!r} in {text!r}"
              for path in SOURCES for line, text in strings(path) for hit in by_hand(text)]
     assert found == [], "\n".join(found)
+
+
+def test_no_word_that_reads_otherwise():
+    """돕니다 reads as "helps", not "runs"; "그룹씩" needs its count ("한 그룹씩")."""
+    found = [f"{path.relative_to(ROOT)}:{line}: {text!r}" for path in SOURCES for line, text in strings(path)
+             if "돕니다" in text or re.search(r"(?<!한 )(?<!두 )그룹씩", text)]
+    assert found == [], "\n".join(found)

@@ -31,7 +31,7 @@ from tutor.cluster.story import Episode, Story
 from tutor.korean import attach
 from tutor.cluster.instant import Instant
 from tutor.cluster.timeline import Fact, Kind, Timeline, timeline_of
-from tutor.narration import timeline_lines
+from tutor.narration import restart_detail, timeline_lines
 
 from . import NOTES  # the lab's words on its pods' command
 
@@ -203,7 +203,8 @@ def check(ctx: Context) -> Verdict:
         return waiting(ctx.t("Group 0 is being recreated.", "그룹 0을 다시 만드는 중입니다."),
                        *stop.verdict.details, *story)
     evidence = (_told(ctx, counted[-1]) if counted else
-                ctx.t("the tutor saw llm-0-1 restart ({d})", "llm-0-1 재시작을 보았습니다({d})", d=restart0[-1].detail))
+                ctx.t("the tutor saw llm-0-1 restart ({d})", "llm-0-1 재시작을 보았습니다({d})",
+                      d=restart_detail(restart0[-1], ctx.lang)))
     kept = (f"llm-1: {uid1}" if g1 == uid1 else
             ctx.t("llm-1: {g1} → {uid1} (replaced later by the rolling update)",
                   "llm-1: {g1} → {uid1} (나중에 롤링 업데이트가 바꿈)", g1=g1, uid1=uid1))
@@ -286,7 +287,8 @@ def _seen(ctx: Context, f: Fact, leader: bool) -> str:
         return ctx.t("the kubelet restarted {pod}'s container at {at} ({reason} event)",
                      "{at}에 kubelet이 {pod}의 컨테이너를 다시 띄움({reason} 이벤트)", pod=f.pod, at=at, reason=f.detail)
     return ctx.t("{pod}'s container exited and restarted at {at} ({d})",
-                 "{at}에 {pod}의 컨테이너가 종료되고 재시작됨({d})", pod=f.pod, at=at, d=f.detail)
+                 "{at}에 {pod}의 컨테이너가 종료되고 재시작됨({d})", pod=f.pod, at=at,
+                 d=restart_detail(f, ctx.lang))
 
 
 def _group1_failed(ctx: Context, fails: list[Fact]) -> str:
@@ -303,7 +305,7 @@ def _group1_failed(ctx: Context, fails: list[Fact]) -> str:
     first = fails[0]
     what = {
         Kind.RESTARTED: ctx.t("the container of {pod} failed ({d})", "{pod}의 컨테이너가 실패했습니다({d})",
-                              pod=first.pod, d=first.detail),
+                              pod=first.pod, d=restart_detail(first, ctx.lang)),
         Kind.POD_DELETING: ctx.t("{pod} is being deleted", "{pod} 파드를 지우는 중입니다", pod=first.pod),
         Kind.POD_CREATED: ctx.t("{pod} got a new UID", "{pod} 파드가 새 UID를 받았습니다", pod=first.pod),
     }[first.kind]

@@ -88,7 +88,7 @@ def check(ctx: Context) -> Verdict:
                              "llm 파드가 모두 새 템플릿으로 뜨기를 기다립니다: {pods}",
                              pods=", ".join(stale) or "-"), *groups)
     return passed(ctx.t("All {n} groups run the new template (revision {rev}); LWS replaced them one group at a time.",
-                        "그룹 {n}개가 모두 새 템플릿(리비전 {rev})으로 돕니다. LWS는 그룹 단위로 하나씩 바꿨습니다.",
+                        "그룹 {n}개가 모두 새 템플릿(리비전 {rev})으로 실행 중입니다. LWS는 한 그룹씩 바꿨습니다.",
                         n=spec_replicas, rev=next(iter(revs))[:10]), *groups)
 
 
