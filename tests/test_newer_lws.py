@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import copy
 
+import pytest
+
 from tests.states import check, file_written, state
 from tutor.checks.verdict import Status
 from tutor.cluster import objects as o
@@ -124,6 +126,19 @@ def test_a_leader_handed_to_volcano_fails_step_8_in_both_languages():
     assert v.status is Status.FAIL and "scheduler volcano, pod group orphan-0" in v.message
     ko = check(gang_held_leader(volcano, lang="ko"), 8)
     assert "갱 스케줄링" in ko.message and "volcano" in ko.message
+
+
+@pytest.mark.parametrize("field,value,words", [
+    ("workloadRef", {"name": "orphan", "podGroup": "orphan-0"}, ("spec.workloadRef", "spec.workloadRef")),
+    ("schedulingGroup", {"podGroupName": "orphan-0"},
+     ("spec.schedulingGroup: orphan-0", "spec.schedulingGroup: orphan-0")),
+], ids=["1.35-workloadRef", "1.36-schedulingGroup"])
+def test_a_leader_in_a_native_gang_fails_step_8_in_both_languages(field, value, words):
+    """Kubernetes' own gang scheduling: the 1.35 alpha's spec.workloadRef, and from 1.36 on
+    spec.schedulingGroup (podGroupName)."""
+    for lang, word in zip(("en", "ko"), words):
+        v = check(gang_held_leader(lambda p: p["spec"].__setitem__(field, value), lang=lang), 8)
+        assert v.status is Status.FAIL and word in v.message, v.message
 
 
 def test_a_plain_pending_leader_still_waits():
