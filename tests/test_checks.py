@@ -93,7 +93,7 @@ def test_step2_passes_and_tolerates_layout():
 
 def test_step2_swapped_indexes_name_the_line():
     v = check(state("names-swapped"), 2)
-    assert_verdict(v, FAIL, "line 2: group= worker= of llm-0-1 does not match its group-index and worker-index label")
+    assert_verdict(v, FAIL, "line 2: neither group= nor worker= of llm-0-1 matches its group-index and worker-index")
     assert_not_told(v, "group-index=0", "worker-index=1")
 
 

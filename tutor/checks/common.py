@@ -153,7 +153,7 @@ def find_lws_doc(ctx: Context, name: str, lws: str) -> dict:
                                         "{path}: {lws}의 네임스페이스가 {ns}입니다. {want:을} 쓰세요.",
                                         path=ctx.path(name), lws=lws, ns=ns, want=ctx.ns)))
             return doc
-    kinds = [f"{d.get('kind')}/{o.name(d)}" for d in docs if isinstance(d, dict)]
+    kinds = [f"{d.get('kind') or '?'}/{o.name(d)}" for d in docs if isinstance(d, dict)]
     raise Stop(failed(ctx.t("{path} holds no LeaderWorkerSet named {lws} (found: {found}).",
                             "{path}에 이름이 {lws}인 LeaderWorkerSet이 없습니다(찾은 것: {found}).",
                             path=ctx.path(name), lws=lws, found=", ".join(kinds) or "-")))

@@ -65,11 +65,15 @@ def check(ctx: Context) -> Verdict:
             continue
         n, g, w = written[name]
         wrong = [key for key, got, want in (("group", g, want_g), ("worker", w, want_w)) if got != want]
-        if wrong:
-            problems.append(ctx.t("line {n}: {fields} of {pod} does not match its {labels} label.",
-                                  "{n}번째 줄: {pod}의 {fields} 값이 파드의 {labels} 라벨과 다릅니다.",
-                                  n=n, pod=name, fields=" ".join(f"{k}=" for k in wrong),
-                                  labels=ctx.t(" and ", ", ").join(f"{k}-index" for k in wrong)))
+        if len(wrong) == 2:
+            problems.append(ctx.t("line {n}: neither group= nor worker= of {pod} matches its group-index and "
+                                  "worker-index labels.",
+                                  "{n}번째 줄: {pod}의 group=, worker= 값이 둘 다 파드의 group-index, worker-index "
+                                  "라벨과 다릅니다.", n=n, pod=name))
+        elif wrong:
+            problems.append(ctx.t("line {n}: {key}= of {pod} does not match its {key}-index label.",
+                                  "{n}번째 줄: {pod}의 {key}= 값이 파드의 {key}-index 라벨과 다릅니다.",
+                                  n=n, pod=name, key=wrong[0]))
     if problems:
         return failed(problems[0], *problems[1:],
                       ctx.t("Where to look: each pod's labels {gl} and {wl}, which LWS set (the pods pane shows them).",
