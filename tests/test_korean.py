@@ -66,3 +66,10 @@ def test_the_screens_and_doctors_korean_reads_right():
 
     bad = {text: problems(text) for text in (*i18n.KO.values(), *doctor.KO.values()) if problems(text)}
     assert not bad, bad
+
+
+def test_the_past_copula_fits_its_word():
+    assert fill("{real:이었습니다}", real="948aaa6b-ec67-4b15-ab6c-687bf10c30c1") == \
+        "948aaa6b-ec67-4b15-ab6c-687bf10c30c1이었습니다"
+    assert fill("{who:였습니다}", who="리더") == "리더였습니다"
+    assert fill("{n:이었습니다}", n="llm-0") == "llm-0이었습니다"

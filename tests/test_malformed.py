@@ -110,7 +110,7 @@ CASES = [
      2, "fail", ["llm-1-1", "no LWS labels"]),
     ("group-index label is a superscript digit",
      [("Pod", "llm-0", lambda x: x["metadata"]["labels"].update({o.GROUP_INDEX_LABEL: "\u00b2"}))],
-     2, "fail", ["llm-0 has labels group-index=\u00b2"]),
+     2, "fail", ["group= of llm-0 does not match its group-index label"]),
     ("containers is null",
      [("Pod", "llm-1-1", lambda x: _set(x, ("spec", "containers"), None))],
      3, "fail", ["llm-1-1 has no LWS_ variables"]),
@@ -119,7 +119,7 @@ CASES = [
      3, "fail", ["llm-1-1 has no LWS_ variables"]),
     ("podIP is an int",
      [("Pod", "llm-1", lambda x: _set(x, ("status", "podIP"), 170524674))],
-     4, "fail", ["170524674"]),
+     4, "fail", ["does not contain the current IP of leader pod llm-1"]),
     ("events lose involvedObject and no restart is seen",
      [("Event", "*", _strip_recreate_evidence),
       ("Pod", "llm-0-1", lambda x: _statuses(x, restartCount="many", name=["c"]))],
@@ -152,10 +152,10 @@ def test_each_case_through_check_replay(tmp_path):
         rec = mutate_recording(tmp_path / "rec.jsonl", muts)
         res = subprocess.run([sys.executable, "-m", "tutor", "check", "--json", "--lang", "en", "--replay", str(rec)],
                              capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
-        assert res.returncode in (0, 1), (name, res.stderr)
+        assert res.returncode in (0, 1, 3), (name, res.stderr)
         assert "Traceback" not in res.stderr, (name, res.stderr)
         steps = {s["step"]: s for s in json.loads(res.stdout)["steps"]}
-        assert all(s["status"] in ("pass", "fail", "waiting", "error") and s["message"] for s in steps.values())
+        assert all(s["status"] in ("pass", "fail", "waiting", "error", "unconfirmed") and s["message"] for s in steps.values())
         assert not any(s["status"] == "error" for s in steps.values()), (name, steps)
         if step is None:
             continue

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import copy
 
+import pytest
+
 from tests.states import check, file_written, state
 from tutor.checks.verdict import Status
 from tutor.cluster import objects as o
@@ -44,7 +46,8 @@ def test_env_through_a_field_ref_is_read_as_the_kubelet_resolves_it():
     wrong = s.workspace.get("env.txt").text.replace("LWS_WORKER_INDEX=1", "LWS_WORKER_INDEX=0")
     s.apply(FileChanged("env.txt", wrong, s.store.now))
     v = check(s, 3)
-    assert v.status is Status.FAIL and "LWS_WORKER_INDEX=0 is wrong: the pod has LWS_WORKER_INDEX=1" in v.message
+    assert v.status is Status.FAIL and "LWS_WORKER_INDEX=0 is not the value llm-1-1's container has" in v.message
+    assert "LWS_WORKER_INDEX=1" not in v.message
 
 
 def test_env_from_a_config_map_is_checked_for_presence_only():
@@ -82,7 +85,8 @@ def test_the_leaders_name_is_the_workers_own_address_under_another_subdomain_pol
     assert check(s, 4).passed
     s.apply(FileChanged("dns.txt", lookup("llm-1.llm.infer.svc.cluster.local", ip), s.store.now))
     v = check(s, 4)
-    assert v.status is Status.FAIL and "not of llm-1.llm-1.infer.svc.cluster.local" in v.message
+    assert v.status is Status.FAIL and "a lookup of llm-1.llm.infer.svc.cluster.local, which is not the leader's " \
+        "full name" in v.message and "llm-1.llm-1.infer" not in " ".join((v.message, *v.details))
 
 
 def test_the_shared_policy_name_still_passes_on_the_recording_as_it_was():
@@ -122,6 +126,19 @@ def test_a_leader_handed_to_volcano_fails_step_8_in_both_languages():
     assert v.status is Status.FAIL and "scheduler volcano, pod group orphan-0" in v.message
     ko = check(gang_held_leader(volcano, lang="ko"), 8)
     assert "갱 스케줄링" in ko.message and "volcano" in ko.message
+
+
+@pytest.mark.parametrize("field,value,words", [
+    ("workloadRef", {"name": "orphan", "podGroup": "orphan-0"}, ("spec.workloadRef", "spec.workloadRef")),
+    ("schedulingGroup", {"podGroupName": "orphan-0"},
+     ("spec.schedulingGroup: orphan-0", "spec.schedulingGroup: orphan-0")),
+], ids=["1.35-workloadRef", "1.36-schedulingGroup"])
+def test_a_leader_in_a_native_gang_fails_step_8_in_both_languages(field, value, words):
+    """Kubernetes' own gang scheduling: the 1.35 alpha's spec.workloadRef, and from 1.36 on
+    spec.schedulingGroup (podGroupName)."""
+    for lang, word in zip(("en", "ko"), words):
+        v = check(gang_held_leader(lambda p: p["spec"].__setitem__(field, value), lang=lang), 8)
+        assert v.status is Status.FAIL and word in v.message, v.message
 
 
 def test_a_plain_pending_leader_still_waits():

@@ -67,11 +67,12 @@ def test_the_new_groups_pods_are_waited_for():
     assert v.status is Status.WAITING and any("solo-1-2" in d for d in v.details), v
 
 
-def test_a_uid_that_is_not_solo_0s_fails_and_names_both():
+def test_a_uid_that_is_not_solo_0s_fails_naming_the_written_one_not_the_real_one():
     s = replayed(files={"group0.txt": "solo-0=00000000-0000-0000-0000-000000000000\n"})
     v = verdict(s, 2)
     assert v.status is Status.FAIL and "00000000-0000-0000-0000-000000000000" in v.message
-    assert o.uid(s.store.get("Pod", "solo-0", "infer")) in v.message
+    assert o.uid(s.store.get("Pod", "solo-0", "infer")) not in " ".join((v.message, *v.details))
+    assert "metadata.uid" in v.message
 
 
 def test_a_file_of_the_wrong_size_fails_step_1_in_both_languages():
@@ -116,3 +117,23 @@ def test_a_recording_made_for_another_lesson_is_refused_in_one_line(tmp_path):
     out = subprocess.run([sys.executable, "-m", "tutor", "check", "--replay", str(REC), "--lesson", "scale", "--json"],
                          capture_output=True, text=True, env=env, timeout=60)
     assert out.returncode == 0, out.stderr
+
+
+def _terminating(s: Session, pod: str) -> None:
+    obj = json.loads(json.dumps(s.store.get("Pod", pod, s.lesson.namespace)))
+    obj["metadata"].update(deletionTimestamp="2026-01-01T00:00:00Z", deletionGracePeriodSeconds=30,
+                           resourceVersion=obj["metadata"]["resourceVersion"] + "0")
+    s.apply(ObjectEvent("MODIFIED", obj, s.store.now))
+
+
+def test_the_engine_gives_this_lesson_no_advice_about_the_lws_labs_command():
+    """A Terminating pod of this lesson gets the engine's facts, not the LWS lab's advice about its
+    `sh -c` loop and /tmp/fail (this lesson's command traps SIGTERM already)."""
+    for lang in ("en", "ko"):
+        s = replayed(stop=created("solo-1"), lang=lang)
+        assert verdict(s, 1).passed, verdict(s, 1)
+        _terminating(s, "solo-0-1")
+        v = verdict(s, 1)
+        text = " ".join((v.message, *v.details))
+        assert v.status is Status.WAITING and ("grace period (30 s)" in text or "유예 시간(30초)" in text), text
+        assert "sh -c" not in text and "trap" not in text and "/tmp/fail" not in text, text

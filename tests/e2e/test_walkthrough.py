@@ -120,10 +120,10 @@ PANES = {1: lambda app, _: "llm 2×2" in text_of(app, "#groups"),
 
 # Each wrong turn, done on the same cluster, and the words its fail message must have.
 WRONG = {
-    "wrong-annotation": (7, ["exclusive-topology annotation is on leaderTemplate", "LeaderWorkerSet's own metadata"]),
+    "wrong-annotation": (7, ["exclusive-topology annotation is on leaderTemplate", "where LWS does not read it"]),
     "restart-after-failure": (5, ["restart.txt was written after the failure"]),
-    "dns-short-name": (4, ["NXDOMAIN", "llm-1.llm.infer.svc.cluster.local"]),
-    "names-swapped": (2, ["llm-0-1 has labels group-index=0 worker-index=1", "group=1 worker=0"]),
+    "dns-short-name": (4, ["NXDOMAIN", "look up the leader's full name"]),
+    "names-swapped": (2, ["neither group= nor worker= of llm-0-1 matches its group-index and worker-index"]),
     "orphan-without-llm": (8, ["orphan-0-1 was scheduled"]),
     "version-worker-only": (6, ["leaderTemplate of llm has no VERSION=v2"]),
     "uid-typo": (5, ["is not the UID llm-0 had before the failure"]),

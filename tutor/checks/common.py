@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 
 import yaml
@@ -11,6 +12,7 @@ from tutor.checks.context import Context
 from tutor.checks.verdict import Stop, failed, waiting
 from tutor.checks.why import verdict_lines
 from tutor.cluster import objects as o
+from tutor.words import Words, pick
 from tutor.workspace.files import Problem
 
 UID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
@@ -138,17 +140,20 @@ def find_lws_doc(ctx: Context, name: str, lws: str) -> dict:
         if isinstance(doc, dict) and doc.get("kind") == o.LWS_KIND and o.name(doc) == lws:
             api = str(doc.get("apiVersion") or "")
             if api != f"{o.LWS_GROUP}/{o.LWS_VERSION}":  # the only version; kubectl refuses a file without one
+                want = f"{o.LWS_GROUP}/{o.LWS_VERSION}"
                 raise Stop(failed(ctx.t("{path}: apiVersion is {api}; use {want}.",
                                         "{path}: apiVersion이 {api}입니다. {want:을} 쓰세요.",
-                                        path=ctx.path(name), api=api or "missing",
-                                        want=f"{o.LWS_GROUP}/{o.LWS_VERSION}")))
+                                        path=ctx.path(name), api=api, want=want) if api else
+                                  ctx.t("{path}: apiVersion is missing; use {want}.",
+                                        "{path}: apiVersion이 없습니다. {want:을} 쓰세요.",
+                                        path=ctx.path(name), want=want)))
             ns = o.namespace(doc)
             if ns and ns != ctx.ns:
                 raise Stop(failed(ctx.t("{path}: {lws} is in namespace {ns}; the lab uses {want}.",
                                         "{path}: {lws}의 네임스페이스가 {ns}입니다. {want:을} 쓰세요.",
                                         path=ctx.path(name), lws=lws, ns=ns, want=ctx.ns)))
             return doc
-    kinds = [f"{d.get('kind')}/{o.name(d)}" for d in docs if isinstance(d, dict)]
+    kinds = [f"{d.get('kind') or '?'}/{o.name(d)}" for d in docs if isinstance(d, dict)]
     raise Stop(failed(ctx.t("{path} holds no LeaderWorkerSet named {lws} (found: {found}).",
                             "{path}에 이름이 {lws}인 LeaderWorkerSet이 없습니다(찾은 것: {found}).",
                             path=ctx.path(name), lws=lws, found=", ".join(kinds) or "-")))
@@ -222,21 +227,38 @@ def template_gpus(template: dict, resource: str) -> float:
     return sum(gpu_count(c, resource) for c in template_containers(template))
 
 
-def grace_note(ctx: Context, pod: dict) -> str:
-    """Why a Terminating lab pod takes its time, and what would shorten it."""
+@dataclass(frozen=True)
+class PodNotes:
+    """What a lesson knows of its own pods' command, said after the engine's facts about a pod:
+    why a Terminating pod takes its whole grace period and what would shorten it, and what a
+    container that keeps exiting should do instead. The engine knows no lesson's command: a
+    lesson without notes gets the facts alone."""
+
+    terminating: Words | None = None  # fields: pod, grace
+    crash_loop: Words | None = None  # fields: pod, c (the container)
+
+
+NO_NOTES = PodNotes()
+
+
+def _note(ctx: Context, words: Words | None, **fields) -> str:
+    return " " + pick(words, ctx.lang, **fields) if words else ""
+
+
+def grace_note(ctx: Context, pod: dict, notes: PodNotes = NO_NOTES) -> str:
+    """Why a Terminating pod takes its time (and, from the lesson, what would shorten it)."""
     grace = o.int_or_none(o.dig(pod, "metadata", "deletionGracePeriodSeconds"))
     if grace is None:
         grace = o.int_or_none(o.dig(pod, "spec", "terminationGracePeriodSeconds"))
-    return ctx.t("{pod} is Terminating. Its `sh -c` loop runs as PID 1 and ignores SIGTERM, so the kubelet waits "
-                 "the grace period ({grace} s) before killing it; a `trap 'exit 0' TERM` in the command would "
-                 "let it stop within about a second, once the running `sleep 1` ends.",
-                 "{pod:이} 종료 중(Terminating)입니다. `sh -c` 루프가 PID 1이라 SIGTERM을 무시하므로 kubelet이 "
-                 "유예 시간({grace}초)을 다 기다린 뒤에 끕니다. 명령에 `trap 'exit 0' TERM`을 넣으면 "
-                 "돌던 `sleep 1`이 끝나는 대로, 1초 안팎에 멈춥니다.",
-                 pod=o.name(pod), grace=30 if grace is None else grace)
+    grace = 30 if grace is None else grace
+    return ctx.t("{pod} is Terminating: after SIGTERM the kubelet waits up to its grace period ({grace} s) for "
+                 "its containers to stop.",
+                 "{pod:이} 종료 중(Terminating)입니다. kubelet은 SIGTERM을 보낸 뒤 컨테이너가 멈추기를 유예 "
+                 "시간({grace}초)까지 기다립니다.",
+                 pod=o.name(pod), grace=grace) + _note(ctx, notes.terminating, pod=o.name(pod), grace=grace)
 
 
-def container_not_running(ctx: Context, pod: dict) -> str:
+def container_not_running(ctx: Context, pod: dict, notes: PodNotes = NO_NOTES) -> str:
     """Why a container of a Running pod is not running, or "" when every container runs. A
     container in CrashLoopBackOff stops the check with a fail: it will not get better by waiting."""
     for cs in o.container_statuses(pod):
@@ -249,12 +271,13 @@ def container_not_running(ctx: Context, pod: dict) -> str:
         if reason == "CrashLoopBackOff":
             raise Stop(failed(
                 ctx.t("The container {c} of {pod} keeps exiting (exit code {code}, CrashLoopBackOff after {n} "
-                      "restarts): its command ends by itself, but it should run until /tmp/fail exists.",
+                      "restarts): its command ends by itself.",
                       "{pod}의 컨테이너 {c:이} 계속 종료됩니다(종료 코드 {code}, 재시작 {n}번 뒤 CrashLoopBackOff). "
-                      "명령이 저절로 끝납니다. /tmp/fail이 생길 때까지 돌아야 합니다.",
-                      c=cs.get("name", "?"), code=code, n=cs.get("restartCount", 0), pod=o.name(pod)),
+                      "명령이 저절로 끝납니다.",
+                      c=cs.get("name", "?"), code=code, n=cs.get("restartCount", 0), pod=o.name(pod))
+                + _note(ctx, notes.crash_loop, pod=o.name(pod), c=cs.get("name", "?")),
                 f"kubectl logs -n {ctx.ns} {o.name(pod)} -c {cs.get('name', '?')} --previous"))
-        return ctx.t("container {c} is not running ({reason})", "컨테이너 {c:이} 돌고 있지 않습니다({reason})",
+        return ctx.t("container {c} is not running ({reason})", "컨테이너 {c:이} 실행 중이 아닙니다({reason})",
                      c=cs.get("name", "?"), reason=reason)
     return ""
 
@@ -279,17 +302,19 @@ def group_to_be_recreated(ctx: Context, pod: dict) -> str:
                  pod=o.name(pod), code=last.get("exitCode", "?"), policy=policy, g=o.group_index(pod))
 
 
-def pods_running(ctx: Context, names: list[str]) -> None:
-    """Stop with waiting (or fail, when the scheduler refuses) unless every pod is Running."""
+def pods_running(ctx: Context, names: list[str], notes: PodNotes = NO_NOTES) -> None:
+    """Stop with waiting (or fail, when the scheduler refuses) unless every pod is Running;
+    `notes`: the lesson's words on its pods' command (PodNotes)."""
     not_ready = []
     for name in names:
         pod = ctx.pod(name)
         if pod is None:
             old = ctx.terminating(name)
-            not_ready.append(grace_note(ctx, old) if old else ctx.t("{pod}: not created yet", "{pod}: 아직 없음", pod=name))
+            not_ready.append(grace_note(ctx, old, notes) if old else
+                             ctx.t("{pod}: not created yet", "{pod}: 아직 없음", pod=name))
             continue
         if o.phase(pod) == "Running":
-            stopped = container_not_running(ctx, pod)
+            stopped = container_not_running(ctx, pod, notes)
             if stopped:  # phase stays Running while a real container exits and backs off
                 not_ready.append(f"{name}: {stopped}")
             elif doomed := group_to_be_recreated(ctx, pod):  # running again, but not for long

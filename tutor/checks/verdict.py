@@ -11,6 +11,10 @@ class Status(str, Enum):
     FAIL = "fail"
     WAITING = "waiting"  # a real outcome: pods starting, a rollout in progress
     ERROR = "error"  # the checker itself broke, or the data made no sense
+    # Neither pass nor fail: the answer may be right, but what would prove it is gone (the tutor
+    # was not running when it happened and the cluster keeps no record). The learner did nothing
+    # wrong; the verdict says how to make it confirmable again.
+    UNCONFIRMED = "unconfirmed"
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,10 @@ def failed(message: str, *details: str) -> Verdict:
 
 def waiting(message: str, *details: str) -> Verdict:
     return Verdict(Status.WAITING, message, tuple(details))
+
+
+def unconfirmed(message: str, *details: str) -> Verdict:
+    return Verdict(Status.UNCONFIRMED, message, tuple(details))
 
 
 class Stop(Exception):

@@ -18,9 +18,6 @@ from tutor.cluster import resources as res
 from tutor.cluster import scheduler_message as sm
 
 
-tr = say  # the checker's word for it: tr(lang, en, ko, **fields)
-
-
 @dataclass(frozen=True)
 class Why:
     """An explanation: a headline, then lines (clauses at depth 0, nodes under them at depth 1)."""
@@ -80,8 +77,8 @@ def holders_text(holders, namespace: str, pods_by_ref: dict[str, dict] | None = 
         parts.append(", ".join(shown) + (f" ({lws} #{g if g >= 0 else '?'})" if lws else ""))
     rest = order[MAX_HOLDER_GROUPS:]
     if rest:
-        parts.append(tr(lang, "{n} more in {g} groups", "그 밖에 {g}개 그룹의 {n}개",
-                        n=sum(len(groups[k]) for k in rest), g=len(rest)))
+        parts.append(say(lang, "{n} more in {g} groups", "그 밖에 {g}개 그룹의 {n}개",
+                         n=sum(len(groups[k]) for k in rest), g=len(rest)))
     return "; ".join(parts)
 
 
@@ -89,43 +86,43 @@ def cause_text(rej: pl.Rejection, pod: dict, lang: str, pods_by_ref: dict[str, d
     """The concrete cause of one node's rejection, in the learner's language."""
     name, ns = o.name(pod), o.namespace(pod)
     if rej.plugin == "PreFilter":
-        return tr(lang, "ruled out before the filters: {r}", "필터 전에 제외됨: {r}", r=rej.reasons[0])
+        return say(lang, "ruled out before the filters: {r}", "필터 전에 제외됨: {r}", r=rej.reasons[0])
     if rej.plugin == "NodeName":
-        return tr(lang, "{p} asks for node {n} (spec.nodeName)", "{p:은} 노드 {n:을} 지정했습니다(spec.nodeName)",
-                  p=name, n=o.node_name(pod))
+        return say(lang, "{p} asks for node {n} (spec.nodeName)", "{p:은} 노드 {n:을} 지정했습니다(spec.nodeName)",
+                   p=name, n=o.node_name(pod))
     if rej.plugin == "NodeUnschedulable":
-        return tr(lang, "cordoned (spec.unschedulable), and {p} does not tolerate {t}",
-                  "cordon 됨(spec.unschedulable), {p}에 {t} 톨러레이션이 없습니다", p=name, t=pl.UNSCHEDULABLE_TAINT)
+        return say(lang, "cordoned (spec.unschedulable), and {p} does not tolerate {t}",
+                   "cordon 됨(spec.unschedulable), {p}에 {t} 톨러레이션이 없습니다", p=name, t=pl.UNSCHEDULABLE_TAINT)
     if rej.plugin == "TaintToleration" and rej.taint is not None:
-        return tr(lang, "taint {t}, and {p} has no toleration for it",
-                  "테인트 {t:이} 있고 {p}에는 이를 견디는 톨러레이션이 없습니다",
-                  t=pl.taint_text(rej.taint), p=name)
+        return say(lang, "taint {t}, and {p} has no toleration for it",
+                   "테인트 {t:이} 있고 {p}에는 이를 견디는 톨러레이션이 없습니다",
+                   t=pl.taint_text(rej.taint), p=name)
     if rej.plugin == "NodeAffinity":
-        return tr(lang, "lacks what {p} selects: {m}", "{p:이} 고르는 조건이 없습니다: {m}", p=name, m="; ".join(rej.missing))
+        return say(lang, "lacks what {p} selects: {m}", "{p:이} 고르는 조건이 없습니다: {m}", p=name, m="; ".join(rej.missing))
     if rej.plugin == "NodeResourcesFit":
         parts = []
         for s in rej.shortages:
             if s.resource == "pods":
-                parts.append(tr(lang, "Too many pods: {u} of {a} already", "파드 수 초과: 이미 {u}/{a}",
-                                u=s.used, a=s.allocatable))
+                parts.append(say(lang, "Too many pods: {u} of {a} already", "파드 수 초과: 이미 {u}/{a}",
+                                 u=s.used, a=s.allocatable))
                 continue
             by = holders_text(s.holders, ns, pods_by_ref, lang)
-            parts.append(tr(lang, "{r}: {u} of {a} requested{by}; {p} asks {w}",
-                            "{r}: {a} 중 {u} 요청됨{by}, {p:은} {w:을} 요청",
-                            r=s.resource, u=res.shown(s.resource, s.used), a=res.shown(s.resource, s.allocatable),
-                            by=tr(lang, " by {h}", "({h})", h=by) if by else "", p=name,
-                            w=res.shown(s.resource, s.requested)))
+            parts.append(say(lang, "{r}: {u} of {a} requested{by}; {p} asks {w}",
+                             "{r}: {a} 중 {u} 요청됨{by}, {p:은} {w:을} 요청",
+                             r=s.resource, u=res.shown(s.resource, s.used), a=res.shown(s.resource, s.allocatable),
+                             by=say(lang, " by {h}", "({h})", h=by) if by else "", p=name,
+                             w=res.shown(s.resource, s.requested)))
         return "; ".join(parts)
     if rej.plugin == "InterPodAffinity":
         who = _short(rej.blocker, ns) if rej.blocker else ""
         if pl.R_POD_AFFINITY in rej.reasons:
-            return tr(lang, "no pod here that {p}'s affinity wants ({t})", "{p}의 어피니티가 원하는 파드가 여기 없습니다({t})",
-                      p=name, t=rej.term)
+            return say(lang, "no pod here that {p}'s affinity wants ({t})", "{p}의 어피니티가 원하는 파드가 여기 없습니다({t})",
+                       p=name, t=rej.term)
         if pl.R_POD_ANTI_AFFINITY in rej.reasons:
-            return tr(lang, "{b} is here, and {p}'s anti-affinity keeps away from it ({t})",
-                      "{b:이} 여기 있고 {p}의 안티어피니티가 이를 피합니다({t})", b=who, p=name, t=rej.term)
-        return tr(lang, "{b} is here, and its anti-affinity keeps {p} away ({t})",
-                  "{b:이} 여기 있고 그 안티어피니티가 {p:을} 막습니다({t})", b=who, p=name, t=rej.term)
+            return say(lang, "{b} is here, and {p}'s anti-affinity keeps away from it ({t})",
+                       "{b:이} 여기 있고 {p}의 안티어피니티가 이를 피합니다({t})", b=who, p=name, t=rej.term)
+        return say(lang, "{b} is here, and its anti-affinity keeps {p} away ({t})",
+                   "{b:이} 여기 있고 그 안티어피니티가 {p:을} 막습니다({t})", b=who, p=name, t=rej.term)
     return ", ".join(rej.reasons)
 
 
@@ -151,47 +148,47 @@ def explain(pod: dict, nodes: list[dict], pods: list[dict], events: list[dict], 
         node = o.node_name(pod)
         mine = next((f for f in placement.nodes if f.node == node), None)
         if mine is None:
-            headline = tr(lang, "{p} is on node {n}, which the tutor cannot see.",
-                          "{p:은} 노드 {n}에 있지만 튜터가 그 노드를 볼 수 없습니다.", p=name, n=node)
+            headline = say(lang, "{p} is on node {n}, which the tutor cannot see.",
+                           "{p:은} 노드 {n}에 있지만 튜터가 그 노드를 볼 수 없습니다.", p=name, n=node)
         elif mine.fits:
-            headline = tr(lang, "{p} runs on {n}, and by the scheduler's filters {n} fits it.",
-                          "{p:은} {n}에서 돌고 있습니다. 스케줄러의 필터로 보면 {n}에 들어갈 수 있습니다.", p=name, n=node)
+            headline = say(lang, "{p} runs on {n}, and by the scheduler's filters {n} fits it.",
+                           "{p:은} {n}에서 실행 중입니다. 스케줄러의 필터로 보면 {n}에 들어갈 수 있습니다.", p=name, n=node)
         else:
-            headline = tr(lang, "{p} is on {n}; placed now, {n} would refuse it: {c}",
-                          "{p:은} {n}에 있습니다. 지금 다시 배치한다면 {n:은} 거절합니다: {c}",
-                          p=name, n=node, c=cause_text(mine.rejection, pod, lang, pods_by_ref))
+            headline = say(lang, "{p} is on {n}; placed now, {n} would refuse it: {c}",
+                           "{p:은} {n}에 있습니다. 지금 다시 배치한다면 {n:은} 거절합니다: {c}",
+                           p=name, n=node, c=cause_text(mine.rejection, pod, lang, pods_by_ref))
         others = [f for f in rejected if f.node != node]
         if others:
-            lines.append((0, tr(lang, "The other nodes:", "다른 노드:")))
+            lines.append((0, say(lang, "The other nodes:", "다른 노드:")))
             lines += [(1, line) for line in _grouped(others, pod, lang, pods_by_ref)]
         also = [f.node for f in placement.nodes if f.fits and f.node != node]
         if also:
-            lines.append((0, tr(lang, "Would also fit: {n}", "여기도 들어갈 수 있음: {n}", n=", ".join(also))))
+            lines.append((0, say(lang, "Would also fit: {n}", "여기도 들어갈 수 있음: {n}", n=", ".join(also))))
     else:
         parsed = sm.parse_message(message) if message else None
         if message:
-            headline = tr(lang, "{p} is Pending. The scheduler said: {m}", "{p:은} Pending입니다. 스케줄러 메시지: {m}",
-                          p=name, m=" ".join(message.split()))
+            headline = say(lang, "{p} is Pending. The scheduler said: {m}", "{p:은} Pending입니다. 스케줄러 메시지: {m}",
+                           p=name, m=" ".join(message.split()))
         else:
-            headline = tr(lang, "{p} is not scheduled yet, and the scheduler has not said why.",
-                          "{p:은} 아직 배치되지 않았고 스케줄러가 이유를 말하지 않았습니다.", p=name)
+            headline = say(lang, "{p} is not scheduled yet, and the scheduler has not said why.",
+                           "{p:은} 아직 배치되지 않았고 스케줄러가 이유를 말하지 않았습니다.", p=name)
         gates = [str(g.get("name")) for g in o.as_list(o.dig(pod, "spec", "schedulingGates")) if isinstance(g, dict)]
         if gates:
-            lines.append((0, tr(lang, "Scheduling gates hold it ({g}): the scheduler does not try it until they are "
+            lines.append((0, say(lang, "Scheduling gates hold it ({g}): the scheduler does not try it until they are "
                                       "removed. Where it would fit:",
                                 "스케줄링 게이트({g})가 잡고 있어 이것이 풀릴 때까지 스케줄러는 시도하지 않습니다. "
                                 "들어갈 수 있는 곳:", g=", ".join(gates))))
         lines += _clauses(placement, parsed, pod, lang, pods_by_ref)
         if placement.fitting:
-            lines.append((0, tr(lang, "Fits now: {n} (the scheduler tries again when the cluster changes).",
-                                "지금은 들어갈 수 있음: {n} (클러스터가 바뀌면 스케줄러가 다시 시도합니다).",
-                                n=", ".join(placement.fitting))))
+            lines.append((0, say(lang, "Fits now: {n} (the scheduler tries again when the cluster changes).",
+                                 "지금은 들어갈 수 있음: {n} (클러스터가 바뀌면 스케줄러가 다시 시도합니다).",
+                                 n=", ".join(placement.fitting))))
     if placement.unmodelled:
-        lines.append((0, tr(lang, "The tutor cannot tell about {w}: it does not model these filters.",
-                            "튜터는 {w}에 대해서는 알 수 없습니다: 이 필터들은 다루지 않습니다.",
-                            w=", ".join(placement.unmodelled))))
+        lines.append((0, say(lang, "The tutor cannot tell about {w}: it does not model these filters.",
+                             "튜터는 {w}에 대해서는 알 수 없습니다: 이 필터들은 다루지 않습니다.",
+                             w=", ".join(placement.unmodelled))))
     if seen_namespace is not None:
-        lines.append((0, tr(lang, "Counted from the pods in namespace {ns} only; pods of other namespaces on these "
+        lines.append((0, say(lang, "Counted from the pods in namespace {ns} only; pods of other namespaces on these "
                                   "nodes are not seen.",
                             "네임스페이스 {ns}의 파드만 셉니다. 다른 네임스페이스의 파드는 보이지 않습니다.",
                             ns=seen_namespace)))
@@ -210,17 +207,17 @@ def _clauses(placement: pl.Placement, parsed: sm.SchedulerMessage | None, pod: d
     if parsed is not None and parsed.prefilter:
         lines.append((0, parsed.prefilter))
         if placement.prefilter_failure != parsed.prefilter:
-            lines.append((1, tr(lang, "the tutor finds instead: {m}", "튜터가 찾은 것: {m}", m=placement.message())))
+            lines.append((1, say(lang, "the tutor finds instead: {m}", "튜터가 찾은 것: {m}", m=placement.message())))
         return lines
     for count, reason in said:
         fits = by_reason.pop(reason, [])
         lines.append((0, f"{count} {reason}"))
         if len(fits) != count:
-            lines.append((1, tr(lang, "(the tutor counts {k} now)", "(지금 튜터가 세면 {k})", k=len(fits))))
+            lines.append((1, say(lang, "(the tutor counts {k} now)", "(지금 튜터가 세면 {k})", k=len(fits))))
         lines += [(1, line) for line in _grouped(fits, pod, lang, pods_by_ref)]
     for reason, fits in sorted(by_reason.items()):
         if said:
-            lines.append((0, tr(lang, "Now also {k} {r}", "지금은 여기에도 {k} {r}", k=len(fits), r=reason)))
+            lines.append((0, say(lang, "Now also {k} {r}", "지금은 여기에도 {k} {r}", k=len(fits), r=reason)))
         else:
             lines.append((0, f"{len(fits)} {reason}"))
         lines += [(1, line) for line in _grouped(fits, pod, lang, pods_by_ref)]
@@ -291,25 +288,28 @@ def _exclusive_lines(ctx, lws: str, nodes: list[dict], pods: list[dict]) -> list
         workers = [o.name(p) for p in members if p is not leader]
         # What the objects show: the worker StatefulSet (named after its leader) carries a
         # nodeSelector on the leader's topology value, which keeps the group together; the
-        # leader's anti-affinity on other groups' group-key keeps groups apart.
-        lines.append(tr(lang, "group {g} on {n}{w}.", "그룹 {g} → {n}{w}.", g=g, n=node,
-                        w=tr(lang, ": the worker StatefulSet {l} pins {ws} to its leader's node by nodeSelector {k}={n}",
+        # leader's anti-affinity matches any pod with a group-key other than its own group's (key
+        # Exists, NotIn [own]): another group of the same LWS, and any other LWS's pod of the namespace.
+        lines.append(say(lang, "group {g} on {n}{w}.", "그룹 {g} → {n}{w}.", g=g, n=node,
+                         w=say(lang, ": the worker StatefulSet {l} pins {ws} to its leader's node by nodeSelector {k}={n}",
                              ": 워커 StatefulSet {l:이} nodeSelector {k}={n:으로} {ws:을} 리더의 노드에 묶습니다",
                              l=o.name(leader), ws=", ".join(workers),
                              k=_exclusive_key(leader), n=node) if workers else ""))
         for other, blocker in placement.kept_off:
             if other != node:
-                lines.append(tr(lang, "  {l}'s anti-affinity (another group's group-key, per {k}) keeps it off {o}: "
-                                      "{b} runs there.",
-                                "  {l}의 안티어피니티(다른 그룹의 group-key, {k} 기준)가 {o:을} 피하게 합니다: "
-                                "거기서 {b:이} 돌고 있습니다.",
+                lines.append(say(lang, "  {l}'s anti-affinity keeps it off {o}, where {b} runs: it shuns, per {k}, "
+                                      "every pod of the namespace with an LWS group-key other than its own group's, another "
+                                      "LeaderWorkerSet's pods included.",
+                                "  {l}의 안티어피니티가 {b:이} 실행 중인 {o:을} 피하게 합니다. {k} 기준으로, 네임스페이스에서 "
+                                "제 그룹과 다른 LWS group-key를 가진 파드라면 다른 LeaderWorkerSet의 파드까지 모두 "
+                                "피합니다.",
                                 l=o.name(leader), k=_exclusive_key(leader), o=other, b=_short(blocker, ctx.ns)))
     if first is not None:
         leader, placement = first
         pods_by_ref = {pl.ref(p): p for p in pods}
         rest = [f for f in placement.nodes if f.node not in used and not f.fits]
         if rest:
-            lines.append(tr(lang, "The other nodes:", "다른 노드:"))
+            lines.append(say(lang, "The other nodes:", "다른 노드:"))
             lines += ["  " + line for line in _grouped(rest, leader, lang, pods_by_ref)]
     return lines
 

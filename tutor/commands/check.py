@@ -5,13 +5,13 @@ from __future__ import annotations
 import sys
 from itertools import groupby
 
-from tutor.commands.results import EXIT_NOT_PASSED, EXIT_OK, UsageError, cluster_error, print_json
+from tutor.commands.results import EXIT_NOT_PASSED, EXIT_OK, EXIT_UNCONFIRMED, UsageError, cluster_error, print_json
 from tutor.cluster.events import Conn
 from tutor.commands.setup import connect_for, mark_start, progress_to_read, replay_items, session_for
 from tutor.workspace.files import read_answer
 from tutor.words import say
 
-MARKS = {"pass": "✓", "fail": "✗", "waiting": "…", "error": "!"}
+MARKS = {"pass": "✓", "fail": "✗", "waiting": "…", "error": "!", "unconfirmed": "?"}
 
 
 def run_check(args) -> int:
@@ -45,7 +45,17 @@ def run_check(args) -> int:
             print(f"{MARKS[r['status']]} {r['step']}. {lesson.step(r['step']).title(session.lang)}: {r['message']}{after}")
             for d in r["details"]:
                 print(f"     {d}")
-    return EXIT_OK if all(r["status"] == "pass" for r in report) else EXIT_NOT_PASSED
+    return exit_code([r["status"] for r in report])
+
+
+def exit_code(statuses: list[str]) -> int:
+    """0 when every step passed; 3 when the only ones that did not cannot be confirmed (README);
+    else 1."""
+    if all(s == "pass" for s in statuses):
+        return EXIT_OK
+    if all(s in ("pass", "unconfirmed") for s in statuses):
+        return EXIT_UNCONFIRMED
+    return EXIT_NOT_PASSED
 
 
 def step_report(session, n: int, passed_at: float | None) -> dict:
@@ -84,7 +94,7 @@ def prediction_report(session, learner, n: int) -> dict:
 
 
 # A verdict's status in a sentence, in Korean (the marks say it at the start of each line).
-STATUS_KO = {"pass": "통과", "fail": "실패", "waiting": "기다리는 중", "error": "오류"}
+STATUS_KO = {"pass": "통과", "fail": "실패", "waiting": "기다리는 중", "error": "오류", "unconfirmed": "확인할 수 없음"}
 
 
 def latched_line(lang: str, passed_at: float, status: str, message: str) -> str:

@@ -9,6 +9,10 @@ import json
 import sys
 
 EXIT_OK, EXIT_NOT_PASSED, EXIT_USAGE = 0, 1, 2
+# `check`: no step asked for failed, waited or broke, but one at least cannot be confirmed (its
+# evidence is gone, through no fault of the learner's). Not 0: nothing proved that answer; not
+# 1: nothing is wrong with it either. A fresh answer makes it confirmable again.
+EXIT_UNCONFIRMED = 3
 
 
 class UsageError(Exception):

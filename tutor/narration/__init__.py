@@ -10,7 +10,7 @@ to know, it asks the facts.
 
 from tutor.narration.recap import brief, brief_items, entries, offset, with_cause
 from tutor.narration.story import because, seconds, span, title, what
-from tutor.narration.timeline import fact, timeline_lines
+from tutor.narration.timeline import fact, restart_detail, timeline_lines
 
-__all__ = ["because", "brief", "brief_items", "entries", "fact", "offset", "seconds", "span", "timeline_lines",
+__all__ = ["because", "brief", "brief_items", "entries", "fact", "offset", "restart_detail", "seconds", "span", "timeline_lines",
            "title", "what", "with_cause"]

@@ -13,7 +13,7 @@ _FACT = {
     Kind.POD_CREATED: ("{pod} is {uid} (replaced {prev})", "{pod}의 UID {uid} ({prev} 대체)"),
     Kind.POD_DELETING: ("{pod} {uid} deletion asked", "{pod} {uid} 삭제 요청"),
     Kind.POD_GONE: ("{pod} {uid} gone", "{pod} {uid} 사라짐"),
-    Kind.RESTARTED: ("{pod} {uid} container restarted {detail}", "{pod} {uid} 컨테이너 재시작 {detail}"),
+    Kind.RESTARTED: ("{pod} {uid} container restarted {detail}", "{pod} {uid} 컨테이너 재시작({detail})"),
     Kind.REVISION_CREATED: ("new template revision {rev} ({detail})", "새 템플릿 리비전 {rev} ({detail})"),
     Kind.GROUPS_UPDATING: ("rollout: {detail}", "롤링 업데이트: {detail}"),
     Kind.GROUP_RECREATED: ("LWS recreated group {g}: {detail}", "LWS가 그룹 {g} 재생성: {detail}"),
@@ -34,9 +34,21 @@ def fact(f: Fact, lang: str) -> str:
         en, ko = _FIRST_UID
     else:
         en, ko = _FACT[f.kind]
-    detail = say(lang, *_WHICH_REVISION[f.detail]) if f.kind is Kind.REVISION_CREATED else f.detail
+    detail = say(lang, *_WHICH_REVISION[f.detail]) if f.kind is Kind.REVISION_CREATED else \
+        restart_detail(f, lang) if f.kind is Kind.RESTARTED else f.detail
     return say(lang, en, ko, pod=f.pod, uid=f.uid[:8], g=f.group, rev=f.revision[:10], detail=detail,
                prev=f.detail[:8])
+
+
+def restart_detail(f: Fact, lang: str) -> str:
+    """Which restart it was and how the container ended, for a restart the tutor saw or a pod's
+    status shows ("#1, exit 1"); an event's restart says the event's reason as it is."""
+    count, code = getattr(f.evidence, "count", None), getattr(f.evidence, "exit_code", None)
+    if count is None:
+        return f.detail
+    if code is None:
+        return say(lang, "#{n}", "{n}번째", n=count)
+    return say(lang, "#{n}, exit {code}", "{n}번째, 종료 코드 {code}", n=count, code=code)
 
 
 def timeline_lines(tl: Timeline, lang: str, lws: str, group: int | None = None, limit: int = 14) -> list[str]:

@@ -350,7 +350,8 @@ class TutorApp(ConfirmedActions, App):
         v = self.session.verdicts.get(n)
         if v is None or (n > self.session.progress.current and v.status is Status.FAIL):
             return "not-started"
-        return {"fail": "fail", "waiting": "waiting", "error": "error", "pass": "passed"}[v.status.value]
+        return {"fail": "fail", "waiting": "waiting", "error": "error", "pass": "passed",
+                "unconfirmed": "unconfirmed"}[v.status.value]
 
     def step_markdown(self, n: int) -> str:
         s = self.session

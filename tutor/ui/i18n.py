@@ -117,11 +117,11 @@ KO = {
         "**내 예측:** *{c}*. 단계를 통과하면 정리에서 타임라인과 맞춰 채점합니다.",
     "**Predict, then see.** Before you start, press `w`: one question on what your cluster will do, graded "
     "against what it then does. Optional: esc skips.":
-        "**예측하고 확인하기.** 시작하기 전에 `w`를 누르면 클러스터가 무엇을 할지 묻는 질문이 하나 나옵니다. "
+        "**예측하고 확인하기.** 시작하기 전에 `w` 키를 누르면 클러스터가 무엇을 할지 묻는 질문이 하나 나옵니다. "
         "클러스터가 실제로 한 일과 맞춰 채점합니다. 하지 않아도 되고, esc로 건너뜁니다.",
     "**Predict, then see.** Before you start, press `w`: {n} questions on what your cluster will do, graded "
     "against what it then does. Optional: esc skips.":
-        "**예측하고 확인하기.** 시작하기 전에 `w`를 누르면 클러스터가 무엇을 할지 묻는 질문이 {n}개 나옵니다. "
+        "**예측하고 확인하기.** 시작하기 전에 `w` 키를 누르면 클러스터가 무엇을 할지 묻는 질문이 {n}개 나옵니다. "
         "클러스터가 실제로 한 일과 맞춰 채점합니다. 하지 않아도 되고, esc로 건너뜁니다.",
     "Press `w` for the next question.": "다음 질문은 `w` 키.",
     "(the prediction could not be graded: {e})": "(예측을 채점하지 못했습니다: {e})",

@@ -9,6 +9,8 @@ from tutor.checks.reads import EXPLAIN, Reads
 from tutor.checks.verdict import Verdict, passed
 from tutor.cluster import objects as o
 
+from . import NOTES  # the lab's words on its pods' command
+
 LWS = "llm"
 FILE = "lws.yaml"
 PODS = ["llm-0", "llm-0-1", "llm-1", "llm-1-1"]
@@ -60,8 +62,8 @@ def spec_problems(ctx: Context, obj: dict, where: str) -> list[str]:
 
 def check(ctx: Context) -> Verdict:
     file_then_live(ctx, LWS, FILE, spec_problems, ctx.t("live llm", "클러스터의 llm"))
-    pods_running(ctx, PODS)  # a Stop from here is the verdict (run_checker returns it)
+    pods_running(ctx, PODS, NOTES)  # a Stop from here is the verdict (run_checker returns it)
     nodes = sorted({o.node_name(ctx.pod(p)) for p in PODS})
     return passed(ctx.t("llm runs as two groups of two: llm-0 + llm-0-1 and llm-1 + llm-1-1.",
-                        "llm이 그룹 둘(llm-0 + llm-0-1, llm-1 + llm-1-1)로 돌고 있습니다."),
+                        "llm이 그룹 둘(llm-0 + llm-0-1, llm-1 + llm-1-1)로 실행 중입니다."),
                   ctx.t("nodes: {nodes}", "노드: {nodes}", nodes=", ".join(nodes)))

@@ -1,7 +1,8 @@
 """Step 4: dns.txt is a lookup of the leader's full name that returned llm-1's current pod IP, or
 the IP llm-1 had when the file was written, where the tutor saw llm-1 hold it. Started after llm-1
 was replaced, the tutor cannot tell an earlier IP from a typo: another pod's address is refuted,
-anything else is said to be unconfirmed and a fresh lookup asked for (no pass)."""
+anything else cannot be confirmed (neither a pass nor a fail: not the learner's failure) and a
+fresh lookup is asked for."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import time
 from tutor.checks.common import answer_text
 from tutor.checks.context import Context
 from tutor.checks.reads import Reads, evidence, merged
-from tutor.checks.verdict import Verdict, failed, passed, waiting
+from tutor.checks.verdict import Verdict, failed, passed, unconfirmed, waiting
 from tutor.cluster import objects as o
 from tutor.cluster.instant import Instant
 from tutor.cluster.timeline import parse_time, timeline_of
@@ -59,16 +60,24 @@ def full_name(ctx: Context) -> str:
     return (address.rstrip(".") if address else f"{LEADER}.{LWS}.{ctx.ns}") + SUFFIX
 
 
-def lookup_again(ctx: Context, full: str) -> str:
-    """Where the answer comes from, without the command that gets it (that is the hints')."""
-    return ctx.t("Look up {full} from inside {pod}, as the workers would, and save the whole output.",
-                 "워커들이 하듯 {pod} 안에서 {full:을} 조회하고 출력 전체를 저장하세요.", full=full, pod=WORKER)
+def the_name(ctx: Context) -> str:
+    """The name to look up, said by where it comes from: building it is the step's work."""
+    return ctx.t("the leader's full name (built from {pod}'s LWS_LEADER_ADDRESS, as the step says)",
+                 "리더의 전체 이름({pod}의 LWS_LEADER_ADDRESS로 단계 설명대로 만든 이름)", pod=WORKER)
+
+
+def lookup_again(ctx: Context) -> str:
+    """Where the answer comes from, without the name or the command that gets it (those are the
+    step's and the hints')."""
+    return ctx.t("Look up {name} from inside {pod}, as the workers would, and save the whole output.",
+                 "워커들이 하듯 {pod} 안에서 {name:을} 조회하고 출력 전체를 저장하세요.",
+                 name=the_name(ctx), pod=WORKER)
 
 
 def check(ctx: Context) -> Verdict:
     full = full_name(ctx)
-    text = answer_text(ctx, FILE, ctx.t("the whole output of a DNS lookup of " + full,
-                                        full + "의 DNS 조회 결과 전체"))
+    text = answer_text(ctx, FILE, ctx.t("the whole output of a DNS lookup of {name}",
+                                        "{name}의 DNS 조회 결과 전체", name=the_name(ctx)))
     leader = ctx.pod(LEADER)
     ip = o.pod_ip(leader) if leader else ""
     if not ip:
@@ -77,10 +86,10 @@ def check(ctx: Context) -> Verdict:
     found = addresses(text)
     looked_up = [n.rstrip(".").lower() for n in NAME_RE.findall(text)]
     if looked_up and full not in looked_up:
-        return failed(ctx.t("{path} shows a lookup of {name}, not of {full}. Look up the full name.",
-                            "{path:은} {full:이} 아니라 {name:을} 조회한 결과입니다. 전체 이름으로 조회하세요.",
-                            path=ctx.path(FILE), name=looked_up[0], full=full),
-                      lookup_again(ctx, full))
+        return failed(ctx.t("{path} shows a lookup of {name}, which is not the leader's full name.",
+                            "{path:은} {name:을} 조회한 결과입니다. 리더의 전체 이름이 아닙니다.",
+                            path=ctx.path(FILE), name=looked_up[0]),
+                      lookup_again(ctx))
     if ip in found:
         return passed(ctx.t("The lookup returned {ip}, the IP of leader pod {pod}: the headless Service "
                             "gives every pod in the group a stable name.",
@@ -117,37 +126,38 @@ def check(ctx: Context) -> Verdict:
                                 "{path}의 {a:은} 파일을 적을 때 이미 파드 {other}의 IP였습니다. {pod}의 IP가 "
                                 "아닙니다.",
                                 path=ctx.path(FILE), a=taken[0], other=others[taken[0]], pod=LEADER),
-                          lookup_again(ctx, full))
+                          lookup_again(ctx))
         # Nothing refutes it, and nothing proves it: a one-digit typo would read the same. Not a
-        # pass, and not the learner's mistake either: a lookup made now settles it.
-        return failed(ctx.t("{path} holds {found}, which cannot be confirmed against what the cluster shows: leader "
-                            "pod {pod} was replaced at {at} (it now has {ip}), after the file was written at {w}; the "
-                            "cluster keeps no record of a pod's earlier IPs, and the tutor was not running then. "
-                            "This is not necessarily wrong; look the name up afresh and save the new output to "
-                            "{path}.",
-                            "{path}의 {found:은} 지금 클러스터가 보여 주는 것으로는 확인할 수 없습니다. 파일을 적은 "
-                            "{w} 뒤 {at}에 리더 파드 {pod:이} 다시 만들어졌고(지금 {ip}), 클러스터는 파드의 예전 "
-                            "IP를 남기지 않으며 그때 튜터는 돌고 있지 않았습니다. 틀렸다는 뜻은 아닙니다. 이름을 "
-                            "새로 조회해 그 출력을 {path}에 다시 저장하세요.",
-                            found=", ".join(sorted(unproved)), path=ctx.path(FILE), w=_clock(written), pod=LEADER,
-                            at=current.clock() + " UTC", ip=ip),
-                      lookup_again(ctx, full))
+        # pass, and not the learner's failure either: a lookup made now settles it.
+        return unconfirmed(ctx.t("{path} holds {found}, which cannot be confirmed: leader pod {pod} was replaced at "
+                                 "{at}, after the file was written at {w}, and got a new IP; the cluster keeps no "
+                                 "record of a pod's earlier IPs, and the tutor was not running then. This is not "
+                                 "your mistake. To confirm the step again, look the name up afresh and save the "
+                                 "new output to {path}.",
+                                 "{path}의 {found:은} 확인할 수 없습니다. 파일을 적은 {w} 뒤 {at}에 리더 파드 "
+                                 "{pod:이} 다시 만들어져 새 IP를 받았는데, 클러스터는 파드의 예전 IP를 남기지 않고 "
+                                 "그때 튜터는 실행 중이 아니었습니다. 잘못한 것이 아닙니다. 다시 확인받으려면 이름을 "
+                                 "새로 조회해 그 출력을 {path}에 다시 저장하세요.",
+                                 found=", ".join(sorted(unproved)), path=ctx.path(FILE), w=_clock(written),
+                                 pod=LEADER, at=current.clock() + " UTC"),
+                           lookup_again(ctx))
     if found & old:
-        return failed(ctx.t("{path} shows {old}, an earlier IP of {pod}; the pod was recreated and now has {ip}. "
-                            "Look it up again.",
-                            "{path}의 {old:은} {pod}의 예전 IP입니다. 파드가 다시 만들어져 지금은 {ip}입니다. "
-                            "다시 조회하세요.", path=ctx.path(FILE), old=", ".join(sorted(found & old)),
-                            pod=LEADER, ip=ip))
+        return failed(ctx.t("{path} shows {old}, an earlier IP of {pod}; the pod was recreated since and has a new "
+                            "IP. Look it up again.",
+                            "{path}의 {old:은} {pod}의 예전 IP입니다. 파드가 그 뒤 다시 만들어져 IP가 바뀌었습니다. "
+                            "다시 조회하세요.", path=ctx.path(FILE), old=", ".join(sorted(found & old)), pod=LEADER),
+                      lookup_again(ctx))
     if "NXDOMAIN" in text.upper() or "can't find" in text:
         return failed(ctx.t("The lookup failed (NXDOMAIN). A pod's name lives under its headless Service, and "
-                            "busybox nslookup adds the search domains only to a name without a dot: "
-                            "look up the full name {full}.",
+                            "busybox nslookup adds the search domains only to a name without a dot: look up the "
+                            "leader's full name, as the step builds it.",
                             "조회가 실패했습니다(NXDOMAIN). 파드 이름은 헤드리스 서비스 아래에 있고, busybox nslookup은 "
-                            "점이 없는 이름에만 검색 도메인을 붙입니다. 전체 이름 {full:으로} 조회하세요.", full=full),
-                      lookup_again(ctx, full))
-    return failed(ctx.t("{path} does not contain {ip}, the current IP of leader pod {pod}.",
-                        "{path}에 리더 파드 {pod}의 현재 IP {ip:이} 없습니다.",
-                        path=ctx.path(FILE), ip=ip, pod=LEADER),
+                            "점이 없는 이름에만 검색 도메인을 붙입니다. 단계 설명대로 만든 리더의 전체 이름으로 "
+                            "조회하세요."),
+                      lookup_again(ctx))
+    return failed(ctx.t("{path} does not contain the current IP of leader pod {pod} (its status.podIP).",
+                        "{path}에 리더 파드 {pod}의 현재 IP(status.podIP)가 없습니다.",
+                        path=ctx.path(FILE), pod=LEADER),
                   ctx.t("addresses found: {found}", "파일에 있는 주소: {found}",
                         found=", ".join(sorted(found)) or "-"),
-                  lookup_again(ctx, full))
+                  lookup_again(ctx))

@@ -50,16 +50,12 @@ def check(ctx: Context) -> Verdict:
     for name, value in sorted(want.items()):
         if value is None:  # the container's value is not in what the tutor reads: present is enough
             unknown.append(name)
-            if name not in got:
-                problems.append(ctx.t("{name} is missing.", "{name} 줄이 없습니다.", name=name))
-            continue
         if name not in got:
-            problems.append(ctx.t("{name} is missing (the pod has {name}={value}).",
-                                  "{name:이} 빠졌습니다(파드에는 {name}={value}).", name=name, value=value))
-        elif got[name] != value:
-            problems.append(ctx.t("{name}={got} is wrong: the pod has {name}={value}.",
-                                  "{name}={got:이} 틀렸습니다. 파드에는 {name}={value}입니다.",
-                                  name=name, got=got[name], value=value))
+            problems.append(ctx.t("{name} is missing.", "{name} 줄이 없습니다.", name=name))
+        elif value is not None and got[name] != value:
+            problems.append(ctx.t("{name}={got} is not the value {pod}'s container has for {name}.",
+                                  "{name}={got:은} {pod} 컨테이너가 가진 {name} 값과 다릅니다.",
+                                  name=name, got=got[name], pod=POD))
     for name in sorted(set(got) - set(want)):
         problems.append(ctx.t("{name} is not an env variable of {pod}.",
                               "{name:은} {pod}의 환경 변수가 아닙니다.", name=name, pod=POD))

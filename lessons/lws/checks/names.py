@@ -12,12 +12,13 @@ LWS = "llm"
 FILE = "names.txt"
 PODS = ["llm-0", "llm-0-1", "llm-1", "llm-1-1"]
 FORMAT = "pod=<name> group=<group index> worker=<worker index>"
+FORMAT_KO = "pod=<파드 이름> group=<그룹 번호> worker=<워커 번호>"
 READS = Reads(pods=tuple(PODS), pods_of=(LWS,), files=(FILE,))
 
 
 def check(ctx: Context) -> Verdict:
-    text = answer_text(ctx, FILE, ctx.t("one line per llm pod: " + FORMAT,
-                                        "llm 파드마다 한 줄씩 " + FORMAT), max_lines=MAX_LINES)
+    text = answer_text(ctx, FILE, ctx.t("one line per llm pod: {fmt}", "llm 파드마다 한 줄씩, {fmt_ko} 꼴의",
+                                        fmt=FORMAT, fmt_ko=FORMAT_KO), max_lines=MAX_LINES)
     pods = {o.name(p): p for p in ctx.pods_of(LWS)}
     unlabelled = [n for n in PODS if n not in pods and ctx.pod(n) is not None]
     if unlabelled:
@@ -37,7 +38,8 @@ def check(ctx: Context) -> Verdict:
     for n, kv, line in kv_lines(text):
         if not {"pod", "group", "worker"} <= kv.keys():
             problems.append(ctx.t("line {n}: \"{line}\" is not in the form {fmt}",
-                                  "{n}번째 줄 \"{line}\": {fmt} 꼴이 아닙니다", n=n, line=line, fmt=FORMAT))
+                                  "{n}번째 줄 \"{line}\": {fmt_ko} 꼴이 아닙니다", n=n, line=line, fmt=FORMAT,
+                                  fmt_ko=FORMAT_KO))
             continue
         pod = kv["pod"]
         if pod in written:
@@ -48,7 +50,7 @@ def check(ctx: Context) -> Verdict:
         written[pod] = (n, kv["group"], kv["worker"])
     for pod in sorted(set(written) - set(pods)):
         problems.append(ctx.t("line {n}: there is no llm pod named {pod}.",
-                              "{n}번째 줄: {pod} 라는 llm 파드는 없습니다.", n=written[pod][0], pod=pod))
+                              "{n}번째 줄: {pod:이라는} llm 파드는 없습니다.", n=written[pod][0], pod=pod))
     for name, pod in pods.items():
         want_g = o.labels(pod).get(o.GROUP_INDEX_LABEL)
         want_w = o.labels(pod).get(o.WORKER_INDEX_LABEL)
@@ -62,12 +64,16 @@ def check(ctx: Context) -> Verdict:
                                   pod=name))
             continue
         n, g, w = written[name]
-        if (g, w) != (want_g, want_w):
-            problems.append(ctx.t("line {n}: {pod} has labels group-index={wg} worker-index={ww}, "
-                                  "but you wrote group={g} worker={w}.",
-                                  "{n}번째 줄: {pod}의 라벨은 group-index={wg} worker-index={ww} 인데 "
-                                  "group={g} worker={w:으로} 적었습니다.",
-                                  n=n, pod=name, wg=want_g, ww=want_w, g=g, w=w))
+        wrong = [key for key, got, want in (("group", g, want_g), ("worker", w, want_w)) if got != want]
+        if len(wrong) == 2:
+            problems.append(ctx.t("line {n}: neither group= nor worker= of {pod} matches its group-index and "
+                                  "worker-index labels.",
+                                  "{n}번째 줄: {pod}의 group=, worker= 값이 둘 다 파드의 group-index, worker-index "
+                                  "라벨과 다릅니다.", n=n, pod=name))
+        elif wrong:
+            problems.append(ctx.t("line {n}: {key}= of {pod} does not match its {key}-index label.",
+                                  "{n}번째 줄: {pod}의 {key}= 값이 파드의 {key}-index 라벨과 다릅니다.",
+                                  n=n, pod=name, key=wrong[0]))
     if problems:
         return failed(problems[0], *problems[1:],
                       ctx.t("Where to look: each pod's labels {gl} and {wl}, which LWS set (the pods pane shows them).",

@@ -57,8 +57,14 @@ def gang_held(ctx: Context, pod: dict) -> str:
     gates = [str(g.get("name", "?")) for g in o.as_list(o.dig(pod, "spec", "schedulingGates")) if isinstance(g, dict)]
     if gates:
         return ctx.t("its scheduling gates ({g})", "스케줄링 게이트({g})", g=", ".join(gates))
+    # A native gang (Kubernetes' Workload API): spec.workloadRef in 1.35 (alpha), spec.schedulingGroup
+    # (podGroupName) from 1.36 on.
     if o.dig(pod, "spec", "workloadRef"):
         return ctx.t("its workload (spec.workloadRef)", "워크로드(spec.workloadRef)")
+    if group := o.dig(pod, "spec", "schedulingGroup"):
+        name = o.as_dict(group).get("podGroupName")
+        return ctx.t("its scheduling group (spec.schedulingGroup{g})", "스케줄링 그룹(spec.schedulingGroup{g})",
+                     g=f": {name}" if name else "")
     scheduler = str(o.dig(pod, "spec", "schedulerName", default="") or "default-scheduler")
     group = next((str(v) for k, v in o.as_dict(o.dig(pod, "metadata", "annotations")).items() if k in GROUP_ANNOTATIONS), "")
     if scheduler != "default-scheduler" or group:
@@ -77,7 +83,7 @@ def check(ctx: Context) -> Verdict:
                             "llm must hold all 4 (is llm running with 2 groups of 2?), and orphan's worker must have "
                             "no KWOK toleration.",
                             "{w:이} 배치됐습니다({node}). 반쪽 그룹이 되려면 실제 노드에 남는 GPU가 없어야 합니다. "
-                            "llm이 4장을 모두 쥐고 있어야 하고(llm이 2×2로 도나요?), orphan 워커에는 KWOK 톨러레이션이 "
+                            "llm이 4장을 모두 쥐고 있어야 하고(llm이 2×2로 실행 중인가요?), orphan 워커에는 KWOK 톨러레이션이 "
                             "없어야 합니다.", w=WORKER, node=o.node_name(worker) or "?"),
                       ctx.t("Delete orphan, check llm, then create orphan again.",
                             "orphan을 지우고 llm을 확인한 뒤 orphan을 다시 만드세요."))
@@ -104,15 +110,19 @@ def check(ctx: Context) -> Verdict:
             return passed(ctx.t("{a} runs while {w} waits: by default LWS hands a group's pods to the scheduler, "
                                 "which places them one by one, so half a group can hold resources; gang scheduling "
                                 "prevents that (LWS can use Volcano's, since v0.7).",
-                                "{a:은} 돌지만 {w:은} 기다립니다. 기본 설정의 LWS는 그룹의 파드를 스케줄러에 넘기고 "
+                                "{a:은} 실행 중이지만 {w:은} 기다립니다. 기본 설정의 LWS는 그룹의 파드를 스케줄러에 넘기고 "
                                 "스케줄러는 하나씩 배치하므로, 반쪽 그룹이 자원을 쥘 수 있습니다. 갱 스케줄링이 이것을 "
                                 "막습니다(LWS는 v0.7부터 Volcano의 갱 스케줄링을 쓸 수 있습니다).", a=LEADER, w=WORKER),
                           *verdict_lines(ctx, WORKER), normalise(msg))
-    missing = [c for c in clauses(reasons[0]) if c not in text]
-    return failed(ctx.t("{path} does not hold the scheduler's reason for {w}. Missing: {missing}",
-                        "{path}에 {w}에 대한 스케줄러의 사유가 없습니다. 빠진 부분: {missing}",
-                        path=ctx.path(FILE), w=WORKER, missing="; ".join(missing)),
-                  ctx.t("The reason now: {msg}", "지금의 사유: {msg}", msg=normalise(reasons[0])),
+    # Which clauses are missing is the answer itself: only how many is said, and where to read them.
+    wanted = clauses(reasons[0])
+    missing = [c for c in wanted if c not in text]
+    return failed(ctx.t("{path} does not hold the scheduler's reason for {w}: {k} of the {n} \"<count> <reason>\" "
+                        "clauses of its message are missing.",
+                        "{path}에 담긴 {w}의 스케줄러 사유가 온전하지 않습니다. 메시지의 \"<개수> <사유>\" 구절 "
+                        "{n}개 중 {k}개가 빠졌습니다.",
+                        path=ctx.path(FILE), w=WORKER, k=len(missing), n=len(wanted)),
                   ctx.t("Where to look: {w}'s FailedScheduling event (the Events pane), or its PodScheduled condition.",
                         "볼 곳: {w}의 FailedScheduling 이벤트(이벤트 창) 또는 PodScheduled 조건.", w=WORKER),
-                  *verdict_lines(ctx, WORKER))
+                  # why each node refused it, without the scheduler's own clauses (those are the answer)
+                  *(line for line in verdict_lines(ctx, WORKER) if not any(c in line for c in wanted)))

@@ -25,13 +25,15 @@ from tutor.checks.common import MAX_LINES, UID_RE, answer_text, grace_note, kv_l
 from tutor.checks.context import Context
 from tutor.checks.prediction import Seen
 from tutor.checks.reads import EXPLAIN, Reads, evidence, merged
-from tutor.checks.verdict import Stop, Verdict, failed, passed, waiting
+from tutor.checks.verdict import Stop, Verdict, failed, passed, unconfirmed, waiting
 from tutor.cluster import objects as o
 from tutor.cluster.story import Episode, Story
 from tutor.korean import attach
 from tutor.cluster.instant import Instant
 from tutor.cluster.timeline import Fact, Kind, Timeline, timeline_of
-from tutor.narration import timeline_lines
+from tutor.narration import restart_detail, timeline_lines
+
+from . import NOTES  # the lab's words on its pods' command
 
 FILE = "restart.txt"
 LWS = "llm"
@@ -45,7 +47,7 @@ READS = merged(evidence(LWS), Reads(uid_owners=True, files=(FILE,),
 
 def read_values(ctx: Context) -> dict[str, str]:
     text = answer_text(ctx, FILE, ctx.t("group0_before=<UID of llm-0> and group1_before=<UID of llm-1>",
-                                        "group0_before=<llm-0의 UID> 와 group1_before=<llm-1의 UID>"),
+                                        "group0_before=<llm-0의 UID>와 group1_before=<llm-1의 UID>"),
                        max_lines=MAX_LINES)
     values: dict[str, str] = {}
     for _, kv, _ in kv_lines(text):
@@ -55,9 +57,9 @@ def read_values(ctx: Context) -> dict[str, str]:
     for k, pod in KEYS.items():
         if k not in values:
             raise Stop(failed(ctx.t("{path} has no {key}= line. Write {key}=<UID of {pod}> before failing the worker.",
-                                    "{path}에 {key}= 줄이 없습니다. 워커를 실패시키기 전에 {key}=<{pod}의 UID> 를 적으세요.",
-                                    path=ctx.path(FILE), key=k, pod=pod),
-                              f"kubectl get pod {pod} -n {ctx.ns} -o jsonpath='{{.metadata.uid}}'"))
+                                    "{path}에 {key}= 줄이 없습니다. 워커를 실패시키기 전에 {key}=<{pod}의 UID> 줄을 "
+                                    "적으세요.", path=ctx.path(FILE), key=k, pod=pod),
+                              ctx.t("Where to look: {pod}'s metadata.uid.", "볼 곳: {pod}의 metadata.uid.", pod=pod)))
         if not UID_RE.match(values[k]):
             raise Stop(failed(ctx.t("{key}={v} is not a UID (it looks like 8-4-4-4-12 hex digits).",
                                     "{key}={v:은} UID 모양(16진수 8-4-4-4-12)이 아닙니다.", key=k, v=values[k])))
@@ -109,7 +111,7 @@ def check(ctx: Context) -> Verdict:
     if leader0 is None and old0 is not None:
         # The real kubelet keeps the old leader until its container exits or the grace period ends.
         return waiting(ctx.t("LWS is recreating group 0: ", "LWS가 그룹 0을 다시 만드는 중입니다: ")
-                       + grace_note(ctx, old0))
+                       + grace_note(ctx, old0, NOTES))
     if leader0 is None or leader1 is None:
         return waiting(ctx.t("Waiting for llm-0 and llm-1 to exist (a group is being recreated).",
                              "llm-0과 llm-1이 생기기를 기다립니다(그룹을 다시 만드는 중)."), *story)
@@ -141,41 +143,40 @@ def check(ctx: Context) -> Verdict:
     deleted = [u for u in (deleted_by(tl, r) for r in rec0) if u]
     if g0 not in deleted:
         if deleted:
-            return fail(ctx.t("group0_before={v} is not the UID llm-0 had before the failure: LWS's recreation of "
-                              "group 0 deleted llm-0 {real}. Copy UIDs exactly, before failing the worker.",
+            return fail(ctx.t("group0_before={v} is not the UID llm-0 had before the failure: it differs from the "
+                              "llm-0 that LWS's recreation of group 0 deleted (the timeline below shows when). Copy "
+                              "UIDs exactly, before failing the worker.",
                               "group0_before={v:은} 실패 전 llm-0의 UID가 아닙니다. LWS가 그룹 0을 다시 만들며 "
-                              "지운 llm-0은 {real} 였습니다. 워커를 실패시키기 전에 UID를 그대로 옮겨 적으세요.",
-                              v=g0, real=", ".join(dict.fromkeys(deleted))))
+                              "지운 llm-0의 UID와 다릅니다(언제인지는 아래 타임라인에 있습니다). 워커를 실패시키기 "
+                              "전에 UID를 그대로 옮겨 적으세요.", v=g0))
         if born0 is None and not rec0:
             now0 = tl.created("llm-0", uid0)
             if now0 is not None and not tl.covers(now0.at):
-                return _evidence_gone(ctx, uid0, story)
-            known = [f.uid for f in tl.uids("llm-0")]
-            return fail(ctx.t("group0_before={v} was never the UID of llm-0 (it had {known}).",
-                              "group0_before={v:은} llm-0의 UID 였던 적이 없습니다(llm-0의 UID: {known}).",
-                              v=g0, known=", ".join(known) or uid0))
+                return _evidence_gone(ctx, story)
+            return fail(ctx.t("group0_before={v} was never the UID of llm-0 (compare it with llm-0's metadata.uid "
+                              "and the UIDs the timeline below shows it had).",
+                              "group0_before={v:은} llm-0의 UID였던 적이 없습니다(llm-0의 metadata.uid, 그리고 아래 "
+                              "타임라인에 나오는 llm-0의 예전 UID와 비교해 보세요).", v=g0))
 
     counted = [r for r in rec0 if born0 is None or r.at >= born0.earliest]
     restart0 = [f for f in tl.of(LWS, 0, (Kind.RESTARTED,), pod="llm-0-1",
                                  since=born0.at if born0 else None) if not tl.in_rollout(f)]
     if not counted and not restart0:
         if born0 is None:
-            return _evidence_gone(ctx, uid0, story)
+            return _evidence_gone(ctx, story)
         return fail(ctx.t("llm-0 has a new UID, but there is no sign that LWS recreated group 0 "
                           "(no RecreateGroup event, no restart of llm-0-1 seen). Deleting pods by hand is "
                           "not the lesson: fail the worker's container instead.",
                           "llm-0의 UID는 바뀌었지만 LWS가 그룹 0을 다시 만든 흔적(RecreateGroup 이벤트, "
-                          "llm-0-1 재시작)이 없습니다. 파드를 직접 지우지 말고 워커 컨테이너를 실패시키세요."),
-                    f"kubectl exec -n {ctx.ns} llm-0-1 -- touch /tmp/fail")
+                          "llm-0-1 재시작)이 없습니다. 파드를 직접 지우지 말고 워커 컨테이너를 실패시키세요."))
 
     # group1_before must be llm-1's UID when group 0 was recreated; replaced since only by a rollout.
     when = (counted or restart0)[0].at
     notes = []
     then1 = tl.uid_at("llm-1", when)
     if born1 is None and then1 is not None and then1.uid.lower() != g1:
-        return fail(ctx.t("group1_before={v} is not the UID of llm-1: when group 0 was recreated, llm-1 was {real}.",
-                          "group1_before={v:은} llm-1의 UID가 아닙니다. 그룹 0이 다시 만들어질 때 llm-1은 {real} "
-                          "였습니다.", v=g1, real=then1.uid))
+        return fail(ctx.t("group1_before={v} is not the UID llm-1 had when group 0 was recreated.",
+                          "group1_before={v:은} 그룹 0이 다시 만들어질 때의 llm-1 UID가 아닙니다.", v=g1))
     if born1 is not None and born1.surely_after(when):
         return fail(ctx.t("group1_before={v} is a UID llm-1 got after group 0 was recreated; write the UIDs "
                           "before failing the worker.",
@@ -188,21 +189,22 @@ def check(ctx: Context) -> Verdict:
                                "be confirmed)", "(클러스터에 llm-1의 예전 UID 기록이 없어 group1_before를 "
                                "확인하지 못했습니다)"))
         elif nxt is None or not tl.in_rollout(nxt):
-            return fail(ctx.t("Group 1 must stay untouched when a group-0 worker fails, but llm-1's UID is now {uid}, "
-                              "not group1_before={v}.",
-                              "그룹 0의 워커가 실패할 때 그룹 1은 그대로여야 하는데, llm-1의 UID가 "
-                              "group1_before={v:이} 아니라 {uid}입니다.", uid=uid1, v=g1))
+            return fail(ctx.t("Group 1 must stay untouched when a group-0 worker fails, but llm-1's UID is no longer "
+                              "group1_before={v}.",
+                              "그룹 0의 워커가 실패할 때 그룹 1은 그대로여야 하는데, llm-1의 UID가 더는 "
+                              "group1_before={v:이} 아닙니다.", v=g1))
     if born0 is None and not any(r.uid for r in counted):
         notes.append(ctx.t("(the cluster keeps no record of llm-0's earlier UIDs: group0_before could not be "
                            "confirmed)", "(클러스터에 llm-0의 예전 UID 기록이 없어 group0_before를 확인하지 "
                            "못했습니다)"))
     try:
-        pods_running(ctx, ["llm-0", "llm-0-1"])
+        pods_running(ctx, ["llm-0", "llm-0-1"], NOTES)
     except Stop as stop:
         return waiting(ctx.t("Group 0 is being recreated.", "그룹 0을 다시 만드는 중입니다."),
                        *stop.verdict.details, *story)
     evidence = (_told(ctx, counted[-1]) if counted else
-                ctx.t("the tutor saw llm-0-1 restart ({d})", "llm-0-1 재시작을 보았습니다({d})", d=restart0[-1].detail))
+                ctx.t("the tutor saw llm-0-1 restart ({d})", "llm-0-1 재시작을 보았습니다({d})",
+                      d=restart_detail(restart0[-1], ctx.lang)))
     kept = (f"llm-1: {uid1}" if g1 == uid1 else
             ctx.t("llm-1: {g1} → {uid1} (replaced later by the rolling update)",
                   "llm-1: {g1} → {uid1} (나중에 롤링 업데이트가 바꿈)", g1=g1, uid1=uid1))
@@ -260,14 +262,14 @@ def _wrong_pod_verdict(ctx: Context, pod: str, facts: list[Fact], story: list[st
     rebuilt = ctx.pod("llm-0") is not None and ctx.terminating("llm-0") is None and any(
         f.kind is Kind.GROUP_RECREATED for f in facts)
     again = (ctx.t("To do the step again: write restart.txt from the UIDs llm-0 and llm-1 have now, and fail "
-                   "llm-0-1: kubectl exec -n {ns} llm-0-1 -- touch /tmp/fail",
-                   "다시 하려면: 지금의 llm-0과 llm-1 UID로 restart.txt를 다시 적고 llm-0-1을 실패시키세요: "
-                   "kubectl exec -n {ns} llm-0-1 -- touch /tmp/fail", ns=ctx.ns)
+                   "the worker llm-0-1 (not its leader) as the step says.",
+                   "다시 하려면: 지금의 llm-0과 llm-1 UID로 restart.txt를 다시 적고, 단계 설명대로 리더가 아닌 "
+                   "워커 llm-0-1을 실패시키세요.")
              if rebuilt else
              ctx.t("To do the step again: once group 0 is Running again, write restart.txt from the UIDs llm-0 "
-                   "and llm-1 have then, and fail llm-0-1: kubectl exec -n {ns} llm-0-1 -- touch /tmp/fail",
+                   "and llm-1 have then, and fail the worker llm-0-1 (not its leader) as the step says.",
                    "다시 하려면: 그룹 0이 다시 Running이 되면 그때의 llm-0과 llm-1 UID로 restart.txt를 다시 "
-                   "적고 llm-0-1을 실패시키세요: kubectl exec -n {ns} llm-0-1 -- touch /tmp/fail", ns=ctx.ns))
+                   "적고, 단계 설명대로 리더가 아닌 워커 llm-0-1을 실패시키세요."))
     return failed(msg, *seen, again, *story)
 
 
@@ -285,7 +287,8 @@ def _seen(ctx: Context, f: Fact, leader: bool) -> str:
         return ctx.t("the kubelet restarted {pod}'s container at {at} ({reason} event)",
                      "{at}에 kubelet이 {pod}의 컨테이너를 다시 띄움({reason} 이벤트)", pod=f.pod, at=at, reason=f.detail)
     return ctx.t("{pod}'s container exited and restarted at {at} ({d})",
-                 "{at}에 {pod}의 컨테이너가 종료되고 재시작됨({d})", pod=f.pod, at=at, d=f.detail)
+                 "{at}에 {pod}의 컨테이너가 종료되고 재시작됨({d})", pod=f.pod, at=at,
+                 d=restart_detail(f, ctx.lang))
 
 
 def _group1_failed(ctx: Context, fails: list[Fact]) -> str:
@@ -302,27 +305,27 @@ def _group1_failed(ctx: Context, fails: list[Fact]) -> str:
     first = fails[0]
     what = {
         Kind.RESTARTED: ctx.t("the container of {pod} failed ({d})", "{pod}의 컨테이너가 실패했습니다({d})",
-                              pod=first.pod, d=first.detail),
+                              pod=first.pod, d=restart_detail(first, ctx.lang)),
         Kind.POD_DELETING: ctx.t("{pod} is being deleted", "{pod} 파드를 지우는 중입니다", pod=first.pod),
-        Kind.POD_CREATED: ctx.t("{pod} got a new UID {uid}", "{pod} 파드가 새 UID를 받았습니다({uid})",
-                                pod=first.pod, uid=first.uid),
+        Kind.POD_CREATED: ctx.t("{pod} got a new UID", "{pod} 파드가 새 UID를 받았습니다", pod=first.pod),
     }[first.kind]
     return ctx.t("Group 1 must see no failure, but at {at} {what}: LWS recreates group 1 as well.",
-                 "그룹 1 에는 어떤 실패도 없어야 하는데, {at}에 {what}. LWS가 그룹 1도 다시 만듭니다.",
+                 "그룹 1에는 어떤 실패도 없어야 하는데, {at}에 {what}. LWS가 그룹 1도 다시 만듭니다.",
                  at=first.clock() + " UTC", what=what)
 
 
-def _evidence_gone(ctx: Context, uid0: str, story: list[str]) -> Verdict:
-    return failed(ctx.t("llm-0 now has UID {uid}, not group0_before, but the cluster no longer shows how it changed: "
-                        "LWS's RecreateGroup event has expired (events are kept for about an hour) and the tutor "
-                        "was not running then. This is not a mistake of yours; it cannot be confirmed any more.",
-                        "llm-0의 UID는 이제 group0_before가 아니라 {uid}입니다. 그러나 어떻게 바뀌었는지 클러스터에 "
-                        "남아 있지 않습니다. LWS의 RecreateGroup 이벤트는 만료됐고(이벤트는 한 시간쯤 남습니다) 그때 "
-                        "튜터는 돌고 있지 않았습니다. 잘못한 것이 아니라, 더는 확인할 수 없을 뿐입니다.", uid=uid0),
-                  ctx.t("To prove it again with the tutor running: write restart.txt from the live UIDs, then "
-                        "kubectl exec -n {ns} llm-0-1 -- touch /tmp/fail",
-                        "튜터를 켠 채 다시 보이려면: 지금의 UID로 restart.txt를 적고 "
-                        "kubectl exec -n {ns} llm-0-1 -- touch /tmp/fail", ns=ctx.ns), *story)
+def _evidence_gone(ctx: Context, story: list[str]) -> Verdict:
+    return unconfirmed(ctx.t("llm-0's UID is no longer group0_before, but the cluster no longer shows how it "
+                             "changed: LWS's RecreateGroup event has expired (events are kept for about an hour) "
+                             "and the tutor was not running then. This is not a mistake of yours; it cannot be "
+                             "confirmed any more.",
+                             "llm-0의 UID가 더는 group0_before가 아닙니다. 그러나 어떻게 바뀌었는지 클러스터에 "
+                             "남아 있지 않습니다. LWS의 RecreateGroup 이벤트는 만료됐고(이벤트는 한 시간쯤 남습니다) "
+                             "그때 튜터는 실행 중이 아니었습니다. 잘못한 것이 아니라, 더는 확인할 수 없을 뿐입니다."),
+                       ctx.t("To confirm it again with the tutor running: write restart.txt from the live UIDs, "
+                             "then fail llm-0-1 as the step says.",
+                             "튜터를 켠 채 다시 확인받으려면: 지금의 UID로 restart.txt를 적고 단계 설명대로 "
+                             "llm-0-1을 실패시키세요."), *story)
 
 
 def predict_new_uids(episode: Episode, story: Story) -> Seen:

@@ -11,6 +11,8 @@ from tutor.cluster import objects as o
 from tutor.cluster.story import Episode, Story
 from tutor.korean import attach
 
+from . import NOTES  # the lab's words on its pods' command
+
 LWS = "llm"
 FILE = "lws.yaml"
 ENV = ("VERSION", "v2")
@@ -71,7 +73,7 @@ def check(ctx: Context) -> Verdict:
     groups = group_lines(ctx, current)
     terminating = ctx.terminating_of(LWS)
     if terminating:  # the real kubelet: each replaced group waits out its grace period
-        groups.append(grace_note(ctx, terminating[0]))
+        groups.append(grace_note(ctx, terminating[0], NOTES))
     if updated < spec_replicas or not available:
         return waiting(ctx.t("Rolling update in progress: {u}/{r} groups updated, Available={a}.",
                              "롤링 업데이트 진행 중: 그룹 {u}/{r} 갱신, Available={a}.",
@@ -86,7 +88,7 @@ def check(ctx: Context) -> Verdict:
                              "llm 파드가 모두 새 템플릿으로 뜨기를 기다립니다: {pods}",
                              pods=", ".join(stale) or "-"), *groups)
     return passed(ctx.t("All {n} groups run the new template (revision {rev}); LWS replaced them one group at a time.",
-                        "그룹 {n}개가 모두 새 템플릿(리비전 {rev})으로 돌고 있습니다. LWS는 그룹 단위로 하나씩 바꿨습니다.",
+                        "그룹 {n}개가 모두 새 템플릿(리비전 {rev})으로 실행 중입니다. LWS는 한 그룹씩 바꿨습니다.",
                         n=spec_replicas, rev=next(iter(revs))[:10]), *groups)
 
 

@@ -56,10 +56,10 @@ def check(ctx: Context) -> Verdict:
         return waiting(ctx.t("solo-0 is not there: group 0 is being made again.",
                              "solo-0이 없습니다. 그룹 0을 다시 만드는 중입니다."))
     if o.uid(leader).lower() != uid:
-        return failed(ctx.t("solo-0's UID is {now}, not the {was} in {path}: either the file names another pod, "
-                            "or group 0 was made again.",
-                            "solo-0의 UID는 {now}인데 {path}에 적은 값은 {was}입니다. 파일이 다른 파드를 가리키거나 "
-                            "그룹 0이 다시 만들어졌습니다.", now=o.uid(leader), was=uid, path=ctx.path(FILE)))
+        return failed(ctx.t("solo-0's UID is not the {was} in {path}: either the file names another pod, or group 0 "
+                            "was made again (compare with solo-0's metadata.uid).",
+                            "solo-0의 UID가 {path}에 적은 {was:와} 다릅니다. 파일이 다른 파드를 가리키거나 그룹 0이 "
+                            "다시 만들어졌습니다(solo-0의 metadata.uid와 비교해 보세요).", was=uid, path=ctx.path(FILE)))
     pods_running(ctx, NEW_GROUP)  # a Stop from here is the verdict
     born0, born1 = created(leader), created(ctx.pod(NEW_GROUP[0]))
     if born0 is not None and born1 is not None and born0 > born1:

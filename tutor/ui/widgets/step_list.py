@@ -13,6 +13,7 @@ MARKS = {
     "fail": ("✗", "bold red"),
     "waiting": ("…", "bold yellow"),
     "error": ("!", "bold magenta"),
+    "unconfirmed": ("?", "bold cyan"),  # neither passed nor failed: it cannot be confirmed
     "not-started": ("·", "dim"),
 }
 

@@ -19,7 +19,9 @@ MAX_DETAILS = 30  # the box shows this many detail lines, then how many more the
 MAX_CHARS = 2000
 
 STYLE = {Status.PASS: ("PASS", "bold green"), Status.FAIL: ("FAIL", "bold red"),
-         Status.WAITING: ("WAIT", "bold yellow"), Status.ERROR: ("ERROR", "bold magenta")}
+         Status.WAITING: ("WAIT", "bold yellow"), Status.ERROR: ("ERROR", "bold magenta"),
+         # neither a pass nor a fail: the answer may be right, and what proved it is gone
+         Status.UNCONFIRMED: ("UNCONFIRMED", "bold cyan")}
 
 
 class VerdictBox(RedrawsOnChange, VerticalScroll):
@@ -54,7 +56,7 @@ class VerdictBox(RedrawsOnChange, VerticalScroll):
         self.border_title = labels["title"]
         # A class changed restyles and lays out the screen: only when the status did.
         status = f"-{verdict.status.value}" if verdict is not None else ""
-        stale = [cls for cls in ("-pass", "-fail", "-waiting", "-error") if cls != status and self.has_class(cls)]
+        stale = [cls for cls in tuple(f"-{s.value}" for s in Status) if cls != status and self.has_class(cls)]
         if stale:
             self.remove_class(*stale)
         if status and not self.has_class(status):
