@@ -125,20 +125,22 @@ def parse_line(raw: str, where: str) -> ObjectEvent | FileChanged | None:
         raise RecordingError(where, "expected a JSON object", "JSON 객체여야 합니다")
     t = rec.get("t")
     if isinstance(t, bool) or not isinstance(t, (int, float)) or t < 0:
-        raise RecordingError(where, "\"t\" must be a number of seconds >= 0", "\"t\"는 0 이상의 초 단위 숫자여야 합니다")
+        raise RecordingError(where, "{f} must be a number of seconds >= 0", "{f:은} 0 이상의 초 단위 숫자여야 합니다",
+                             f='"t"')
     if "file" in rec:
         content = rec.get("content")
         if not isinstance(rec["file"], str) or not (content is None or isinstance(content, str)):
-            raise RecordingError(where, "\"file\" must be a name and \"content\" text or null",
-                                 "\"file\"은 이름, \"content\"는 텍스트나 null이어야 합니다")
+            raise RecordingError(where, "{f} must be a name and {c} text or null",
+                                 "{f:은} 이름, {c:은} 텍스트나 null이어야 합니다", f='"file"', c='"content"')
         mtime = rec.get("mtime")
         if mtime is not None and (isinstance(mtime, bool) or not isinstance(mtime, (int, float)) or mtime < 0):
-            raise RecordingError(where, "\"mtime\" must be epoch seconds >= 0",
-                                 "\"mtime\"은 0 이상의 에포크 초여야 합니다")
+            raise RecordingError(where, "{f} must be epoch seconds >= 0", "{f:은} 0 이상의 에포크 초여야 합니다",
+                                 f='"mtime"')
         return FileChanged(rec["file"], content, float(t), None if mtime is None else float(mtime))
     if rec.get("type") in EVENT_TYPES:
         if not isinstance(rec.get("object"), dict):
-            raise RecordingError(where, "a watch event needs an \"object\"", "워치 이벤트에는 \"object\"가 있어야 합니다")
+            raise RecordingError(where, "a watch event needs an {f}", "워치 이벤트에는 {f:이} 있어야 합니다",
+                                 f='"object"')
         return ObjectEvent(rec["type"], rec["object"], float(t))
     return None  # BOOKMARK, ERROR or a later kind of line: ignored by design
 
