@@ -225,6 +225,11 @@ def template_gpus(template: dict, resource: str) -> float:
 def grace_note(ctx: Context, pod: dict) -> str:
     """Why a Terminating lab pod takes its time, and what would shorten it."""
     grace = o.int_or_none(o.dig(pod, "metadata", "deletionGracePeriodSeconds"))
+    if grace == 0:  # the kubelet stopped its containers and asked for it to go: no countdown left
+        return ctx.t("{pod} is Terminating: its containers have stopped and its grace period is over; it goes as "
+                     "soon as the kubelet has cleaned up after it.",
+                     "{pod:이} 종료 중(Terminating)입니다. 컨테이너는 이미 멈췄고 유예 시간도 끝났습니다. kubelet이 "
+                     "뒷정리를 마치는 대로 사라집니다.", pod=o.name(pod))
     if grace is None:
         grace = o.int_or_none(o.dig(pod, "spec", "terminationGracePeriodSeconds"))
     return ctx.t("{pod} is Terminating. Its `sh -c` loop runs as PID 1 and ignores SIGTERM, so the kubelet waits "
