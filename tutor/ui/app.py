@@ -44,9 +44,10 @@ from tutor.ui.timeline_screen import TimelineScreen
 from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.ui.widgets.lesson_pane import LessonPane
 from tutor.ui.widgets.status_bar import StatusBar
-from tutor.ui.widgets.step_list import StepList
+from tutor.ui.widgets.step_list import StepList, step_strip
 from tutor.ui.widgets.verdict_box import VerdictBox
 
+TALL_ROWS = 32  # from this many rows the step list shows; below, a strip in the lesson's border
 NOTICE_SECONDS = 6  # a notice covers part of the header (and of the panes when longer): it goes soon, or at esc
 PASS_NOTICE_SECONDS = 5
 
@@ -73,7 +74,7 @@ class TutorApp(ConfirmedActions, App):
     TITLE = "lwstutor"
     COMMANDS = App.COMMANDS | {TutorCommands}
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (70, "-wide")]
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (TALL_ROWS, "-tall")]
     ENABLE_COMMAND_PALETTE = True
     ESCAPE_TO_MINIMIZE = False  # esc also closes the notices: our binding does both (action_minimize)
     action_predict = open_predict  # w: the step's questions in a modal (tutor/ui/predict.py)
@@ -345,10 +346,26 @@ class TutorApp(ConfirmedActions, App):
     def _draw_verdict(self) -> None:
         s = self.session
         n = self.query_one(LessonPane).step or s.progress.current
+        self._draw_step_strip(n)
         self.query_one(VerdictBox).show(s.verdicts.get(n), n in s.progress.passed,
                                         {"checking": self.text("checking…"), "passed": self.text("passed"),
                                          "now": self.text("now"), "title": self.text("Verdict"),
                                          "more": self.text("↓ more")})
+
+    def _draw_step_strip(self, current: int | None = None) -> None:
+        """On a short terminal the step list has no room: the steps and their marks go on one line
+        in the lesson pane's top border, which takes no row from the lesson."""
+        s = self.session
+        lesson = self.query_one(LessonPane)
+        current = current or lesson.step or s.progress.current
+        strip = ""
+        if self.size.height < TALL_ROWS:
+            strip = step_strip([(st.number, "", self.step_mark(st.number)) for st in s.lesson.steps], current)
+        if lesson.border_title != strip:
+            lesson.border_title = strip
+
+    def on_resize(self) -> None:
+        self._draw_step_strip()
 
     def _report_save(self) -> None:
         """Says once when saving progress starts failing (disk full, directory gone) and once
