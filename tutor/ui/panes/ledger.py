@@ -381,6 +381,7 @@ class NodeLedger(RedrawsOnChange, TextBlocks):
         super().__init__(**kw)
         self._ledger = Ledger()  # ledger_view and its key, followed through the store's changes
         self._shown_from: tuple | None = None  # show's arguments, to show again at another size
+        self.compact = False  # a line per node, the groups on it: the full ledger is taller than the pane
         self._inputs = LastKey()  # the cheap counters it was last drawn from
 
     def redraw(self, live: LiveData) -> Iterator[None]:
@@ -405,7 +406,8 @@ class NodeLedger(RedrawsOnChange, TextBlocks):
             return
         view = self._ledger.view(store, namespace, gpu, t, about)
         blocks = view.renderables if isinstance(view, Group) else (view,)
-        if len(blocks) > self.size.height > 0:  # one line per node: every node in view, the step's first
+        self.compact = len(blocks) > self.size.height > 0
+        if self.compact:  # one line per node: every node in view, the step's first
             view = self._ledger.view(store, namespace, gpu, t, about, compact=True)
             blocks = view.renderables if isinstance(view, Group) else (view,)
         self.set_blocks(blocks)
