@@ -73,6 +73,9 @@ class Panes:
         assert self.waiting.key(store, NS) == events_pane.explanations_key(store, NS)
         key = self.ledger.update(store, NS, GPU)
         assert _segments(self.ledger.view(store, NS, GPU, t)) == _segments(ledger_pane.ledger_view(store, NS, GPU, t))
+        about = ("orphan-0", "orphan-0-1", "wide-1")  # a step's pods: their nodes first, a line a node
+        assert _segments(self.ledger.view(store, NS, GPU, t, about, compact=True)) \
+            == _segments(ledger_pane.ledger_view(store, NS, GPU, t, about, compact=True))
         nodes, rows = ledger_pane.ledger_key(store, NS)
         keys = (key, (nodes, sorted(rows)))  # the same rows in another order draw the same
         if self.keys is not None:
@@ -260,6 +263,6 @@ async def test_the_panes_in_the_app_equal_a_rebuild_after_every_item(tmp_path, m
             want = events_pane.event_blocks(s.store, NS, app.text, s.lang)
             assert [_drawn(b) for b in events._blocks] == [_drawn(b) for b in want]
             if ledger.display:
-                view = ledger_pane.ledger_view(s.store, NS, GPU, app.text)
+                view = ledger_pane.ledger_view(s.store, NS, GPU, app.text, app.step_pods(), ledger.compact)
                 assert [_drawn(b) for b in ledger._blocks] == [_drawn(b) for b in getattr(view, "renderables", [view])]
         assert pods.row_count and len(events._blocks) > 10

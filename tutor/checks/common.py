@@ -248,6 +248,11 @@ def _note(ctx: Context, words: Words | None, **fields) -> str:
 def grace_note(ctx: Context, pod: dict, notes: PodNotes = NO_NOTES) -> str:
     """Why a Terminating pod takes its time (and, from the lesson, what would shorten it)."""
     grace = o.int_or_none(o.dig(pod, "metadata", "deletionGracePeriodSeconds"))
+    if grace == 0:  # the kubelet stopped its containers and asked for it to go: no countdown left
+        return ctx.t("{pod} is Terminating: its containers have stopped and its grace period is over; it goes as "
+                     "soon as the kubelet has cleaned up after it.",
+                     "{pod:이} 종료 중(Terminating)입니다. 컨테이너는 이미 멈췄고 유예 시간도 끝났습니다. kubelet이 "
+                     "뒷정리를 마치는 대로 사라집니다.", pod=o.name(pod))
     if grace is None:
         grace = o.int_or_none(o.dig(pod, "spec", "terminationGracePeriodSeconds"))
     grace = 30 if grace is None else grace

@@ -45,9 +45,10 @@ from tutor.ui.timeline_screen import TimelineScreen
 from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.ui.widgets.lesson_pane import LessonPane
 from tutor.ui.widgets.status_bar import StatusBar
-from tutor.ui.widgets.step_list import StepList
+from tutor.ui.widgets.step_list import StepList, step_strip
 from tutor.ui.widgets.verdict_box import VerdictBox
 
+TALL_ROWS = 32  # from this many rows the step list shows; below, a strip in the lesson's border
 NOTICE_SECONDS = 6  # a notice covers part of the header (and of the panes when longer): it goes soon, or at esc
 PASS_NOTICE_SECONDS = 5
 PUMP_CHECK_S = 1.0  # how often the watchdog looks at the refresh pump (a few reads: nothing at idle)
@@ -101,7 +102,7 @@ class TutorApp(ConfirmedActions, App):
     TITLE = "lwstutor"
     COMMANDS = App.COMMANDS | {TutorCommands}
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (70, "-wide")]
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (TALL_ROWS, "-tall")]
     ENABLE_COMMAND_PALETTE = True
     ESCAPE_TO_MINIMIZE = False  # esc also closes the notices: our binding does both (action_minimize)
     action_predict = open_predict  # w: the step's questions in a modal (tutor/ui/predict.py)
@@ -374,17 +375,40 @@ class TutorApp(ConfirmedActions, App):
         cur = s.progress.current
         self.query_one(StepList).show(
             [(st.number, st.title(s.lang), self.step_mark(st.number)) for st in s.lesson.steps], cur)
-        self.query_one(LessonPane).show(self.step_markdown(cur))
-        self.query_one(VerdictBox).show(s.verdicts.get(cur), cur in s.progress.passed,
-                                        {"checking": self.text("checking…"), "passed": self.text("passed"),
-                                         "now": self.text("now"), "title": self.text("Verdict"),
-                                         "more": self.text("↓ more")})
+        # The verdict shown is the one of the step whose text is on screen: a new step's text takes
+        # a few frames to parse and mount, and its verdict comes with it, in the same frame.
+        self.query_one(LessonPane).show(self.step_markdown(cur), cur, self._draw_verdict)
+        self._draw_verdict()
         self._draw_status()
         self._report_save()
         # The footer re-reads every binding on refresh_bindings: only when what dims a key moved.
         if self._changed("bindings", cur, s.progress.hints.get(cur, 0), cur in s.progress.solutions, s.lang):
             self.footer_keys()  # h, or s once the hints are out
             self.refresh_bindings()
+
+    def _draw_verdict(self) -> None:
+        s = self.session
+        n = self.query_one(LessonPane).step or s.progress.current
+        self._draw_step_strip(n)
+        self.query_one(VerdictBox).show(s.verdicts.get(n), n in s.progress.passed,
+                                        {"checking": self.text("checking…"), "passed": self.text("passed"),
+                                         "now": self.text("now"), "title": self.text("Verdict"),
+                                         "more": self.text("↓ more")})
+
+    def _draw_step_strip(self, current: int | None = None) -> None:
+        """On a short terminal the step list has no room: the steps and their marks go on one line
+        in the lesson pane's top border, which takes no row from the lesson."""
+        s = self.session
+        lesson = self.query_one(LessonPane)
+        current = current or lesson.step or s.progress.current
+        strip = ""
+        if self.size.height < TALL_ROWS:
+            strip = step_strip([(st.number, "", self.step_mark(st.number)) for st in s.lesson.steps], current)
+        if lesson.border_title != strip:
+            lesson.border_title = strip
+
+    def on_resize(self) -> None:
+        self._draw_step_strip()
 
     def _report_save(self) -> None:
         """Says once when saving progress starts failing (disk full, directory gone) and once
@@ -416,7 +440,8 @@ class TutorApp(ConfirmedActions, App):
         # Each pane redraws only when what it shows may have changed (tutor/ui/panes/), and notes
         # what it drew from once drawn: a redraw dropped between two panes (or half-way through
         # the events) leaves no pane marked as drawn that was not.
-        data = LiveData(s.store, s.lesson.namespace, s.lesson.gpu_resource, s.lang, self.text, self._unavailable)
+        data = LiveData(s.store, s.lesson.namespace, s.lesson.gpu_resource, s.lang, self.text, self._unavailable,
+                        self.step_pods())
         for pane in (groups, ledger, self.query_one(PodList), self.query_one(EventList)):
             yield from pane.redraw(data)
         self._draw_status()
@@ -425,6 +450,11 @@ class TutorApp(ConfirmedActions, App):
     def redraw_timeline(self) -> None:
         if isinstance(self.screen, TimelineScreen):  # built only while shown
             self.screen.show(self.session.store, self.session.lesson.namespace, self.session.lang, self.text)
+
+    def step_pods(self) -> tuple[str, ...]:
+        """The pods the current step is about: those its checker reads by name (the lesson's)."""
+        s = self.session
+        return tuple(s.lesson.step(s.progress.current).checks().READS.pods)
 
     def ledger_shown(self) -> bool:
         """The node ledger takes the groups pane's place on the steps about where pods land (the
@@ -496,9 +526,8 @@ class TutorApp(ConfirmedActions, App):
             self.redraw_lesson()
             if newly:
                 self._toast_passed(newly)
-            if self._ledger_chosen is not None or self.ledger_shown() != self.query_one(NodeLedger).display:
-                self._ledger_chosen = None  # a new step shows what it is about
-                self.redraw_live()
+            self._ledger_chosen = None  # a new step shows what it is about (and the ledger its nodes first)
+            self.redraw_live()
 
     def action_toggle_ledger(self) -> None:
         self._ledger_chosen = not self.ledger_shown()

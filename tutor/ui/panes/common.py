@@ -37,6 +37,7 @@ class LiveData(NamedTuple):
     lang: str
     t: Translate
     unavailable: Callable[[str], str]  # why a resource cannot be shown (forbidden, CRD missing), or ""
+    about: tuple[str, ...] = ()  # the pods the current step is about (the ledger shows their nodes first)
 
 
 def phase_text(pod: dict) -> Text:

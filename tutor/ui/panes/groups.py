@@ -84,6 +84,9 @@ def _group_row(p: dict) -> GroupRow:
                     node=Text(o.node_name(p) or "-", style="dim"), revision=Text(o.revision(p)[:8] or "-", style="dim"))
 
 
+GIVES_WAY = ("revision", "node")  # the columns a narrow pane drops, first to go first
+
+
 class _LinedUp:
     """An LWS's groups, each a header and a grid of its pods. When the pane is wide enough, each
     column is as wide across the groups as its widest cell, so the groups line up; in a narrow
@@ -95,15 +98,24 @@ class _LinedUp:
     def __rich_console__(self, console, options):
         rows = [row for group in self.groups for row in group.rows]
         widths = [max((cell.cell_len for cell in column), default=0) for column in zip(*rows)]
-        fits = 1 + sum(widths) + len(widths) <= options.max_width  # the indent, the cells, a space each
+        keep = list(range(len(GroupRow._fields)))
+
+        def fits() -> bool:  # the indent, the cells, a space each
+            return 1 + sum(widths[i] for i in keep) + len(keep) <= options.max_width
+
+        for name in GIVES_WAY:  # the pod and its phase stay whole; the revision and the node go first
+            if not rows or fits():
+                break
+            keep.remove(GroupRow._fields.index(name))
+        lined_up = bool(rows) and fits()
         for group in self.groups:
             yield Padding(group.header, (0, 0, 0, 1))
             table = Table.grid(padding=(0, 1))
             table.add_column(no_wrap=True, width=1)  # the indent: the rows sit under their header
-            for _ in GroupRow._fields:
+            for _ in keep:
                 table.add_column(no_wrap=True, overflow="ellipsis")
             for row in group.rows:
-                table.add_row("", *(_padded(cell, w) if fits else cell for cell, w in zip(row, widths)))
+                table.add_row("", *(_padded(row[i], widths[i]) if lined_up else row[i] for i in keep))
             yield table
 
 

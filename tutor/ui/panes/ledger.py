@@ -145,31 +145,51 @@ def _holders(rows: list[LedgerRow], gpu: str) -> list[Text]:
     return holder_lines(first, len(groups))
 
 
-def node_lines(n: dict, used: int, holders: list[Text], others: int, gpu: str, t: Translate) -> list[Text]:
-    """One node in the ledger: its head line (Ready, GPUs used of capacity, type), its holders,
-    the pods there without the GPU, its taints."""
-    head = Text(no_wrap=True, overflow="ellipsis")
+def group_names(groups: list[tuple[str, int | None]], count: int) -> str:
+    """The GPU-holding groups on one node in a word each, for a compact line: "llm #0, llm #1"."""
+    names = [f"{lws} #{g}" if lws else "-" for lws, g in groups[:MAX_GROUPS]]
+    return ", ".join(names + ([f"+{count - MAX_GROUPS}"] if count > MAX_GROUPS else []))
+
+
+def node_lines(n: dict, used: int, holders: list[Text], others: int, gpu: str, t: Translate,
+               compact: str | None = None) -> list[Text]:
+    """One node in the ledger: its head line (Ready, GPUs used of capacity, type, taints), then
+    its holders and the pods there without the GPU. The head is one line whatever the width: its
+    name and GPUs first, whole, the rest cut at the pane's edge. `compact`: the holding groups
+    named on the head line instead of lines of their own (a short pane, group_names)."""
+    head = Text(no_wrap=True, overflow="ellipsis", end="")
     ready = pl.node_ready(n)
     head.append("● " if ready else "✗ ", style="green" if ready else "bold red")
     head.append(o.name(n), style="bold")
     head.append(" ")
     head.append_text(_gpu_text(used, res.capacity(n, gpu), gpu))
-    head.append(f"  type={o.labels(n).get('type', '-')}", style="dim")
     if not ready:
         head.append("  " + t("NotReady"), style="bold red")
     if o.dig(n, "spec", "unschedulable") is True:
         head.append("  " + t("cordoned"), style="bold yellow")
+    if compact:
+        head.append("  " + compact, style="cyan")
+    head.append(f"  type={o.labels(n).get('type', '-')}", style="dim")
+    for taint in pl.taints(n):
+        head.append("  ⊘ " + pl.taint_text(taint), style="yellow")
+    if compact is not None:
+        return [head]
     out = [head, *holders]
     if others:
         out.append(Text("  " + t("+{n} pod(s) without {gpu}", n=others, gpu=gpu), style="dim"))
-    for taint in pl.taints(n):
-        out.append(Text("  ⊘ " + pl.taint_text(taint), style="yellow"))
     return out
 
 
-def ledger_tail(waiting: list[LedgerRow], count: int, namespace: str, gpu: str, t: Translate) -> list[Text]:
+def about_first(nodes: list[dict], about: set[str]) -> list[dict]:
+    """The nodes by name, those the step is about (where its pods are) first: in a short pane
+    they are the ones in view."""
+    return sorted(nodes, key=lambda n: (o.name(n) not in about, o.name(n)))
+
+
+def ledger_tail(waiting: list[LedgerRow], count: int, namespace: str, gpu: str, t: Translate,
+                compact: bool = False) -> list[Text]:
     """The pods not placed (`waiting`: the first MAX_NAMES rows by name, of `count`), then the
-    ledger's footnote."""
+    ledger's footnote (not in a compact ledger, nor the blank lines)."""
     parts = []
     if count:
         line = Text(t("Not placed:") + " ", style="bold yellow")
@@ -177,30 +197,39 @@ def ledger_tail(waiting: list[LedgerRow], count: int, namespace: str, gpu: str, 
                               for r in waiting))
         if count > MAX_NAMES:
             line.append(f" +{count - MAX_NAMES}")
-        parts += [Text(""), line]
+        parts += [line] if compact else [Text(""), line]
+    if compact:
+        return parts
     return parts + [Text(""), Text(t("Requests counted from the pods of {ns} only. lwstutor why POD explains one pod.",
                                      ns=namespace), style="dim")]
 
 
-def ledger_view(store: Store, namespace: str, gpu: str, t: Translate = english) -> RenderableType:
-    nodes = sorted(store.all("Node"), key=o.name)
+def ledger_view(store: Store, namespace: str, gpu: str, t: Translate = english, about: tuple[str, ...] = (),
+                compact: bool = False) -> RenderableType:
+    """The ledger from scratch. `about`: the pods the step is about (their nodes come first);
+    `compact`: one line per node (node_lines)."""
+    nodes = store.all("Node")
     if not nodes:
         return Text(t("No nodes seen yet."), style="dim")
     rows: dict[str, list[LedgerRow]] = {o.name(n): [] for n in nodes}
     pending = []
-    for p in store.pods_named(namespace).values():
+    pods = store.pods_named(namespace)
+    for p in pods.values():
         row = ledger_row(p)
         if row.counts_on_node and row.node in rows:
             rows[row.node].append(row)
         elif waits_for_a_node(p):
             pending.append(row)
+    where = {ledger_row(pods[name]).node for name in about if name in pods}
     parts: list[RenderableType] = []
-    for n in nodes:
+    for n in about_first(nodes, where):
         here = rows[o.name(n)]
         used = sum(r.holds(gpu) for r in here)
         others = sum(1 for r in here if not r.holds(gpu))
-        parts += node_lines(n, used, _holders(here, gpu), others, gpu, t)
-    parts += ledger_tail(sorted(pending)[:MAX_NAMES], len(pending), namespace, gpu, t)
+        groups = list(dict.fromkeys((r.lws, r.group) for r in sorted(here, key=holder_order) if r.holds(gpu)))
+        parts += node_lines(n, used, _holders(here, gpu), others, gpu, t,
+                            group_names(groups, len(groups)) if compact else None)
+    parts += ledger_tail(sorted(pending)[:MAX_NAMES], len(pending), namespace, gpu, t, compact)
     return Group(*parts)
 
 
@@ -257,6 +286,17 @@ class _NodeHolders:
                 first[group].append(holder_label(holder.row, holder.gpus))
         return holder_lines([GroupHolders(lws, g, names, self.per_group[(lws, g)]) for (lws, g), names in first.items()],
                             len(self.per_group))
+
+    def group_names(self) -> str:
+        """group_names of the groups holding GPUs here, in the ledger's order."""
+        groups = []
+        for holder in self.holders:
+            group = (holder.row.lws, holder.row.group)
+            if group not in groups:
+                groups.append(group)
+                if len(groups) == MAX_GROUPS:
+                    break
+        return group_names(groups, len(self.per_group))
 
 
 class _Placed(NamedTuple):
@@ -315,17 +355,20 @@ class Ledger:
             elif placed.waiting:
                 del self._waiting[bisect_left(self._waiting, placed.row)]
 
-    def view(self, store: Store, namespace: str, gpu: str, t: Translate = english) -> RenderableType:
+    def view(self, store: Store, namespace: str, gpu: str, t: Translate = english, about: tuple[str, ...] = (),
+             compact: bool = False) -> RenderableType:
         """ledger_view from the rows kept (update first)."""
-        nodes = sorted(store.all("Node"), key=o.name)
+        nodes = store.all("Node")
         if not nodes:
             return Text(t("No nodes seen yet."), style="dim")
         parts = []
         empty = _NodeHolders()
-        for n in nodes:
+        where = {self._rows[name].row.node for name in about if name in self._rows}
+        for n in about_first(nodes, where):
             here = self._nodes.get(o.name(n), empty)
-            parts += node_lines(n, here.used, here.lines(), here.others, gpu, t)
-        parts += ledger_tail(self._waiting[:MAX_NAMES], len(self._waiting), namespace, gpu, t)
+            parts += node_lines(n, here.used, here.lines(), here.others, gpu, t,
+                                here.group_names() if compact else None)
+        parts += ledger_tail(self._waiting[:MAX_NAMES], len(self._waiting), namespace, gpu, t, compact)
         return Group(*parts)
 
 
@@ -337,6 +380,8 @@ class NodeLedger(RedrawsOnChange, TextBlocks):
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self._ledger = Ledger()  # ledger_view and its key, followed through the store's changes
+        self._shown_from: tuple | None = None  # show's arguments, to show again at another size
+        self.compact = False  # a line per node, the groups on it: the full ledger is taller than the pane
         self._inputs = LastKey()  # the cheap counters it was last drawn from
 
     def redraw(self, live: LiveData) -> Iterator[None]:
@@ -346,12 +391,29 @@ class NodeLedger(RedrawsOnChange, TextBlocks):
             return
         unavailable = live.unavailable("pods") or live.unavailable("nodes")
         kinds = live.store.kind_version
-        if self._inputs.changed((kinds["Pod"], kinds["Node"], live.lang, unavailable)):
-            self.show(live.store, live.namespace, live.gpu, live.t, unavailable)
+        if self._inputs.changed((kinds["Pod"], kinds["Node"], live.lang, unavailable, live.about)):
+            self.show(live.store, live.namespace, live.gpu, live.t, unavailable, live.about)
             yield
 
-    def show(self, store: Store, namespace: str, gpu: str, t: Translate = english, unavailable: str = "") -> None:
-        # redrawn only when a node or a pod's placement changes (ledger_key)
-        if self._is_new((unavailable, self._ledger.update(store, namespace, gpu), t("Not placed:"))):
-            view = Text(unavailable) if unavailable else self._ledger.view(store, namespace, gpu, t)
-            self.set_blocks(view.renderables if isinstance(view, Group) else (view,))
+    def show(self, store: Store, namespace: str, gpu: str, t: Translate = english, unavailable: str = "",
+             about: tuple[str, ...] = ()) -> None:
+        # redrawn only when a node or a pod's placement changes (ledger_key), or the pane's size
+        self._shown_from = (store, namespace, gpu, t, unavailable, about)
+        if not self._is_new((unavailable, self._ledger.update(store, namespace, gpu), t("Not placed:"), about)):
+            return
+        if unavailable:
+            self.set_blocks((Text(unavailable),))
+            return
+        view = self._ledger.view(store, namespace, gpu, t, about)
+        blocks = view.renderables if isinstance(view, Group) else (view,)
+        self.compact = len(blocks) > self.size.height > 0
+        if self.compact:  # one line per node: every node in view, the step's first
+            view = self._ledger.view(store, namespace, gpu, t, about, compact=True)
+            blocks = view.renderables if isinstance(view, Group) else (view,)
+        self.set_blocks(blocks)
+
+    def on_resize(self) -> None:
+        super().on_resize()
+        if self._shown_from is not None:  # the full ledger or the compact one, for the new height
+            self._drawn_key = None
+            self.show(*self._shown_from)

@@ -50,6 +50,10 @@ class PodCells(NamedTuple):
 
 
 POD_COLUMNS = PodCells._fields
+# The columns that give way when the pane is narrow, first to go first: the pod's name and phase
+# always stay whole (a learner reads them at every step); the UID and the revision, long and
+# read on two steps, go before the node and the group and worker indices.
+GIVES_WAY = ("revision", "uid", "node", "restarts", "worker", "group")
 
 
 def pod_cells(p: dict, again: int) -> PodCells:
@@ -142,7 +146,7 @@ class PodRows:
 
 # --- the widget ---------------------------------------------------------------------------------
 
-PAD = 1  # blank cells each side of a column, as DataTable draws them
+GAP = 1  # blank cells before each column
 
 
 def _text(cell) -> Text:
@@ -176,7 +180,10 @@ class PodList(ScrollView, can_focus=True):
         super().__init__(**kw)
         self._source = PodRows()
         self._keys: list[str] = self._source.order  # display order
+        self._headers: tuple[str, ...] = POD_COLUMNS  # in the learner's language (redraw)
         self._widths = [len(c) for c in POD_COLUMNS]
+        self._headers_changed = False
+        self._shown: tuple[int, ...] = tuple(range(len(POD_COLUMNS)))  # the columns that fit
         self._row_widths: dict[str, tuple] = {}  # key -> its cells' widths
         # per column, how many rows have each width: the widest is found without a walk of the rows
         self._width_counts = [Counter() for _ in POD_COLUMNS]
@@ -202,14 +209,24 @@ class PodList(ScrollView, can_focus=True):
     def redraw(self, live: LiveData) -> Iterator[None]:
         """Redraws when a pod may have changed, and yields once it did."""
         unavailable = live.unavailable("pods")
-        if self._inputs.changed((live.store.kind_version["Pod"], unavailable)):
+        if self._inputs.changed((live.store.kind_version["Pod"], unavailable, live.lang)):
+            self.set_headers(tuple(live.t(h) for h in POD_COLUMNS))
             self.show(live.store, live.namespace)
             if self.border_subtitle != unavailable:  # setting it redraws the whole pane, even to the same
                 self.border_subtitle = unavailable
             yield
 
+    def set_headers(self, headers: tuple[str, ...]) -> None:
+        """The column headers, in the learner's language: every width is measured again."""
+        if headers != self._headers:
+            self._headers = headers
+            self._headers_changed = True
+
     def show(self, store: Store, namespace: str) -> None:
         changes = self._source.update(store, namespace)
+        if self._headers_changed:  # every width is measured again
+            self._headers_changed = False
+            changes.everything = True
         if not changes.rows and not changes.everything and self.virtual_size.height:
             return  # nothing changed, and the header has been sized
         rows = self._source.cells
@@ -217,7 +234,8 @@ class PodList(ScrollView, can_focus=True):
         for change in changes.rows:
             if change.cells is None:
                 self._strips.pop(change.name, None)
-        if self._fit_widths(changes) or changes.moved or not self.virtual_size.height:
+        widened = self._fit_widths(changes)
+        if self._fit_columns() or widened or changes.moved or not self.virtual_size.height:
             set_virtual_size(self, Size(self._table_width(), len(keys) + 1))
             self.cursor_row = min(self.cursor_row, max(0, len(keys) - 1))
             self.refresh()
@@ -249,15 +267,46 @@ class PodList(ScrollView, can_focus=True):
                 memo[name] = widths = tuple(_text(c).cell_len for c in cells)
                 for count, w in zip(counts, widths):
                     count[w] += 1
-        widths = [max(len(header), max(count, default=0)) for header, count in zip(POD_COLUMNS, counts)]
+        widths = [max(Text(header).cell_len, max(count, default=0)) for header, count in zip(self._headers, counts)]
         if widths == self._widths:
             return False
         self._widths = widths
         self._clear_cache()
         return True
 
-    def _table_width(self) -> int:
-        return sum(w + 2 * PAD for w in self._widths)
+    def _table_width(self, shown: tuple[int, ...] | None = None) -> int:
+        return sum(self._widths[i] + GAP for i in (self._shown if shown is None else shown))
+
+    def _room(self) -> int:
+        """The cells a row has: the pane's width, less the scrollbar once the rows overflow."""
+        width, height = self.size
+        return width - (self.styles.scrollbar_size_vertical if len(self._keys) + 1 > height else 0)
+
+    def _fit_columns(self) -> bool:
+        """The columns that fit the pane, the others given way in GIVES_WAY's order (the pod and
+        its phase stay, and scroll sideways in a pane narrower than the two); True when they
+        changed."""
+        shown = list(range(len(POD_COLUMNS)))
+        room = self._room()
+        if room > 0:
+            for name in GIVES_WAY:
+                if self._table_width(tuple(shown)) <= room:
+                    break
+                shown.remove(POD_COLUMNS.index(name))
+        if tuple(shown) == self._shown:
+            return False
+        self._shown = tuple(shown)
+        self._clear_cache()
+        return True
+
+    def on_resize(self) -> None:
+        if self._fit_columns():
+            set_virtual_size(self, Size(self._table_width(), len(self._keys) + 1))
+            self.refresh()
+
+    def shown_columns(self) -> list[str]:
+        """The columns shown, by their field names (tests read the pane through it)."""
+        return [POD_COLUMNS[i] for i in self._shown]
 
     def _clear_cache(self) -> None:
         self._strips.clear()
@@ -270,11 +319,11 @@ class PodList(ScrollView, can_focus=True):
 
     def _line(self, cells, style: Style, post: Style | None = None) -> Strip:
         text = Text(no_wrap=True, end="")
-        for cell, width in zip(cells, self._widths):
-            cell = _text(cell)
-            text.append(" " * PAD)
+        for i in self._shown:
+            cell = _text(cells[i])
+            text.append(" " * GAP)
             text.append_text(cell)
-            text.append(" " * (width - cell.cell_len + PAD))
+            text.append(" " * (self._widths[i] - cell.cell_len))
         segments = Segment.apply_style(text.render(self.app.console), style, post)
         return Strip(segments, self._table_width())
 
@@ -292,7 +341,7 @@ class PodList(ScrollView, can_focus=True):
         if y == 0:  # the header stays put while the rows scroll
             style = self.get_component_rich_style("pod-list--header")
             if self._header is None:
-                self._header = self._line(POD_COLUMNS, style)
+                self._header = self._line(self._headers, style)
             return self._header.crop_extend(scroll_x, scroll_x + width, style)
         i = scroll_y + y - 1
         if i >= len(self._keys):

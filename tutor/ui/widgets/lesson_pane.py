@@ -1,10 +1,21 @@
 """The current step: its markdown, the hints revealed so far, its solution once shown, and the
-recap once passed."""
+recap once passed.
+
+Textual's Markdown parses in a thread and mounts its blocks in later turns of the loop, so a new
+step's text comes a few frames after the key. Two things follow. Only the newest markdown asked
+for is drawn: a burst of keys (n held down) parses the step it ends on, not each one passed over,
+and a document is never laid over the blocks of one still being mounted. And what goes with the
+text (the verdict of its step) is drawn in the same frame as the text, by `then`, inside one
+batch with the mount: the lesson pane and the verdict never show two different steps.
+"""
 
 from __future__ import annotations
 
-from textual.await_complete import AwaitComplete
+import asyncio
+from typing import Callable
+
 from textual.containers import VerticalScroll
+from textual.worker import Worker
 from textual.widgets import Markdown
 from textual.widgets.markdown import MarkdownBlock
 
@@ -17,15 +28,41 @@ class LessonPane(RedrawsOnChange, VerticalScroll):
 
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
-        self._update: AwaitComplete | None = None
+        self._wanted: tuple[str, int | None, Callable[[], None] | None] | None = None  # the newest asked for
+        self._drawing: Worker | None = None  # draws _wanted until nothing newer is asked for
+        self._idle = asyncio.Event()  # set while the markdown on screen is the newest asked for
+        self._idle.set()
+        self.step: int | None = None  # the step whose markdown is on screen
         self._anchor = ""  # the heading last brought into view (a revealed hint)
 
     def compose(self):
         yield Markdown(id="lesson-md")
 
-    def show(self, markdown: str) -> None:
-        if self._is_new(markdown):
-            self._update = self.query_one("#lesson-md", Markdown).update(markdown)
+    def show(self, markdown: str, step: int | None = None, then: Callable[[], None] | None = None) -> None:
+        """Draws the markdown (of `step`), then calls `then` in the same frame; a markdown asked
+        for before this one was drawn is dropped (its `then` with it)."""
+        if not self._is_new(markdown):
+            return
+        self._wanted = (markdown, step, then)
+        self._idle.clear()
+        if self._drawing is None:
+            self._drawing = self.run_worker(self._draw(), name="lesson-markdown")
+
+    async def _draw(self) -> None:
+        md = self.query_one("#lesson-md", Markdown)
+        try:
+            while self._wanted is not None:
+                markdown, step, then = self._wanted
+                self._wanted = None
+                # No frame is painted between the old text and the new one beside its verdict.
+                with self.app.batch_update():
+                    await md.update(markdown)
+                    self.step = step
+                    if then is not None:
+                        then()
+        finally:
+            self._drawing = None
+            self._idle.set()
 
     def to_top(self) -> None:
         """Another step: its start is in view, and no hint is kept there."""
@@ -35,14 +72,13 @@ class LessonPane(RedrawsOnChange, VerticalScroll):
     @property
     def drawn(self) -> bool:
         """True once the last markdown shown has been parsed and mounted."""
-        return self._update is None or self._update.is_done
+        return self._idle.is_set()
 
     async def scroll_to_heading_when_drawn(self, heading: str) -> None:
         """Brings a heading (a hint just revealed) to the top of the pane. Markdown parses in a
         thread and mounts its blocks later, so this waits for that, then for the layout."""
         self._anchor = heading
-        if self._update is not None:
-            await self._update
+        await self._idle.wait()
         self._scroll_to_anchor()
 
     def on_resize(self) -> None:

@@ -18,6 +18,17 @@ MARKS = {
 }
 
 
+def step_strip(rows: list[tuple[int, str, str]], current: int) -> str:
+    """The steps on one line, "1✓ 2✓ 3✗ 4· …", the current one highlighted (markup): where the
+    learner is when the step list has no room (a short terminal), in the lesson pane's border."""
+    cells = []
+    for number, _, mark in rows:
+        sign, style = MARKS[mark]
+        cell = f"{number}[{style}]{sign}[/]"
+        cells.append(f"[reverse] {cell} [/]" if number == current else cell)
+    return " ".join(cells)
+
+
 class StepList(RedrawsOnChange, OptionList):
     """Highlights the current step; selecting one jumps to it (the app handles the message)."""
 

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 
 from rich.console import RenderableType
 from rich.segment import Segment
+from rich.text import Text
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.selection import Selection
@@ -123,6 +124,9 @@ class TextBlocks(ScrollView, can_focus=True):
         return lines
 
     def _wrap_block(self, block: RenderableType, width: int) -> list[Strip]:
+        if isinstance(block, Text) and block.no_wrap:  # one line, cut at the edge (Textual would wrap it)
+            block = block.copy()
+            block.truncate(width, overflow=block.overflow or "ellipsis")
         return Visual.to_strips(self, visualize(self, block), width, None, self.visual_style)
 
     def render_line(self, y: int) -> Strip:
