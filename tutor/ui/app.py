@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from time import monotonic
 from typing import Callable
 
-from textual import on
+from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.notifications import Notification, SeverityLevel
@@ -190,6 +190,13 @@ class TutorApp(ConfirmedActions, App):
             self.pump.timer.stop()
         for stop in self._stoppers:
             stop()
+
+    async def on_event(self, event) -> None:
+        # Keys still queued when quitting begins (typed after q, or a burst) would be handed to
+        # a screen stack that is already empty, which ends the app with a traceback.
+        if isinstance(event, events.Key) and (self.closing or not self._screen_stack):
+            return
+        await super().on_event(event)
 
     @on(SourceReady)
     def _drain(self) -> None:
@@ -499,7 +506,7 @@ class TutorApp(ConfirmedActions, App):
 
     def action_timeline(self) -> None:
         if isinstance(self.screen, TimelineScreen):
-            self.pop_screen()
+            self.screen.dismiss()
         else:
             self.push_screen(TimelineScreen())
 

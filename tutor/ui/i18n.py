@@ -156,7 +156,7 @@ KO.update({
     "Minimize": "되돌리기", "Minimize the widget and restore to normal size": "확대한 창을 원래 크기로",
     "Maximize": "확대", "Maximize the focused widget": "선택한 창을 크게 보기",
     "Screenshot": "스크린샷", "Save an SVG 'screenshot' of the current screen": "지금 화면을 SVG로 저장",
-    "Search for commands…": "명령 찾기…",
+    "Search for commands…": "명령 찾기…", "No matches found": "맞는 명령이 없습니다",
     "Help: keys": "도움말: 키", "Show every key": "모든 키 보기",
     "Step {n}": "{n}단계", "Close": "닫기", "Back to the lesson": "수업으로 돌아가기",
 })
