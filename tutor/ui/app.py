@@ -14,6 +14,7 @@ from time import monotonic
 from typing import Callable
 
 from textual import events, on
+from textual.actions import parse as parse_action
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.notifications import Notification, SeverityLevel
@@ -565,7 +566,10 @@ class TutorApp(ConfirmedActions, App):
         await self.run_action("quit")
 
     def action_help(self) -> None:
-        keys = list(self.BINDINGS) + [Binding("ctrl+p", "command_palette", "Command palette")]
+        # Only the keys that do something here: no digit past the lesson's last step (a key
+        # that is dimmed, as h with no hint left, is listed: it works again later).
+        keys = [b for b in self.BINDINGS if self.check_action(*parse_action(b.action)[1:]) is not False]
+        keys.append(Binding("ctrl+p", "command_palette", "Command palette"))
         self.push_screen(HelpScreen([localised(b, self.session.lang) for b in keys],
                                     self.text("Keys"),
                                     self.text("The tutor only reads: your cluster and your files are never changed.")))
