@@ -120,3 +120,18 @@ async def test_notices_taken_away_leave_no_blank_rows_above_the_next(tmp_path):
         await pilot.pause(0.1)
         (toast,) = _toasts(app)
         assert toast.region.y == 0 and "✓ Step 6 passed" in screen_lines(app)[0]
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+async def test_a_pass_notice_goes_when_the_step_shown_changes(lang, tmp_path):
+    app = make_app(empty_recording(tmp_path), lang=lang, state_file=tmp_path / "p.json")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        app._toast_passed([1])
+        app.say("Progress saved again.", timeout=30)  # another notice stays
+        await pilot.pause(0.1)
+        passed = app.text("✓ Step {n} passed: recap in the step", n=1)
+        assert passed in "\n".join(screen_lines(app))
+        await pilot.press("2")
+        await pilot.pause(0.1)
+        assert [n.message for n in app._notifications] == ["Progress saved again."]
+        assert passed not in "\n".join(screen_lines(app)) and len(_toasts(app)) == 1

@@ -276,9 +276,7 @@ class TutorApp(ConfirmedActions, App):
         steps of both, so none is lost, and each once. The recap is in the lesson pane."""
         shown = self._pass_notice
         steps = list(self._pass_steps) if shown is not None and shown in self._notifications else []
-        if shown is not None:
-            self._unnotify(shown, refresh=False)
-            self._drop_toasts(f"#--textual-toast-{shown.identity}")
+        self._drop_pass_notice()
         steps += [n for n in newly if n not in steps]
         self._pass_steps = steps
         if len(steps) == 1:
@@ -286,6 +284,13 @@ class TutorApp(ConfirmedActions, App):
         else:
             line = self.text("✓ Steps {ns} passed", ns=step_ranges(steps))
         self._pass_notice = self.say(line, timeout=PASS_NOTICE_SECONDS)
+
+    def _drop_pass_notice(self) -> None:
+        """Takes the pass notice away (another step is shown: it spoke of the one before)."""
+        shown, self._pass_notice = self._pass_notice, None
+        if shown is not None:
+            self._unnotify(shown, refresh=False)
+            self._drop_toasts(f"#--textual-toast-{shown.identity}")
 
     def say(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
             timeout: float = NOTICE_SECONDS) -> Notification:
@@ -454,6 +459,8 @@ class TutorApp(ConfirmedActions, App):
 
     def action_goto(self, n: int) -> None:
         if 1 <= n <= len(self.session.lesson.steps):
+            if n != self.session.progress.current:
+                self._drop_pass_notice()
             self.session.progress.go(n)
             self.query_one(LessonPane).to_top()
             self.query_one(VerdictBox).to_top()
