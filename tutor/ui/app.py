@@ -129,6 +129,7 @@ class TutorApp(ConfirmedActions, App):
         self._passed_between: list[int] = []
         self._pass_notice: Notification | None = None  # the notice naming the steps just passed
         self._pass_steps: list[int] = []
+        self._steered = False  # the learner chose a step: the demo's own steps no longer move the view
 
     # --- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -239,7 +240,14 @@ class TutorApp(ConfirmedActions, App):
         self._passed_between += self.session.evaluate(None, {self.session.progress.current})
 
     def _show_step(self, item: ShowStep) -> None:
-        self.action_goto(item.step)
+        """The demo moves the view on to the step it plays next, until the learner picks a step
+        (a digit, n, p, the step list, the palette): from then on the view is theirs, and the
+        recording plays on beneath it."""
+        if not self._steered:
+            self._go(item.step)
+        elif item.step != self.session.progress.current and not item.title:
+            self.say(self.text("The demo plays step {n} now; you stay on the step you chose.", n=item.step),
+                     timeout=4)
         if item.title:
             self.say(self.text(item.body), title=self.text(item.title), timeout=8)
 
@@ -458,6 +466,11 @@ class TutorApp(ConfirmedActions, App):
         return True
 
     def action_goto(self, n: int) -> None:
+        """A step the learner chose (a key, the step list, the palette)."""
+        self._steered = True
+        self._go(n)
+
+    def _go(self, n: int) -> None:
         if 1 <= n <= len(self.session.lesson.steps):
             if n != self.session.progress.current:
                 self._drop_pass_notice()
