@@ -41,6 +41,7 @@ from tutor.ui.predict import can_predict, invite, open_predict, recap
 from tutor.ui.quiet_gc import QuietCollector
 from tutor.ui.confirmed import ConfirmedActions
 from tutor.ui.screens import HelpScreen
+from tutor.ui.screenshot import brief_error, screenshot_dir, shown_path
 from tutor.ui.timeline_screen import TimelineScreen
 from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.ui.widgets.lesson_pane import LessonPane
@@ -597,6 +598,23 @@ class TutorApp(ConfirmedActions, App):
     @on(OptionList.OptionSelected, "#steps")
     def _step_chosen(self, event: OptionList.OptionSelected) -> None:
         self.action_goto(event.option_index + 1)
+
+    def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
+                           time_format: str | None = None) -> str | None:
+        """The palette's Screenshot: saved where it can be (tutor/ui/screenshot.py)."""
+        return super().deliver_screenshot(filename, path or str(screenshot_dir()), time_format)
+
+    @on(events.DeliveryComplete)
+    def _screenshot_saved(self, event: events.DeliveryComplete) -> None:
+        if event.name == "screenshot":
+            event.prevent_default()  # Textual's own notice is in English
+            self.say(self.text("Screenshot saved: {path}", path=shown_path(event.path) if event.path else ""))
+
+    @on(events.DeliveryFailed)
+    def _screenshot_failed(self, event: events.DeliveryFailed) -> None:
+        if event.name == "screenshot":
+            event.prevent_default()
+            self.say(self.text("Screenshot not saved: {err}", err=brief_error(event.exception)), severity="error")
 
     def action_command_palette(self) -> None:
         open_palette(self)
