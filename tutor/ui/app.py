@@ -360,10 +360,20 @@ class TutorApp(ConfirmedActions, App):
                                          "more": self.text("↓ more")})
         self._draw_status()
         self._report_save()
-        # The footer re-reads every binding on refresh_bindings: only when what dims a key moved.
-        if self._changed("bindings", cur, s.progress.hints.get(cur, 0), cur in s.progress.solutions, s.lang):
-            self.footer_keys()  # h, or s once the hints are out
+        self._fit_footer()
+
+    def _fit_footer(self) -> None:
+        """The footer's keys for the step, the width and the panel up (tutor/ui/footer_fit.py).
+        The footer re-reads every binding on refresh_bindings: only when one of those moved."""
+        s = self.session
+        cur = s.progress.current
+        if self._changed("bindings", cur, s.progress.hints.get(cur, 0), cur in s.progress.solutions, s.lang,
+                         self.size.width, self.query_one(DoctorPanel).display):
+            self.footer_keys()
             self.refresh_bindings()
+
+    def on_resize(self) -> None:
+        self._fit_footer()
 
     def _report_save(self) -> None:
         """Says once when saving progress starts failing (disk full, directory gone) and once
@@ -523,8 +533,8 @@ class TutorApp(ConfirmedActions, App):
         """The footer's and the help's words in the learner's language (the bindings keep their
         keys and actions; Textual's footer reads the words from the app's binding map)."""
         localise_bindings(self, self.session.lang, self._english_keys)
-        self.footer_keys()
-        self.refresh_bindings()
+        self._drawn.pop("bindings", None)  # the words changed: fit them again
+        self._fit_footer()
 
     def action_timeline(self) -> None:
         if isinstance(self.screen, TimelineScreen):
@@ -562,11 +572,11 @@ class TutorApp(ConfirmedActions, App):
             return
         if self.query_one(DoctorPanel).show(message.findings, self.text("Lab check"),
                                             self.text("x hides this · lwstutor doctor prints it again")):
-            self.refresh_bindings()
+            self._fit_footer()
 
     def action_dismiss_doctor(self) -> None:
         self.query_one(DoctorPanel).display = False
-        self.refresh_bindings()
+        self._fit_footer()
 
     def action_minimize(self) -> None:
         """esc: a zoomed pane back in its place, and the notices gone, in one key."""
