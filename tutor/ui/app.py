@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from time import monotonic
 from typing import Callable
 
+from rich.cells import cell_len
 from textual import events, on
 from textual.actions import parse as parse_action
 from textual.app import App, ComposeResult
@@ -25,7 +26,6 @@ from tutor.checks.timeline_recap import recap_markdown
 from tutor.checks.verdict import Status
 from tutor.cluster.events import Conn, ShowStep
 from tutor.session import Session
-from tutor.ui import notices
 from tutor.ui.commands import TutorCommands, open_palette, system_commands
 from tutor.ui.i18n import localise_bindings, localised, translate
 from tutor.ui.inbox import Inbox
@@ -45,11 +45,12 @@ from tutor.ui.screenshot import brief_error, screenshot_dir, shown_path
 from tutor.ui.timeline_screen import TimelineScreen
 from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.ui.widgets.lesson_pane import LessonPane
+from tutor.ui.widgets.notice_bar import NoticeBar, notice_text
 from tutor.ui.widgets.status_bar import StatusBar
 from tutor.ui.widgets.step_list import StepList
 from tutor.ui.widgets.verdict_box import VerdictBox
 
-NOTICE_SECONDS = 6  # a notice covers part of the header (and of the panes when longer): it goes soon, or at esc
+NOTICE_SECONDS = 6  # a notice takes a row from the panes while it shows: it goes soon, or at esc
 PASS_NOTICE_SECONDS = 5
 
 
@@ -77,6 +78,7 @@ class TutorApp(ConfirmedActions, App):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (70, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
     ENABLE_COMMAND_PALETTE = True
+    ALLOW_IN_MAXIMIZED_VIEW = "Footer, NoticeBar"  # a zoomed pane still shows the notices, above it
     ESCAPE_TO_MINIMIZE = False  # esc also closes the notices: our binding does both (action_minimize)
     action_predict = open_predict  # w: the step's questions in a modal (tutor/ui/predict.py)
 
@@ -130,11 +132,13 @@ class TutorApp(ConfirmedActions, App):
         self._passed_between: list[int] = []
         self._pass_notice: Notification | None = None  # the notice naming the steps just passed
         self._pass_steps: list[int] = []
+        self._notice_timer = None  # redraws the notices' line when the next notice expires
         self._steered = False  # the learner chose a step: the demo's own steps no longer move the view
 
     # --- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
+        yield NoticeBar(id="notices")
         with Horizontal(id="main"):
             with Vertical(id="lesson-side"):
                 yield DoctorPanel(id="doctor")
@@ -298,28 +302,41 @@ class TutorApp(ConfirmedActions, App):
         """Takes the pass notice away (another step is shown: it spoke of the one before)."""
         shown, self._pass_notice = self._pass_notice, None
         if shown is not None:
-            self._unnotify(shown, refresh=False)
-            self._drop_toasts(f"#--textual-toast-{shown.identity}")
+            self._unnotify(shown)
 
     def say(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
-            timeout: float = NOTICE_SECONDS) -> Notification:
-        """A notice over the header, wrapped to its width (tutor/ui/notices.py says why); esc
-        closes it."""
-        width = notices.text_width(self.size.width)
-        notice = Notification(notices.prewrap(message, width), notices.prewrap(title, width), severity, timeout,
-                              markup=False)
+            timeout: float = NOTICE_SECONDS, detail: str = "") -> Notification:
+        """A notice on the notices' line under the header (widgets/notice_bar.py); esc closes it.
+        A notice is one line: `detail`, and the whole of a warning (or a titled notice, the
+        demo's end) too long for the line, go to the lab check panel, where they stay until x
+        hides it."""
+        notice = Notification(message, title, severity, timeout, markup=False)
+        whole = notice_text(notice)
+        if detail or ((severity != "information" or title) and cell_len(whole) > self.size.width - 2):
+            self.query_one(DoctorPanel).note(" ".join(p for p in (whole, detail) if p),
+                                             self.text("Notices"), self.text("x hides this"))
+            self._fit_footer()
         # What App.notify does once its message comes round, done now: a pass in the same turn
         # finds this notice up (_toast_passed) and joins it instead of losing it.
         self._notifications.add(notice)
         self._refresh_notifications()
         return notice
 
-    def _drop_toasts(self, selector: str = "ToastHolder") -> None:
-        """Removes toasts with the row Textual keeps for each: a toast taken away before it
-        expires leaves its holder behind (Textual 8.2), a blank row that pushes the next
-        notices down, over the panes."""
-        for holder in self.screen.query(selector):
-            holder.remove()
+    def _refresh_notifications(self) -> None:
+        """Textual shows notices as toasts over the screen: here, on their own line
+        (Textual's own notices too), redrawn when the next one expires."""
+        if self.closing:
+            return
+        notices = list(self._notifications)  # without the expired ones
+        for bar in self.query(NoticeBar):
+            bar.show(notices)
+        if self._notice_timer is not None:
+            self._notice_timer.stop()
+            self._notice_timer = None
+        if notices:
+            due = min(n.time_left for n in notices)
+            self._notice_timer = self.set_timer(max(0.05, due + 0.05), self._refresh_notifications,
+                                                name="notices")
 
     def text(self, en: str, **kw) -> str:
         return translate(self.session.lang, en, **kw)
@@ -374,6 +391,7 @@ class TutorApp(ConfirmedActions, App):
 
     def on_resize(self) -> None:
         self._fit_footer()
+        self._refresh_notifications()  # cut again for the new width
 
     def _report_save(self) -> None:
         """Says once when saving progress starts failing (disk full, directory gone) and once
@@ -581,7 +599,6 @@ class TutorApp(ConfirmedActions, App):
     def action_minimize(self) -> None:
         """esc: a zoomed pane back in its place, and the notices gone, in one key."""
         self.clear_notifications()
-        self._drop_toasts()
         if self.screen.maximized is not None:
             self.screen.minimize()
 

@@ -50,6 +50,7 @@ KO = {
     "Now do it yourself: in the lab VM, run tmux split-window -h lwstutor":
         "이제 직접 해 보세요: 실습 VM에서 tmux split-window -h lwstutor를 실행합니다",
     "Keys": "키",
+    "Notices": "알림", "x hides this": "x로 숨기기",
     "Screenshot saved: {path}": "스크린샷 저장: {path}",
     "Screenshot not saved: {err}": "스크린샷을 저장하지 못했습니다: {err}",
     "The demo plays step {n} now; you stay on the step you chose.":
