@@ -41,7 +41,7 @@ def fit_footer(app, wanted: dict[str, bool]) -> None:
     if palette is not None and app.ENABLE_COMMAND_PALETTE:
         width -= 1 + key_cells(app.get_key_display(palette), palette.description)  # its rule, then the key
     # The app's own keys only (Textual's ctrl+q also quits: it stays out of the footer).
-    ours = {(b.key, b.action) for b in type(app).BINDINGS if b.action in wanted}
+    ours = {(key.strip(), b.action) for b in type(app).BINDINGS if b.action in wanted for key in b.key.split(",")}
     first = {}
     for key, key_bindings in bindings.items():
         for b in key_bindings:
