@@ -34,6 +34,17 @@ async def test_the_demo_passes_every_step_in_order_and_follows_along():
     assert not state_dir().exists() or not any(state_dir().iterdir())
 
 
+async def test_a_step_the_learner_chose_holds_while_the_demo_plays_on():
+    app = demo_app(build_parser().parse_args(["demo", "--speed", "50", "--pause", "0.1", "--lang", "ko"]))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause(0.3)
+        await pilot.press("1")
+        await settled(pilot, timeout=120)
+        assert app.session.progress.current == 1  # the demo's own steps did not overrule the key
+        assert sorted(app.session.progress.passed) == list(range(1, 9))  # the recording played on
+        assert any(n.title == app.text("That was the whole lab") for n in app._notifications)
+
+
 async def test_the_demo_at_speed_0_is_instant_and_still_passes_every_step():
     """`demo --help` says 0 = instant: the cluster's activity comes at once, the pauses stay."""
     app = demo_app(build_parser().parse_args(["demo", "--speed", "0", "--pause", "0.05", "--lang", "en"]))

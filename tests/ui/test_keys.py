@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.ui.harness import empty_recording, make_app
+from tests.ui.screen_text import screen_lines
 from tutor.ui.screens import ConfirmScreen, HelpScreen
 
 
@@ -129,10 +130,24 @@ async def test_help_is_generated_from_bindings(app):
         assert isinstance(app.screen, HelpScreen)
         text = app.export_screenshot().replace("&#160;", " ")
         for b in app.BINDINGS:
-            if b.description:
+            if b.description and b.action not in ("goto(9)", "dismiss_doctor"):  # no step 9, no panel up
                 assert b.description in text
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
+
+
+@pytest.mark.parametrize("recording, steps", [("walkthrough", 8), ("lesson-scale", 2)])
+async def test_help_lists_the_digits_of_the_lessons_steps_only(recording, steps, tmp_path):
+    from tests.conftest import recording_path
+
+    app = make_app(recording_path(recording), state_file=tmp_path / "p.json")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        listed = [b.key for b in app.screen._keys]
+        assert [k for k in listed if k.isdigit()] == [str(n) for n in range(1, steps + 1)]
+        text = "\n".join(screen_lines(app))
+        assert f"Step {steps}" in text and f"Step {steps + 1}" not in text
 
 
 async def test_tiny_terminal_does_not_crash(app):

@@ -78,3 +78,16 @@ async def test_at_60x20_every_pane_keeps_its_first_rows(tmp_path):
         lines = screen_lines(app)
         lesson = app.query_one("#lesson").region
         assert "5." in lines[lesson.y + 1]  # the step's title is on its first row
+
+
+async def test_the_palette_says_nothing_matched_in_korean(tmp_path):
+    app = make_app(WALKTHROUGH, lang="ko", state_file=tmp_path / "p.json")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.2)
+        await pilot.press(*"zqzq")
+        await pilot.pause(1.0)  # Textual waits half a second before saying nothing matched
+        shown = "\n".join(screen_lines(app))
+        assert "맞는 명령이 없습니다" in shown and "No matches" not in shown, shown
+        assert "Exit the command palette" not in shown and "palette" not in shown.lower(), shown

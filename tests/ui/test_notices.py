@@ -1,6 +1,6 @@
-"""Notices keep out of the way: one line over the header for a pass, each passed step named
-once (a pass while a notice is up joins it), no recap repeated, esc closes them, and a Korean
-notice is drawn with every character. ctrl+c quits as q does."""
+"""Notices keep out of the way: one line of their own under the header (test_notice_line.py),
+each passed step named once (a pass while a notice is up joins it), no recap repeated, esc
+closes them, and a Korean notice is drawn with every character. ctrl+c quits as q does."""
 
 from __future__ import annotations
 
@@ -8,15 +8,15 @@ import pytest
 
 from tests.conftest import WALKTHROUGH
 from tests.ui.harness import empty_recording, make_app
-from tests.ui.screen_text import region_text, screen_lines
+from tests.ui.screen_text import screen_lines
 from tests.ui.settle import settled
 from tutor.ui.notices import step_ranges
 
 
-def _toasts(app):
-    from textual.widgets._toast import Toast
-
-    return list(app.screen.query(Toast))
+def _notice_line(app) -> str:
+    """The notices' line as drawn, "" when it is hidden."""
+    bar = app.query_one("#notices")
+    return screen_lines(app)[bar.region.y].strip() if bar.display else ""
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
@@ -28,9 +28,7 @@ async def test_a_catch_up_names_every_passed_step_once_in_one_line(lang, tmp_pat
         passes = [n.message for n in app._notifications if n.message.startswith("✓")]
         expected = "✓ 1–8단계 통과" if lang == "ko" else "✓ Steps 1–8 passed"
         assert passes == [expected]  # one notice, however many re-checks passed steps on the way
-        (toast,) = _toasts(app)
-        assert toast.region.height == 1 and toast.region.y == 0  # over the header, no pane hidden
-        assert expected in screen_lines(app)[0]
+        assert _notice_line(app) == expected  # one line under the header
 
 
 async def test_a_pass_while_a_notice_is_up_joins_it(tmp_path):
@@ -54,24 +52,23 @@ async def test_esc_closes_notices_and_restores_a_zoomed_pane_together(tmp_path):
         app.say("two", severity="warning", timeout=30)
         await pilot.press("z")
         await pilot.pause()
-        assert len(_toasts(app)) == 2 and app.screen.maximized is not None
+        assert _notice_line(app) == "two · one" and app.screen.maximized is not None
         await pilot.press("escape")
         await pilot.pause()
-        assert not list(app._notifications) and not _toasts(app)
+        assert not list(app._notifications) and not _notice_line(app)
         assert app.screen.maximized is None
 
 
-async def test_a_long_korean_notice_keeps_every_character(tmp_path):
-    """Textual wraps the toast's text itself, two cells a Korean character: nothing is lost at
-    the line ends (what was lost in a terminal came from panes redrawn beneath; notices.py)."""
+async def test_a_long_korean_notice_keeps_every_character_up_to_its_cut(tmp_path):
+    """A notice longer than its line ends in "…", cut between two characters, never in one
+    (a Korean character is two cells)."""
     app = make_app(empty_recording(tmp_path), lang="ko", state_file=tmp_path / "p.json")
-    recap = app.session.lesson.step(5).text("ko").recap.replace("`", "")[:200]  # some ten lines
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+    recap = " ".join(app.session.lesson.step(5).text("ko").recap.replace("`", "").split())[:200]
+    async with app.run_test(size=(81, 24), notifications=True) as pilot:
         app.say(recap, timeout=30)
         await pilot.pause()
-        (toast,) = _toasts(app)
-        drawn = region_text(app, toast.content_region)
-        assert drawn.replace(" ", "").replace("\n", "") == recap.replace(" ", "")
+        line = _notice_line(app)
+        assert line.endswith("…") and recap.startswith(line.rstrip("…").rstrip())
 
 
 def test_step_ranges():
@@ -107,9 +104,7 @@ async def test_ctrl_c_copies_a_selection_first_then_quits(tmp_path):
         assert app._exit
 
 
-async def test_notices_taken_away_leave_no_blank_rows_above_the_next(tmp_path):
-    """Textual keeps a row for a toast removed before it expires: the notices that follow
-    were pushed down over the panes, a row for each."""
+async def test_notices_taken_away_leave_no_trace_before_the_next(tmp_path):
     app = make_app(empty_recording(tmp_path), state_file=tmp_path / "p.json")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         for n in range(1, 5):
@@ -118,5 +113,19 @@ async def test_notices_taken_away_leave_no_blank_rows_above_the_next(tmp_path):
         await pilot.press("escape")
         app._toast_passed([6])
         await pilot.pause(0.1)
-        (toast,) = _toasts(app)
-        assert toast.region.y == 0 and "✓ Step 6 passed" in screen_lines(app)[0]
+        assert _notice_line(app) == "✓ Step 6 passed: recap in the step"
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+async def test_a_pass_notice_goes_when_the_step_shown_changes(lang, tmp_path):
+    app = make_app(empty_recording(tmp_path), lang=lang, state_file=tmp_path / "p.json")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        app._toast_passed([1])
+        app.say("Progress saved again.", timeout=30)  # another notice stays
+        await pilot.pause(0.1)
+        passed = app.text("✓ Step {n} passed: recap in the step", n=1)
+        assert passed in "\n".join(screen_lines(app))
+        await pilot.press("2")
+        await pilot.pause(0.1)
+        assert [n.message for n in app._notifications] == ["Progress saved again."]
+        assert _notice_line(app) == "Progress saved again."

@@ -13,7 +13,9 @@ from concurrent.futures import ThreadPoolExecutor
 from time import monotonic
 from typing import Callable
 
-from textual import on
+from rich.cells import cell_len
+from textual import events, on
+from textual.actions import parse as parse_action
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.notifications import Notification, SeverityLevel
@@ -25,7 +27,6 @@ from tutor.checks.verdict import Status
 from tutor.cluster import kinds
 from tutor.cluster.events import Conn, ShowStep
 from tutor.session import Session
-from tutor.ui import notices
 from tutor.ui.commands import TutorCommands, open_palette, system_commands
 from tutor.ui.i18n import localise_bindings, localised, translate
 from tutor.ui.inbox import Inbox
@@ -41,15 +42,17 @@ from tutor.ui.predict import can_predict, invite, open_predict, recap
 from tutor.ui.quiet_gc import QuietCollector
 from tutor.ui.confirmed import ConfirmedActions
 from tutor.ui.screens import HelpScreen
+from tutor.ui.screenshot import brief_error, screenshot_dir, shown_path
 from tutor.ui.timeline_screen import TimelineScreen
 from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.ui.widgets.lesson_pane import LessonPane
+from tutor.ui.widgets.notice_bar import NoticeBar, notice_text
 from tutor.ui.widgets.status_bar import StatusBar
 from tutor.ui.widgets.step_list import StepList, step_strip
 from tutor.ui.widgets.verdict_box import VerdictBox
 
 TALL_ROWS = 32  # from this many rows the step list shows; below, a strip in the lesson's border
-NOTICE_SECONDS = 6  # a notice covers part of the header (and of the panes when longer): it goes soon, or at esc
+NOTICE_SECONDS = 6  # a notice takes a row from the panes while it shows: it goes soon, or at esc
 PASS_NOTICE_SECONDS = 5
 PUMP_CHECK_S = 1.0  # how often the watchdog looks at the refresh pump (a few reads: nothing at idle)
 PUMP_STUCK_S = 3.0  # work waiting and nothing applied or drawn for this long: a lost wake-up
@@ -104,6 +107,7 @@ class TutorApp(ConfirmedActions, App):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (70, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (TALL_ROWS, "-tall")]
     ENABLE_COMMAND_PALETTE = True
+    ALLOW_IN_MAXIMIZED_VIEW = "Footer, NoticeBar"  # a zoomed pane still shows the notices, above it
     ESCAPE_TO_MINIMIZE = False  # esc also closes the notices: our binding does both (action_minimize)
     action_predict = open_predict  # w: the step's questions in a modal (tutor/ui/predict.py)
 
@@ -157,10 +161,13 @@ class TutorApp(ConfirmedActions, App):
         self._passed_between: list[int] = []
         self._pass_notice: Notification | None = None  # the notice naming the steps just passed
         self._pass_steps: list[int] = []
+        self._notice_timer = None  # redraws the notices' line when the next notice expires
+        self._steered = False  # the learner chose a step: the demo's own steps no longer move the view
 
     # --- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
+        yield NoticeBar(id="notices")
         with Horizontal(id="main"):
             with Vertical(id="lesson-side"):
                 yield DoctorPanel(id="doctor")
@@ -234,6 +241,13 @@ class TutorApp(ConfirmedActions, App):
                      severity="warning")
         LoopCall(self, PUMP_CHECK_S, self._watch_pump)
 
+    async def on_event(self, event) -> None:
+        # Keys still queued when quitting begins (typed after q, or a burst) would be handed to
+        # a screen stack that is already empty, which ends the app with a traceback.
+        if isinstance(event, events.Key) and (self.closing or not self._screen_stack):
+            return
+        await super().on_event(event)
+
     @on(SourceReady)
     def _drain(self) -> None:
         if not self.closing:
@@ -274,7 +288,14 @@ class TutorApp(ConfirmedActions, App):
         self._passed_between += self.session.evaluate(None, {self.session.progress.current})
 
     def _show_step(self, item: ShowStep) -> None:
-        self.action_goto(item.step)
+        """The demo moves the view on to the step it plays next, until the learner picks a step
+        (a digit, n, p, the step list, the palette): from then on the view is theirs, and the
+        recording plays on beneath it."""
+        if not self._steered:
+            self._go(item.step)
+        elif item.step != self.session.progress.current and not item.title:
+            self.say(self.text("The demo plays step {n} now; you stay on the step you chose.", n=item.step),
+                     timeout=4)
         if item.title:
             self.say(self.text(item.body), title=self.text(item.title), timeout=8)
 
@@ -311,9 +332,7 @@ class TutorApp(ConfirmedActions, App):
         steps of both, so none is lost, and each once. The recap is in the lesson pane."""
         shown = self._pass_notice
         steps = list(self._pass_steps) if shown is not None and shown in self._notifications else []
-        if shown is not None:
-            self._unnotify(shown, refresh=False)
-            self._drop_toasts(f"#--textual-toast-{shown.identity}")
+        self._drop_pass_notice()
         steps += [n for n in newly if n not in steps]
         self._pass_steps = steps
         if len(steps) == 1:
@@ -322,25 +341,45 @@ class TutorApp(ConfirmedActions, App):
             line = self.text("✓ Steps {ns} passed", ns=step_ranges(steps))
         self._pass_notice = self.say(line, timeout=PASS_NOTICE_SECONDS)
 
+    def _drop_pass_notice(self) -> None:
+        """Takes the pass notice away (another step is shown: it spoke of the one before)."""
+        shown, self._pass_notice = self._pass_notice, None
+        if shown is not None:
+            self._unnotify(shown)
+
     def say(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
-            timeout: float = NOTICE_SECONDS) -> Notification:
-        """A notice over the header, wrapped to its width (tutor/ui/notices.py says why); esc
-        closes it."""
-        width = notices.text_width(self.size.width)
-        notice = Notification(notices.prewrap(message, width), notices.prewrap(title, width), severity, timeout,
-                              markup=False)
+            timeout: float = NOTICE_SECONDS, detail: str = "") -> Notification:
+        """A notice on the notices' line under the header (widgets/notice_bar.py); esc closes it.
+        A notice is one line: `detail`, and the whole of a warning (or a titled notice, the
+        demo's end) too long for the line, go to the lab check panel, where they stay until x
+        hides it."""
+        notice = Notification(message, title, severity, timeout, markup=False)
+        whole = notice_text(notice)
+        if detail or ((severity != "information" or title) and cell_len(whole) > self.size.width - 2):
+            self.query_one(DoctorPanel).note(" ".join(p for p in (whole, detail) if p),
+                                             self.text("Notices"), self.text("x hides this"))
+            self._fit_footer()
         # What App.notify does once its message comes round, done now: a pass in the same turn
         # finds this notice up (_toast_passed) and joins it instead of losing it.
         self._notifications.add(notice)
         self._refresh_notifications()
         return notice
 
-    def _drop_toasts(self, selector: str = "ToastHolder") -> None:
-        """Removes toasts with the row Textual keeps for each: a toast taken away before it
-        expires leaves its holder behind (Textual 8.2), a blank row that pushes the next
-        notices down, over the panes."""
-        for holder in self.screen.query(selector):
-            holder.remove()
+    def _refresh_notifications(self) -> None:
+        """Textual shows notices as toasts over the screen: here, on their own line
+        (Textual's own notices too), redrawn when the next one expires."""
+        if self.closing:
+            return
+        notices = list(self._notifications)  # without the expired ones
+        for bar in self.query(NoticeBar):
+            bar.show(notices)
+        if self._notice_timer is not None:
+            self._notice_timer.stop()
+            self._notice_timer = None
+        if notices:
+            due = min(n.time_left for n in notices)
+            self._notice_timer = self.set_timer(max(0.05, due + 0.05), self._refresh_notifications,
+                                                name="notices")
 
     def text(self, en: str, **kw) -> str:
         return translate(self.session.lang, en, **kw)
@@ -381,9 +420,16 @@ class TutorApp(ConfirmedActions, App):
         self._draw_verdict()
         self._draw_status()
         self._report_save()
-        # The footer re-reads every binding on refresh_bindings: only when what dims a key moved.
-        if self._changed("bindings", cur, s.progress.hints.get(cur, 0), cur in s.progress.solutions, s.lang):
-            self.footer_keys()  # h, or s once the hints are out
+        self._fit_footer()
+
+    def _fit_footer(self) -> None:
+        """The footer's keys for the step, the width and the panel up (tutor/ui/footer_fit.py).
+        The footer re-reads every binding on refresh_bindings: only when one of those moved."""
+        s = self.session
+        cur = s.progress.current
+        if self._changed("bindings", cur, s.progress.hints.get(cur, 0), cur in s.progress.solutions, s.lang,
+                         self.size.width, self.query_one(DoctorPanel).display):
+            self.footer_keys()
             self.refresh_bindings()
 
     def _draw_verdict(self) -> None:
@@ -409,6 +455,8 @@ class TutorApp(ConfirmedActions, App):
 
     def on_resize(self) -> None:
         self._draw_step_strip()
+        self._fit_footer()
+        self._refresh_notifications()  # cut again for the new width
 
     def _report_save(self) -> None:
         """Says once when saving progress starts failing (disk full, directory gone) and once
@@ -518,7 +566,14 @@ class TutorApp(ConfirmedActions, App):
         return True
 
     def action_goto(self, n: int) -> None:
+        """A step the learner chose (a key, the step list, the palette)."""
+        self._steered = True
+        self._go(n)
+
+    def _go(self, n: int) -> None:
         if 1 <= n <= len(self.session.lesson.steps):
+            if n != self.session.progress.current:
+                self._drop_pass_notice()
             self.session.progress.go(n)
             self.query_one(LessonPane).to_top()
             self.query_one(VerdictBox).to_top()
@@ -566,12 +621,12 @@ class TutorApp(ConfirmedActions, App):
         """The footer's and the help's words in the learner's language (the bindings keep their
         keys and actions; Textual's footer reads the words from the app's binding map)."""
         localise_bindings(self, self.session.lang, self._english_keys)
-        self.footer_keys()
-        self.refresh_bindings()
+        self._drawn.pop("bindings", None)  # the words changed: fit them again
+        self._fit_footer()
 
     def action_timeline(self) -> None:
         if isinstance(self.screen, TimelineScreen):
-            self.pop_screen()
+            self.screen.dismiss()
         else:
             self.push_screen(TimelineScreen())
 
@@ -606,16 +661,15 @@ class TutorApp(ConfirmedActions, App):
             return
         if self.query_one(DoctorPanel).show(message.findings, self.text("Lab check"),
                                             self.text("x hides this · lwstutor doctor prints it again")):
-            self.refresh_bindings()
+            self._fit_footer()
 
     def action_dismiss_doctor(self) -> None:
         self.query_one(DoctorPanel).display = False
-        self.refresh_bindings()
+        self._fit_footer()
 
     def action_minimize(self) -> None:
         """esc: a zoomed pane back in its place, and the notices gone, in one key."""
         self.clear_notifications()
-        self._drop_toasts()
         if self.screen.maximized is not None:
             self.screen.minimize()
 
@@ -631,7 +685,10 @@ class TutorApp(ConfirmedActions, App):
         await self.run_action("quit")
 
     def action_help(self) -> None:
-        keys = list(self.BINDINGS) + [Binding("ctrl+p", "command_palette", "Command palette")]
+        # Only the keys that do something here: no digit past the lesson's last step (a key
+        # that is dimmed, as h with no hint left, is listed: it works again later).
+        keys = [b for b in self.BINDINGS if self.check_action(*parse_action(b.action)[1:]) is not False]
+        keys.append(Binding("ctrl+p", "command_palette", "Command palette"))
         self.push_screen(HelpScreen([localised(b, self.session.lang) for b in keys],
                                     self.text("Keys"),
                                     self.text("The tutor only reads: your cluster and your files are never changed.")))
@@ -639,6 +696,23 @@ class TutorApp(ConfirmedActions, App):
     @on(OptionList.OptionSelected, "#steps")
     def _step_chosen(self, event: OptionList.OptionSelected) -> None:
         self.action_goto(event.option_index + 1)
+
+    def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
+                           time_format: str | None = None) -> str | None:
+        """The palette's Screenshot: saved where it can be (tutor/ui/screenshot.py)."""
+        return super().deliver_screenshot(filename, path or str(screenshot_dir()), time_format)
+
+    @on(events.DeliveryComplete)
+    def _screenshot_saved(self, event: events.DeliveryComplete) -> None:
+        if event.name == "screenshot":
+            event.prevent_default()  # Textual's own notice is in English
+            self.say(self.text("Screenshot saved: {path}", path=shown_path(event.path) if event.path else ""))
+
+    @on(events.DeliveryFailed)
+    def _screenshot_failed(self, event: events.DeliveryFailed) -> None:
+        if event.name == "screenshot":
+            event.prevent_default()
+            self.say(self.text("Screenshot not saved: {err}", err=brief_error(event.exception)), severity="error")
 
     def action_command_palette(self) -> None:
         open_palette(self)

@@ -9,11 +9,11 @@ notes that it was shown, and a pass after it says so (progress.py, `check --json
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from textual import work
 
+from tutor.ui.footer_fit import PRIORITY, fit_footer
 from tutor.ui.screens import ConfirmScreen
+from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.ui.widgets.lesson_pane import LessonPane
 
 
@@ -38,16 +38,17 @@ class ConfirmedActions:
         return f"### {self.text('Solution')}\n\n{text}"
 
     def footer_keys(self) -> None:
-        """At 80 columns the footer has room for one of h and s: h while the step has hints to
-        reveal, then s in its place (the help and the palette always list both)."""
+        """The footer's keys for this step and width (tutor/ui/footer_fit.py): h while the step
+        has hints to reveal, then s in its place (the help and the palette always list both);
+        x while the lab check panel is up."""
         s = self.session
         n = s.progress.current
         hints_left = s.progress.hints.get(n, 0) < len(s.lesson.step(n).text(s.lang).hints)
         solution_next = bool(self.solution_text(n)) and not hints_left
-        for key, action, show in (("h", "hint", not solution_next), ("s", "solution", solution_next)):
-            bindings = self._bindings.key_to_bindings.get(key, [])
-            self._bindings.key_to_bindings[key] = [replace(b, show=show) if b.action == action else b
-                                                   for b in bindings]
+        wanted = dict.fromkeys(PRIORITY, True)
+        wanted.update(hint=not solution_next, solution=solution_next,
+                      dismiss_doctor=bool(self.query_one(DoctorPanel).display))
+        fit_footer(self, wanted)
 
     @work(exclusive=True, group="solution")
     async def action_solution(self) -> None:

@@ -61,6 +61,11 @@ KO = {
     "Now do it yourself: in the lab VM, run tmux split-window -h lwstutor":
         "이제 직접 해 보세요: 실습 VM에서 tmux split-window -h lwstutor를 실행합니다",
     "Keys": "키",
+    "Notices": "알림", "x hides this": "x로 숨기기",
+    "Screenshot saved: {path}": "스크린샷 저장: {path}",
+    "Screenshot not saved: {err}": "스크린샷을 저장하지 못했습니다: {err}",
+    "The demo plays step {n} now; you stay on the step you chose.":
+        "데모는 지금 {n}단계를 재생합니다. 화면은 고른 단계에 그대로 있습니다.",
     "Go to step {n}: {title}": "{n}단계로 가기: {title}",
     "Jump to this step": "이 단계로 이동",
     "Reveal the next hint": "다음 힌트 보기",
@@ -165,7 +170,7 @@ KO.update({
     "Minimize": "되돌리기", "Minimize the widget and restore to normal size": "확대한 창을 원래 크기로",
     "Maximize": "확대", "Maximize the focused widget": "선택한 창을 크게 보기",
     "Screenshot": "스크린샷", "Save an SVG 'screenshot' of the current screen": "지금 화면을 SVG로 저장",
-    "Search for commands…": "명령 찾기…",
+    "Search for commands…": "명령 찾기…", "No matches found": "맞는 명령이 없습니다",
     "Help: keys": "도움말: 키", "Show every key": "모든 키 보기",
     "Step {n}": "{n}단계", "Close": "닫기", "Back to the lesson": "수업으로 돌아가기",
 })

@@ -21,9 +21,10 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from tutor.lesson.loader import Question
+from tutor.ui.screens import ClosesItself
 
 
-class PredictScreen(ModalScreen[bool]):
+class PredictScreen(ClosesItself, ModalScreen[bool]):
     """One question at a time; `answer(question, choice_id)` keeps each as it is given."""
 
     BINDINGS = [Binding("escape", "skip", "Skip", show=False),
@@ -43,8 +44,9 @@ class PredictScreen(ModalScreen[bool]):
             yield Static(id="predict-keys")
 
     def on_mount(self) -> None:
-        self._show()
-        self.query_one(OptionList).focus()
+        for choices in self.query(OptionList):  # none if dismissed while it mounted
+            self._show()
+            choices.focus()
 
     @property
     def question(self) -> Question:
@@ -74,6 +76,8 @@ class PredictScreen(ModalScreen[bool]):
         self._chosen(event.option.id)
 
     def _chosen(self, choice: str) -> None:
+        if not self.is_active:  # a choice queued behind the one that closed it
+            return
         self._answer(self.question, choice)
         if self._at + 1 < len(self._questions):
             self._at += 1

@@ -1,4 +1,5 @@
-"""Modal screens: help (generated from the bindings) and a yes/no confirm."""
+"""Modal screens: help (generated from the bindings) and a yes/no confirm, and what every screen
+of ours over the lesson keeps to (ClosesItself)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.await_complete import AwaitComplete
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
@@ -23,7 +25,21 @@ def bindings_table(bindings: list[Binding], title: str) -> Table:
     return table
 
 
-class HelpScreen(ModalScreen[None]):
+class ClosesItself:
+    """Mixed into every screen pushed over the lesson. Textual's dismiss pops the screen on top,
+    whichever it is, and the pop takes effect a turn later: a second esc, enter or n queued
+    before it (keys arrive in bursts) dismissed the screen beneath, down to the lesson's own,
+    and the app ended. A screen dismisses only itself, once; later keys do nothing. Its
+    handlers find their widgets with query() (none once it is gone), never query_one(): a
+    screen popped while it mounted still gets its mount event, its children already removed."""
+
+    def dismiss(self, result=None) -> AwaitComplete:
+        if not self.is_active:  # gone already, or another screen on top of it
+            return AwaitComplete()
+        return super().dismiss(result)
+
+
+class HelpScreen(ClosesItself, ModalScreen[None]):
     BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close", show=False)]
 
     def __init__(self, bindings: list[Binding], title: str, extra: str = ""):
@@ -42,7 +58,7 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss()
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(ClosesItself, ModalScreen[bool]):
     BINDINGS = [Binding("y", "answer(True)", "Yes"), Binding("n,escape", "answer(False)", "No")]
 
     def __init__(self, question: str, yes: str = "Yes", no: str = "No"):

@@ -23,6 +23,7 @@ from tutor.cluster.story import Episode, Line, Story, story
 from tutor.cluster.timeline import clock
 from tutor.narration import because, title, what
 from tutor.ui.i18n import localise_bindings
+from tutor.ui.screens import ClosesItself
 from tutor.ui.widgets.redraw import RedrawsOnChange
 
 
@@ -102,13 +103,14 @@ class TimelineView(RedrawsOnChange, VerticalScroll):
             view = story_view(story(store, namespace), lang, t, namespace)
         except Exception as exc:  # noqa: BLE001 - an odd object must not take the tutor down
             view = Text(t("The timeline could not be told: {e}", e=f"{type(exc).__name__}: {exc}"), style="red")
-        self.query_one("#timeline-body", Static).update(view)
+        for body in self.query("#timeline-body").results(Static):
+            body.update(view)
         if at_end:
             self.call_after_refresh(self.scroll_end, animate=False)
 
 
-class TimelineScreen(Screen[None]):
-    BINDINGS = [Binding("escape,t", "app.pop_screen", "Close", tooltip="Back to the lesson")]
+class TimelineScreen(ClosesItself, Screen[None]):
+    BINDINGS = [Binding("escape,t", "close", "Close", tooltip="Back to the lesson")]
     HIDES = ("next", "prev", "goto", "hint", "solution", "maximize_pane", "dismiss_doctor")  # app actions of no use here
 
     _composed = False
@@ -121,14 +123,20 @@ class TimelineScreen(Screen[None]):
     def on_mount(self) -> None:
         self._composed = True
         localise_bindings(self, self.app.session.lang, {})
-        self.query_one(TimelineView).focus()
+        for view in self.query(TimelineView):  # none if t closed it while it mounted
+            view.focus()
         self.app.redraw_timeline()
+
+    def action_close(self) -> None:
+        self.dismiss()
 
     def show(self, store: Store, namespace: str, lang: str, t) -> None:
         if not self._composed:  # pushed, its widgets not mounted yet: on_mount draws it
             return
-        self.query_one("#timeline-title", Static).update(Text.assemble(
-            (" " + t("Timeline") + " ", "bold reverse"), " ",
-            (t("newest at the bottom · ← cause, from the cluster's data only · ⚠ LWS oddity · "
-               "≈ to the second · esc closes"), "dim")))
-        self.query_one(TimelineView).show(store, namespace, lang, t)
+        for head in self.query("#timeline-title").results(Static):
+            head.update(Text.assemble(
+                (" " + t("Timeline") + " ", "bold reverse"), " ",
+                (t("newest at the bottom · ← cause, from the cluster's data only · ⚠ LWS oddity · "
+                   "≈ to the second · esc closes"), "dim")))
+        for view in self.query(TimelineView):
+            view.show(store, namespace, lang, t)

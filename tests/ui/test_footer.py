@@ -1,0 +1,37 @@
+"""The footer always shows q and ? whole: on every step, from 60 to 160 columns, in both
+languages, with the lab check panel up (its x key joins the footer) or not. Other keys give way
+by priority when the width runs out; the help (?) lists them all."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.ui.harness import empty_recording, make_app
+from tests.ui.screen_text import screen_lines
+from tutor.doctor import Finding
+from tutor.ui.messages import DoctorDone
+
+PROBLEM = Finding("crd", False, "LWS CRD missing", "no leaderworkersets.leaderworkerset.x-k8s.io",
+                  ["kubectl apply --server-side -f manifests.yaml"])
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize("width", [60, 80, 100, 160])
+@pytest.mark.parametrize("panel", [False, True])
+async def test_the_footer_shows_q_and_help_whole(lang, width, panel, tmp_path):
+    app = make_app(empty_recording(tmp_path), lang=lang, state_file=tmp_path / "p.json")
+    quit_key, help_key = f"q {app.text('Quit')}", f"? {app.text('Help')}"
+    async with app.run_test(size=(width, 20 if width == 60 else 24)) as pilot:
+        if panel:
+            app.post_message(DoctorDone([PROBLEM]))
+            await pilot.pause(0.1)
+            assert app.query_one("#doctor").display
+        for step in range(1, len(app.session.lesson.steps) + 1):
+            await pilot.press(str(step))
+            await pilot.pause(0.05)
+            footer = screen_lines(app)[-1]
+            assert quit_key in footer and help_key in footer, (step, footer)
+            if panel and width >= 80:
+                assert f"x {app.text('Dismiss')}" in footer, (step, footer)
+        if width >= 100:  # room for every key
+            assert app.text("Next") in footer and app.text("Zoom") in footer, footer

@@ -1,0 +1,77 @@
+"""Notices cover no pane. They have a line of their own under the header, part of the layout:
+no pane overlaps it, no toast floats over the panes, and what does not fit the line ends in
+"…" with no character cut in two. A long warning or the demo's last words are kept whole in
+the lab check panel. At 60x20, 80x24 and 100x30, in both languages, at the demo's end and with
+a progress file that cannot be used."""
+
+from __future__ import annotations
+
+import pytest
+from rich.cells import cell_len
+
+from tests.ui.harness import empty_recording, make_app
+from tests.ui.screen_text import screen_lines
+from tutor.cluster.events import ShowStep
+from tutor.demo import END_BODY, END_TITLE
+from tutor.ui.widgets.notice_bar import notice_text
+
+PANES = ("#status", "#doctor", "#steps", "#lesson", "#verdict", "#groups", "#ledger", "#pods", "#events", "Footer")
+
+
+def _assert_on_its_own_line(app) -> None:
+    from textual.widgets._toast import Toast
+
+    assert not list(app.screen.query(Toast))
+    bar = app.query_one("#notices")
+    assert bar.display and bar.region.height == 1
+    for selector in PANES:
+        for pane in app.query(selector):
+            if pane.display and pane.region.area:
+                assert not pane.region.overlaps(bar.region), (selector, pane.region, bar.region)
+    line = screen_lines(app)[bar.region.y].strip()
+    whole = " · ".join(notice_text(n) for n in reversed(list(app._notifications)))  # newest first
+    shown = line.rstrip("…").rstrip()
+    assert whole.startswith(shown) and shown, (line, whole)  # every character up to the cut, none split
+    assert cell_len(line) <= app.size.width
+
+
+SIZES = [(60, 20), (80, 24), (100, 30)]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", ["ko", "en"])
+async def test_the_demos_last_words_cover_no_pane(size, lang, tmp_path):
+    app = make_app(empty_recording(tmp_path), lang=lang, state_file=tmp_path / "p.json")
+    async with app.run_test(size=size, notifications=True) as pilot:
+        await pilot.pause(0.1)
+        app._show_step(ShowStep(8, 0.0, END_TITLE, END_BODY))  # as the demo ends
+        app._toast_passed([8])  # two notices at once
+        await pilot.pause(0.1)
+        _assert_on_its_own_line(app)
+        whole = f"{app.text(END_TITLE)}: {app.text(END_BODY)}"
+        if cell_len(whole) > size[0] - 2:  # not on the line whole: whole in the panel
+            panel = "".join(screen_lines(app)[r] for r in range(app.query_one("#doctor").region.y,
+                                                                 app.query_one("#doctor").region.bottom))
+            assert "tmux split-window" in panel.replace(" ", "").replace("│", "") or \
+                "tmuxsplit-window" in panel.replace(" ", "").replace("│", ""), panel
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize("problem", ["directory", "corrupt"])
+async def test_a_progress_file_problem_covers_no_pane(size, lang, problem, tmp_path):
+    state = tmp_path / "state" / "lwstutor" / "replay-empty.json"  # the replay's own progress file
+    if problem == "directory":
+        state.mkdir(parents=True)
+    else:
+        state.parent.mkdir(parents=True)
+        state.write_text("{not json")
+    app = make_app(empty_recording(tmp_path), lang=lang)
+    async with app.run_test(size=size, notifications=True) as pilot:
+        await pilot.pause(0.2)
+        assert app.session.progress.notice
+        _assert_on_its_own_line(app)
+        assert app.query_one("#doctor").display  # the whole of it, where x hides it
+        await pilot.press("escape")
+        await pilot.pause(0.1)
+        assert not app.query_one("#notices").display

@@ -1,0 +1,61 @@
+"""The palette's Screenshot saves an SVG where one can be saved, and says where in the
+learner's language: the Downloads folder when there is one, else the tutor's own state
+directory (never the working directory: it holds the learner's answer files)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.ui.harness import empty_recording, make_app
+from tests.ui.screen_text import screen_lines
+
+
+async def _screenshot(app, pilot) -> None:
+    app.deliver_screenshot()
+    for _ in range(60):  # the driver writes the file in a thread, then posts the outcome
+        await pilot.pause(0.05)
+        if app._notifications:
+            return
+    raise AssertionError("no notice after the screenshot")
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize("downloads", [True, False])
+async def test_the_screenshot_is_saved_and_said_in_the_learners_language(lang, downloads, tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    home.mkdir()
+    if downloads:
+        (home / "Downloads").mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_DOWNLOAD_DIR", raising=False)
+    monkeypatch.chdir(tmp_path)
+    app = make_app(empty_recording(tmp_path), lang=lang)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await _screenshot(app, pilot)
+        await asyncio.sleep(0)
+        where = home / "Downloads" if downloads else tmp_path / "state" / "lwstutor"
+        saved = list(where.glob("*.svg"))
+        assert len(saved) == 1 and saved[0].read_text().startswith("<svg")
+        assert not list(tmp_path.glob("*.svg"))  # nothing in the working directory
+        (notice,) = app._notifications
+        assert notice.severity == "information" and saved[0].name in notice.message.replace("\n", "")
+        shown = "\n".join(screen_lines(app))
+        assert ("스크린샷" in shown) == (lang == "ko") and ("Screenshot" in shown) == (lang == "en"), shown
+        assert "Failed" not in shown
+
+
+async def test_a_screenshot_that_cannot_be_saved_says_why_in_korean(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    home.mkdir()
+    (tmp_path / "not-a-dir").write_text("")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "not-a-dir"))  # no Downloads, no state dir either
+    monkeypatch.delenv("XDG_DOWNLOAD_DIR", raising=False)
+    app = make_app(empty_recording(tmp_path), lang="ko", state_file=tmp_path / "p.json")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await _screenshot(app, pilot)
+        (notice,) = app._notifications
+        assert notice.severity == "error" and notice.message.startswith("스크린샷을 저장하지 못했습니다")
+        assert "Traceback" not in notice.message and "Failed" not in notice.message
