@@ -58,7 +58,9 @@ class LessonPane(RedrawsOnChange, VerticalScroll):
                 with self.app.batch_update():
                     await md.update(markdown)
                     self.step = step
-                    if then is not None:
+                    # The app may have begun to close while the markdown was parsed: its other
+                    # widgets are gone then, and there is nothing left to draw beside it.
+                    if then is not None and self.is_attached and self.app.is_running:
                         then()
         finally:
             self._drawing = None
