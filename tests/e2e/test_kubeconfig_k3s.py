@@ -29,7 +29,7 @@ def test_a_stock_k3s_layout_connects_with_no_flags(lab, tmp_path):
         return subprocess.run([sys.executable, "-c", IN_ROOT, str(k3s), *argv, "--workdir", str(workdir)],
                               capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL, env=env)
 
-    res = lwstutor("doctor", "--json")
+    res = lwstutor("doctor", "--json", "--lang", "en")  # its "why" is in the learner's language
     assert res.returncode in (0, 1, 3), res.stderr
     out = json.loads(res.stdout)
     checks = {c["id"]: c for c in out["checks"]}
