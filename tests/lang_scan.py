@@ -24,7 +24,7 @@ from pathlib import Path
 
 import yaml
 
-from tutor.korean import PAIRS, final_sound
+from tutor.korean import PAIRS, choose
 
 ALLOWLIST = Path(__file__).parent / "data" / "latin_allowlist.yaml"
 
@@ -162,11 +162,7 @@ _BOTH = re.compile(r"[은는이가을를과와]\((?:[은는이가을를과와]|�
 
 def expected(word: str, p: str) -> str:
     """The form of particle p that fits after word, by tutor/korean.py's reading of its last sound."""
-    consonant, vowel = _CHOICE[p]
-    sound = final_sound(word)
-    if p in ("으로", "로"):
-        return consonant if sound == "C" else vowel
-    return consonant if sound else vowel
+    return choose(word, *_CHOICE[p], ro=p in ("으로", "로"))
 
 
 def _fits(word: str, p: str) -> bool:

@@ -66,9 +66,14 @@ def final_sound(word: str) -> str:
 
 def particle(word: str, spec: str) -> str:
     """The particle of the pair `spec` names that fits after `word`."""
-    consonant, vowel = PAIRS[spec]
+    return choose(word, *PAIRS[spec], ro=spec in ("으로", "로"))
+
+
+def choose(word: str, consonant: str, vowel: str, ro: bool = False) -> str:
+    """The form after a consonant or after a vowel, by the word's last sound; (으)로 (`ro`) takes
+    the vowel form after ㄹ too."""
     sound = final_sound(word)
-    if spec in ("으로", "로"):
+    if ro:
         return consonant if sound == "C" else vowel
     return consonant if sound else vowel
 
