@@ -112,7 +112,7 @@ def test_usage_and_help_read_well(cli, lang):
         code, out, err = cli(*sub, "--no-such-flag", "--lang", lang)
         found.read(out + err, lang, f"lwstutor {name} --no-such-flag --lang {lang}".replace("  ", " "))
     for argv in (["check", "--step", "x"], ["check", "--step", "99", "--replay", W], ["why"], ["record"],
-                 ["demo", "--speed", "0"], ["demo", "--kubeconfig", "F"], ["--lesson", "nope", "check", "--replay", W],
+                 ["demo", "--speed", "-1"], ["demo", "--kubeconfig", "F"], ["--lesson", "nope", "check", "--replay", W],
                  ["nope"], ["--lang", "xx"]):
         code, out, err = cli(*argv, "--lang", lang)
         found.read(out + err, lang, " ".join(["lwstutor", *argv, "--lang", lang]))
