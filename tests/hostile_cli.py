@@ -16,6 +16,18 @@ from pathlib import Path
 TIME_LIMIT = 45.0  # seconds: generous for a loaded 2-core machine; a hang is what this catches
 
 
+DEAD = "https://127.0.0.1:1"  # nothing listens on port 1: a refused connection, never a request sent
+
+
+def dead_kubeconfig(path: Path) -> Path:
+    """A kubeconfig whose only cluster refuses every connection."""
+    path.write_text(json.dumps({"apiVersion": "v1", "kind": "Config", "current-context": "dead",
+                                "clusters": [{"name": "dead", "cluster": {"server": DEAD}}],
+                                "users": [{"name": "u", "user": {"token": "t"}}],
+                                "contexts": [{"name": "dead", "context": {"cluster": "dead", "user": "u"}}]}))
+    return path
+
+
 def make_sandbox(root: Path) -> dict[str, str]:
     """The odd paths a learner (or a slip of the keyboard) can give, by name."""
     root.mkdir(parents=True, exist_ok=True)

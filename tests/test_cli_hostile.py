@@ -13,7 +13,7 @@ import re
 import pytest
 
 from tests.conftest import WALKTHROUGH
-from tests.hostile_cli import assert_one_line_error, lwstutor, make_sandbox, picture
+from tests.hostile_cli import dead_kubeconfig, assert_one_line_error, lwstutor, make_sandbox, picture
 
 W = str(WALKTHROUGH)
 DEAD = "https://127.0.0.1:1"  # nothing listens on port 1: a refused connection, never a request sent
@@ -77,11 +77,7 @@ CASES = [(cmd, path) for cmd, (_, said, _) in COMMANDS.items() for path in said 
 def sandbox(tmp_path):
     root = tmp_path / "sandbox"
     paths = make_sandbox(root)
-    dead = tmp_path / "dead.kubeconfig"
-    dead.write_text(json.dumps({"apiVersion": "v1", "kind": "Config", "current-context": "dead",
-                                "clusters": [{"name": "dead", "cluster": {"server": DEAD}}],
-                                "users": [{"name": "u", "user": {"token": "t"}}],
-                                "contexts": [{"name": "dead", "context": {"cluster": "dead", "user": "u"}}]}))
+    dead = dead_kubeconfig(tmp_path / "dead.kubeconfig")
     env = {"XDG_STATE_HOME": str(tmp_path / "state"), "HOME": str(tmp_path / "home")}
     return root, paths, {"{DEAD}": str(dead), "{OUT}": str(tmp_path / "out.jsonl")}, env
 

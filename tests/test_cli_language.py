@@ -10,7 +10,7 @@ from collections import defaultdict
 
 import pytest
 
-from tests.hostile_cli import make_sandbox
+from tests.hostile_cli import dead_kubeconfig, make_sandbox
 from tests.lang_scan import scan
 from tests.test_cli_hostile import COMMANDS, W, _argv
 from tutor.cli import COMMANDS as SUBCOMMANDS
@@ -36,11 +36,7 @@ def cli(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     root = tmp_path / "sandbox"
     paths = make_sandbox(root)
-    dead = tmp_path / "dead.kubeconfig"
-    dead.write_text(json.dumps({"apiVersion": "v1", "kind": "Config", "current-context": "dead",
-                                "clusters": [{"name": "dead", "cluster": {"server": DEAD}}],
-                                "users": [{"name": "u", "user": {"token": "t"}}],
-                                "contexts": [{"name": "dead", "context": {"cluster": "dead", "user": "u"}}]}))
+    dead = dead_kubeconfig(tmp_path / "dead.kubeconfig")
     subs = {"{DEAD}": str(dead), "{OUT}": str(tmp_path / "out.jsonl")}
 
     def run(*argv: str) -> tuple[int, str, str]:
