@@ -338,6 +338,14 @@ def up(lab_dir: Path | None = None, bin_dir: Path | None = None, apiserver_args:
     return lab
 
 
+# Kubernetes 1.37's native gang scheduling (scheduling.k8s.io/v1beta1 PodGroup, pod
+# spec.schedulingGroup) is beta and off by default: the gate goes on all three components, and the
+# API server also serves the group (pkg/controlplane/instance.go lists it as disabled by default).
+# The controller-manager needs it too, or a PodGroup's protection finalizer is never removed.
+GANG_GATE = "--feature-gates=GenericWorkload=true"
+GANG_API = "--runtime-config=scheduling.k8s.io/v1beta1=true"
+
+
 def _up(lab: Lab, apiserver_args: tuple[str, ...] = (), kcm_args: tuple[str, ...] = (),
         scheduler_args: tuple[str, ...] = (), kwok_pods: int = 110, node_bin: Path | None = None) -> None:
     from tests.e2e.labcluster.pki import make_pki
@@ -372,7 +380,8 @@ def _up(lab: Lab, apiserver_args: tuple[str, ...] = (), kcm_args: tuple[str, ...
         f"--service-account-key-file={pki / 'admin.key'}", f"--service-account-signing-key-file={pki / 'admin.key'}",
         f"--service-cluster-ip-range={SERVICE_CIDR}", "--endpoint-reconciler-type=none", "--allow-privileged=true",
         "--authorization-mode=Node,RBAC", "--disable-admission-plugins=ServiceAccount",
-        "--enable-priority-and-fairness=false", f"--cert-dir={lab.dir / 'apiserver-certs'}", *apiserver_args])
+        "--enable-priority-and-fairness=false", f"--cert-dir={lab.dir / 'apiserver-certs'}",
+        GANG_GATE, GANG_API, *apiserver_args])
     lab.wait_for("kube-apiserver /readyz", lambda: lab.get(f"https://{LOOPBACK}:{p['apiserver']}/readyz") == "ok",
                  proc=api)
     _write_kubeconfig(lab)
@@ -386,10 +395,10 @@ def _up(lab: Lab, apiserver_args: tuple[str, ...] = (), kcm_args: tuple[str, ...
         f"--secure-port={p['kcm']}", f"--root-ca-file={pki / 'ca.crt'}",
         f"--service-account-private-key-file={pki / 'admin.key'}", "--use-service-account-credentials=false",
         "--controllers=*", "--node-monitor-grace-period=3m20s", f"--cert-dir={lab.dir / 'kcm-certs'}",
-        *kcm_args])
+        GANG_GATE, *kcm_args])
     sched = lab.start("kube-scheduler", common + [f"--secure-port={p['scheduler']}",
                                                   f"--cert-dir={lab.dir / 'scheduler-certs'}",
-                                                  *scheduler_args])
+                                                  GANG_GATE, *scheduler_args])
     lab.wait_for("kube-controller-manager /healthz",
                  lambda: lab.get(f"https://{LOOPBACK}:{p['kcm']}/healthz", insecure=True) == "ok", proc=kcm)
     lab.wait_for("kube-scheduler /healthz",
