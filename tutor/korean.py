@@ -28,7 +28,8 @@ _LETTER = {"l": "ㄹ", "r": "ㄹ", "m": "C", "n": "C"}
 _LOANWORDS = {"template": "C", "set": "C", "statefulset": "C", "secret": "C", "script": "C", "log": "",
               "job": "C", "group": "C", "ready": "", "policy": "", "json": "C", "hash": "", "revision": "C",
               "available": "ㄹ", "exec": "C", "kubectl": "ㄹ", "key": "", "partition": "C", "selector": "",
-              "kwok": "C"}  # 쿽
+              "kwok": "C",  # 쿽
+              "grep": "C", "limit": "C"}  # 그렙, 리밋
 _TRAILING = re.compile(r"[\s\"'`)\]}>.,:;!?]+$")
 
 
