@@ -70,10 +70,10 @@ OPTIONS = {o.dest: o for o in (
     Option(("--step",), "only step N (repeatable)", "N 단계만 (여러 번 줄 수 있습니다)",
            kwargs={"action": "append", "metavar": "N"}, number={"integer": True}),
     Option(("--json",), "machine-readable output", "프로그램이 읽을 JSON 출력", False, {"action": "store_true"}),
-    Option(("--duration",), "stop after S seconds (default: until Ctrl-C)", "S초 뒤에 멈춥니다 (기본값: Ctrl-C까지)",
+    Option(("--duration",), "stop after S seconds (default: until Ctrl-C)", "주어진 초가 지나면 멈춥니다 (기본값: Ctrl-C까지)",
            kwargs={"metavar": "S"}, number={"positive": True, "what": SECONDS}),
     Option(("--overwrite",), "replace FILE if it is an earlier lwstutor recording (never any other file)",
-           "FILE이 예전 lwstutor 녹화 파일이면 바꿉니다 (다른 파일은 절대 바꾸지 않습니다)",
+           "녹화할 파일이 예전 lwstutor 녹화 파일이면 바꿉니다 (다른 파일은 절대 바꾸지 않습니다)",
            False, {"action": "store_true"}),
     Option(("--lws-version",), "LWS release to note in the header", "헤더에 적어 둘 LWS 릴리스", ""),
 )}
@@ -104,11 +104,11 @@ COMMANDS = {
     "record": Command("tutor.commands.record:run_record", CLUSTER + ("lang", "poll", "duration", "overwrite",
                                                                      "lws_version"),
                       ("record the cluster and the answer files into FILE (JSON Lines)",
-                       "클러스터와 답안 파일을 FILE에 녹화합니다 (JSON Lines)"),
+                       "클러스터와 답안 파일을 파일 하나에 녹화합니다 (한 줄에 JSON 하나씩)"),
                       positionals=(("file", {"metavar": "FILE"}),)),
     "why": Command("tutor.commands.why:run_why", CLUSTER + ("lang", "replay", "json"),
                    ("why POD is Pending, or why its node fits it: node by node (read-only)",
-                    "POD가 왜 Pending인지, 또는 왜 그 노드에 맞는지 노드별로 보여 줍니다 (읽기만 합니다)"),
+                    "파드가 왜 Pending인지, 또는 왜 그 노드에 맞는지 노드별로 보여 줍니다 (읽기만 합니다)"),
                    positionals=(("pod", {"metavar": "POD"}),)),
 }
 DESCRIPTION = ("A terminal tutor for LeaderWorkerSet that watches your cluster and your answer files while you work.",
@@ -125,6 +125,8 @@ def _add_options(p: argparse.ArgumentParser, takes: tuple[str, ...], prefix: str
             **{k: f", {getattr(lesson, k)}" if lesson else "" for k in ("namespace", "workdir")})
         plain = not {"action", "choices", "metavar"} & opt.kwargs.keys()  # else argparse names it well
         kwargs = {"metavar": dest.upper(), **opt.kwargs} if plain else dict(opt.kwargs)
+        if "metavar" in kwargs:
+            kwargs["metavar"] = cli_words.metavar(kwargs["metavar"], lang)
         if opt.number is not None:
             kwargs["type"] = cli_words.number(lang, **opt.number)
         p.add_argument(*opt.flags, dest=prefix + dest, default=argparse.SUPPRESS,
@@ -172,14 +174,14 @@ def build_parser(lesson=None, json_errors: bool = False, lang: str = "en") -> ar
     root.add_argument("--version", action="version", version=f"lwstutor {__version__}",
                       help=pick(cli_words.VERSION, lang))
     _add_options(root, COMMANDS[""].options, "", lesson, lang)
-    sub = root.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = root.add_subparsers(dest="command", metavar=cli_words.metavar("COMMAND", lang), parser_class=_Parser)
     for name, cmd in COMMANDS.items():
         if name:
             text = say(lang, *cmd.help)
             p = sub.add_parser(name, help=text, description=text, lang=lang)
             p.json_errors = json_errors
             for pos, kwargs in cmd.positionals:
-                p.add_argument(pos, **kwargs)
+                p.add_argument(pos, **{**kwargs, "metavar": cli_words.metavar(kwargs["metavar"], lang)})
             _add_options(p, cmd.options, _AFTER, lesson, lang)
     return root
 

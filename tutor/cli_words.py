@@ -27,6 +27,14 @@ OPTIONALS = ("options", "옵션")
 HELP = ("show this help message and exit", "이 도움말을 보여 주고 끝냅니다")
 VERSION = ("show the version and exit", "버전을 보여 주고 끝냅니다")
 SEE_HELP = ("help: {prog} --help", "도움말: {prog} --help")
+# What an option's value is, as the help and the usage name it: argparse's capitals in English,
+# the word itself in Korean (a Korean reader reads FILE as letters, not as 파일).
+METAVARS = {"FILE": "파일", "DIR": "디렉터리", "NAME": "이름", "CONTEXT": "컨텍스트", "NAMESPACE": "네임스페이스",
+            "SPEED": "배속", "S": "초", "N": "단계", "LWS_VERSION": "버전", "POD": "파드", "COMMAND": "명령"}
+
+
+def metavar(name: str, lang: str) -> str:
+    return METAVARS.get(name, name) if lang == "ko" else name
 
 
 def peek_lang(argv: list) -> str | None:
@@ -123,6 +131,29 @@ class KoreanHelpFormatter(argparse.HelpFormatter):
             self._width += extra
         first, *rest = text.split("\n")
         return "\n".join([first, *((" " * extra + line) if line.strip() else line for line in rest)])
+
+    # argparse lines the help up by characters; a Korean value name (파일) takes two columns per
+    # syllable, so the column where the help starts is measured in cells here.
+    def add_argument(self, action):  # noqa: D102 - argparse's, measured in cells
+        super().add_argument(action)
+        if action.help is not argparse.SUPPRESS:
+            shown = [self._format_action_invocation(a) for a in (action, *self._iter_indented_subactions(action))]
+            self._action_max_length = max(self._action_max_length, max(map(cells, shown)) + self._current_indent)
+
+    def _format_action(self, action):  # noqa: D102 - argparse's, measured in cells
+        help_position = min(self._action_max_length + 2, self._max_help_position)
+        header = self._format_action_invocation(action)
+        fits = cells(header) <= help_position - self._current_indent - 2
+        lines = self._split_lines(self._expand_help(action), max(self._width - help_position, 11)) \
+            if action.help and action.help.strip() else []
+        indent = " " * self._current_indent
+        if lines and fits:
+            pad = " " * (help_position - self._current_indent - cells(header))
+            parts = [f"{indent}{header}{pad}{lines[0]}\n"] + [" " * help_position + line + "\n" for line in lines[1:]]
+        else:
+            parts = [f"{indent}{header}\n"] + [" " * help_position + line + "\n" for line in lines]
+        parts += [self._format_action(sub) for sub in self._iter_indented_subactions(action)]
+        return self._join_parts(parts)
 
     def _split_lines(self, text, width):  # noqa: D102 - argparse's
         return wrap_cells(" ".join(text.split()), width)
