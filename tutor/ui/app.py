@@ -49,7 +49,7 @@ from tutor.ui.widgets.lesson_pane import LessonPane
 from tutor.ui.widgets.notice_bar import NoticeBar, notice_text
 from tutor.ui.widgets.status_bar import StatusBar
 from tutor.ui.widgets.step_list import StepList, step_strip
-from tutor.ui.widgets.verdict_box import VerdictBox
+from tutor.ui.widgets.verdict_box import STYLE as STATUS_WORDS, VerdictBox
 
 TALL_ROWS = 32  # from this many rows the step list shows; below, a strip in the lesson's border
 NOTICE_SECONDS = 6  # a notice takes a row from the panes while it shows: it goes soon, or at esc
@@ -439,7 +439,8 @@ class TutorApp(ConfirmedActions, App):
         self.query_one(VerdictBox).show(s.verdicts.get(n), n in s.progress.passed,
                                         {"checking": self.text("checking…"), "passed": self.text("passed"),
                                          "now": self.text("now"), "title": self.text("Verdict"),
-                                         "more": self.text("↓ more")})
+                                         "more": self.text("↓ more"),
+                                         **{word: self.text(word) for word, _ in STATUS_WORDS.values()}})
 
     def _draw_step_strip(self, current: int | None = None) -> None:
         """On a short terminal the step list has no room: the steps and their marks go on one line
@@ -500,9 +501,11 @@ class TutorApp(ConfirmedActions, App):
             self.screen.show(self.session.store, self.session.lesson.namespace, self.session.lang, self.text)
 
     def step_pods(self) -> tuple[str, ...]:
-        """The pods the current step is about: those its checker reads by name (the lesson's)."""
+        """The pods and nodes the current step is about: the pods its checker reads by name, and
+        the nodes its lesson names (lesson.yaml `nodes`)."""
         s = self.session
-        return tuple(s.lesson.step(s.progress.current).checks().READS.pods)
+        step = s.lesson.step(s.progress.current)
+        return (*step.checks().READS.pods, *step.nodes)
 
     def ledger_shown(self) -> bool:
         """The node ledger takes the groups pane's place on the steps about where pods land (the
@@ -621,6 +624,9 @@ class TutorApp(ConfirmedActions, App):
         """The footer's and the help's words in the learner's language (the bindings keep their
         keys and actions; Textual's footer reads the words from the app's binding map)."""
         localise_bindings(self, self.session.lang, self._english_keys)
+        for screen in self.screen_stack:  # a screen with keys of its own (the timeline) follows
+            if isinstance(screen, TimelineScreen) and screen.is_mounted:
+                screen.localise(self.session.lang)
         self._drawn.pop("bindings", None)  # the words changed: fit them again
         self._fit_footer()
 

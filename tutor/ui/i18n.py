@@ -51,6 +51,8 @@ KO = {
     "What you just saw": "방금 본 것",
     "checking…": "확인 중…",
     "passed": "통과함",
+    # the verdict's status, as its label
+    "PASS": "통과", "FAIL": "실패", "WAIT": "대기", "ERROR": "오류", "UNCONFIRMED": "확인 불가",
     "now": "지금",
     "Verdict": "판정",
     "↓ more": "↓ 더 있음",

@@ -115,6 +115,15 @@ class TimelineScreen(ClosesItself, Screen[None]):
 
     _composed = False
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._english_keys: dict = {}  # its bindings as declared, so a switch back is exact
+
+    def localise(self, lang: str) -> None:
+        """Its own key words in the learner's language (the app calls it on a switch, too)."""
+        localise_bindings(self, lang, self._english_keys)
+        self.refresh_bindings()
+
     def compose(self) -> ComposeResult:
         yield Static(id="timeline-title")
         yield TimelineView(id="timeline")
@@ -122,7 +131,7 @@ class TimelineScreen(ClosesItself, Screen[None]):
 
     def on_mount(self) -> None:
         self._composed = True
-        localise_bindings(self, self.app.session.lang, {})
+        self.localise(self.app.session.lang)
         for view in self.query(TimelineView):  # none if t closed it while it mounted
             view.focus()
         self.app.redraw_timeline()

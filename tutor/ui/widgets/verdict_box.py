@@ -87,6 +87,7 @@ class VerdictBox(RedrawsOnChange, VerticalScroll):
 def _verdict_text(verdict: Verdict, latched: bool, labels: dict[str, str]) -> Text:
     t = Text()
     word, style = STYLE[verdict.status]
+    word = labels.get(word, word)  # the status in the learner's language
     if latched and not verdict.passed:
         t.append(f" {labels['passed']} ", style="bold reverse green")
         t.append(f"  {labels['now']}: ", style="dim")
