@@ -90,6 +90,7 @@ class Step:
     titles: dict[str, str]
     texts: dict[str, StepText] = field(default_factory=dict, compare=False)
     ledger: bool = False  # the node ledger in the groups pane's place: a step about where pods land
+    nodes: tuple[str, ...] = ()  # the nodes the step is about (the ledger shows them first)
     story: StoryRef | None = None
     predict: tuple[Question, ...] = ()  # asked before the story's episode, graded by it
     package: str = ""  # the lesson's checkers (<package>.<id with _ for ->)
@@ -256,7 +257,8 @@ def load(lesson_id: str = DEFAULT, root: Path | None = None) -> Lesson:
                                          str(path), words.get("solution", {}).get(lang, "Solution"))
         story = _story(raw.get("story"), where=stem)
         steps.append(Step(number, raw["id"], tuple(raw.get("files") or ()), dict(raw.get("title") or {}), texts,
-                          ledger=bool(raw.get("ledger")), story=story, predict=_predict(raw.get("predict"), story, stem),
+                          ledger=bool(raw.get("ledger")), nodes=_node_names(raw.get("nodes"), stem),
+                          story=story, predict=_predict(raw.get("predict"), story, stem),
                           package=f"tutor.lessons.{lesson_id}.checks"))
     try:
         watched = kind_table.chosen(_names(meta.get("kinds"), "kinds"))
@@ -277,6 +279,14 @@ def load(lesson_id: str = DEFAULT, root: Path | None = None) -> Lesson:
         intro=intro,
         kinds=watched,
     )
+
+
+def _node_names(raw: object, stem: str) -> tuple[str, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or not all(isinstance(x, str) and x for x in raw):
+        raise LessonError(f"step {stem}: nodes is a list of node names")
+    return tuple(raw)
 
 
 def _names(raw: object, key: str) -> tuple[str, ...] | None:

@@ -37,7 +37,9 @@ class LiveData(NamedTuple):
     lang: str
     t: Translate
     unavailable: Callable[[str], str]  # why a resource cannot be shown (forbidden, CRD missing), or ""
-    about: tuple[str, ...] = ()  # the pods the current step is about (the ledger shows their nodes first)
+    # the pods and nodes the current step is about (the ledger shows those nodes, and the nodes of
+    # those pods, first)
+    about: tuple[str, ...] = ()
 
 
 def phase_text(pod: dict) -> Text:

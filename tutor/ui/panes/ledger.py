@@ -180,10 +180,11 @@ def node_lines(n: dict, used: int, holders: list[Text], others: int, gpu: str, t
     return out
 
 
-def about_first(nodes: list[dict], about: set[str]) -> list[dict]:
-    """The nodes by name, those the step is about (where its pods are) first: in a short pane
-    they are the ones in view."""
-    return sorted(nodes, key=lambda n: (o.name(n) not in about, o.name(n)))
+def about_first(nodes: list[dict], where: set[str], about: tuple[str, ...] = ()) -> list[dict]:
+    """The nodes by name, those the step is about first (where its pods are, and the nodes it
+    names: its pods may not be placed yet): in a short pane they are the ones in view."""
+    first = where | set(about)
+    return sorted(nodes, key=lambda n: (o.name(n) not in first, o.name(n)))
 
 
 def ledger_tail(waiting: list[LedgerRow], count: int, namespace: str, gpu: str, t: Translate,
@@ -222,7 +223,7 @@ def ledger_view(store: Store, namespace: str, gpu: str, t: Translate = english, 
             pending.append(row)
     where = {ledger_row(pods[name]).node for name in about if name in pods}
     parts: list[RenderableType] = []
-    for n in about_first(nodes, where):
+    for n in about_first(nodes, where, about):
         here = rows[o.name(n)]
         used = sum(r.holds(gpu) for r in here)
         others = sum(1 for r in here if not r.holds(gpu))
@@ -364,7 +365,7 @@ class Ledger:
         parts = []
         empty = _NodeHolders()
         where = {self._rows[name].row.node for name in about if name in self._rows}
-        for n in about_first(nodes, where):
+        for n in about_first(nodes, where, about):
             here = self._nodes.get(o.name(n), empty)
             parts += node_lines(n, here.used, here.lines(), here.others, gpu, t,
                                 here.group_names() if compact else None)
