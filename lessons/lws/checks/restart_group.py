@@ -215,7 +215,9 @@ def check(ctx: Context) -> Verdict:
                      "(the rolling update has replaced llm-1 since).",
                      "llm-0-1이 실패하자 LWS가 그룹 0만 다시 만들었습니다. 그때 llm-0은 UID가 바뀌고 llm-1은 "
                      "그대로였습니다(llm-1은 그 뒤 롤링 업데이트가 바꿨습니다)."))
-    return passed(message, evidence, f"llm-0: {g0} → {uid0}", kept, *notes, *story)
+    # No window of llm's newest facts here: the step's own episode follows a pass, in order
+    # (timeline_recap), and a later rollout's lines would come before it, cut from their start.
+    return passed(message, evidence, f"llm-0: {g0} → {uid0}", kept, *notes)
 
 
 def _told(ctx: Context, f: Fact) -> str:
