@@ -62,7 +62,8 @@ def allowlist() -> Allowlist:
 
 HANGUL = "가-힣ᄀ-ᇿ㄰-㆏"
 _HANGUL_CHAR = re.compile(f"[{HANGUL}]")
-_CODE = re.compile(r"`[^`\n]*`|(?<![A-Za-z])'[^'\s]+'")  # code, and a value quoted as typed ('nope')
+# code, and a value or key quoted as typed ('nope', "format")
+_CODE = re.compile(r"`[^`\n]*`|(?<![A-Za-z])'[^'\s]+'|(?<![A-Za-z])\"[^\"\s]+\"")
 # A run of what an identifier, a path, a flag or a word is made of (no spaces, quotes, brackets)
 _TOKEN = re.compile(r"[A-Za-z0-9_.\-/=:@$~*+%#&]+")
 _IDENT_CHARS = re.compile(r"[0-9_./=:@$~*+%#&-]")
@@ -117,10 +118,10 @@ def latin_words(line: str, verbatim: tuple[str, ...] = (), code: frozenset[str] 
     """The plain Latin words of a Korean line that are not the learner's to type (nor allowed).
     `code`: words the text around it writes as code (a lesson's backticks, lost once rendered)."""
     allowed = allowlist()
+    if verbatim:  # first: a quote may hold quotes of its own (Container image "busybox:1.36" already ...)
+        line = _blank(line, _verbatim_spans(line, verbatim))
     line = _blank(line, [m.span() for m in _CODE.finditer(line)])
     line = _blank(line, _command_spans(line, allowed.commands))
-    if verbatim:
-        line = _blank(line, _verbatim_spans(line, verbatim))
     out = []
     after_flag = False
     for m in _TOKEN.finditer(line):
@@ -219,16 +220,49 @@ def raw_errors(line: str) -> list[Finding]:
 
 # --- the whole ---------------------------------------------------------------------------------
 
-def scan(text: str, lang: str, verbatim: tuple[str, ...] = (), code: frozenset[str] = frozenset()) -> list[Finding]:
+_EDGE = re.compile(f"^[\\s{_BOX}]+|[\\s{_BOX}]+$")  # a pane's border and padding around a line
+
+
+def _wrapped(word: str, line: str, before: str, after: str, verbatim: tuple[str, ...],
+             code: frozenset[str]) -> bool:
+    """True when `word`, first or last on its line of a wrapped pane, is a piece the wrap cut
+    from a word or a quote the learner reads whole across the two lines: a name cut between its
+    letters ("topolo|gy", "progress.js|on"), or an event message's last word alone on its line."""
+    inner = _EDGE.sub("", line)
+    prev, nxt = _EDGE.sub("", before), _EDGE.sub("", after)
+    if inner.startswith(word) and prev:
+        tail = _TOKEN.search(prev[::-1])
+        glued = (tail.group(0)[::-1] if tail and prev.endswith(tail.group(0)[::-1]) else "") + word
+        if glued != word and not latin_words(glued, verbatim, code):
+            return True
+        quote = " ".join(prev.split()[-3:] + [word])
+        if any(quote in v for v in verbatim):
+            return True
+    if _SENTENCE_END.sub("", inner).endswith(word) and nxt:
+        head = _TOKEN.match(nxt)
+        if head and not latin_words(word + head.group(0), verbatim, code):
+            return True
+    return False
+
+
+def scan(text: str, lang: str, verbatim: tuple[str, ...] = (), code: frozenset[str] = frozenset(),
+         wrapped: bool = False) -> list[Finding]:
     """Every finding in the text, line by line, for a reader of `lang` ("ko" or "en").
     `verbatim`: texts the screen quotes as their authors wrote them (the cluster's event messages,
-    the learner's files): runs of words from them are not judged as the tutor's words."""
+    the learner's files): runs of words from them are not judged as the tutor's words.
+    `wrapped`: the lines are one pane's, wrapped by its width, so a word cut at a line's edge is
+    read with its other piece, as the learner reads it."""
     out: list[Finding] = []
-    for line in text.splitlines():
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
         if not line.strip():
             continue
         if lang == "ko":
-            out += [Finding("latin", w, line.strip()) for w in latin_words(line, verbatim, code)]
+            words = latin_words(line, verbatim, code)
+            if wrapped:
+                before, after = lines[i - 1] if i else "", lines[i + 1] if i + 1 < len(lines) else ""
+                words = [w for w in words if not _wrapped(w, line, before, after, verbatim, code)]
+            out += [Finding("latin", w, line.strip()) for w in words]
             out += particle_findings(line)
         else:
             out += [Finding("hangul", m.group(0), line.strip())

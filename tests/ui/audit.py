@@ -7,8 +7,8 @@ Rules (with the language rules of tests/lang_scan.py):
   footer            a footer without q and ? while a screen with a footer is up
   pods-column       a pod's row without its whole name or its phase
   nodes-column      a node's line without its name or its GPUs used/total
-  step-node         the node the step is about (step 7: the KWOK nodes, step 8: lab-server) not
-                    in view while the node ledger is shown
+  step-node         a node the step is about (lesson.yaml `nodes`: step 7's KWOK nodes, step 8's
+                    lab-server) not in view while the node ledger is shown
   step-mismatch     the lesson and the verdict showing different steps on one frame
   app-ended         the app ended (or raised) while the learner was using it
   did-not-settle    the app still runs but a replay did not settle in the test's time (a slow
@@ -31,7 +31,6 @@ from tests.ui.screen_text import cells, screen_lines
 from tutor.cluster import objects as o
 
 PANES = ("#steps", "#lesson", "#verdict", "#doctor", "#groups", "#ledger", "#pods", "#events", "#timeline")
-STEP_NODES = {7: ("gpu-a", "gpu-b"), 8: ("lab-server",)}
 
 
 @dataclass(frozen=True)
@@ -68,8 +67,9 @@ class Audit:
         lines = screen_lines(app)
         lang = app.session.lang
         quoted, code = verbatim(app), code_words(app)
-        for f in scan(shown_text(app, lines), lang, verbatim=quoted, code=code):
-            self.add(f.rule, f.text, moment, f.line[:120])
+        for text, wrapped in shown_blocks(app, lines):
+            for f in scan(text, lang, verbatim=quoted, code=code, wrapped=wrapped):
+                self.add(f.rule, f.text, moment, f.line[:120])
         # The verdict's whole text, unwrapped, as it reads once scrolled or zoomed: a particle
         # is read with its word even where the pane wraps between them.
         for f in scan(app.query_one("#verdict").text(), lang, verbatim=quoted, code=code):
@@ -99,6 +99,11 @@ class Audit:
     def _footer(self, app, lines: list[str], moment: str) -> None:
         if isinstance(app.screen, ModalScreen) or not lines:
             return
+        from textual.widgets import Footer
+        from textual.widgets._footer import FooterKey
+
+        if not any(f.query(FooterKey) for f in app.screen.query(Footer)):
+            return  # still composing its keys (it recomposes when they change): the next frame has them
         footer = lines[-1]
         missing = [k for k, pattern in (("q", r"(?:^|\s)q\s"), ("?", r"(?:^|\s)\?\s")) if not re.search(pattern, footer)]
         if missing:
@@ -154,7 +159,7 @@ class Audit:
                 self.add("nodes-column", f"nodes pane {region.width} cols: {node} without its GPUs used/total "
                                          f"«{row.strip()}»", moment)
         step = app.session.progress.current
-        wanted = [n for n in STEP_NODES.get(step, ()) if n in node_names(app)]
+        wanted = [n for n in app.session.lesson.step(step).nodes if n in node_names(app)]
         for n in wanted:
             if n not in shown:
                 self.add("step-node", f"step {step}: {n} not in view in the nodes pane ({region.width}x{region.height})",
@@ -179,7 +184,10 @@ class Audit:
             return
         other = [n for n, v in verdicts.items() if n != shown and v is not None and _said(v.message, box)]
         if other:
-            self.add("step-mismatch", f"the lesson shows step {shown}, the verdict step {other[0]}", moment)
+            pane = app.query_one("#lesson")
+            self.add("step-mismatch", f"the lesson shows step {shown}, the verdict step {other[0]} (the pane "
+                                      f"drew step {pane.step}, still drawing: {not pane.drawn}; current "
+                                      f"{app.session.progress.current})", moment)
 
     # --- the report ----------------------------------------------------------------------------
     def report(self) -> str:
@@ -205,19 +213,29 @@ class Audit:
                 [f.__dict__ for f in self.findings], ensure_ascii=False, indent=0))
 
 
-def shown_text(app, lines: list[str]) -> str:
-    """The text the learner reads: the whole screen, or under a modal (help, a confirm, the
-    palette, a prediction) the modal alone; the screen behind it is dimmed and cut by it."""
-    if not isinstance(app.screen, ModalScreen):
-        return "\n".join(lines)
-    out = []
-    for w in app.screen.children:
-        entry = app.screen._compositor.visible_widgets.get(w)
-        if entry is None:
-            continue
-        region = entry[1].intersection(entry[0])
-        out += [cells(lines[y], region.x, region.right) for y in range(region.y, min(region.bottom, len(lines)))]
-    return "\n".join(out)
+def shown_blocks(app, lines: list[str]) -> list[tuple[str, bool]]:
+    """The text the learner reads, in blocks read on their own: each pane's lines (wrapped by its
+    width: a word may be cut at a line's edge), then the rest of the screen (header, notices,
+    footer). Under a modal (help, a confirm, the palette, a prediction) the modal alone, each of
+    its parts a block: the screen behind it is dimmed and cut by it."""
+    if isinstance(app.screen, ModalScreen):
+        out = []
+        for w in app.screen.children:
+            entry = app.screen._compositor.visible_widgets.get(w)
+            if entry is None:
+                continue
+            region = entry[1].intersection(entry[0])
+            out.append(("\n".join(cells(lines[y], region.x, region.right)
+                                  for y in range(region.y, min(region.bottom, len(lines)))), True))
+        return out
+    regions = pane_regions(app, on_top=True)
+    out, rest = [], list(lines)
+    for region in regions.values():
+        out.append(("\n".join(cells(lines[y], region.x, region.right)
+                              for y in range(region.y, min(region.bottom, len(lines)))), True))
+        for y in range(region.y, min(region.bottom, len(lines))):
+            rest[y] = cells(rest[y], 0, region.x) + " " * region.width + cells(rest[y], region.right, 10**6)
+    return out + [("\n".join(rest), False)]
 
 
 def code_words(app) -> frozenset[str]:
@@ -243,12 +261,13 @@ def visible_region(app, widget):
     return shown if shown.area else None
 
 
-def pane_regions(app) -> dict:
+def pane_regions(app, on_top: bool = False) -> dict:
+    """Where each pane shows, on the main screen and the one on top; `on_top`: the top one's only."""
     out = {}
     main = app.screen_stack[0]
     maximized = main.maximized
     for pane_id in PANES:
-        for w in (*main.query(pane_id), *app.screen.query(pane_id)):
+        for w in (*(() if on_top and app.screen is not main else main.query(pane_id)), *app.screen.query(pane_id)):
             if maximized is not None and w is not maximized and w.screen is main:
                 continue
             comp = w.screen._compositor.visible_widgets.get(w)

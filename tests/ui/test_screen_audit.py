@@ -289,6 +289,17 @@ KEYS = [*"nphsrltwzxgy", *"123456789", "tab", "shift+tab", "escape", "question_m
         "pageup", "pagedown", "home", "end", "left", "right", "enter"]
 PALETTE_KEYS = [*"hintsepolau", "힌", "트", "단", "계", "backspace", "up", "down", "escape"]
 STORM_KEYS = 200
+
+
+async def _painted(pilot, limit_s: float = 5) -> None:
+    """Until the screen could be painted: inside a batch update (a step's text and its verdict
+    changing together) Textual paints nothing, so the widgets' half-changed state there is no
+    frame the learner sees."""
+    await pilot.pause()
+    for _ in range(int(limit_s / 0.02)):
+        if not pilot.app._batch_count:
+            return
+        await pilot.pause(0.02)
 LOOK_EVERY = 20
 
 
@@ -314,9 +325,10 @@ async def test_a_key_storm_never_ends_the_app_and_every_frame_reads_well(w, h, t
                 if not app.is_running:
                     break
                 if i % LOOK_EVERY == LOOK_EVERY - 1:
-                    await pilot.pause()
+                    await _painted(pilot)
                     audit.look(app, f"after keys {' '.join(pressed[-8:])} (#{i + 1})")
             await pilot.pause(0.2)
+            await _painted(pilot)
             audit.look(app, "after the storm")
     except Exception as exc:  # noqa: BLE001
         audit.fell(app, exc, f"storm, after {' '.join(pressed[-10:])}")
