@@ -219,7 +219,7 @@ def test_korean_help_fits_half_a_laptop(columns, monkeypatch, capsys):
 PARSE_ERRORS = [
     (["--bogus"], "unrecognized arguments: --bogus", "알 수 없는 인자입니다: --bogus"),
     (["demo", "--pause"], "expected one argument", "값이 하나 필요합니다"),
-    (["record"], "the following arguments are required: FILE", "다음 인자가 필요합니다: FILE"),
+    (["record"], "the following arguments are required: FILE", "다음 인자가 필요합니다: 파일"),
     (["nonsense"], "invalid choice: 'nonsense'", "'nonsense'는 없는 명령입니다"),
     (["check", "--step", "x"], "'x' is not a whole number", "'x'는 정수가 아닙니다"),
     (["check", "--json=yes"], "--json takes no value", "--json 옵션은 값을 받지 않습니다"),

@@ -91,7 +91,7 @@ def argparse_error(message: str, lang: str) -> str:
         parts = m.groupdict()
         if ko is None:  # "argument X: message": say which option, then its message
             arg, rest = parts["arg"], parts["rest"]
-            if arg == "COMMAND" and rest.startswith("invalid choice: "):
+            if arg in ("COMMAND", metavar("COMMAND", lang)) and rest.startswith("invalid choice: "):
                 value = re.match(r"invalid choice: (.*?) \(choose from (.*)\)\Z", rest, re.S)
                 if value:
                     return say(lang, "invalid choice: {value} is not a command (there are: {choices})",
@@ -120,17 +120,31 @@ class KoreanHelpFormatter(argparse.HelpFormatter):
     def add_usage(self, usage, actions, groups, prefix=None):  # noqa: D102 - argparse's
         return super().add_usage(usage, actions, groups, prefix if prefix is not None else pick(USAGE, self.lang))
 
-    def _format_usage(self, usage, actions, groups, prefix):  # noqa: D102 - argparse's
-        extra = cells(prefix) - len(prefix) if prefix else 0  # "사용법: " takes 3 more columns than characters
-        if not extra:
-            return super()._format_usage(usage, actions, groups, prefix)
-        self._width -= extra
+    def _format_usage(self, usage, actions, groups, prefix):  # noqa: D102 - argparse's, wrapped in cells
+        # argparse wraps the usage by characters: a Korean prefix (사용법:) and value names (파일)
+        # take two columns a syllable, so its lines ran past the terminal. It is laid out on one
+        # line, then wrapped here by the columns each part takes.
+        width = self._width
+        self._width = 10**6
         try:
             text = super()._format_usage(usage, actions, groups, prefix)
         finally:
-            self._width += extra
-        first, *rest = text.split("\n")
-        return "\n".join([first, *((" " * extra + line) if line.strip() else line for line in rest)])
+            self._width = width
+        line = " ".join(text.split())
+        head = f"{prefix}{self._prog}"
+        if not line.startswith(head) or cells(line) <= width:
+            return text
+        parts = re.findall(r"\[[^\[\]]*\]|\([^()]*\)|\S+", line[len(head):])
+        indent = " " * (cells(head) + 1)
+        out, cur = [], head
+        for part in parts:
+            if cells(cur) + 1 + cells(part) > width and cur.strip() and cur != head:
+                out.append(cur)
+                cur = indent + part
+            else:
+                cur = f"{cur} {part}"
+        out.append(cur)
+        return "\n".join(out) + "\n\n"
 
     # argparse lines the help up by characters; a Korean value name (파일) takes two columns per
     # syllable, so the column where the help starts is measured in cells here.

@@ -102,7 +102,7 @@ class Audit:
         from textual.widgets import Footer
         from textual.widgets._footer import FooterKey
 
-        if not any(f.query(FooterKey) for f in app.screen.query(Footer)):
+        if not any(k.region.area for f in app.screen.query(Footer) for k in f.query(FooterKey)):
             return  # still composing its keys (it recomposes when they change): the next frame has them
         footer = lines[-1]
         missing = [k for k, pattern in (("q", r"(?:^|\s)q\s"), ("?", r"(?:^|\s)\?\s")) if not re.search(pattern, footer)]

@@ -260,6 +260,7 @@ async def test_the_end_of_the_demo_reads_well(w, h, lang):
         async with app.run_test(size=(w, h), notifications=True) as pilot:
             await settled(pilot, timeout=120)
             await _wait(pilot, lambda: any(n.title for n in app._notifications), 5)
+            await _painted(pilot)
             audit.look(app, "the end of the demo")
     except Exception as exc:  # noqa: BLE001
         audit.fell(app, exc, "while driven")
