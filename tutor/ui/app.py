@@ -648,7 +648,7 @@ class TutorApp(ConfirmedActions, App):
             s = self.session
             try:
                 findings = run(api_client, s.lesson.namespace, s.workspace.workdir, s.lesson.gpu_resource, lang=s.lang,
-                               reads=s.lesson.kinds)
+                               reads=s.lesson.kinds, lab=s.lesson.lab)
             except Exception:  # noqa: BLE001 - the preflight is advice; the watches report real trouble
                 return
             self.post_message(DoctorDone(findings))
