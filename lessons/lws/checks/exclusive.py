@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from tutor.checks.common import file_then_live, lwt, misplaced_fields, pods_running, template_gpus, templates
-from tutor.checks.context import Context
-from tutor.checks.reads import EXPLAIN, Reads
-from tutor.checks.why import exclusive_lines
-from tutor.checks.verdict import Verdict, failed, passed
-from tutor.cluster import objects as o
-from tutor.lesson.lab import Taint
+from tutor.checks.api import (Context, exclusive_lines, EXPLAIN, failed, file_then_live, lwt, misplaced_fields,
+                              node_object, o, passed, pods_running, Reads, Taint, template_gpus, templates,
+                              Verdict)
 
 from . import NOTES  # the lab's words on its pods' command
 
@@ -84,7 +80,7 @@ def picks_kwok(labels: dict, kwok: dict[str, str]) -> bool:
 
 def is_kwok_node(ctx: Context, node: str) -> bool:
     fake = ctx.lesson.lab.fake_nodes
-    obj = ctx.store.get("Node", node)
+    obj = node_object(ctx, node)
     if obj is not None:
         return picks_kwok(o.labels(obj), fake.labels)
     return node in fake.names
