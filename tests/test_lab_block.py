@@ -142,6 +142,7 @@ def test_an_api_version_not_served_gets_the_k3s_flags_that_turn_it_on(server):
     assert off.title == ("the API server does not serve scheduling.k8s.io/v1beta1: the GenericWorkload feature gate "
                          "and --runtime-config=scheduling.k8s.io/v1beta1=true are needed")
     assert off.fix[0].startswith("# start the k3s server with these flags") and off.fix[1:5] == GENERIC_WORKLOAD_FLAGS
+    assert off.detail == ""  # no kind of the lesson to name: the title says it all
     [ko] = _gated(api, GANG_LAB, "ko")
     assert ko.title.startswith("API 서버가 제공하지 않음: scheduling.k8s.io/v1beta1.") and ko.fix[0].startswith("# k3s 서버를")
     assert ko.fix[1:5] == GENERIC_WORKLOAD_FLAGS
@@ -167,3 +168,19 @@ def test_doctor_words_keep_both_languages_at_the_call():
     with pytest.raises(TypeError):
         t_ko("an English text alone")  # no table to fall back to English through
     assert not hasattr(doctor, "KO")
+
+
+def test_doctor_runs_the_chosen_lessons_own_checks(server, tmp_path):
+    version = {"major": "1", "minor": "37", "gitVersion": "v1.37.2", "gitCommit": "0", "gitTreeState": "clean",
+               "buildDate": "2026-01-01T00:00:00Z", "goVersion": "go1.25", "compiler": "gc", "platform": "linux/amd64"}
+    bodies = {"/version/": version, "/apis/": _groups("apps/v1"),
+              **_node_list(_node("lab-server", 4), _node("gpu-a", 4, [KWOK], {"type": "kwok"}))}
+    for lesson_id, want, unwanted in (("lws", {"gpu-node", "node-gpu-a", "node-gpu-b"}, {"feature-gates"}),
+                                      ("scale", set(), {"gpu-node", "node-gpu-a", "node-gpu-b"})):
+        lesson = load(lesson_id)
+        api = server(bodies=bodies)
+        found = {f.id: f for f in doctor.run(api.api_client, lesson.namespace, str(tmp_path), lesson.gpu_resource,
+                                             reads=lesson.kinds, lab=lesson.lab)}
+        assert found["cluster"].ok and want <= set(found) and not unwanted & set(found), (lesson_id, list(found))
+        assert ("GET", "/api/v1/nodes") in api.asked if want else ("GET", "/api/v1/nodes") not in api.asked
+    assert found["workdir"].ok

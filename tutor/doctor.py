@@ -269,7 +269,7 @@ def _gated(api_client, reads: tuple[kinds.Kind, ...], timeout, t, lab: Lab = NO_
                             f"HTTP {_status(exc)}", ["kubectl api-versions"])]
     out = []
     for gv, names in needed.items():
-        what = ", ".join(names) or gv
+        what = ", ".join(names)
         if gv in served:
             out.append(Finding(f"served-{gv}", True, t("{gv} is served ({kinds})", "제공됨: {gv} ({kinds})", gv=gv, kinds=what)
                                if names else t("{gv} is served", "제공됨: {gv}", gv=gv)))
@@ -280,7 +280,8 @@ def _gated(api_client, reads: tuple[kinds.Kind, ...], timeout, t, lab: Lab = NO_
                    "설정이 필요합니다", gv=gv, gate=gate) if gates else
                  t("the API server does not serve {gv}: --runtime-config={gv}=true is needed",
                    "API 서버가 제공하지 않음: {gv}. --runtime-config={gv}=true 설정이 필요합니다", gv=gv))
-        out.append(Finding(f"served-{gv}", False, title, t("no {kinds} without it", "이 설정 없이는 {kinds} 없음", kinds=what),
+        out.append(Finding(f"served-{gv}", False, title,
+                           t("no {kinds} without it", "이 설정 없이는 {kinds} 없음", kinds=what) if names else "",
                            [*k3s_fix(gates, [g for g in needed if g not in served], t),
                             f"kubectl api-versions | grep {gv.split('/')[0]}"]))
     if lab.feature_gates and all(gv in served for gv in needed):
@@ -289,7 +290,7 @@ def _gated(api_client, reads: tuple[kinds.Kind, ...], timeout, t, lab: Lab = NO_
                              "기능 게이트 {gates}: 스케줄러와 컨트롤러 매니저의 설정은 튜터가 볼 수 없습니다",
                              gates=", ".join(lab.feature_gates)),
                            t("if the lesson's objects get no status, check that k3s runs with these flags",
-                             "수업의 오브젝트에 status가 생기지 않으면 k3s가 이 플래그로 실행 중인지 확인하세요"),
+                             "수업에서 만든 객체에 status가 생기지 않으면 k3s가 이 플래그로 실행 중인지 확인하세요"),
                            k3s_fix(list(lab.feature_gates), [], t), warn=True))
     return out
 
