@@ -1,5 +1,6 @@
-"""Lab preflight: is this cluster ready for the LWS lab? Each finding says what is wrong and the
-exact command that fixes it. The tutor stays read-only: it prints fixes and never applies them.
+"""Lab preflight: is this cluster ready for the chosen lesson's lab (its lesson.yaml `lab:`)? Each
+finding says what is wrong and the exact command that fixes it. The tutor stays read-only: it
+prints fixes and never applies them.
 
 Only reads are made, plus SelfSubjectAccessReviews (what `kubectl auth can-i` does): the API
 server answers them without storing anything.

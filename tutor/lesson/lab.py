@@ -29,19 +29,9 @@ class Taint:
     def __str__(self) -> str:  # as kubectl taint writes it
         return f"{self.key}={self.value}:{self.effect}"
 
-    def on(self, node: dict | object) -> bool:
-        """Whether a node (a dict from the store, or the client's V1Node) carries this taint."""
-        if isinstance(node, dict):
-            taints = (node.get("spec") or {}).get("taints")
-        else:
-            taints = getattr(getattr(node, "spec", None), "taints", None)
-        return any(_taint_of(t) == (self.key, self.value, self.effect) for t in taints or [])
-
-
-def _taint_of(t) -> tuple:
-    if isinstance(t, dict):
-        return t.get("key"), t.get("value"), t.get("effect")
-    return t.key, t.value, t.effect
+    def on(self, node) -> bool:
+        """Whether a node (the client's V1Node, as doctor reads it) carries this taint."""
+        return any((t.key, t.value, t.effect) == (self.key, self.value, self.effect) for t in node.spec.taints or [])
 
 
 @dataclass(frozen=True)
