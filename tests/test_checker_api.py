@@ -49,3 +49,28 @@ def test_every_engine_import_of_a_lesson_is_the_api():
 def test_the_api_exports_what_it_names():
     missing = [n for n in api.__all__ if not hasattr(api, n)]
     assert not missing and len(set(api.__all__)) == len(api.__all__)
+
+
+def test_an_object_is_read_by_its_kinds_row_namespaced_or_not(tmp_path):
+    import pytest
+
+    from tutor.cluster.events import ObjectEvent
+    from tutor.lesson.loader import load
+    from tutor.session import Session
+
+    s = Session(load("lws"), str(tmp_path), "en")
+
+    def add(kind: str, name: str, ns: str = "") -> None:
+        meta = {"name": name, "uid": f"uid-{kind}-{name}-{ns}", "resourceVersion": "1", **({"namespace": ns} if ns else {})}
+        s.apply(ObjectEvent("ADDED", {"kind": kind, "apiVersion": "v1", "metadata": meta}, s.store.now))
+
+    add("Node", "n1")
+    add("Pod", "p", s.lesson.namespace)
+    add("Pod", "p", "elsewhere")
+    ctx = s.context()
+    assert api.named(ctx, "Node", "n1")["metadata"]["name"] == "n1"
+    assert api.named(ctx, "Pod", "p")["metadata"]["namespace"] == s.lesson.namespace
+    assert [x["metadata"]["namespace"] for x in api.every(ctx, "Pod")] == [s.lesson.namespace]
+    assert [x["metadata"]["name"] for x in api.every(ctx, "Node")] == ["n1"]
+    with pytest.raises(ValueError, match="Gadget"):
+        api.named(ctx, "Gadget", "x")

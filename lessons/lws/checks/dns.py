@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import time
 
-from tutor.checks.api import (answer_text, Context, evidence, failed, Instant, merged, namespace_pods, o,
+from tutor.checks.api import (answer_text, Context, every, evidence, failed, Instant, merged, o,
                               parse_time, passed, Reads, timeline, uid_history, unconfirmed, Verdict, waiting)
 
 from .env import pod_lws_env  # the same reading of a pod's env as step 3
@@ -111,7 +111,7 @@ def check(ctx: Context) -> Verdict:
         # Written before llm-1 was last replaced, and the tutor was not running then: only the
         # tutor keeps a pod's earlier IPs, so this can be refuted but not proved.
         # A pod keeps its IP for life: one that held the address when the file was written refutes it.
-        others = {o.pod_ip(p): o.name(p) for p in namespace_pods(ctx)
+        others = {o.pod_ip(p): o.name(p) for p in every(ctx, "Pod")
                   if o.name(p) != LEADER and (born := parse_time(o.dig(p, "metadata", "creationTimestamp")))
                   and Instant(*born).surely_before(written)}
         taken = sorted(a for a in unproved if a in others)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tutor.checks.api import (Context, exclusive_lines, EXPLAIN, failed, file_then_live, lwt, misplaced_fields,
-                              node_object, o, passed, pods_running, Reads, Taint, template_gpus, templates,
+                              named, o, passed, pods_running, Reads, Taint, template_gpus, templates,
                               Verdict)
 
 from . import NOTES  # the lab's words on its pods' command
@@ -80,7 +80,7 @@ def picks_kwok(labels: dict, kwok: dict[str, str]) -> bool:
 
 def is_kwok_node(ctx: Context, node: str) -> bool:
     fake = ctx.lesson.lab.fake_nodes
-    obj = node_object(ctx, node)
+    obj = named(ctx, "Node", node)
     if obj is not None:
         return picks_kwok(o.labels(obj), fake.labels)
     return node in fake.names

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tutor.checks.api import (attach, Context, Episode, evidence, failed, grace_note, live_lws, lwt, merged,
-                              mixed_revisions, o, passed, Reads, Seen, statefulset, Story, template_containers,
+                              mixed_revisions, named, o, passed, Reads, Seen, Story, template_containers,
                               templates, Verdict, waiting)
 
 from . import NOTES  # the lab's words on its pods' command
@@ -62,7 +62,7 @@ def check(ctx: Context) -> Verdict:
     spec_replicas = o.int_or_none(o.dig(live, "spec", "replicas")) or 0
     updated = o.int_or_none(o.dig(live, "status", "updatedReplicas")) or 0
     available = o.condition(live, "Available").get("status") == "True"
-    sts = statefulset(ctx, LWS)
+    sts = named(ctx, "StatefulSet", LWS)
     current = o.revision(sts) if sts else ""
     pods = ctx.pods_of(LWS)
     groups = group_lines(ctx, current)
