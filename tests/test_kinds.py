@@ -306,3 +306,25 @@ def test_doctor_says_whether_the_gang_kinds_group_is_served_only_for_a_lesson_th
         (True, "scheduling.k8s.io/v1beta1 is served (PodGroup, Workload)")]
     gone = _gated(server().api_client, GANG, (2, 2), words("en"))
     assert [(f.ok, f.detail) for f in gone] == [(False, "HTTP 404")]
+
+
+def test_no_engine_module_names_a_watch_by_a_literal():
+    """A pane asks whether its kind is served, and a command whether the pods were refused, by the
+    kinds table's row (kinds.POD.name), never by a literal a renamed row would leave behind."""
+    import ast
+
+    watch_names = {k.name for k in kinds.TABLE}
+    # There a Shortage's `resource` is a node's allocatable resource ("pods": how many pods fit), not a watch.
+    other_meaning = {ROOT / "tutor" / "checks" / "why.py"}
+    found = []
+    for path in sorted(set((ROOT / "tutor").rglob("*.py")) - other_meaning):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            literals = []
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) in (
+                    "unavailable", "_unavailable"):
+                literals = node.args
+            elif isinstance(node, ast.Compare) and isinstance(node.left, ast.Attribute) and node.left.attr == "resource":
+                literals = node.comparators
+            found += [f"{path.relative_to(ROOT)}:{node.lineno} {a.value!r}" for a in literals
+                      if isinstance(a, ast.Constant) and a.value in watch_names]
+    assert not found, found

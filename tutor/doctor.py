@@ -1,5 +1,6 @@
-"""Lab preflight: is this cluster ready for the LWS lab? Each finding says what is wrong and the
-exact command that fixes it. The tutor stays read-only: it prints fixes and never applies them.
+"""Lab preflight: is this cluster ready for the chosen lesson's lab (its lesson.yaml `lab:`)? Each
+finding says what is wrong and the exact command that fixes it. The tutor stays read-only: it
+prints fixes and never applies them.
 
 Only reads are made, plus SelfSubjectAccessReviews (what `kubectl auth can-i` does): the API
 server answers them without storing anything.
@@ -12,12 +13,10 @@ from dataclasses import dataclass, field
 
 from tutor.cluster import kinds
 from tutor.cluster import objects as o
-from tutor.words import say
+from tutor.lesson.lab import NONE as NO_LAB, FakeNodes, Lab
+from tutor.words import Words, say
 
 CRD_NAME = kinds.LEADER_WORKER_SET.crd
-KWOK_NODES = ("gpu-a", "gpu-b")
-KWOK_TAINT = ("kwok.x-k8s.io/node", "fake", "NoSchedule")
-GPUS_NEEDED = 4
 # The LWS release the tests run (tests/e2e/labcluster): another one may word its events or
 # status differently, which doctor says, and is never asked to be replaced by this one.
 TESTED_LWS = "v0.9.0"
@@ -34,75 +33,11 @@ def lws_install(version: str = TESTED_LWS) -> str:
 READS = kinds.DEFAULT
 
 
-# Korean for doctor's words. No particle follows a name here: the sentences are built so
-# that none has to agree with a node, directory or version.
-KO = {
-    "cluster reachable (Kubernetes {v})": "클러스터에 연결됨 (Kubernetes {v})",
-    "check --kubeconfig/--context or $KUBECONFIG": "--kubeconfig/--context 또는 $KUBECONFIG를 확인하세요",
-    "namespace {ns} exists": "네임스페이스 있음: {ns}",
-    "namespace {ns} is missing": "네임스페이스 없음: {ns}",
-    "namespace {ns} could not be read": "네임스페이스를 읽지 못함: {ns}",
-    "you may get, list and watch everything the tutor reads": "튜터가 읽는 것을 모두 get, list, watch 할 수 있습니다",
-    "the tutor cannot read everything it needs": "튜터에게 필요한 읽기 권한이 모자랍니다",
-    "denied: {verbs}": "거부됨: {verbs}",
-    "kubectl apply -f deploy/rbac.yaml   # a read-only ClusterRole for the tutor":
-        "kubectl apply -f deploy/rbac.yaml   # 튜터용 읽기 전용 ClusterRole",
-    "LeaderWorkerSet CRD installed (served: {v})": "LeaderWorkerSet CRD 설치됨 (제공 버전: {v})",
-    "version {v} is not served": "{v} 버전이 제공되지 않습니다",
-    "LeaderWorkerSet is not installed (no CRD {crd})": "LeaderWorkerSet 미설치 (CRD 없음: {crd})",
-    "could not read the LeaderWorkerSet CRD": "LeaderWorkerSet CRD를 읽지 못했습니다",
-    "LWS pods exist but lack the webhook's labels": "LWS 파드는 있는데 웹훅의 라벨이 없습니다",
-    "the LWS pod webhook is not running, so groups never form": "LWS 파드 웹훅이 동작하지 않아 그룹이 만들어지지 않습니다",
-    "its pod webhook is registered": "파드 웹훅이 등록되어 있음",
-    "LWS pods carry the webhook's labels": "LWS 파드에 웹훅의 라벨이 있음",
-    "LWS controller and webhook look active ({why})": "LWS 컨트롤러와 웹훅이 동작 중으로 보입니다 ({why})",
-    "no LWS pod webhook found": "LWS 파드 웹훅이 없습니다",
-    "LWS {v} runs (from {where})": "실행 중인 LWS: {v} ({where}에서 읽음)",
-    "LWS {v} runs (from {where}); the tests cover {tested}":
-        "실행 중인 LWS: {v} ({where}에서 읽음). 테스트가 다루는 버전: {tested}",
-    "its events or status may read differently: a verdict that looks wrong may be this LWS's wording":
-        "이벤트나 status 문구가 다를 수 있습니다. 판정이 이상해 보이면 이 LWS 버전의 문구 차이일 수 있습니다",
-    "which LWS runs is not visible to this user": "이 사용자 권한으로는 실행 중인 LWS 버전을 알 수 없습니다",
-    "no controller pod or Deployment in {ns} could be read, and the CRD names no version; the tests cover {tested}":
-        "{ns}의 컨트롤러 파드나 Deployment를 읽을 수 없고, CRD에도 버전이 없습니다. 테스트가 다루는 버전: {tested}",
-    "the controller's image": "컨트롤러 이미지",
-    "the CRD's version label": "CRD의 버전 라벨",
-    "no MutatingWebhookConfiguration serves /mutate--v1-pod": "/mutate--v1-pod 경로를 처리하는 MutatingWebhookConfiguration 없음",
-    "nodes could not be listed": "노드 목록을 읽지 못했습니다",
-    "could not ask the API server which groups it serves": "API 서버가 제공하는 그룹을 묻지 못했습니다",
-    "{gv} is served ({kinds})": "제공됨: {gv} ({kinds})",
-    "the API server does not serve {gv}: the {gate} feature gate and --runtime-config={gv}=true are needed":
-        "API 서버가 제공하지 않음: {gv}. {gate} 기능 게이트와 --runtime-config={gv}=true 설정이 필요합니다",
-    "no {kinds} without it": "이 설정 없이는 {kinds} 없음",
-    "node {node} is untainted with {n} {gpu}": "테인트 없는 노드 {node}: {gpu} {n}개",
-    "no untainted schedulable node with {n} {gpu}": "{gpu} {n}개가 있는, 테인트 없고 스케줄 가능한 노드가 없습니다",
-    "{node} has {n}": "{node}: {n}개",
-    "KWOK node {node} is missing": "KWOK 노드 없음: {node}",
-    "not Ready": "Ready 아님",
-    "kubectl get pods -n kube-system -l app=kwok-controller   # is kwok running?":
-        "kubectl get pods -n kube-system -l app=kwok-controller   # kwok이 실행 중인가요?",
-    "no label type=kwok": "type=kwok 라벨 없음",
-    "no taint {taint}": "테인트 없음: {taint}",
-    "{n} {gpu} allocatable, needs {need}": "할당 가능한 {gpu} {n}개, 필요한 수 {need}개",
-    "KWOK node {node} is ready": "KWOK 노드 준비됨: {node}",
-    "KWOK node {node}": "KWOK 노드: {node}",
-    "workdir {dir} is {what}, not a directory": "작업 디렉터리 {dir}: 디렉터리가 아니라 {what_ko}입니다",
-    "lwstutor --workdir DIR   # a directory of yours, not {dir}":
-        "lwstutor --workdir DIR   # {dir} 말고 내 디렉터리를 주세요",
-    "workdir {dir} does not exist": "작업 디렉터리 없음: {dir}",
-    "workdir {dir} is not writable by you": "작업 디렉터리에 쓸 권한이 없습니다: {dir}",
-    "workdir {dir} is writable": "작업 디렉터리에 쓸 수 있음: {dir}",
-    "the lab is ready": "실습 준비 완료",
-    "the lab is not ready: fix the items marked ✗": "실습 준비가 덜 되었습니다: ✗ 표시 항목을 고치세요",
-    "kubeconfig {source}": "kubeconfig {source}",
-    "context {context}, server {server}": "컨텍스트 {context}, 서버 {server}",
-}
-
-
 def words(lang: str):
-    """doctor's sentences in `lang`: t(english_template, **fields)."""
-    def t(text: str, **kw) -> str:
-        return say(lang, text, KO.get(text, text), **kw)
+    """doctor's sentences in `lang`: t(english, korean, **fields), both written where they are said
+    (no table to fall out of step with), a Korean field naming the particle that follows it."""
+    def t(en: str, ko: str, **kw) -> str:
+        return say(lang, en, ko, **kw)
     return t
 
 
@@ -129,23 +64,28 @@ def _status(exc: Exception) -> int | None:
     return getattr(exc, "status", None)
 
 
-def kwok_node_yaml(name: str) -> str:
+def kwok_node_yaml(name: str, fake: FakeNodes, gpu: str) -> str:
+    """A KWOK node as the lesson describes it. kwok manages the nodes annotated with the taint's
+    key and value (the lab runs it with --manage-nodes-with-annotation-selector so)."""
+    labels = ", ".join(f"{k}: {v}" for k, v in {**fake.labels, "kubernetes.io/hostname": name}.items())
+    taint = fake.taint
+    res = f"{{{gpu}: \"{fake.gpus}\", cpu: \"32\", memory: 256Gi, pods: \"110\"}}"
     return (f"kubectl apply -f - <<'EOF'\napiVersion: v1\nkind: Node\nmetadata:\n  name: {name}\n"
-            f"  labels: {{type: kwok, kubernetes.io/hostname: {name}}}\n"
-            f"  annotations: {{kwok.x-k8s.io/node: fake}}\nspec:\n"
-            f"  taints: [{{key: {KWOK_TAINT[0]}, value: {KWOK_TAINT[1]}, effect: {KWOK_TAINT[2]}}}]\n"
-            f"status:\n  allocatable: {{nvidia.com/gpu: \"4\", cpu: \"32\", memory: 256Gi, pods: \"110\"}}\n"
-            f"  capacity: {{nvidia.com/gpu: \"4\", cpu: \"32\", memory: 256Gi, pods: \"110\"}}\nEOF")
+            f"  labels: {{{labels}}}\n"
+            f"  annotations: {{{taint.key}: {taint.value}}}\nspec:\n"
+            f"  taints: [{{key: {taint.key}, value: {taint.value}, effect: {taint.effect}}}]\n"
+            f"status:\n  allocatable: {res}\n  capacity: {res}\nEOF")
 
 
-def gpu_patch(name: str, gpu: str) -> str:
+def gpu_patch(name: str, gpu: str, count: int) -> str:
     return (f"kubectl patch node {name} --subresource=status --type=merge -p "
-            f"'{{\"status\":{{\"capacity\":{{\"{gpu}\":\"4\"}},\"allocatable\":{{\"{gpu}\":\"4\"}}}}}}'")
+            f"'{{\"status\":{{\"capacity\":{{\"{gpu}\":\"{count}\"}},\"allocatable\":{{\"{gpu}\":\"{count}\"}}}}}}'")
 
 
 def run(api_client, namespace: str, workdir: str, gpu: str = "nvidia.com/gpu", lang: str = "en",
-        reads: tuple[kinds.Kind, ...] = READS) -> list[Finding]:
-    """Every finding, for a lesson that watches `reads` (the rows of tutor/cluster/kinds.py)."""
+        reads: tuple[kinds.Kind, ...] = READS, lab: Lab = NO_LAB) -> list[Finding]:
+    """Every finding, for a lesson that watches `reads` (the rows of tutor/cluster/kinds.py) and
+    needs `lab` (its lesson.yaml `lab`: nodes, GPUs, taints, feature gates, API versions)."""
     from kubernetes import client
 
     from tutor.cluster.failure import describe
@@ -158,11 +98,13 @@ def run(api_client, namespace: str, workdir: str, gpu: str = "nvidia.com/gpu", l
     # 1. reachable: if not, the cluster's checks cannot run, and the local ones still do -------
     try:
         version = client.VersionApi(api_client).get_code(_request_timeout=timeout).git_version
-        out.append(Finding("cluster", True, t("cluster reachable (Kubernetes {v})", v=version)))
+        out.append(Finding("cluster", True, t("cluster reachable (Kubernetes {v})", "클러스터에 연결됨 (Kubernetes {v})",
+                                              v=version)))
     except Exception as exc:  # noqa: BLE001 - refused, TLS, DNS, timeout, 401, 403: one line each
         failure = describe(exc, str(api_client.configuration.host))
         out.append(Finding("cluster", False, failure.text(lang), "",
-                           ["kubectl cluster-info", t("check --kubeconfig/--context or $KUBECONFIG")], failure))
+                           ["kubectl cluster-info", t("check --kubeconfig/--context or $KUBECONFIG",
+                                                      "--kubeconfig/--context 또는 $KUBECONFIG를 확인하세요")], failure))
         return out + local_checks(workdir, lang)
 
     # 2. access (SelfSubjectAccessReview, like kubectl auth can-i) ------------------------------
@@ -179,22 +121,23 @@ def run(api_client, namespace: str, workdir: str, gpu: str = "nvidia.com/gpu", l
     if kinds.LEADER_WORKER_SET in reads:
         out.extend(_lws(api_client, namespace, timeout, t))
     # ... and the API groups served only behind a feature gate, for a lesson that watches them
-    out.extend(_gated(api_client, reads, timeout, t))
+    out.extend(_gated(api_client, reads, timeout, t, lab))
 
     # 4. namespace --------------------------------------------------------------------------
     try:
         core.read_namespace(namespace, _request_timeout=timeout)
-        out.append(Finding("namespace", True, t("namespace {ns} exists", ns=namespace)))
+        out.append(Finding("namespace", True, t("namespace {ns} exists", "네임스페이스 있음: {ns}", ns=namespace)))
     except Exception as exc:  # noqa: BLE001
         if _status(exc) == 404:
-            out.append(Finding("namespace", False, t("namespace {ns} is missing", ns=namespace), "",
+            out.append(Finding("namespace", False, t("namespace {ns} is missing", "네임스페이스 없음: {ns}", ns=namespace), "",
                                [f"kubectl create namespace {namespace}"]))
         else:
-            out.append(Finding("namespace", False, t("namespace {ns} could not be read", ns=namespace),
+            out.append(Finding("namespace", False, t("namespace {ns} could not be read", "네임스페이스를 읽지 못함: {ns}",
+                                                     ns=namespace),
                                f"HTTP {_status(exc)}", [f"kubectl get namespace {namespace}"]))
 
     # 5. nodes ------------------------------------------------------------------------------
-    out.extend(_nodes(core, gpu, timeout, t))
+    out.extend(_nodes(core, gpu, timeout, t, lab))
 
     # 6. local: the workdir ------------------------------------------------------------------
     return out + local_checks(workdir, lang)
@@ -226,10 +169,12 @@ def _access(authz, namespace: str, timeout, t, reads: tuple[kinds.Kind, ...] = R
             if not _may(authz, verb, k.plural, k.group, namespace if k.namespaced else None, timeout):
                 denied.append(f"{verb} {k.plural}{'.' + k.group if k.group else ''}")
     if not denied:
-        return Finding("access", True, t("you may get, list and watch everything the tutor reads"))
-    return Finding("access", False, t("the tutor cannot read everything it needs"),
-                   t("denied: {verbs}", verbs=", ".join(denied)),
-                   [t("kubectl apply -f deploy/rbac.yaml   # a read-only ClusterRole for the tutor"),
+        return Finding("access", True, t("you may get, list and watch everything the tutor reads",
+                                         "튜터가 읽는 것을 모두 get, list, watch 할 수 있습니다"))
+    return Finding("access", False, t("the tutor cannot read everything it needs", "튜터에게 필요한 읽기 권한이 모자랍니다"),
+                   t("denied: {verbs}", "거부됨: {verbs}", verbs=", ".join(denied)),
+                   [t("kubectl apply -f deploy/rbac.yaml   # a read-only ClusterRole for the tutor",
+                      "kubectl apply -f deploy/rbac.yaml   # 튜터용 읽기 전용 ClusterRole"),
                     "kubectl auth can-i --list -n " + namespace])
 
 
@@ -248,15 +193,19 @@ def _lws(api_client, namespace: str, timeout, t) -> list[Finding]:
     if crd is not None:
         served = [v.name for v in crd.spec.versions if v.served]
         ok = o.LWS_VERSION in served
-        out.append(Finding("lws-crd", ok, t("LeaderWorkerSet CRD installed (served: {v})", v=", ".join(served)),
-                           "" if ok else t("version {v} is not served", v=o.LWS_VERSION), [] if ok else [install]))
+        out.append(Finding("lws-crd", ok, t("LeaderWorkerSet CRD installed (served: {v})",
+                                            "LeaderWorkerSet CRD 설치됨 (제공 버전: {v})", v=", ".join(served)),
+                           "" if ok else t("version {v} is not served",
+                                           "{v} 버전이 제공되지 않습니다", v=o.LWS_VERSION), [] if ok else [install]))
         out.append(_version_finding(running, t))
     else:
         exc = crd_error
         if _status(exc) == 404:
-            return [Finding("lws-crd", False, t("LeaderWorkerSet is not installed (no CRD {crd})", crd=CRD_NAME), "",
+            return [Finding("lws-crd", False, t("LeaderWorkerSet is not installed (no CRD {crd})",
+                                                "LeaderWorkerSet 미설치 (CRD 없음: {crd})", crd=CRD_NAME), "",
                             [install, f"kubectl get crd {CRD_NAME}"])]
-        out.append(Finding("lws-crd", False, t("could not read the LeaderWorkerSet CRD"), f"HTTP {_status(exc)}",
+        out.append(Finding("lws-crd", False, t("could not read the LeaderWorkerSet CRD",
+                                               "LeaderWorkerSet CRD를 읽지 못했습니다"), f"HTTP {_status(exc)}",
                            [f"kubectl get crd {CRD_NAME}"]))
     # The webhook is what makes groups form: it labels pods and injects LWS_* env.
     hooks = []
@@ -276,48 +225,88 @@ def _lws(api_client, namespace: str, timeout, t) -> list[Finding]:
     except Exception:  # noqa: BLE001
         pass
     if labelled is False:
-        out.append(Finding("lws-webhook", False, t("LWS pods exist but lack the webhook's labels"),
-                           t("the LWS pod webhook is not running, so groups never form"),
+        out.append(Finding("lws-webhook", False, t("LWS pods exist but lack the webhook's labels",
+                                                   "LWS 파드는 있는데 웹훅의 라벨이 없습니다"),
+                           t("the LWS pod webhook is not running, so groups never form",
+                             "LWS 파드 웹훅이 동작하지 않아 그룹이 만들어지지 않습니다"),
                            ["kubectl get pods -n lws-system", "kubectl logs -n lws-system deploy/lws-controller-manager"]))
     elif hooks or labelled:
-        why = t("its pod webhook is registered") if hooks else t("LWS pods carry the webhook's labels")
-        out.append(Finding("lws-webhook", True, t("LWS controller and webhook look active ({why})", why=why)))
+        why = t("its pod webhook is registered",
+                "파드 웹훅이 등록되어 있음") if hooks else t("LWS pods carry the webhook's labels",
+                                                                                   "LWS 파드에 웹훅의 라벨이 있음")
+        out.append(Finding("lws-webhook", True, t("LWS controller and webhook look active ({why})",
+                                                  "LWS 컨트롤러와 웹훅이 동작 중으로 보입니다 ({why})", why=why)))
     else:
-        out.append(Finding("lws-webhook", False, t("no LWS pod webhook found"),
-                           t("no MutatingWebhookConfiguration serves /mutate--v1-pod"), [install,
+        out.append(Finding("lws-webhook", False, t("no LWS pod webhook found", "LWS 파드 웹훅이 없습니다"),
+                           t("no MutatingWebhookConfiguration serves /mutate--v1-pod",
+                             "/mutate--v1-pod 경로를 처리하는 MutatingWebhookConfiguration 없음"), [install,
                                                                                     "kubectl get mutatingwebhookconfigurations"]))
     return out
 
 
-def _gated(api_client, reads: tuple[kinds.Kind, ...], timeout, t) -> list[Finding]:
-    """One finding per group/version the lesson's gated kinds need: served, or which feature
-    gate and --runtime-config it waits for (the API server's discovery says)."""
+def _gated(api_client, reads: tuple[kinds.Kind, ...], timeout, t, lab: Lab = NO_LAB) -> list[Finding]:
+    """One finding per group/version the lesson needs (lesson.yaml `lab.api_versions`, and its
+    gated kinds'): served, or which feature gates and runtime-config turn it on, as k3s flags. The
+    API server's discovery says what it serves; whether the scheduler and the controller manager
+    have the lesson's gates on too no API says, which a last finding marks with !."""
     from kubernetes import client
 
-    needed: dict[tuple[str, str], list[str]] = {}
+    needed: dict[str, list[str]] = {gv: [] for gv in lab.api_versions}
+    gates = list(lab.feature_gates)
     for k in reads:
         if k.gate:
-            needed.setdefault((k.api_version, k.gate), []).append(k.kind)
-    if not needed:
+            needed.setdefault(k.api_version, []).append(k.kind)
+            gates += [k.gate] if k.gate not in gates else []
+    if not needed and not gates:
         return []
-    try:
-        groups = client.ApisApi(api_client).get_api_versions(_request_timeout=timeout).groups or []
-        served = {v.group_version for g in groups for v in g.versions or []}
-    except Exception as exc:  # noqa: BLE001 - the watches report it too; doctor says what to run
-        return [Finding("served", False, t("could not ask the API server which groups it serves"),
-                        f"HTTP {_status(exc)}", ["kubectl api-versions"])]
+    served: set[str] = set()
+    if needed:
+        try:
+            groups = client.ApisApi(api_client).get_api_versions(_request_timeout=timeout).groups or []
+            served = {v.group_version for g in groups for v in g.versions or []}
+        except Exception as exc:  # noqa: BLE001 - the watches report it too; doctor says what to run
+            return [Finding("served", False, t("could not ask the API server which groups it serves",
+                                               "API 서버가 제공하는 그룹을 묻지 못했습니다"),
+                            f"HTTP {_status(exc)}", ["kubectl api-versions"])]
     out = []
-    for (gv, gate), names in needed.items():
+    for gv, names in needed.items():
+        what = ", ".join(names)
         if gv in served:
-            out.append(Finding(f"served-{gv}", True, t("{gv} is served ({kinds})", gv=gv, kinds=", ".join(names))))
-        else:
-            out.append(Finding(f"served-{gv}", False,
-                               t("the API server does not serve {gv}: the {gate} feature gate and "
-                                 "--runtime-config={gv}=true are needed", gv=gv, gate=gate),
-                               t("no {kinds} without it", kinds=", ".join(names)),
-                               [f"kube-apiserver --feature-gates={gate}=true --runtime-config={gv}=true",
-                                f"kubectl api-versions | grep {gv.split('/')[0]}"]))
+            out.append(Finding(f"served-{gv}", True, t("{gv} is served ({kinds})", "제공됨: {gv} ({kinds})", gv=gv, kinds=what)
+                               if names else t("{gv} is served", "제공됨: {gv}", gv=gv)))
+            continue
+        gate = " + ".join(gates)
+        title = (t("the API server does not serve {gv}: the {gate} feature gate and --runtime-config={gv}=true "
+                   "are needed", "API 서버가 제공하지 않음: {gv}. {gate} 기능 게이트와 --runtime-config={gv}=true "
+                   "설정이 필요합니다", gv=gv, gate=gate) if gates else
+                 t("the API server does not serve {gv}: --runtime-config={gv}=true is needed",
+                   "API 서버가 제공하지 않음: {gv}. --runtime-config={gv}=true 설정이 필요합니다", gv=gv))
+        out.append(Finding(f"served-{gv}", False, title,
+                           t("no {kinds} without it", "이 설정 없이는 {kinds} 없음", kinds=what) if names else "",
+                           [*k3s_fix(gates, [g for g in needed if g not in served], t),
+                            f"kubectl api-versions | grep {gv.split('/')[0]}"]))
+    if lab.feature_gates and all(gv in served for gv in needed):
+        out.append(Finding("feature-gates", True,
+                           t("feature gate {gates}: the scheduler's and the controller manager's are not visible to the tutor",
+                             "기능 게이트 {gates}: 스케줄러와 컨트롤러 매니저의 설정은 튜터가 볼 수 없습니다",
+                             gates=", ".join(lab.feature_gates)),
+                           t("if the lesson's objects get no status, check that k3s runs with these flags",
+                             "수업에서 만든 객체에 status가 생기지 않으면 k3s가 이 플래그로 실행 중인지 확인하세요"),
+                           k3s_fix(list(lab.feature_gates), [], t), warn=True))
     return out
+
+
+def k3s_fix(gates: list[str], group_versions: list[str], t) -> list[str]:
+    """The k3s server flags that turn `gates` on in every component that reads them and serve
+    `group_versions`: each component's flag once, the gates joined by commas."""
+    on = ",".join(f"{g}=true" for g in gates)
+    flags = [f"--kube-apiserver-arg=feature-gates={on}"] if gates else []
+    if group_versions:
+        flags.append("--kube-apiserver-arg=runtime-config=" + ",".join(f"{gv}=true" for gv in group_versions))
+    if gates:
+        flags += [f"--kube-scheduler-arg=feature-gates={on}", f"--kube-controller-manager-arg=feature-gates={on}"]
+    return [t("# start the k3s server with these flags (or list them in /etc/rancher/k3s/config.yaml), then restart it",
+              "# k3s 서버를 이 플래그로 시작하세요(또는 /etc/rancher/k3s/config.yaml에 적고 다시 시작하세요)"), *flags]
 
 
 def _tag(image: str) -> str:
@@ -327,7 +316,11 @@ def _tag(image: str) -> str:
     return last.rsplit(":", 1)[1] if ":" in last else ""
 
 
-def running_lws(api_client, crd, timeout) -> tuple[str, str] | None:
+IMAGE: Words = ("the controller's image", "컨트롤러 이미지")
+LABEL: Words = ("the CRD's version label", "CRD의 버전 라벨")
+
+
+def running_lws(api_client, crd, timeout) -> tuple[str, Words] | None:
     """(version, where it was read) of the LWS that runs: the controller's image tag (its pods,
     else its Deployment, in lws-system, where the user may read them), else the CRD's
     app.kubernetes.io/version label (Helm sets it); None when none of them says."""
@@ -342,7 +335,7 @@ def running_lws(api_client, crd, timeout) -> tuple[str, str] | None:
         if _may(authz, "list", "pods", "", LWS_NAMESPACE, timeout):
             for pod in client.CoreV1Api(api_client).list_namespaced_pod(LWS_NAMESPACE, _request_timeout=timeout).items:
                 if tag := lws_image(pod.spec.containers):
-                    return tag, "the controller's image"
+                    return tag, IMAGE
     except Exception:  # noqa: BLE001 - absent or unreadable: the next place may tell
         pass
     try:
@@ -350,35 +343,44 @@ def running_lws(api_client, crd, timeout) -> tuple[str, str] | None:
             for dep in client.AppsV1Api(api_client).list_namespaced_deployment(LWS_NAMESPACE,
                                                                                _request_timeout=timeout).items:
                 if tag := lws_image(dep.spec.template.spec.containers):
-                    return tag, "the controller's image"
+                    return tag, IMAGE
     except Exception:  # noqa: BLE001
         pass
     label = ((crd.metadata.labels or {}).get("app.kubernetes.io/version") if crd is not None else None) or ""
     if label:
-        return (label if label.startswith("v") else f"v{label}"), "the CRD's version label"
+        return (label if label.startswith("v") else f"v{label}"), LABEL
     return None
 
 
-def _version_finding(running: tuple[str, str] | None, t) -> Finding:
+def _version_finding(running: tuple[str, Words] | None, t) -> Finding:
     if running is None:
-        return Finding("lws-version", True, t("which LWS runs is not visible to this user"),
+        return Finding("lws-version", True, t("which LWS runs is not visible to this user",
+                                              "이 사용자 권한으로는 실행 중인 LWS 버전을 알 수 없습니다"),
                        t("no controller pod or Deployment in {ns} could be read, and the CRD names no version; "
-                         "the tests cover {tested}", ns=LWS_NAMESPACE, tested=TESTED_LWS), warn=True)
+                         "the tests cover {tested}",
+                         "{ns}의 컨트롤러 파드나 Deployment를 읽을 수 없고, CRD에도 버전이 없습니다. "
+                         "테스트가 다루는 버전: {tested}", ns=LWS_NAMESPACE, tested=TESTED_LWS), warn=True)
     version, where = running
     if version == TESTED_LWS:
-        return Finding("lws-version", True, t("LWS {v} runs (from {where})", v=version, where=t(where)))
-    return Finding("lws-version", True, t("LWS {v} runs (from {where}); the tests cover {tested}", v=version,
-                                          where=t(where), tested=TESTED_LWS),
-                   t("its events or status may read differently: a verdict that looks wrong may be this LWS's wording"),
+        return Finding("lws-version", True, t("LWS {v} runs (from {where})",
+                                              "실행 중인 LWS: {v} ({where}에서 읽음)", v=version, where=t(*where)))
+    return Finding("lws-version", True, t("LWS {v} runs (from {where}); the tests cover {tested}",
+                                          "실행 중인 LWS: {v} ({where}에서 읽음). 테스트가 다루는 버전: {tested}", v=version,
+                                          where=t(*where), tested=TESTED_LWS),
+                   t("its events or status may read differently: a verdict that looks wrong may be this LWS's wording",
+                     "이벤트나 status 문구가 다를 수 있습니다. 판정이 이상해 보이면 이 LWS 버전의 문구 차이일 수 있습니다"),
                    warn=True)
 
 
-def _nodes(core, gpu: str, timeout, t) -> list[Finding]:
+def _nodes(core, gpu: str, timeout, t, lab: Lab = NO_LAB) -> list[Finding]:
+    """The lesson's nodes (lesson.yaml `lab`): an untainted node with its GPUs, and its KWOK nodes."""
+    if lab.gpu_node_gpus is None and lab.fake_nodes is None:
+        return []
     out = []
     try:
         nodes = {n.metadata.name: n for n in core.list_node(_request_timeout=timeout).items}
     except Exception as exc:  # noqa: BLE001
-        return [Finding("nodes", False, t("nodes could not be listed"), f"HTTP {_status(exc)}",
+        return [Finding("nodes", False, t("nodes could not be listed", "노드 목록을 읽지 못했습니다"), f"HTTP {_status(exc)}",
                         ["kubectl get nodes"])]
 
     def gpus(n) -> int:
@@ -387,37 +389,46 @@ def _nodes(core, gpu: str, timeout, t) -> list[Finding]:
     def ready(n) -> bool:
         return any(c.type == "Ready" and c.status == "True" for c in n.status.conditions or [])
 
-    real = [n for n in nodes.values() if not n.spec.taints and not n.spec.unschedulable]
-    best = max(real, key=gpus, default=None)
-    if best is not None and gpus(best) >= GPUS_NEEDED:
-        out.append(Finding("gpu-node", True, t("node {node} is untainted with {n} {gpu}", node=best.metadata.name,
-                                               n=gpus(best), gpu=gpu)))
-    else:
-        name = best.metadata.name if best else "<your node>"
-        out.append(Finding("gpu-node", False, t("no untainted schedulable node with {n} {gpu}", n=GPUS_NEEDED, gpu=gpu),
-                           t("{node} has {n}", node=name, n=gpus(best) if best else 0), [gpu_patch(name, gpu)]))
-    for name in KWOK_NODES:
+    if (need := lab.gpu_node_gpus) is not None:
+        real = [n for n in nodes.values() if not n.spec.taints and not n.spec.unschedulable]
+        best = max(real, key=gpus, default=None)
+        if best is not None and gpus(best) >= need:
+            out.append(Finding("gpu-node", True, t("node {node} is untainted with {n} {gpu}",
+                                                   "테인트 없는 노드 {node}: {gpu} {n}개",
+                                                   node=best.metadata.name, n=gpus(best), gpu=gpu)))
+        else:
+            name = best.metadata.name if best else "<your node>"
+            out.append(Finding("gpu-node", False, t("no untainted schedulable node with {n} {gpu}",
+                                                    "{gpu} {n}개가 있는, 테인트 없고 스케줄 가능한 노드가 없습니다",
+                                                    n=need, gpu=gpu),
+                               t("{node} has {n}", "{node}: {n}개", node=name, n=gpus(best) if best else 0),
+                               [gpu_patch(name, gpu, need)]))
+    fake = lab.fake_nodes
+    for name in fake.names if fake else ():
         n = nodes.get(name)
         if n is None:
-            out.append(Finding(f"node-{name}", False, t("KWOK node {node} is missing", node=name), "",
-                               [kwok_node_yaml(name)]))
+            out.append(Finding(f"node-{name}", False, t("KWOK node {node} is missing", "KWOK 노드 없음: {node}", node=name), "",
+                               [kwok_node_yaml(name, fake, gpu)]))
             continue
         problems, fixes = [], []
         if not ready(n):
-            problems.append(t("not Ready"))
-            fixes.append(t("kubectl get pods -n kube-system -l app=kwok-controller   # is kwok running?"))
-        if (n.metadata.labels or {}).get("type") != "kwok":
-            problems.append(t("no label type=kwok"))
-            fixes.append(f"kubectl label node {name} type=kwok --overwrite")
-        if not any((t.key, t.value, t.effect) == KWOK_TAINT for t in n.spec.taints or []):
-            problems.append(t("no taint {taint}", taint=f"{KWOK_TAINT[0]}={KWOK_TAINT[1]}:{KWOK_TAINT[2]}"))
-            fixes.append(f"kubectl taint node {name} {KWOK_TAINT[0]}={KWOK_TAINT[1]}:{KWOK_TAINT[2]}")
-        if gpus(n) < GPUS_NEEDED:
-            problems.append(t("{n} {gpu} allocatable, needs {need}", n=gpus(n), gpu=gpu, need=GPUS_NEEDED))
-            fixes.append(gpu_patch(name, gpu))
-        out.append(Finding(f"node-{name}", not problems,
-                           t("KWOK node {node} is ready" if not problems else "KWOK node {node}", node=name),
-                           "; ".join(problems), fixes))
+            problems.append(t("not Ready", "Ready 아님"))
+            fixes.append(t("kubectl get pods -n kube-system -l app=kwok-controller   # is kwok running?",
+                           "kubectl get pods -n kube-system -l app=kwok-controller   # kwok이 실행 중인가요?"))
+        for key, value in fake.labels.items():
+            if (n.metadata.labels or {}).get(key) != value:
+                problems.append(t("no label {label}", "라벨 없음: {label}", label=f"{key}={value}"))
+                fixes.append(f"kubectl label node {name} {key}={value} --overwrite")
+        if not fake.taint.on(n):
+            problems.append(t("no taint {taint}", "테인트 없음: {taint}", taint=str(fake.taint)))
+            fixes.append(f"kubectl taint node {name} {fake.taint}")
+        if gpus(n) < fake.gpus:
+            problems.append(t("{n} {gpu} allocatable, needs {need}", "할당 가능한 {gpu} {n}개, 필요한 수 {need}개",
+                              n=gpus(n), gpu=gpu, need=fake.gpus))
+            fixes.append(gpu_patch(name, gpu, fake.gpus))
+        title = (t("KWOK node {node} is ready", "KWOK 노드 준비됨: {node}", node=name) if not problems
+                 else t("KWOK node {node}", "KWOK 노드: {node}", node=name))
+        out.append(Finding(f"node-{name}", not problems, title, "; ".join(problems), fixes))
     return out
 
 
@@ -443,11 +454,16 @@ def _workdir(workdir: str, t) -> Finding:
         # What stands there is not the tutor's to move (it may be /dev/null or a system file):
         # the fix is another directory.
         en, ko = _what_stands(workdir)
-        return Finding("workdir", False, t("workdir {dir} is {what}, not a directory", dir=workdir, what=en, what_ko=ko),
-                       "", [t("lwstutor --workdir DIR   # a directory of yours, not {dir}", dir=workdir)])
+        return Finding("workdir", False, t("workdir {dir} is {what}, not a directory",
+                                           "작업 디렉터리 {dir}: 디렉터리가 아니라 {what_ko}입니다",
+                                           dir=workdir, what=en, what_ko=ko),
+                       "", [t("lwstutor --workdir DIR   # a directory of yours, not {dir}",
+                              "lwstutor --workdir DIR   # {dir} 말고 내 디렉터리를 주세요", dir=workdir)])
     if not os.path.isdir(workdir):
-        return Finding("workdir", False, t("workdir {dir} does not exist", dir=workdir), "", [f"mkdir -p {workdir}"])
+        return Finding("workdir", False, t("workdir {dir} does not exist",
+                                           "작업 디렉터리 없음: {dir}", dir=workdir), "", [f"mkdir -p {workdir}"])
     if not os.access(workdir, os.W_OK | os.X_OK):
-        return Finding("workdir", False, t("workdir {dir} is not writable by you", dir=workdir), "",
+        return Finding("workdir", False, t("workdir {dir} is not writable by you", "작업 디렉터리에 쓸 권한이 없습니다: {dir}",
+                                           dir=workdir), "",
                        [f"sudo chown $(id -u):$(id -g) {workdir}"])
-    return Finding("workdir", True, t("workdir {dir} is writable", dir=workdir))
+    return Finding("workdir", True, t("workdir {dir} is writable", "작업 디렉터리에 쓸 수 있음: {dir}", dir=workdir))

@@ -207,7 +207,7 @@ async def test_without_the_lws_crd_the_lws_pane_says_so_and_nothing_crashes(lab,
             await pilot.pause(0.3)
             groups = text_of(app, "#groups")
             assert "LeaderWorkerSet is not installed" in groups and f"kubectl get crd {CRD}" in groups, groups
-            assert "LWS not installed" in header(app) and not app.query_one("#live").has_class("-stale")
+            assert "LeaderWorkerSet not installed" in header(app) and not app.query_one("#live").has_class("-stale")
             assert not app.session.store.all("LeaderWorkerSet", NS)
             # The other panes stay live: the LWS's pods go, a plain pod comes. Whether the garbage
             # collector removes llm's StatefulSets is a race: once the LWS type is gone it can no

@@ -33,3 +33,24 @@ async def test_a_gated_kind_not_served_is_named_with_its_gate(tmp_path):
         await pilot.pause(0.3)
         assert app._unavailable("podgroups") == kinds.POD_GROUP.absent("ko")
         assert "GenericWorkload" in app._unavailable("podgroups") and app._unavailable("leaderworkersets") == ""
+
+
+@pytest.mark.parametrize("lang, lws_words, gang_words", [
+    ("en", "LeaderWorkerSet not installed", "PodGroup not served"),
+    ("ko", "LeaderWorkerSet 미설치", "PodGroup 미제공")])
+async def test_the_header_names_the_kind_that_is_not_served(tmp_path, lang, lws_words, gang_words):
+    from tutor.ui.widgets.status_bar import StatusBar
+
+    app = make_app(WALKTHROUGH, lang=lang, state_file=tmp_path / "p.json")
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settled(pilot)
+        app.inbox.put(SourceState("podgroups", Conn.CRD_MISSING, kinds.POD_GROUP.absent_brief()))
+        await pilot.pause(0.3)
+        app._draw_status()
+        header = str(app.query_one(StatusBar).content)
+        assert f"({gang_words})" in header and lws_words not in header, header
+        app.inbox.put(SourceState("leaderworkersets", Conn.CRD_MISSING, kinds.LEADER_WORKER_SET.absent_brief()))
+        await pilot.pause(0.3)
+        app._draw_status()
+        header = str(app.query_one(StatusBar).content)
+        assert lws_words in header and gang_words in header, header

@@ -16,7 +16,6 @@ from tutor.words import Words, pick
 from tutor.workspace.files import Problem
 
 UID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
-KWOK_TAINT_KEY = "kwok.x-k8s.io/node"
 MAX_YAML_ALIASES = 20  # real manifests use none; a "billion laughs" needs dozens
 MAX_YAML_DEPTH = 100
 MAX_YAML_BYTES = 16 * 1024  # a LeaderWorkerSet manifest is about 1 KB

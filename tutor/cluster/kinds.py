@@ -56,6 +56,12 @@ class Kind:
             return f"{self.kind} CRD not installed (kubectl get crd {self.crd})"
         return f"{self.api_version} not served ({self.gate} feature gate off)"
 
+    def absent_short(self, lang: str) -> str:
+        """The few words the header shows while the cluster does not serve the kind."""
+        if self.crd:
+            return say(lang, "{kind} not installed", "{kind} 미설치", kind=self.kind)
+        return say(lang, "{kind} not served", "{kind} 미제공", kind=self.kind)
+
     def absent(self, lang: str) -> str:
         """What a pane says in place of the kind's objects when the cluster does not serve it."""
         if self.crd:

@@ -6,6 +6,7 @@ import sys
 from itertools import groupby
 
 from tutor.commands.results import EXIT_NOT_PASSED, EXIT_OK, EXIT_UNCONFIRMED, UsageError, cluster_error, print_json
+from tutor.cluster import kinds
 from tutor.cluster.events import Conn
 from tutor.commands.setup import connect_for, mark_start, progress_to_read, replay_items, session_for
 from tutor.workspace.files import read_answer
@@ -129,7 +130,7 @@ def load_live(session, args) -> None:
     list_all(conn.api_client, session.lesson.namespace, session.apply, resources=session.lesson.kinds)
     states = session.states.values()
     failed = [s for s in states if s.state is not Conn.OK and s.failure is not None]
-    fatal = next((s for s in failed if s.state is Conn.RECONNECTING or s.resource == "pods"), None)
+    fatal = next((s for s in failed if s.state is Conn.RECONNECTING or s.resource == kinds.POD.name), None)
     if fatal is not None or (failed and len(failed) == len(states)):
         raise cluster_error((fatal or failed[0]).failure)
     for s in states:

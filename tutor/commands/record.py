@@ -18,6 +18,7 @@ import time
 
 from tutor.commands import paths
 from tutor.commands.results import EXIT_OK, UsageError, cluster_error
+from tutor.cluster import kinds
 from tutor.cluster.events import Conn, FileChanged, ObjectEvent, Relisted, SourceState
 from tutor.cluster.live import LiveSource
 from tutor.cluster.recording import Header, RecordingError, Writer, open_recording
@@ -115,7 +116,7 @@ def run_record(args) -> int:
                 last_failure = item.failure or last_failure
                 if writer is not None or item.state is Conn.OK:  # before the first list: only the final error
                     say_state(item, session.lang)
-                if writer is None and item.resource == "pods" and item.state is Conn.FORBIDDEN:
+                if writer is None and item.resource == kinds.POD.name and item.state is Conn.FORBIDDEN:
                     raise cluster_error(item.failure)  # a recording without pods records nothing
                 continue
             if writer is None:  # nothing is written before the cluster has answered a list

@@ -19,6 +19,7 @@ import yaml
 from markdown_it import MarkdownIt
 
 from tutor.cluster import kinds as kind_table
+from tutor.lesson import lab as lab_block
 
 
 class LessonError(ValueError):
@@ -125,6 +126,9 @@ class Lesson:
     # The kinds it watches (lesson.yaml `kinds`, rows of tutor/cluster/kinds.py): only these are
     # listed and watched, and asked for by doctor. A lesson that names none watches the default.
     kinds: tuple[kind_table.Kind, ...] = kind_table.DEFAULT
+    # The lab it needs (lesson.yaml `lab`, tutor/lesson/lab.py): what doctor checks, and the lab's
+    # names and conventions its checkers read.
+    lab: lab_block.Lab = lab_block.NONE
 
     def title(self, lang: str) -> str:
         return self.titles.get(lang) or self.id
@@ -262,6 +266,7 @@ def load(lesson_id: str = DEFAULT, root: Path | None = None) -> Lesson:
                           package=f"tutor.lessons.{lesson_id}.checks"))
     try:
         watched = kind_table.chosen(_names(meta.get("kinds"), "kinds"))
+        lab = lab_block.parse(meta.get("lab"))
     except ValueError as exc:
         raise LessonError(f"{base / 'lesson.yaml'}: {exc}") from None
     intro = {}
@@ -278,6 +283,7 @@ def load(lesson_id: str = DEFAULT, root: Path | None = None) -> Lesson:
         steps=tuple(steps),
         intro=intro,
         kinds=watched,
+        lab=lab,
     )
 
 

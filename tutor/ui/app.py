@@ -543,7 +543,9 @@ class TutorApp(ConfirmedActions, App):
         self.query_one(StatusBar).show(
             title=s.lesson.title(s.lang), context=self.context_name, namespace=s.lesson.namespace,
             conn=conn, passed=len(s.progress.passed), total=len(s.lesson.steps),
-            lang=s.lang, replay=self.replay, unreachable=failure.brief(s.lang) if failure else "")
+            lang=s.lang, replay=self.replay, unreachable=failure.brief(s.lang) if failure else "",
+            absent=", ".join(row.absent_short(s.lang) for st in s.states.values()
+                             if st.state is Conn.CRD_MISSING and (row := kinds.named(st.resource)) is not None))
 
     # --- actions -----------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple) -> bool | None:
@@ -654,7 +656,7 @@ class TutorApp(ConfirmedActions, App):
             s = self.session
             try:
                 findings = run(api_client, s.lesson.namespace, s.workspace.workdir, s.lesson.gpu_resource, lang=s.lang,
-                               reads=s.lesson.kinds)
+                               reads=s.lesson.kinds, lab=s.lesson.lab)
             except Exception:  # noqa: BLE001 - the preflight is advice; the watches report real trouble
                 return
             self.post_message(DoctorDone(findings))

@@ -20,7 +20,6 @@ KO = {
     "◌ connecting": "◌ 연결 중",
     "◌ reconnecting — showing last data": "◌ 다시 연결하는 중 — 마지막 데이터를 보여 줍니다",
     "● live (some access denied)": "● 실시간 (일부 권한 없음)",
-    "● live (LWS not installed)": "● 실시간 (LWS 미설치)",
     "■ replay ended": "■ 재생 끝",
     "▶ replay": "▶ 재생",
     "Steps": "단계",

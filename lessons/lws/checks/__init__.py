@@ -2,7 +2,7 @@
 (`restart-group` -> restart_group.py). Each has check(ctx) -> Verdict and READS, what it reads
 (tutor/checks/reads.py); the lesson loader imports a step's module the first time it runs."""
 
-from tutor.checks.common import PodNotes
+from tutor.checks.api import PodNotes
 
 # The lab's pods run a `sh -c` loop (step 1) that exits 1 once /tmp/fail exists (step 5): what
 # the engine's facts about a Terminating or crash-looping pod come with in this lesson.

@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-from tutor.checks.common import (file_then_live, lwt, misplaced_fields, pods_running, template_containers, template_gpus,
-                                 templates)
-from tutor.checks.context import Context
-from tutor.checks.reads import EXPLAIN, Reads
-from tutor.checks.verdict import Verdict, passed
-from tutor.cluster import objects as o
+from tutor.checks.api import (Context, EXPLAIN, file_then_live, lwt, misplaced_fields, o, passed, pods_running,
+                              Reads, template_containers, template_gpus, templates, Verdict)
 
 from . import NOTES  # the lab's words on its pods' command
 

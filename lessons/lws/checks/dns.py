@@ -9,13 +9,8 @@ from __future__ import annotations
 import re
 import time
 
-from tutor.checks.common import answer_text
-from tutor.checks.context import Context
-from tutor.checks.reads import Reads, evidence, merged
-from tutor.checks.verdict import Verdict, failed, passed, unconfirmed, waiting
-from tutor.cluster import objects as o
-from tutor.cluster.instant import Instant
-from tutor.cluster.timeline import parse_time, timeline_of
+from tutor.checks.api import (answer_text, Context, every, evidence, failed, Instant, merged, o,
+                              parse_time, passed, Reads, timeline, uid_history, unconfirmed, Verdict, waiting)
 
 from .env import pod_lws_env  # the same reading of a pod's env as step 3
 
@@ -95,10 +90,10 @@ def check(ctx: Context) -> Verdict:
                             "gives every pod in the group a stable name.",
                             "조회 결과가 리더 파드 {pod}의 IP {ip}입니다. 헤드리스 서비스가 그룹의 파드마다 "
                             "고정된 이름을 줍니다.", ip=ip, pod=LEADER))
-    tl = timeline_of(ctx.store, ctx.ns, LWS)
+    tl = timeline(ctx, LWS)
     written = ctx.workspace.get(FILE).written_at
-    old = {a for u in ctx.store.obs.uid_history(LEADER) for a in u.ips if a != ip}
-    for seen in ctx.store.obs.uid_history(LEADER):
+    old = {a for u in uid_history(ctx, LEADER) for a in u.ips if a != ip}
+    for seen in uid_history(ctx, LEADER):
         # An earlier IP of llm-1 is right if the file was written while llm-1 had it.
         held = found & set(seen.ips) - {ip}
         # A UID that has not gone holds its addresses still: any time the file was written is in.
@@ -116,7 +111,7 @@ def check(ctx: Context) -> Verdict:
         # Written before llm-1 was last replaced, and the tutor was not running then: only the
         # tutor keeps a pod's earlier IPs, so this can be refuted but not proved.
         # A pod keeps its IP for life: one that held the address when the file was written refutes it.
-        others = {o.pod_ip(p): o.name(p) for p in ctx.store.all("Pod", ctx.ns)
+        others = {o.pod_ip(p): o.name(p) for p in every(ctx, "Pod")
                   if o.name(p) != LEADER and (born := parse_time(o.dig(p, "metadata", "creationTimestamp")))
                   and Instant(*born).surely_before(written)}
         taken = sorted(a for a in unproved if a in others)

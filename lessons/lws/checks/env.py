@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-from tutor.checks.common import MAX_LINES, answer_text
-from tutor.checks.context import Context
-from tutor.checks.reads import Reads
-from tutor.checks.verdict import Verdict, failed, passed, waiting
-from tutor.cluster import objects as o
+from tutor.checks.api import answer_text, Context, failed, MAX_LINES, o, passed, Reads, Verdict, waiting
 
 POD = "llm-1-1"
 FILE = "env.txt"

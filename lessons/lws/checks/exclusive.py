@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from tutor.checks.common import (KWOK_TAINT_KEY, file_then_live, lwt, misplaced_fields, pods_running,
-                                 template_gpus, templates)
-from tutor.checks.context import Context
-from tutor.checks.reads import EXPLAIN, Reads
-from tutor.checks.why import exclusive_lines
-from tutor.checks.verdict import Verdict, failed, passed
-from tutor.cluster import objects as o
+from tutor.checks.api import (Context, exclusive_lines, EXPLAIN, failed, file_then_live, lwt, misplaced_fields,
+                              named, o, passed, pods_running, Reads, Taint, template_gpus, templates,
+                              Verdict)
 
 from . import NOTES  # the lab's words on its pods' command
 
@@ -16,20 +12,20 @@ LWS = "wide"
 FILE = "wide.yaml"
 PODS = ["wide-0", "wide-0-1", "wide-1", "wide-1-1"]
 TOPOLOGY = "kubernetes.io/hostname"
-KWOK_NODES = ("gpu-a", "gpu-b")
 # Every LWS (pods_running reads the one each pod's label names) and every node (the pods name
 # them); explained, placement reads every pod too (exclusive_lines, verdict_lines).
 READS = Reads(kinds=("LeaderWorkerSet", "Node"), pods=tuple(PODS), files=(FILE,),
               explained=Reads(kinds=EXPLAIN, pods_of=(LWS,), events_about=tuple(PODS)))
 
 
-def tolerates_kwok(template: dict) -> bool:
+def tolerates_kwok(template: dict, taint: Taint) -> bool:
+    """Whether the template tolerates the lab's KWOK taint (lesson.yaml lab.fake_nodes.taint)."""
     for tol in o.as_list(o.dig(template, "spec", "tolerations")):
-        if not isinstance(tol, dict) or tol.get("effect") not in (None, "", "NoSchedule"):
+        if not isinstance(tol, dict) or tol.get("effect") not in (None, "", taint.effect):
             continue
         if tol.get("operator") not in (None, "", "Equal", "Exists"):
             continue  # the API server refuses any other operator
-        if tol.get("key") == KWOK_TAINT_KEY and (tol.get("operator") == "Exists" or tol.get("value") == "fake"):
+        if tol.get("key") == taint.key and (tol.get("operator") == "Exists" or tol.get("value") == taint.value):
             return True
         if tol.get("key") in (None, "") and tol.get("operator") == "Exists":
             return True
@@ -38,6 +34,7 @@ def tolerates_kwok(template: dict) -> bool:
 
 def spec_problems(ctx: Context, obj: dict, where: str) -> list[str]:
     probs = misplaced_fields(ctx, obj, where)
+    fake = ctx.lesson.lab.fake_nodes
     if o.annotations(obj).get(o.EXCLUSIVE_ANNOTATION) != TOPOLOGY:
         on_template = [label for label, t in templates(obj)
                        if o.annotations(t).get(o.EXCLUSIVE_ANNOTATION) is not None]
@@ -64,23 +61,29 @@ def spec_problems(ctx: Context, obj: dict, where: str) -> list[str]:
             probs.append(ctx.t("{where}: {tmpl} must limit exactly 1 {gpu}.",
                                "{where}: {tmpl:은} {gpu:을} 정확히 1장 limits로 요청해야 합니다.",
                                where=where, tmpl=label, gpu=ctx.gpu))
-        if not tolerates_kwok(tmpl):
+        if not tolerates_kwok(tmpl, fake.taint):
             probs.append(ctx.t("{where}: {tmpl} does not tolerate the KWOK nodes' taint (read it in a KWOK node's "
                                "spec.taints).",
                                "{where}: {tmpl:이} KWOK 노드의 테인트를 견디지 못합니다(KWOK 노드의 spec.taints를 "
                                "보세요).", where=where, tmpl=label))
-        if o.as_dict(o.dig(tmpl, "spec", "nodeSelector")).get("type") != "kwok":
+        if not picks_kwok(o.as_dict(o.dig(tmpl, "spec", "nodeSelector")), fake.labels):
             probs.append(ctx.t("{where}: {tmpl}'s nodeSelector does not pick the KWOK nodes (read their labels).",
                                "{where}: {tmpl}의 nodeSelector가 KWOK 노드를 고르지 않습니다(KWOK 노드의 라벨을 "
                                "보세요).", where=where, tmpl=label))
     return probs
 
 
+def picks_kwok(labels: dict, kwok: dict[str, str]) -> bool:
+    """Whether labels (a nodeSelector, a node's) carry the lab's KWOK node labels."""
+    return all(labels.get(k) == v for k, v in kwok.items())
+
+
 def is_kwok_node(ctx: Context, node: str) -> bool:
-    obj = ctx.store.get("Node", node)
+    fake = ctx.lesson.lab.fake_nodes
+    obj = named(ctx, "Node", node)
     if obj is not None:
-        return o.labels(obj).get("type") == "kwok"
-    return node in KWOK_NODES
+        return picks_kwok(o.labels(obj), fake.labels)
+    return node in fake.names
 
 
 def check(ctx: Context) -> Verdict:

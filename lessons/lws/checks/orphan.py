@@ -8,12 +8,8 @@ from __future__ import annotations
 
 import re
 
-from tutor.checks.common import answer_text, live_lws
-from tutor.checks.why import verdict_lines
-from tutor.checks.context import Context
-from tutor.checks.reads import EXPLAIN, Reads
-from tutor.checks.verdict import Verdict, failed, passed, waiting
-from tutor.cluster import objects as o
+from tutor.checks.api import (answer_text, Context, EXPLAIN, failed, live_lws, o, passed, Reads, Verdict,
+                              verdict_lines, waiting)
 
 LWS = "orphan"
 LEADER, WORKER = "orphan-0", "orphan-0-1"

@@ -21,17 +21,10 @@ pod UID; restartCount and lastState). Rules, in order:
 
 from __future__ import annotations
 
-from tutor.checks.common import MAX_LINES, UID_RE, answer_text, grace_note, kv_lines, pods_running
-from tutor.checks.context import Context
-from tutor.checks.prediction import Seen
-from tutor.checks.reads import EXPLAIN, Reads, evidence, merged
-from tutor.checks.verdict import Stop, Verdict, failed, passed, unconfirmed, waiting
-from tutor.cluster import objects as o
-from tutor.cluster.story import Episode, Story
-from tutor.korean import attach
-from tutor.cluster.instant import Instant
-from tutor.cluster.timeline import Fact, Kind, Timeline, timeline_of
-from tutor.narration import restart_detail, timeline_lines
+from tutor.checks.api import (answer_text, attach, Context, Episode, evidence, EXPLAIN, Fact, failed,
+                              grace_note, Instant, Kind, kv_lines, MAX_LINES, merged, o, passed, pods_running,
+                              Reads, restart_detail, Seen, Stop, Story, timeline, Timeline, timeline_lines,
+                              uid_owner, UID_RE, unconfirmed, Verdict, waiting)
 
 from . import NOTES  # the lab's words on its pods' command
 
@@ -78,14 +71,14 @@ def deleted_by(tl: Timeline, rec: Fact) -> str:
 def check(ctx: Context) -> Verdict:
     values = read_values(ctx)
     g0, g1 = values["group0_before"], values["group1_before"]
-    tl = timeline_of(ctx.store, ctx.ns, LWS)
+    tl = timeline(ctx, LWS)
     story = [ctx.t("timeline of llm (UTC):", "llm의 타임라인(UTC):"), *timeline_lines(tl, ctx.lang, LWS, limit=12)]
 
     def fail(msg: str, *details: str) -> Verdict:
         return failed(msg, *details, *story)
 
     for k, pod in KEYS.items():
-        owner = ctx.store.obs.uid_owner.get(values[k].lower())
+        owner = uid_owner(ctx, values[k])
         if owner is not None and owner != pod:
             return fail(ctx.t("{key} is the UID of {owner}, not of {pod}.",
                               "{key:은} {pod:이} 아니라 {owner}의 UID입니다.", key=k, owner=owner, pod=pod))

@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-from tutor.checks.common import grace_note, live_lws, lwt, templates, template_containers
-from tutor.checks.context import Context
-from tutor.checks.prediction import Seen
-from tutor.checks.reads import Reads, evidence, merged
-from tutor.checks.verdict import Verdict, failed, passed, waiting
-from tutor.cluster import objects as o
-from tutor.cluster.story import Episode, Story
-from tutor.korean import attach
+from tutor.checks.api import (attach, Context, Episode, evidence, failed, grace_note, live_lws, lwt, merged,
+                              mixed_revisions, named, o, passed, Reads, Seen, Story, template_containers,
+                              templates, Verdict, waiting)
 
 from . import NOTES  # the lab's words on its pods' command
 
@@ -39,7 +34,7 @@ def group_lines(ctx: Context, current: str) -> list[str]:
                  ctx.t("in progress", "진행 중"))
         pods_txt = ", ".join(f"{o.name(p)} {o.phase(p)} {o.revision(p)[:10]}" for p in pods)
         lines.append(ctx.t("group {g}: {state} ({pods})", "그룹 {g}: {state} ({pods})", g=g, state=state, pods=pods_txt))
-    for m in ctx.store.obs.mixed:
+    for m in mixed_revisions(ctx, LWS):
         if m.lws == LWS:
             pods = ", ".join(f"{name} {rev[:10]}" + (" Terminating" if name in m.terminating else "")
                              for name, rev in m.pods)
@@ -67,7 +62,7 @@ def check(ctx: Context) -> Verdict:
     spec_replicas = o.int_or_none(o.dig(live, "spec", "replicas")) or 0
     updated = o.int_or_none(o.dig(live, "status", "updatedReplicas")) or 0
     available = o.condition(live, "Available").get("status") == "True"
-    sts = ctx.store.get("StatefulSet", LWS, ctx.ns)
+    sts = named(ctx, "StatefulSet", LWS)
     current = o.revision(sts) if sts else ""
     pods = ctx.pods_of(LWS)
     groups = group_lines(ctx, current)

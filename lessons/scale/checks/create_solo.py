@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from tutor.checks.common import find_lws_doc, live_lws, lwt, misplaced_fields, pods_running
-from tutor.checks.context import Context
-from tutor.checks.reads import EXPLAIN, Reads
-from tutor.checks.verdict import Verdict, failed, passed
-from tutor.cluster import objects as o
+from tutor.checks.api import (Context, EXPLAIN, failed, find_lws_doc, live_lws, lwt, misplaced_fields, o,
+                              passed, pods_running, Reads, Verdict)
 
 LWS = "solo"
 FILE = "solo.yaml"

@@ -5,12 +5,8 @@ before group 1's leader (a group rebuilt by the scale would have a leader newer 
 
 from __future__ import annotations
 
-from tutor.checks.common import MAX_LINES, UID_RE, answer_text, kv_lines, pods_running
-from tutor.checks.context import Context
-from tutor.checks.reads import EXPLAIN, Reads
-from tutor.checks.verdict import Verdict, failed, passed, waiting
-from tutor.cluster import objects as o
-from tutor.cluster.timeline import parse_time
+from tutor.checks.api import (answer_text, Context, EXPLAIN, failed, kv_lines, MAX_LINES, o, parse_time, passed,
+                              pods_running, Reads, UID_RE, Verdict, waiting)
 
 LWS = "solo"
 FILE = "group0.txt"

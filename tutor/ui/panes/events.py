@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from rich.text import Text
 
-from tutor.cluster import objects as o
+from tutor.cluster import kinds, objects as o
 from tutor.cluster.memo import LRU
 from tutor.cluster.store import Store
 from tutor.ui.panes.common import LiveData, Translate, english, memo, waits_for_a_node
@@ -235,7 +235,7 @@ class EventList(TextBlocks):
         """Redraws when an event or a waiting pod may have changed, yielding after each event it
         had to wrap anew and once more at the end: after a burst all 60 are new, and the app gives
         the loop a turn between them (tutor/ui/pump.py)."""
-        unavailable = live.unavailable("events")
+        unavailable = live.unavailable(kinds.EVENT.name)
         key = (live.store.kind_version["Event"], unavailable, live.lang, self._waiting.key(live.store, live.namespace))
         if key != self._inputs.last:
             store, namespace = live.store, live.namespace

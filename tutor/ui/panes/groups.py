@@ -16,7 +16,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from tutor.cluster import objects as o
+from tutor.cluster import kinds as kind_table, objects as o
 from tutor.cluster.store import Store
 from tutor.ui.panes.common import LiveData, Translate, english, memo, phase_text, pod_order
 from tutor.ui.widgets.redraw import LastKey, RedrawsOnChange
@@ -248,7 +248,7 @@ class GroupsPane(RedrawsOnChange, TextBlocks):
     def redraw(self, live: LiveData) -> Iterator[None]:
         """Redraws when what the groups show may have changed, and yields once it did. Followed
         even while the ledger has the pane's place: g brings the groups back at once."""
-        unavailable = live.unavailable("leaderworkersets")
+        unavailable = live.unavailable(kind_table.LEADER_WORKER_SET.name)
         kinds = live.store.kind_version
         if self._inputs.changed((kinds["Pod"], kinds["LeaderWorkerSet"], len(live.store.obs.mixed), live.lang,
                                  unavailable)):

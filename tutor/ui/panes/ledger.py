@@ -18,7 +18,7 @@ from typing import NamedTuple
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from tutor.cluster import objects as o
+from tutor.cluster import kinds as kind_table, objects as o
 from tutor.cluster import placement as pl
 from tutor.cluster import resources as res
 from tutor.cluster.store import Store
@@ -390,7 +390,7 @@ class NodeLedger(RedrawsOnChange, TextBlocks):
         nothing: shown again, it takes all the store's changes since."""
         if not self.display:
             return
-        unavailable = live.unavailable("pods") or live.unavailable("nodes")
+        unavailable = live.unavailable(kind_table.POD.name) or live.unavailable(kind_table.NODE.name)
         kinds = live.store.kind_version
         if self._inputs.changed((kinds["Pod"], kinds["Node"], live.lang, unavailable, live.about)):
             self.show(live.store, live.namespace, live.gpu, live.t, unavailable, live.about)

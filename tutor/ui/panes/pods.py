@@ -27,7 +27,7 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from tutor.cluster import objects as o
+from tutor.cluster import kinds, objects as o
 from tutor.cluster.store import Store
 from tutor.ui.panes.common import LiveData, phase_text, pod_order
 from tutor.ui.widgets.redraw import LastKey
@@ -208,7 +208,7 @@ class PodList(ScrollView, can_focus=True):
     # --- data ---------------------------------------------------------------------------------
     def redraw(self, live: LiveData) -> Iterator[None]:
         """Redraws when a pod may have changed, and yields once it did."""
-        unavailable = live.unavailable("pods")
+        unavailable = live.unavailable(kinds.POD.name)
         if self._inputs.changed((live.store.kind_version["Pod"], unavailable, live.lang)):
             self.set_headers(tuple(live.t(h) for h in POD_COLUMNS))
             self.show(live.store, live.namespace)

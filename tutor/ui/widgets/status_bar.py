@@ -15,22 +15,25 @@ CONN_STYLE = {
     Conn.CONNECTING: ("◌ connecting", "yellow"),
     Conn.RECONNECTING: ("◌ reconnecting — showing last data", "bold yellow"),
     Conn.FORBIDDEN: ("● live (some access denied)", "yellow"),
-    Conn.CRD_MISSING: ("● live (LWS not installed)", "yellow"),
+    Conn.CRD_MISSING: ("● live", "yellow"),  # and which kinds are not served (the kinds table's words)
     Conn.ENDED: ("■ replay ended", "cyan"),
 }
 
 
 class StatusBar(RedrawsOnChange, Static):
     def show(self, *, title: str, context: str, namespace: str, conn: Conn, passed: int, total: int,
-             lang: str, replay: bool, unreachable: str = "") -> None:
-        """`unreachable`: why the cluster could not be reached before it was ever listed."""
-        key = (title, context, namespace, conn, passed, total, lang, replay, unreachable)
+             lang: str, replay: bool, unreachable: str = "", absent: str = "") -> None:
+        """`unreachable`: why the cluster could not be reached before it was ever listed; `absent`:
+        which kinds the cluster does not serve, in a few words (kinds.Kind.absent_short)."""
+        key = (title, context, namespace, conn, passed, total, lang, replay, unreachable, absent)
         if not self._is_new(key):
             return
         label, style = CONN_STYLE.get(conn, (conn.value, "yellow"))
         if replay and conn is Conn.OK:
             label, style = "▶ replay", "cyan"
         label = translate(lang, label)
+        if conn is Conn.CRD_MISSING and absent:
+            label += f" ({absent})"
         if unreachable:
             # the few words fit 80 columns; the sentence, and that it retries, are in the lab check panel
             label, style = "✗ " + unreachable, "bold red"

@@ -1,0 +1,76 @@
+"""A lesson's checkers reach the engine through one module, the checker API (tutor/checks/api.py):
+import-linter's contract in pyproject.toml forbids every other tutor module, and these tests hold
+that contract to the modules there are and to the lessons' import lines as written."""
+
+from __future__ import annotations
+
+import ast
+import tomllib
+from pathlib import Path
+
+import tutor.checks.api as api
+
+ROOT = Path(__file__).resolve().parent.parent
+API = "tutor.checks.api"
+
+
+def engine_modules() -> set[str]:
+    out = set()
+    for path in (ROOT / "tutor").rglob("*.py"):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        out.add(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return out
+
+
+def contract() -> dict:
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    return next(c for c in contracts if c["name"] == "a lesson imports no tutor module but the checker API")
+
+
+def test_the_contract_forbids_every_engine_module_but_the_api_and_its_packages():
+    forbidden = contract()["forbidden_modules"]
+    covered = {m for m in engine_modules() if any(m == f or m.startswith(f + ".") for f in forbidden)}
+    # tutor and tutor.checks hold the API, so no contract can forbid them: the next test holds them.
+    assert engine_modules() - covered == {"tutor", "tutor.checks", API}
+    assert contract()["source_modules"] == ["lessons"]
+
+
+def test_every_engine_import_of_a_lesson_is_the_api():
+    found = []
+    for path in sorted((ROOT / "lessons").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
+            found += [f"{path.relative_to(ROOT)}:{node.lineno} {n}" for n in names
+                      if (n == "tutor" or n.startswith("tutor.")) and n != API]
+    assert not found, found
+
+
+def test_the_api_exports_what_it_names():
+    missing = [n for n in api.__all__ if not hasattr(api, n)]
+    assert not missing and len(set(api.__all__)) == len(api.__all__)
+
+
+def test_an_object_is_read_by_its_kinds_row_namespaced_or_not(tmp_path):
+    import pytest
+
+    from tutor.cluster.events import ObjectEvent
+    from tutor.lesson.loader import load
+    from tutor.session import Session
+
+    s = Session(load("lws"), str(tmp_path), "en")
+
+    def add(kind: str, name: str, ns: str = "") -> None:
+        meta = {"name": name, "uid": f"uid-{kind}-{name}-{ns}", "resourceVersion": "1", **({"namespace": ns} if ns else {})}
+        s.apply(ObjectEvent("ADDED", {"kind": kind, "apiVersion": "v1", "metadata": meta}, s.store.now))
+
+    add("Node", "n1")
+    add("Pod", "p", s.lesson.namespace)
+    add("Pod", "p", "elsewhere")
+    ctx = s.context()
+    assert api.named(ctx, "Node", "n1")["metadata"]["name"] == "n1"
+    assert api.named(ctx, "Pod", "p")["metadata"]["namespace"] == s.lesson.namespace
+    assert [x["metadata"]["namespace"] for x in api.every(ctx, "Pod")] == [s.lesson.namespace]
+    assert [x["metadata"]["name"] for x in api.every(ctx, "Node")] == ["n1"]
+    with pytest.raises(ValueError, match="Gadget"):
+        api.named(ctx, "Gadget", "x")
