@@ -18,7 +18,7 @@ LWS = "orphan"
 PODGROUP = "orphan-0"
 PODS = ("orphan-0", "orphan-0-1")
 FILE, ANSWER = "orphan.yaml", "gang.txt"
-READS = Reads(lws=(LWS,), pods=PODS, pods_of=(LWS,), kinds=(KIND,), files=(FILE, ANSWER))
+READS = Reads(lws=(LWS,), pods=PODS, pods_of=(LWS,), kinds=(KIND,), events_about=(LWS, PODS[0]), files=(FILE, ANSWER))
 
 
 def check(ctx: Context) -> Verdict:
@@ -33,6 +33,12 @@ def check(ctx: Context) -> Verdict:
                             "클러스터의 orphan이 {path:과} 다릅니다. 파일을 다시 적용하세요.", path=where), *probs)
     pods = gang_of(ctx, LWS, PODS)
     if pods is None:
+        refused = [o.event_message(e) for sts in (LWS, PODS[0]) for e in ctx.events_about(sts, "StatefulSet")
+                   if o.event_reason(e) == "FailedCreate"]
+        if refused:  # the API server refused the pods (an invalid podGroupName, say): no pod will come
+            return failed(ctx.t("The API server refuses orphan's pods: their StatefulSet cannot create them.",
+                                "API 서버가 orphan의 파드를 거부합니다. StatefulSet이 파드를 만들지 못합니다."),
+                          refused[-1])
         return waiting(ctx.t("Waiting for pods {a} and {b}.", "파드 {a}, {b:을} 기다립니다.", a=PODS[0], b=PODS[1]))
     fault = silent_faults(ctx, pods, live)
     if fault:

@@ -12,7 +12,7 @@ from tutor.checks.reads import Reads
 from tutor.checks.verdict import Verdict, failed, passed, waiting
 from tutor.cluster import objects as o
 
-from .members import KIND, bound, clauses, gang_of, messages, names_pod, normalise, podgroup, scheduled
+from .members import CONDITION, KIND, bound, clauses, gang_of, messages, names_pod, normalise, podgroup, scheduled
 
 LWS = "orphan"
 PODGROUP = "orphan-0"
@@ -41,6 +41,10 @@ def check(ctx: Context) -> Verdict:
         return waiting(ctx.t("Waiting for the gang of step 4: PodGroup {pg} and pods {a}, {b}.",
                              "4단계의 갱을 기다립니다. PodGroup {pg}, 파드 {a}, {b}.", pg=PODGROUP, a=PODS[0], b=PODS[1]))
     cond = scheduled(pg)
+    if not cond and not all(bound(p) for p in pods):
+        return waiting(ctx.t("The scheduler has not judged the gang {pg} yet (no {c} condition): step 4 comes first.",
+                             "스케줄러가 아직 갱 {pg:을} 판단하지 않았습니다({c} 조건 없음). 4단계를 먼저 하세요.",
+                             pg=PODGROUP, c=CONDITION))
     if all(bound(p) for p in pods) or cond.get("status") != "False":
         return waiting(ctx.t("The gang {pg} is not waiting now ({state}): this step reads why it waits, as in step 4.",
                              "갱 {pg:이} 지금 기다리고 있지 않습니다({state}). 이 단계는 4단계처럼 갱이 기다리는 까닭을 "

@@ -4,7 +4,7 @@ in place."""
 
 from __future__ import annotations
 
-from tutor.checks.common import grace_note
+from tutor.checks.common import grace_note, templates
 from tutor.checks.context import Context
 from tutor.checks.reads import Reads
 from tutor.checks.verdict import Verdict, failed, passed, waiting
@@ -15,8 +15,9 @@ from . import NOTES
 from .members import KIND, group_of
 
 LWS = "orphan"
+BESIDE = "llm"  # the LWS lab's other LWS, which this lesson starts beside
 PODGROUP = "orphan-0"
-READS = Reads(lws=(LWS,), pods_of=(LWS,), named=((KIND, PODGROUP),))
+READS = Reads(lws=(LWS,), pods_of=(LWS, BESIDE), named=((KIND, PODGROUP),))
 
 
 def created(obj: dict) -> float | None:
@@ -25,6 +26,9 @@ def created(obj: dict) -> float | None:
 
 
 def check(ctx: Context) -> Verdict:
+    if not ctx.pods_of(BESIDE):  # no pod of llm: the cluster's pods are not all in yet (or the LWS lab is not done)
+        return waiting(ctx.t("Waiting for the pods of llm, the LWS lab's, in {ns}.",
+                             "{ns}에서 LWS 실습의 llm 파드를 기다립니다.", ns=ctx.ns))
     live = ctx.lws(LWS)
     pg = ctx.store.get(KIND, PODGROUP, ctx.ns)
     if live is not None and pg is not None and (born := created(live)) is not None \
@@ -39,7 +43,9 @@ def check(ctx: Context) -> Verdict:
                             "그 자리에서 고치면 옛 파드가 아직 도는 동안 롤링 업데이트로 그룹을 바꾸고, 이미 배치된 "
                             "파드는 노드를 그대로 지킵니다. 단계를 다시 하려면 orphan을 지우고 파드가 사라지기를 "
                             "기다린 뒤 4단계의 파일을 적용하세요."))
-    old = [p for p in ctx.pods_of(LWS) if not group_of(p)]
+    # An orphan whose templates name a PodGroup is step 4's, made again: a pod of it in no gang is step 4's matter.
+    remade = live is not None and any(group_of(t) for _, t in templates(live))
+    old = [] if remade else [p for p in ctx.pods_of(LWS) if not group_of(p)]
     if old:
         placed = [p for p in old if o.node_name(p)]
         return failed(ctx.t("orphan still has pods in no gang: {pods}{where}.",
@@ -56,6 +62,9 @@ def check(ctx: Context) -> Verdict:
         return waiting(ctx.t("Waiting for orphan's old pods to go.", "orphan의 옛 파드가 사라지기를 기다립니다."),
                        *(grace_note(ctx, p, NOTES) for p in going))
     if live is not None:
+        if not ctx.pods_of(LWS):  # nothing to tell the new orphan from the old by, yet
+            return waiting(ctx.t("Waiting for the pods of the orphan in the cluster.",
+                                 "클러스터에 있는 orphan의 파드를 기다립니다."))
         return passed(ctx.t("The half group is gone; the orphan in the cluster now is a new one, born a gang.",
                             "반쪽 그룹이 사라졌습니다. 지금 클러스터의 orphan은 처음부터 갱으로 태어난 새 것입니다."))
     return passed(ctx.t("The half group is gone: orphan and its pods were deleted, and its GPU request with them.",

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from tutor.checks.common import grace_note, pods_running
 from tutor.checks.context import Context
-from tutor.checks.reads import Reads
+from tutor.checks.prediction import Seen
+from tutor.checks.reads import Reads, evidence, merged
 from tutor.checks.verdict import Verdict, failed, passed, waiting
 from tutor.cluster import objects as o
+from tutor.cluster.story import Episode, Story
 from tutor.cluster.timeline import parse_time
+from tutor.korean import attach
 
 from . import NOTES
 from .members import KIND, gang_of, podgroup, scheduled
@@ -17,7 +20,9 @@ ROOM = "llm"
 LWS = "orphan"
 PODGROUP = "orphan-0"
 PODS = ("orphan-0", "orphan-0-1")
-READS = Reads(lws=(ROOM, LWS), pods=PODS, pods_of=(ROOM,), named=((KIND, PODGROUP),), events_about=PODS)
+READS = merged(evidence(LWS), Reads(lws=(ROOM, LWS), pods=PODS, pods_of=(ROOM,), named=((KIND, PODGROUP),),
+                                    events_about=PODS))
+TOGETHER = 1.0  # seconds: binds closer than this came in one go (the scheduler's own timing is milliseconds)
 
 
 def bound_at(pod: dict) -> float | None:
@@ -56,8 +61,29 @@ def check(ctx: Context) -> Verdict:
         return waiting(ctx.t("Both pods run; waiting for PodGroup {pg} to say so.",
                              "두 파드가 돌고 있습니다. PodGroup {pg}에 그 사실이 적히기를 기다립니다.", pg=PODGROUP))
     times = [bound_at(p) for p in pods]
-    spread = ctx.t("Both were bound within {s:.0f} s of each other.", "두 파드는 {s:.0f}초 안에 함께 배치됐습니다.",
-                   s=max(times) - min(times)) if all(t is not None for t in times) else ""
+    spread = ""
+    if all(t is not None for t in times):
+        gap = max(times) - min(times)  # PodScheduled times have whole seconds
+        spread = ctx.t("Both were bound in the same second.", "두 파드가 같은 1초 안에 배치됐습니다.") if gap < 1 else \
+            ctx.t("Both were bound within {s:.0f} s of each other.", "두 파드가 {s:.0f}초 안에 함께 배치됐습니다.", s=gap)
     return passed(ctx.t("Room was made, and the gang {pg} landed whole: both pods of orphan run.",
                         "자리가 나자 갱 {pg:이} 통째로 배치됐습니다. orphan의 두 파드가 모두 돌고 있습니다.",
                         pg=PODGROUP), *([spread] if spread else []))
+
+
+def predict_bind_order(episode: Episode, story: Story) -> Seen:
+    """Which pod of the gang was bound first (the step's question, lesson.yaml): the episode's
+    bind lines, from the Scheduled events (timed to the microsecond)."""
+    binds = [line for line in episode.lines if line.kind == "gang-bound"]
+    placed = next((line for line in episode.lines if line.kind == "gang-placed"), None)
+    if placed is None:
+        return Seen("", ("the gang is not placed yet.", "갱이 아직 배치되지 않았습니다."), tuple(binds))
+    spread = placed.what.as_dict()["spread"]
+    first = binds[0].pods[0]
+    if spread < TOGETHER:
+        return Seen("together", (f"both pods were bound within {spread * 1000:.0f} ms, {first} a moment first: in one go.",
+                                 f"두 파드가 {spread * 1000:.0f}밀리초 안에 바인딩됐습니다. {attach(first, '이')} "
+                                 "아주 조금 먼저였을 뿐, 한 번에 배치된 것입니다."), tuple(binds))
+    choice = "leader" if first == PODS[0] else "worker"
+    return Seen(choice, (f"{first} was bound first, {spread:.1f} s before the other.",
+                         f"{attach(first, '이')} {spread:.1f}초 먼저 바인딩됐습니다."), tuple(binds))

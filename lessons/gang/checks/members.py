@@ -78,7 +78,11 @@ def podgroup_problems(ctx: Context, pg: dict, where: str, size: int, lws: str) -
     the group's pod count. Says the rule, never the number."""
     probs = []
     api = str(pg.get("apiVersion") or "")
-    if api and api != API_VERSION:
+    if not api:  # kubectl refuses a file without one
+        probs.append(ctx.t("{where}: apiVersion is missing; Kubernetes 1.37 serves PodGroups at {want}.",
+                           "{where}: apiVersion이 없습니다. Kubernetes 1.37은 PodGroup을 {want:으로} 제공합니다.",
+                           where=where, want=API_VERSION))
+    elif api != API_VERSION:
         probs.append(ctx.t("{where}: apiVersion is {api}; Kubernetes 1.37 serves PodGroups at {want}.",
                            "{where}: apiVersion이 {api}입니다. Kubernetes 1.37은 PodGroup을 {want:으로} 제공합니다.",
                            where=where, api=api, want=API_VERSION))
@@ -119,10 +123,15 @@ def template_problems(ctx: Context, lws_obj: dict, where: str, pg_name: str) -> 
                                "gang and are placed on their own.",
                                "{where}: {t}에 spec.schedulingGroup이 없습니다. 이 템플릿으로 만든 파드는 어느 갱에도 "
                                "속하지 않고 따로 배치됩니다.", where=where, t=label))
+        elif named != pg_name and podgroup(ctx, named) is None:
+            probs.append(ctx.t("{where}: {t} names the PodGroup {name}, and namespace {ns} has no PodGroup of that "
+                               "name: its pods would be held with no event.",
+                               "{where}: {t:이} 가리키는 PodGroup {name:은} 네임스페이스 {ns}에 없습니다. 그 파드는 "
+                               "이벤트도 없이 붙잡혀 있게 됩니다.", where=where, t=label, name=named, ns=ctx.ns))
         elif named != pg_name:
-            probs.append(ctx.t("{where}: {t} names the PodGroup {name}, not {want}.",
-                               "{where}: {t:이} 가리키는 PodGroup은 {want:이} 아니라 {name}입니다.",
-                               where=where, t=label, name=named, want=pg_name))
+            probs.append(ctx.t("{where}: {t} names the PodGroup {name}, not the one this step's gang is made of.",
+                               "{where}: {t:이} 가리키는 PodGroup {name:은} 이 단계의 갱이 아닙니다.",
+                               where=where, t=label, name=named))
     return probs
 
 

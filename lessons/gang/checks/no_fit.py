@@ -4,12 +4,16 @@ stays free (the node ledger's count)."""
 
 from __future__ import annotations
 
-from tutor.checks.common import find_lws_doc, live_lws, lwt, template_gpus, templates
+from tutor.checks.common import find_lws_doc, grace_note, live_lws, lwt, template_gpus, templates
 from tutor.checks.context import Context
-from tutor.checks.reads import EXPLAIN, Reads
+from tutor.checks.prediction import Seen
+from tutor.checks.reads import EXPLAIN, Reads, evidence, merged
 from tutor.checks.verdict import Verdict, failed, passed, waiting
 from tutor.cluster import objects as o
+from tutor.cluster.story import Episode, Story
+from tutor.korean import attach
 
+from . import NOTES
 from .members import (CONDITION, KIND, allocatable_gpus, bound, find_doc, gang_of, gpus_bound, podgroup,
                       podgroup_problems, scheduled, silent_faults, template_problems)
 
@@ -19,7 +23,7 @@ SIZE = 3
 PODS = ("big-0", "big-0-1", "big-0-2")
 NODE = "lab-server"
 FILE = "big.yaml"
-READS = Reads(lws=(LWS,), pods=PODS, pods_of=(LWS,), kinds=(KIND, *EXPLAIN), files=(FILE,))
+READS = merged(evidence(LWS), Reads(lws=(LWS,), pods=PODS, pods_of=(LWS,), kinds=(KIND, *EXPLAIN), files=(FILE,)))
 
 
 def lws_problems(ctx: Context, obj: dict, where: str) -> list[str]:
@@ -34,7 +38,7 @@ def lws_problems(ctx: Context, obj: dict, where: str) -> list[str]:
         want = 0 if label == "leaderTemplate" else 1
         if gpus != want:
             probs.append(ctx.t("{where}: {t} asks for {n} {gpu}; the leader asks for none and each worker for one.",
-                               "{where}: {t:이} {gpu} {n}개를 요청합니다. 리더는 요청하지 않고 워커는 하나씩 "
+                               "{where}: {t}의 {gpu} 한도가 {n}개입니다. 리더는 요청하지 않고 워커는 하나씩 "
                                "요청해야 합니다.", where=where, t=label, n=f"{gpus:g}", gpu=ctx.gpu))
     return probs + template_problems(ctx, obj, where, PODGROUP)
 
@@ -78,9 +82,33 @@ def check(ctx: Context) -> Verdict:
                              "big의 파드가 모두 기다립니다. 스케줄러가 갱 {pg:을} 시도하기를 기다립니다({c} 조건).",
                              pg=PODGROUP, c=CONDITION))
     held, total = gpus_bound(ctx, NODE), allocatable_gpus(ctx, NODE)
+    if total is not None and held >= total:
+        going = [p for p in ctx.store.all("Pod", ctx.ns) if o.node_name(p) == NODE and o.is_terminating(p)]
+        if going:  # its GPU counts until it is gone
+            return waiting(ctx.t("{node} has no free GPU until its Terminating pods are gone.",
+                                 "{node}의 종료 중인 파드가 사라질 때까지는 남는 GPU가 없습니다.", node=NODE),
+                           *(grace_note(ctx, p, NOTES) for p in going))
+        return failed(ctx.t("{node} has no free GPU ({held:g} of {total:g} allocated), so big would wait anyway: this "
+                            "step shows a gang that leaves a free GPU alone. After step 6 one should be free.",
+                            "{node}에 남는 GPU가 없습니다({total:g}장 가운데 {held:g}장 할당). 그러면 big은 어차피 "
+                            "기다립니다. 이 단계는 남는 GPU를 건드리지 않는 갱을 보여 줍니다. 6단계를 마치면 한 장이 "
+                            "남아야 합니다.", node=NODE, held=held, total=total),
+                      ctx.t("Where to look: the node ledger (g).", "볼 곳: 노드 장부(g)."))
     free = ctx.t("{node} has {held:g} of its {total:g} GPUs allocated: the free one stays free.",
                  "{node}의 GPU {total:g}장 가운데 {held:g}장만 할당되어 있습니다. 남는 GPU는 그대로 남아 있습니다.",
-                 node=NODE, held=held, total=total) if total is not None and held < total else ""
+                 node=NODE, held=held, total=total) if total is not None else ""
     return passed(ctx.t("big waits whole: none of its 3 pods is bound, not even the worker that would fit on its own.",
                         "big이 통째로 기다립니다. 세 파드 가운데 하나도 배치되지 않았고, 혼자라면 들어갈 워커도 "
                         "마찬가지입니다."), *([free] if free else []), str(cond.get("message") or ""))
+
+
+def predict_free_gpu(episode: Episode, story: Story) -> Seen:
+    """Whether a pod of big was bound while the gang was held (the step's question, lesson.yaml):
+    the held episode, and any bind of big's pods the story has."""
+    binds = [line for e in story.of(LWS, "gang-placed", episode.group) for line in e.lines if line.kind == "gang-bound"]
+    if binds:
+        pods = ", ".join(line.pods[0] for line in binds)
+        return Seen("yes", (f"{pods} of big was bound.", f"big의 {attach(pods, '이')} 배치됐습니다."), tuple(binds))
+    return Seen("no", ("the scheduler held big whole: none of its pods was bound, and the free GPU stayed free.",
+                       "스케줄러가 big을 통째로 붙잡아 두었습니다. 파드가 하나도 배치되지 않았고, 남는 GPU는 그대로 "
+                       "남았습니다."), episode.lines)
