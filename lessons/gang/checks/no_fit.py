@@ -28,6 +28,11 @@ READS = merged(evidence(LWS), Reads(lws=(LWS,), pods=PODS, pods_of=(LWS,), kinds
 
 def lws_problems(ctx: Context, obj: dict, where: str) -> list[str]:
     probs = []
+    replicas = o.as_dict(obj.get("spec")).get("replicas", 1)  # the CRD's default is one group
+    if o.int_or_none(replicas) != 1:
+        probs.append(ctx.t("{where}: spec.replicas is {v}; big is one group, and its PodGroup holds one group's pods.",
+                           "{where}: spec.replicas 값이 {v}입니다. big은 그룹 하나이고, PodGroup은 그룹 하나의 파드를 "
+                           "담습니다.", where=where, v=replicas))
     size = lwt(obj).get("size")
     if o.int_or_none(size) != SIZE:
         probs.append(ctx.t("{where}: leaderWorkerTemplate.size is {v}; big is one group of a leader and two workers.",
