@@ -9,7 +9,7 @@ from __future__ import annotations
 from tutor.checks.common import answer_text, find_lws_doc, live_lws
 from tutor.checks.context import Context
 from tutor.checks.reads import Reads
-from tutor.checks.verdict import Verdict, failed, passed, waiting
+from tutor.checks.verdict import Verdict, failed, passed, unconfirmed, waiting
 from tutor.cluster import objects as o
 
 from .members import CONDITION, KIND, bound, gang_of, normalise, podgroup, scheduled, silent_faults, template_problems
@@ -45,6 +45,14 @@ def check(ctx: Context) -> Verdict:
         return failed(fault[0], *fault[1:])
     pg = podgroup(ctx, PODGROUP)
     cond = scheduled(pg) if pg is not None else {}
+    if all(bound(p) for p in pods) and cond.get("status") == "True":
+        return unconfirmed(ctx.t("The gang {pg} has been placed since (its {c} condition is True): the message it "
+                                 "waited with is gone, so {path} cannot be checked against it now.",
+                                 "갱 {pg:은} 그 뒤에 배치되었습니다({c} 조건이 True). 기다리던 때의 메시지가 사라져서 "
+                                 "지금은 {path:을} 그 메시지와 견줄 수 없습니다.",
+                                 pg=PODGROUP, c=CONDITION, path=ctx.path(ANSWER)),
+                           ctx.t("To prove it again: delete orphan, scale llm back to 2 groups, and apply orphan.yaml.",
+                                 "다시 보이려면 orphan을 지우고 llm을 다시 그룹 둘로 늘린 뒤 orphan.yaml을 적용하세요."))
     if all(bound(p) for p in pods):
         return failed(ctx.t("The gang {pg} was placed whole ({nodes}): there was room for it. For this step llm must "
                             "hold all 4 GPUs of lab-server (is llm running with 2 groups of 2?).",

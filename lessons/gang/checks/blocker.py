@@ -9,7 +9,7 @@ from __future__ import annotations
 from tutor.checks.common import MAX_LINES, answer_text
 from tutor.checks.context import Context
 from tutor.checks.reads import Reads
-from tutor.checks.verdict import Verdict, failed, passed, waiting
+from tutor.checks.verdict import Verdict, failed, passed, unconfirmed, waiting
 from tutor.cluster import objects as o
 
 from .members import CONDITION, KIND, bound, clauses, gang_of, messages, names_pod, normalise, podgroup, scheduled
@@ -45,6 +45,13 @@ def check(ctx: Context) -> Verdict:
         return waiting(ctx.t("The scheduler has not judged the gang {pg} yet (no {c} condition): step 4 comes first.",
                              "스케줄러가 아직 갱 {pg:을} 판단하지 않았습니다({c} 조건 없음). 4단계를 먼저 하세요.",
                              pg=PODGROUP, c=CONDITION))
+    if cond.get("status") == "True":
+        return unconfirmed(ctx.t("The gang {pg} has been placed since: the messages it waited with are gone, so "
+                                 "{path} cannot be checked against them now.",
+                                 "갱 {pg:은} 그 뒤에 배치되었습니다. 기다리던 때의 메시지가 사라져서 지금은 {path:을} "
+                                 "견줄 수 없습니다.", pg=PODGROUP, path=ctx.path(FILE)),
+                           ctx.t("To prove it again: do step 4 again, with llm at 2 groups.",
+                                 "다시 보이려면 llm을 그룹 둘로 두고 4단계를 다시 하세요."))
     if all(bound(p) for p in pods) or cond.get("status") != "False":
         return waiting(ctx.t("The gang {pg} is not waiting now ({state}): this step reads why it waits, as in step 4.",
                              "갱 {pg:이} 지금 기다리고 있지 않습니다({state}). 이 단계는 4단계처럼 갱이 기다리는 까닭을 "
