@@ -259,3 +259,41 @@ def test_gang_verdicts_equal_a_full_run_after_every_item(name):
         mismatches += [f"item {i} step {n}: {inc.verdicts[n].message!r} != {full.verdicts[n].message!r}"
                        for n in full.verdicts if inc.verdicts[n] != full.verdicts[n]]
     assert mismatches == [], "\n".join(mismatches[:5])
+
+
+# --- predict, then see --------------------------------------------------------------------------------
+
+def _seen(step_no: int, question: str, **kw):
+    from tutor.checks.prediction import story_and_episode
+
+    s = state(WALK, **kw)
+    step = s.lesson.step(step_no)
+    st, episode = story_and_episode(s.store, "infer", step)
+    assert episode is not None
+    q = next(q for q in step.predict if q.id == question)
+    return getattr(step.checks(), q.grade)(episode, st), episode
+
+
+def test_the_gangs_binds_came_in_one_go():
+    got, episode = _seen(6, "first-bound")
+    assert got.choice == "together", got
+    assert sorted(p for line in got.lines for p in line.pods) == ["orphan-0", "orphan-0-1"]
+    assert episode.lines[-1].kind == "gang-placed" and episode.lines[-1].what.as_dict()["spread"] < 1.0
+
+
+def test_big_took_no_gpu_while_it_waited():
+    got, episode = _seen(7, "free-gpu")
+    assert got.choice == "no" and "stayed free" in got.said[0], got
+    assert [line.kind for line in episode.lines] == ["gang-held"]
+
+
+def test_a_leader_first_prediction_is_graded_wrong_with_its_why():
+    from tutor.checks.prediction import graded, markdown
+
+    s = state(WALK)
+    step = s.lesson.step(6)
+    made = 0.0  # long before the gang was placed
+    grades = graded(step, s.store, "infer", {"first-bound": {"choice": "leader", "at": made}})
+    assert grades and grades[0].right is False, grades
+    for lang, words in (("en", "Permit stage"), ("ko", "Permit 단계")):
+        assert words in markdown(grades, lang)
