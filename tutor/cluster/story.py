@@ -566,8 +566,9 @@ def _gangs(ev: _Evidence, lws: str) -> list[Episode]:
     """Each group of the LWS whose pods name a PodGroup (spec.schedulingGroup), in two episodes:
     the gang held (the scheduler's first FailedScheduling about a member, once it tried the whole
     gang), then placed: each member bound (its Scheduled event, timed to the microsecond), and the
-    gang placed once every member was, with the spread of its binds. Only the Events about the members as they are now count:
-    an older pod of the same name (a half group before the gang) had a story of its own."""
+    gang placed once every member was, with the spread of its binds. Only the Events about the
+    members as they are now count: an older pod of the same name (a half group before the gang)
+    had a story of its own."""
     members: dict[tuple[int | None, str], dict[str, dict]] = {}
     for pod in ev.store.pods_of(lws, ev.ns):
         podgroup = o.dig(pod, "spec", "schedulingGroup", "podGroupName")
