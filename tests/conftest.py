@@ -17,9 +17,15 @@ WALKTHROUGH = walkthrough()
 LESSON_RECORDINGS = DATA / "lessons"
 
 
+# A lesson's walkthrough ships with the package as its demo (tutor/demo): "lesson-gang" is that of gang.
+GANG_WALKTHROUGH = walkthrough("gang")
+
+
 def recording_path(name: str) -> Path:
     if name == "walkthrough":
         return WALKTHROUGH
+    if name == "lesson-gang":
+        return GANG_WALKTHROUGH
     return (LESSON_RECORDINGS if name.startswith("lesson-") else RECORDINGS) / f"{name}.jsonl"
 
 

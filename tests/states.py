@@ -36,9 +36,11 @@ def state(name: str, stop: Pred | None = None, after: Pred | None = None, lang: 
     """Replays up to the first item matching `stop` (excluded), or through the first matching
     `after` (included), or to the end. Each hook (pred, change) changes the state right after
     every item its predicate matches."""
-    s = Session(load(), "/root/gsb-lws", lang)
+    rec = recording(name)
+    lesson = load(rec.header.lesson or "lws")  # the lesson the recording was made for
+    s = Session(lesson, rec.header.workdir or lesson.workdir, lang)
     s.store.started_at = started_at(name)
-    for item in recording(name).items:
+    for item in rec.items:
         if stop is not None and stop(item):
             break
         s.apply(item)

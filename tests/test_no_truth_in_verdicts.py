@@ -16,7 +16,7 @@ import re
 
 import pytest
 
-from tests.conftest import RECORDINGS
+from tests.conftest import LESSON_RECORDINGS, RECORDINGS
 from tests.mutations import FILES, mutants, passing_moments, state_at
 from tests.states import check, state
 from tutor.checks.verdict import Status
@@ -114,7 +114,11 @@ def test_no_verdict_on_a_mutant_tells_the_answer(name, step, index):
     assert found == [], "\n".join(found[:20])
 
 
-@pytest.mark.parametrize("name", sorted(p.stem for p in RECORDINGS.glob("*.jsonl")))
+# The wrong turns of the LWS lab, and those of the other lessons (each recording names its lesson).
+WRONG_TURNS = sorted(p.stem for p in (*RECORDINGS.glob("*.jsonl"), *LESSON_RECORDINGS.glob("lesson-gang-*.jsonl")))
+
+
+@pytest.mark.parametrize("name", WRONG_TURNS)
 def test_no_verdict_at_the_end_of_a_wrong_turn_tells_the_answer(name):
     s = state(name)
     found = [f"step {n}: {leak}" for n in range(1, len(s.lesson.steps) + 1) for leak in leaks(s, n)]

@@ -6,14 +6,14 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import groupby
 
-from tests.conftest import LESSON_RECORDINGS, RECORDINGS, WALKTHROUGH
+from tests.conftest import GANG_WALKTHROUGH, LESSON_RECORDINGS, RECORDINGS, WALKTHROUGH
 from tutor.cluster.events import FileChanged
 from tutor.cluster.recording import read
 from tutor.commands.setup import mark_start
 from tutor.lesson.loader import load
 from tutor.session import Session
 
-ALL = [WALKTHROUGH, *sorted(RECORDINGS.glob("*.jsonl")), *sorted(LESSON_RECORDINGS.glob("*.jsonl"))]
+ALL = [WALKTHROUGH, GANG_WALKTHROUGH, *sorted(RECORDINGS.glob("*.jsonl")), *sorted(LESSON_RECORDINGS.glob("*.jsonl"))]
 
 
 @lru_cache(maxsize=None)

@@ -93,7 +93,7 @@ class Command:
 # "" is `lwstutor` with no subcommand: the tutor itself. A new subcommand is one entry here.
 COMMANDS = {
     "": Command("tutor.commands.tui:run_tui", CLUSTER + ("lang", "replay", "speed", "poll", "state_file")),
-    "demo": Command("tutor.commands.demo:run_demo", ("lang", "speed", "pause"),
+    "demo": Command("tutor.commands.demo:run_demo", ("lesson", "lang", "speed", "pause"),
                     ("watch the whole lab being done, from a recording (no cluster needed)",
                      "녹화 파일로 실습 전체가 진행되는 것을 봅니다 (클러스터가 필요 없습니다)"), {"speed": 0.5}),
     "check": Command("tutor.commands.check:run_check", CLUSTER + ("lang", "replay", "step", "json", "state_file"),

@@ -468,8 +468,170 @@ def scale_walkthrough(ln: Learner) -> None:
     ln.running("solo-1", "solo-1-1", "solo-1-2")
 
 
+# --- the gang lesson (lessons/gang): native gang scheduling, PodGroup scheduling.k8s.io/v1beta1 ----
+
+PODGROUP_API = "scheduling.k8s.io/v1beta1"
+GANG_CONDITION = "PodGroupInitiallyScheduled"
+
+
+def podgroup(name: str, min_count: int) -> dict:
+    return {"apiVersion": PODGROUP_API, "kind": "PodGroup", "metadata": {"name": name, "namespace": NS},
+            "spec": {"schedulingPolicy": {"gang": {"minCount": min_count}}}}
+
+
+def in_gang(obj: dict, leader: str | None, worker: str | None) -> dict:
+    """The LWS with its templates' pods put into PodGroups (None: that template names none)."""
+    for t, name in (("leaderTemplate", leader), ("workerTemplate", worker)):
+        if name:
+            obj["spec"]["leaderWorkerTemplate"][t]["spec"]["schedulingGroup"] = {"podGroupName": name}
+    return obj
+
+
+def big() -> dict:
+    """One group of three: a leader with no GPU, two workers with one each, no toleration."""
+    obj = lws("big", 1, container("leader", gpus=None), container("worker"))
+    obj["spec"]["leaderWorkerTemplate"]["size"] = 3
+    return in_gang(obj, "big-0", "big-0")
+
+
+class GangLearner(Learner):
+    """The gang lesson's steps, as its hints say, in /root/gsb-gang's stand-in."""
+
+    ORPHAN = ("orphan-0", "orphan-0-1")
+
+    def condition(self, pg: str) -> dict:
+        obj = self.get("podgroup", pg) or {}
+        return next((c for c in obj.get("status", {}).get("conditions", []) if c.get("type") == GANG_CONDITION), {})
+
+    def message(self, pod: str) -> str:
+        p = self.pod(pod) or {}
+        c = next((c for c in p.get("status", {}).get("conditions", []) if c.get("type") == "PodScheduled"), {})
+        return c.get("message", "") if c.get("status") == "False" else ""
+
+    def api(self) -> None:
+        self.write("api.txt", self.lab.kubectl("api-resources", "--api-group=scheduling.k8s.io").stdout)
+
+    def clear(self) -> None:
+        self.delete("leaderworkerset", "orphan")
+        self.wait("orphan's pods gone", lambda: not self.get("pods", selector="leaderworkerset.sigs.k8s.io/name=orphan")["items"])
+
+    def make_podgroup(self, min_count: int = 2) -> None:
+        self.apply(podgroup("orphan-0", min_count), "orphan-pg.yaml")
+
+    def gang(self, leader: str | None = "orphan-0", worker: str | None = "orphan-0") -> None:
+        self.apply(in_gang(orphan(), leader, worker), "orphan.yaml")
+        self.wait("orphan's pods", lambda: all(self.pod(n) for n in self.ORPHAN))
+
+    def held(self) -> None:
+        """Waits for the scheduler's verdict on the gang, then saves its condition's message."""
+        msg = self.wait("orphan-0 unschedulable", lambda: (c := self.condition("orphan-0")).get("status") == "False"
+                        and c.get("message"))
+        self.wait("each pod's reason", lambda: all(self.message(n) for n in self.ORPHAN))
+        self.write("gang.txt", msg)
+
+    def blocker(self) -> None:
+        group = self.condition("orphan-0").get("message", "")
+        pod = next(n for n in self.ORPHAN if group not in self.message(n))
+        self.write("blocker.txt", f"{pod}\n{self.message(pod)}")
+
+    def make_room(self) -> None:
+        """Scales llm to one group; orphan lands once llm-1's GPU is free, and llm-1-1 (which waits
+        out its grace period) gives back the last GPU a little later: step 7 counts on that one."""
+        self.lab.kubectl("scale", "lws", "llm", "-n", NS, "--replicas=1")
+        self.running(*self.ORPHAN)
+        self.wait("orphan-0 scheduled", lambda: self.condition("orphan-0").get("status") == "True")
+        self.wait("llm's group 1 gone", lambda: not any(self.pod(n) for n in ("llm-1", "llm-1-1")), timeout=120)
+
+    def no_fit(self) -> None:
+        self.apply([podgroup("big-0", 3), big()], "big.yaml")
+        self.wait("big-0 unschedulable", lambda: self.condition("big-0").get("status") == "False")
+
+
+def end_of_lws_lab(ln: Learner) -> None:
+    """Where the gang lesson starts: llm (2 groups of 2) holds lab-server's 4 GPUs and orphan is
+    half placed, as at the end of the LWS lab (its steps 1 and 8, in its own workdir)."""
+    lws_lab = Learner(ln.lab, ln.workdir.parent / "lws-lab", ln.prompt_stop)
+    lws_lab.step1()
+    lws_lab.step8()
+
+
+def gang_walkthrough(ln: Learner) -> None:
+    """The gang lesson, all seven steps, as its hints say."""
+    g = GangLearner(ln.lab, ln.workdir, ln.prompt_stop)
+    g.api()
+    g.clear()
+    g.make_podgroup()
+    g.gang()
+    g.held()
+    g.blocker()
+    g.make_room()
+    g.no_fit()
+
+
+def gang_no_podgroup(ln: Learner) -> None:
+    """Step 3 skipped: orphan made a gang of a PodGroup that does not exist (held with no event)."""
+    g = GangLearner(ln.lab, ln.workdir, ln.prompt_stop)
+    g.api()
+    g.clear()
+    g.gang()
+    g.wait("the scheduler's first look", lambda: all(g.pod(n) for n in g.ORPHAN))
+
+
+def gang_min_count(ln: Learner) -> None:
+    """minCount 3 for a group of 2: the gang waits for a pod that never comes, silently."""
+    g = GangLearner(ln.lab, ln.workdir, ln.prompt_stop)
+    g.api()
+    g.clear()
+    g.make_podgroup(min_count=3)
+    g.gang()
+
+
+def gang_name_typo(ln: Learner) -> None:
+    """podGroupName orpahn-0 (two letters swapped) in both templates."""
+    g = GangLearner(ln.lab, ln.workdir, ln.prompt_stop)
+    g.api()
+    g.clear()
+    g.make_podgroup()
+    g.gang(leader="orpahn-0", worker="orpahn-0")
+
+
+def gang_worker_only(ln: Learner) -> None:
+    """schedulingGroup in the worker template only: the leader is placed alone."""
+    g = GangLearner(ln.lab, ln.workdir, ln.prompt_stop)
+    g.api()
+    g.clear()
+    g.make_podgroup()
+    g.gang(leader=None)
+    g.running("orphan-0")
+
+
+def gang_orphan_kept(ln: Learner) -> None:
+    """Step 2 skipped: the old orphan changed in place (applied over) rather than deleted first."""
+    g = GangLearner(ln.lab, ln.workdir, ln.prompt_stop)
+    g.api()
+    g.make_podgroup()
+    g.gang()
+    g.wait("orphan's pods in the gang", lambda: all((p := g.pod(n)) and p["spec"].get("schedulingGroup")
+                                                    and not p["metadata"].get("deletionTimestamp") for n in g.ORPHAN),
+           timeout=120)
+    g.held()
+
+
+# name -> (what the learner did before the recorder starts, what while it records): the gang
+# lesson starts where the LWS lab ends.
+GANG_SCENARIOS = {
+    "lesson-gang": (end_of_lws_lab, gang_walkthrough),
+    "lesson-gang-no-podgroup": (end_of_lws_lab, gang_no_podgroup),
+    "lesson-gang-min-count": (end_of_lws_lab, gang_min_count),
+    "lesson-gang-name-typo": (end_of_lws_lab, gang_name_typo),
+    "lesson-gang-worker-only": (end_of_lws_lab, gang_worker_only),
+    "lesson-gang-orphan-kept": (end_of_lws_lab, gang_orphan_kept),
+}
+
+
 # The other lessons' scenarios: name -> (lesson, what the learner does while it records).
-OTHER_LESSONS = {"lesson-scale": ("scale", scale_walkthrough)}
+OTHER_LESSONS = {"lesson-scale": ("scale", scale_walkthrough),
+                 **{name: ("gang", during) for name, (_, during) in GANG_SCENARIOS.items()}}
 
 
 WRONG_TURNS = {f.__name__.replace("_", "-"): f for f in (wrong_annotation, restart_after_failure, dns_short_name,

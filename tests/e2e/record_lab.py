@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -28,37 +29,49 @@ from pathlib import Path
 
 from tests.conftest import recording_path
 from tests.e2e.labcluster.lab import Lab, up
-from tests.e2e.learner import LATE_STARTS, NS, OTHER_LESSONS, WRONG_TURNS, Learner, nothing, walkthrough
+from tests.e2e.learner import GANG_SCENARIOS, LATE_STARTS, NS, OTHER_LESSONS, WRONG_TURNS, Learner, nothing, walkthrough
 from tutor.lesson.loader import load
 
 ROOT = Path(__file__).resolve().parents[2]
 KINDS = ("pods", "leaderworkersets", "events", "statefulsets")
+# What each lesson watches besides (lesson.yaml `kinds`), by the watch's name.
+LESSON_KINDS = {"gang": ("podgroups",)}
 
 
 # name -> (what the learner does before the recorder starts, what while it records)
 SCENARIOS = {"walkthrough": (nothing, walkthrough), **{k: (nothing, f) for k, f in WRONG_TURNS.items()},
-             **LATE_STARTS, **{k: (nothing, f) for k, (_, f) in OTHER_LESSONS.items()}}
+             **LATE_STARTS, **{k: (nothing, f) for k, (_, f) in OTHER_LESSONS.items()}, **GANG_SCENARIOS}
 
 
-def last_versions(path: Path) -> dict[tuple[str, str], str]:
-    seen: dict[tuple[str, str], str] = {}
+def last_versions(path: Path) -> dict[tuple[str, str, str], str]:
+    """(kind, name, uid) -> the last resourceVersion recorded ("" once deleted). By UID: an
+    object made again under its old name (a StatefulSet of a group made again) can be added
+    before the old one's deletion is seen."""
+    seen: dict[tuple[str, str, str], str] = {}
     for line in path.read_text().splitlines()[1:]:
         rec = json.loads(line)
         if "object" in rec:
             meta = rec["object"].get("metadata", {})
-            key = (rec["object"].get("kind", ""), meta.get("name", ""))
+            key = (rec["object"].get("kind", ""), meta.get("name", ""), meta.get("uid", ""))
             seen[key] = "" if rec["type"] == "DELETED" else meta.get("resourceVersion", "")
     return seen
 
 
-def caught_up(lab: Lab, path: Path) -> bool:
+def lagging(lab: Lab, path: Path, lesson: str = "lws") -> list[str]:
+    """The objects the cluster holds at a resourceVersion the recording has not reached."""
     seen = last_versions(path)
-    for kind in KINDS:
+    out = []
+    for kind in (*KINDS, *LESSON_KINDS.get(lesson, ())):
         items = json.loads(lab.kubectl("get", kind, "-n", NS, "-o", "json").stdout)["items"]
         for obj in items:
-            if seen.get((obj["kind"], obj["metadata"]["name"])) != obj["metadata"]["resourceVersion"]:
-                return False
-    return True
+            key = (obj["kind"], obj["metadata"]["name"], obj["metadata"]["uid"])
+            if seen.get(key) != obj["metadata"]["resourceVersion"]:
+                out.append(f"{key[0]}/{key[1]} {seen.get(key)} != {obj['metadata']['resourceVersion']}")
+    return out
+
+
+def caught_up(lab: Lab, path: Path, lesson: str = "lws") -> bool:
+    return not lagging(lab, path, lesson)
 
 
 # Recorded on the KWOK-only lab: LWS emitting RecreateGroup for group 1 during a rollout is a race
@@ -74,34 +87,43 @@ def record(name: str, out_dir: Path | None) -> Path:
         with tempfile.TemporaryDirectory(prefix="gsb-lws-") as tmp:
             workdir = Path(tmp) / "gsb-lws"
             workdir.mkdir()
+            # A new file, read as it grows (caught_up): a recording written over an old one would
+            # go to a temp file until the end. It replaces the committed one only once complete.
+            fresh = Path(tmp) / out.name
             env = {**os.environ, "XDG_STATE_HOME": tmp}
             before, during = SCENARIOS[name]
             lesson = OTHER_LESSONS[name][0] if name in OTHER_LESSONS else "lws"
-            before(Learner(lab, workdir))  # a late start: the tutor sees only what is left of it
+            before(Learner(lab, workdir))  # a late start, or the lesson before: the tutor sees only what is left
             rec = subprocess.Popen(
-                [sys.executable, "-m", "tutor", "record", str(out), "--overwrite", "--kubeconfig", str(lab.kubeconfig),
+                [sys.executable, "-m", "tutor", "record", str(fresh), "--kubeconfig", str(lab.kubeconfig),
                  "--workdir", str(workdir), "--lesson", lesson, "--lws-version", lab.versions["LWS_VERSION"]],
                 env=env, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
             ready, log = threading.Event(), []
-            threading.Thread(target=_follow, args=(rec.stderr, log, ready), daemon=True).start()
+            watched = {"pods", "leaderworkersets", "events", "statefulsets", "nodes", *LESSON_KINDS.get(lesson, ())}
+            threading.Thread(target=_follow, args=(rec.stderr, log, ready, watched), daemon=True).start()
             try:
                 ln = Learner(lab, workdir)
                 ln.wait("recorder listed every resource", ready.is_set, timeout=60)
                 during(ln)
-                ln.wait("recording caught up", lambda: caught_up(lab, out), timeout=60)
+                ln.wait("recording caught up", lambda: caught_up(lab, fresh, lesson), timeout=60,
+                        seen=lambda: ", ".join(lagging(lab, fresh, lesson)[:5]))
+            except AssertionError:
+                print(f"the recorder said:\n{''.join(log)}", file=sys.stderr)  # a watch that stopped says so
+                raise
             finally:
                 rec.send_signal(signal.SIGTERM)
                 rec.wait(timeout=30)
             if rec.returncode not in (0, 130):
                 raise RuntimeError(f"lwstutor record failed ({rec.returncode}): {''.join(log)}")
-            _relocate_workdir(out, str(workdir), load(lesson).workdir)
+            _relocate_workdir(fresh, str(workdir), load(lesson).workdir)
+            shutil.move(fresh, out)
     finally:
         lab.stop()
     lab.remove()
     return out
 
 
-def _follow(stream, log: list, ready: threading.Event) -> None:
+def _follow(stream, log: list, ready: threading.Event, watched: set[str]) -> None:
     """Reads the recorder's status lines; ready once every watched resource has listed."""
     ok = set()
     for line in stream:
@@ -109,7 +131,7 @@ def _follow(stream, log: list, ready: threading.Event) -> None:
         parts = line.split()
         if len(parts) >= 3 and parts[0] == "lwstutor:" and parts[2] == "ok":
             ok.add(parts[1].rstrip(":"))
-            if ok >= {"pods", "leaderworkersets", "events", "statefulsets", "nodes"}:
+            if ok >= watched:
                 ready.set()
 
 

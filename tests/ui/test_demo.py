@@ -62,3 +62,22 @@ def test_demo_refuses_a_negative_speed_in_one_line(capsys):
         main(["demo", "--speed", "-1", "--lang", "en"])
     err = capsys.readouterr().err
     assert exc.value.code == 2 and "--speed: '-1' cannot be used" in err and len(err.splitlines()) == 2
+
+
+async def test_the_gang_lessons_demo_plays_its_walkthrough_to_the_end():
+    """`lwstutor demo --lesson gang`: the gang lesson's walkthrough, shipped with the package."""
+    app = demo_app(build_parser().parse_args(["demo", "--lesson", "gang", "--speed", "0", "--pause", "0.05",
+                                              "--lang", "en"]))
+    assert app.session.lesson.id == "gang"
+    async with app.run_test(size=(80, 40)) as pilot:
+        await settled(pilot, timeout=120)
+        assert sorted(app.session.progress.passed) == list(range(1, 8)) and app.session.progress.current == 7
+        assert any("lwstutor --lesson gang" in (n.message or "") for n in app._notifications)
+
+
+def test_demo_of_a_lesson_with_no_walkthrough_is_one_line(capsys):
+    from tutor.cli import main
+
+    code = main(["demo", "--lesson", "scale", "--lang", "en"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.strip() == "lwstutor: --lesson scale: no walkthrough to play (there are: gang, lws)", err

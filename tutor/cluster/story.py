@@ -87,7 +87,7 @@ class Line(Timed):
 @dataclass(frozen=True)
 class Episode:
     lws: str
-    kind: str  # created | failure | rollout | scheduling | event (LWS events of unknown reasons)
+    kind: str  # created | failure | rollout | scheduling | gang-held | gang-placed | event (LWS events of unknown reasons)
     group: int | None  # the group it is about (None: the whole LWS)
     title: Fields  # what its title is made from, by kind (tutor/narration)
     lines: tuple[Line, ...]
@@ -147,7 +147,7 @@ def _build_of(store: Store, key: tuple[str, str]) -> Story:
 
 def _episodes(ev: _Evidence, lws: str) -> list[Episode]:
     """One LWS's episodes in time order, the newest MAX_EPISODES; each reads only that LWS's facts."""
-    mine = _created(ev, lws) + _rollouts(ev, lws) + _scheduling(ev, lws) + _unknown(ev, lws)
+    mine = _created(ev, lws) + _rollouts(ev, lws) + _scheduling(ev, lws) + _gangs(ev, lws) + _unknown(ev, lws)
     for g in sorted({f.group for f in ev.tl.of(lws) if f.group is not None}):
         mine += _failures(ev, lws, g)
     return sorted((e for e in mine if e.lines), key=lambda e: e.start)[-MAX_EPISODES:]
@@ -559,6 +559,50 @@ def _scheduling(ev: _Evidence, lws: str) -> list[Episode]:
         line = Line(at, group, "failed-scheduling", Fields.of(pod=pod, count=o.event_count(e)),
                     Cause.of("see-the-ledger"), precise)
         out.append(Episode(lws, "scheduling", group, Fields.of(pod=pod), (line,)))
+    return out
+
+
+def _gangs(ev: _Evidence, lws: str) -> list[Episode]:
+    """Each group of the LWS whose pods name a PodGroup (spec.schedulingGroup), in two episodes:
+    the gang held (the scheduler's first FailedScheduling about a member, once it tried the whole
+    gang), then placed: each member bound (its Scheduled event, timed to the microsecond), and the
+    gang placed once every member was, with the spread of its binds. Only the Events about the
+    members as they are now count: an older pod of the same name (a half group before the gang)
+    had a story of its own."""
+    members: dict[tuple[int | None, str], dict[str, dict]] = {}
+    for pod in ev.store.pods_of(lws, ev.ns):
+        podgroup = o.dig(pod, "spec", "schedulingGroup", "podGroupName")
+        if podgroup and not o.is_terminating(pod):
+            members.setdefault((o.group_index(pod), str(podgroup)), {})[o.name(pod)] = pod
+    out = []
+    for (group, podgroup), pods in sorted(members.items(), key=lambda kv: (kv[0][0] is None, kv[0])):
+        held: tuple[float, bool] | None = None
+        binds: dict[str, tuple[float, bool]] = {}
+        for name, pod in pods.items():
+            for e in ev.store.events_about(name, ev.ns):
+                about = o.event_regarding(e)
+                times = occurrences(e)
+                if about.get("kind") != "Pod" or about.get("uid") not in (None, "", o.uid(pod)) or not times:
+                    continue
+                if o.event_reason(e) == "FailedScheduling" and (held is None or times[0][0] < held[0]):
+                    held = times[0]
+                elif o.event_reason(e) == "Scheduled":
+                    binds[name] = times[0]
+        title = Fields.of(podgroup=podgroup)
+        if held is not None:
+            out.append(Episode(lws, "gang-held", group, title, (Line(
+                held[0], group, "gang-held", Fields.of(podgroup=podgroup, members=len(pods)),
+                Cause.of("event", reason="FailedScheduling"), held[1]),)))
+        lines = [Line(at, group, "gang-bound", Fields.of(pod=name, node=o.node_name(pods[name])),
+                      Cause.of("event", reason="Scheduled"), precise, pods=(name,))
+                 for name, (at, precise) in sorted(binds.items(), key=lambda kv: kv[1][0])]
+        if binds and len(binds) == len(pods):
+            times = [at for at, _ in binds.values()]
+            lines.append(Line(max(times), group, "gang-placed",
+                              Fields.of(podgroup=podgroup, members=len(pods), spread=max(times) - min(times)),
+                              Cause.of("all-members-bound"), all(p for _, p in binds.values()), pods=tuple(sorted(binds))))
+        if lines:
+            out.append(Episode(lws, "gang-placed", group, title, tuple(lines)))
     return out
 
 

@@ -23,10 +23,16 @@ def run_demo(args) -> int:
 
 
 def demo_app(args):
-    from tutor.demo import walkthrough
+    from tutor.commands.results import UsageError
+    from tutor.demo import lessons_with_walkthrough, walkthrough
     from tutor.ui.app import TutorApp
 
-    args.replay, args.workdir = str(walkthrough()), None
+    lesson = getattr(args, "lesson", None) or "lws"
+    if lesson not in lessons_with_walkthrough():
+        there = ", ".join(lessons_with_walkthrough())
+        raise UsageError(f"--lesson {lesson}: no walkthrough to play (there are: {there})",
+                         f"--lesson {lesson}: 재생할 녹화가 없습니다(있는 것: {there})", kind="lesson")
+    args.replay, args.workdir = str(walkthrough(lesson)), None
     session = session_for(args, Progress())
     return TutorApp(session, context="demo", replay=True,
                     start_sources=partial(start_demo, args._recording, args.speed, args.pause))

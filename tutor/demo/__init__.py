@@ -1,5 +1,5 @@
-"""The demo: the whole lab walkthrough, recorded from the real LWS control plane, shipped with
-the package so `lwstutor demo` needs no cluster. The tests use the same file."""
+"""The demo: a lesson's whole walkthrough, recorded from the real LWS control plane, shipped with
+the package so `lwstutor demo` needs no cluster. The tests use the same files."""
 
 from __future__ import annotations
 
@@ -7,12 +7,25 @@ from importlib import resources
 from pathlib import Path
 
 
-def walkthrough() -> Path:
-    return Path(str(resources.files(__name__).joinpath("walkthrough.jsonl")))
+def walkthrough(lesson: str = "lws") -> Path:
+    """The lesson's walkthrough: walkthrough.jsonl for the LWS lab, walkthrough-<lesson>.jsonl
+    for another lesson (which may have none: the path is then of no file)."""
+    name = "walkthrough.jsonl" if lesson == "lws" else f"walkthrough-{lesson}.jsonl"
+    return Path(str(resources.files(__name__).joinpath(name)))
+
+
+def lessons_with_walkthrough() -> list[str]:
+    """The lessons `lwstutor demo --lesson` can play."""
+    root = Path(str(resources.files(__name__)))
+    return sorted(["lws"] * (root / "walkthrough.jsonl").is_file()
+                  + [p.stem.removeprefix("walkthrough-") for p in root.glob("walkthrough-*.jsonl")])
 
 
 END_TITLE = "That was the whole lab"
 END_BODY = "Now do it yourself: in the lab VM, run tmux split-window -h lwstutor"
+# What the demo of each lesson ends with (tutor/ui/i18n.py has them in Korean).
+END_BODIES = {"lws": END_BODY,
+              "gang": 'Now do it yourself: in the lab VM, run tmux split-window -h "lwstutor --lesson gang"'}
 
 
 def replay_speed(speed: float) -> float:
@@ -50,4 +63,4 @@ def paced(recording, lesson, pause: float, speed: float):
             if max(newly) < last:
                 yield due, ShowStep(max(newly) + 1, item.t)
             elif len(session.progress.passed) == last:
-                yield due, ShowStep(last, item.t, END_TITLE, END_BODY)
+                yield due, ShowStep(last, item.t, END_TITLE, END_BODIES.get(lesson.id, END_BODY))

@@ -39,7 +39,7 @@ class StepText:
 class StoryRef:
     """The episode of one LWS's story a step tells (tutor/cluster/story.py, recap)."""
     lws: str
-    episode: str  # "recreation" (of `group`, after a failure) or "rollout"
+    episode: str  # "recreation" (of `group`, after a failure), "rollout", "gang-held" or "gang-placed" (of `group`)
     group: int | None
     heads: dict[str, str]  # the line above it in the verdict, per language
     failed: str = ""  # the pod the step fails, whose failure's recreation it tells first
@@ -206,11 +206,15 @@ def split_sections(md: str, hint_word: str, recap_word: str, where: str,
     return StepText(heads[0][1], body, tuple(hints), recap, solution or "")
 
 
+# The episodes a step's story may name (tutor/cluster/recap.py).
+EPISODES = ("recreation", "rollout", "gang-held", "gang-placed")
+
+
 def _story(raw: object, where: str) -> StoryRef | None:
     if raw is None:
         return None
-    if not isinstance(raw, dict) or not raw.get("lws") or raw.get("episode") not in ("recreation", "rollout"):
-        raise LessonError(f"{where}: story needs lws and an episode (recreation or rollout)")
+    if not isinstance(raw, dict) or not raw.get("lws") or raw.get("episode") not in EPISODES:
+        raise LessonError(f"{where}: story needs lws and an episode ({', '.join(EPISODES)})")
     group = raw.get("group")
     return StoryRef(str(raw["lws"]), raw["episode"], int(group) if group is not None else None,
                     dict(raw.get("head") or {}), str(raw.get("failed") or ""))

@@ -14,7 +14,8 @@ if TYPE_CHECKING:
 # The lines of an episode its brief keeps, by the episode's kind, and those it tells with their
 # cause: the key links (what LWS reacted to, what moved the rollout on).
 BRIEF_KINDS = {"failure": ("restarted", "recreate-group", "garbage-collected", "new-uid", "running-again"),
-               "rollout": ("revision", "group-replaced", "mixed-revisions", "recreate-group", "rollout-done")}
+               "rollout": ("revision", "group-replaced", "mixed-revisions", "recreate-group", "rollout-done"),
+               "gang-held": ("gang-held",), "gang-placed": ("gang-bound", "gang-placed")}
 BRIEF_CAUSES = ("recreate-group", "group-replaced")
 
 

@@ -139,12 +139,22 @@ def _failed_scheduling(lang: str, f: dict) -> str:
     return f"{f['pod']} FailedScheduling{times}"
 
 
+def _gang_placed(lang: str, f: dict) -> str:
+    return say(lang, "gang {podgroup} placed: its {members} pods bound within {spread}",
+               "갱 {podgroup} 배치: 파드 {members}개가 {spread} 안에 모두 바인딩됨", podgroup=f["podgroup"],
+               members=f["members"], spread=span(f["spread"], lang))
+
+
 _WHAT: dict[str, Wording] = {
     "restarted": _restarted, "recreate-group": _recreate_group, "garbage-collected": _garbage_collected,
     "new-uid": _new_uid, "running-again": _running_again, "created": _created, "all-ready": _all_ready,
     "revision": _revision, "group-replaced": _group_replaced, "mixed-revisions": _mixed_revisions,
     "rollout-done": _rollout_done, "failed-scheduling": _failed_scheduling,
     "lws-event": lambda lang, f: f["event"],  # an event of a reason the tutor does not know, as it is
+    "gang-held": lambda lang, f: say(lang, "gang {podgroup} held: none of its {members} pods placed",
+                                     "갱 {podgroup} 대기: 파드 {members}개 중 하나도 배치 안 됨", **f),
+    "gang-bound": lambda lang, f: say(lang, "{pod} bound to {node}", "{pod:이} {node}에 바인딩됨", **f),
+    "gang-placed": _gang_placed,
 }
 
 
@@ -191,6 +201,7 @@ _CAUSE: dict[str, Wording] = {
     "groups-updating": lambda lang, f: say(lang, "GroupsUpdating event: {message}", "GroupsUpdating 이벤트: {message}", **f),
     "got-revision": lambda lang, f: say(lang, "its pods got revision {rev}", "파드가 리비전 {rev:으로} 바뀜",
                                         rev=short(f["revision"])),
+    "all-members-bound": lambda lang, f: say(lang, "the last member's Scheduled event", "마지막 구성원의 Scheduled 이벤트"),
     "see-the-ledger": lambda lang, f: say(lang, "why: see the node ledger and the scheduler's message in the Events pane",
                                           "이유: 노드 장부와 이벤트 창의 스케줄러 메시지를 보세요"),
 }
@@ -211,5 +222,7 @@ _TITLE: dict[str, Wording] = {
     "failure": _failure_title,
     "rollout": lambda lang, f: say(lang, "rolling update to {rev}", "{rev:으로} 롤링 업데이트", rev=short(f["revision"])),
     "scheduling": lambda lang, f: say(lang, "{pod} not scheduled", "{pod} 스케줄 안 됨", **f),
+    "gang-held": lambda lang, f: say(lang, "gang {podgroup} held", "갱 {podgroup} 대기", **f),
+    "gang-placed": lambda lang, f: say(lang, "gang {podgroup} placed", "갱 {podgroup} 배치", **f),
     "event": lambda lang, f: say(lang, "LWS events the tutor does not know", "튜터가 모르는 LWS 이벤트"),
 }

@@ -61,6 +61,8 @@ KO = {
     "That was the whole lab": "실습 전체를 보셨습니다",
     "Now do it yourself: in the lab VM, run tmux split-window -h lwstutor":
         "이제 직접 해 보세요: 실습 VM에서 tmux split-window -h lwstutor를 실행합니다",
+    'Now do it yourself: in the lab VM, run tmux split-window -h "lwstutor --lesson gang"':
+        '이제 직접 해 보세요: 실습 VM에서 tmux split-window -h "lwstutor --lesson gang" 명령을 실행합니다',
     "Keys": "키",
     "Notices": "알림", "x hides this": "x로 숨기기",
     "Screenshot saved: {path}": "스크린샷 저장: {path}",

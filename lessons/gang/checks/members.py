@@ -1,0 +1,242 @@
+"""What the gang lesson's checkers share: reading PodGroups (from a file and from the cluster), and
+telling why a gang waits when the cluster itself says nothing.
+
+Several ways a gang goes wrong are silent in kubectl: a pod that names a PodGroup that is not
+there, or a PodGroup whose minCount is more than the pods that name it, is held by the scheduler
+before it is tried (no event, no condition); a pod whose template has `schedulingGroup` but which
+has none itself was stripped by an API server with the GenericWorkload gate off; a member bound
+while its PodGroup has no condition was placed by a scheduler with the gate off. `silent_faults`
+reads each of these from the store, so a verdict can name it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tutor.checks.common import answer_text, templates, yaml_docs
+from tutor.checks.context import Context
+from tutor.checks.verdict import Stop, failed
+from tutor.cluster import objects as o
+
+KIND = "PodGroup"
+API_VERSION = "scheduling.k8s.io/v1beta1"  # the version Kubernetes 1.37 serves (beta)
+CONDITION = "PodGroupInitiallyScheduled"
+
+
+def podgroup(ctx: Context, name: str) -> dict | None:
+    return ctx.store.get(KIND, name, ctx.ns)
+
+
+def group_of(pod_or_template: dict) -> str:
+    """The PodGroup a pod (or a pod template) names in spec.schedulingGroup, or ""."""
+    name = o.dig(pod_or_template, "spec", "schedulingGroup", "podGroupName")
+    return str(name) if name else ""
+
+
+def min_count(pg: dict) -> int | None:
+    return o.int_or_none(o.dig(pg, "spec", "schedulingPolicy", "gang", "minCount"))
+
+
+def scheduled(pg: dict) -> dict:
+    """The PodGroup's PodGroupInitiallyScheduled condition, or {} while it has none."""
+    return o.condition(pg, CONDITION)
+
+
+def bound(pod: dict) -> bool:
+    return bool(o.node_name(pod))
+
+
+def normalise(text: str) -> str:
+    return " ".join(text.split())
+
+
+def names_pod(text: str, pod: str) -> bool:
+    """Whether the text names the pod as a word of its own (orphan-0 is not in orphan-0-1)."""
+    return re.search(r"(?<![\w-])" + re.escape(pod) + r"(?![\w-])", text) is not None
+
+
+def find_doc(ctx: Context, file: str, kind: str, name: str, what: tuple[str, str]) -> dict:
+    """The document of that kind and name in an answer file, or Stop saying what the file holds."""
+    docs = yaml_docs(ctx, file, answer_text(ctx, file, ctx.t(*what)))
+    for doc in docs:
+        if isinstance(doc, dict) and doc.get("kind") == kind and o.name(doc) == name:
+            ns = o.namespace(doc)
+            if ns and ns != ctx.ns:
+                raise Stop(failed(ctx.t("{path}: {name} is in namespace {ns}; the lab uses {want}.",
+                                        "{path}: {name}의 네임스페이스가 {ns}입니다. {want:을} 쓰세요.",
+                                        path=ctx.path(file), name=name, ns=ns, want=ctx.ns)))
+            return doc
+    found = [f"{d.get('kind') or '?'}/{o.name(d)}" for d in docs if isinstance(d, dict)]
+    raise Stop(failed(ctx.t("{path} holds no {kind} named {name} (found: {found}).",
+                            "{path}에 이름이 {name}인 {kind:이} 없습니다(찾은 것: {found}).",
+                            path=ctx.path(file), kind=kind, name=name, found=", ".join(found) or "-")))
+
+
+def podgroup_problems(ctx: Context, pg: dict, where: str, size: int, lws: str) -> list[str]:
+    """What keeps a PodGroup (from a file or the cluster) from being the gang of one group of
+    `lws`, which has `size` pods: not the v1beta1 kind, no gang policy, a minCount that is not
+    the group's pod count. Says the rule, never the number."""
+    probs = []
+    api = str(pg.get("apiVersion") or "")
+    if not api:  # kubectl refuses a file without one
+        probs.append(ctx.t("{where}: apiVersion is missing; Kubernetes 1.37 serves PodGroups at {want}.",
+                           "{where}: apiVersion이 없습니다. Kubernetes 1.37은 PodGroup을 {want:으로} 제공합니다.",
+                           where=where, want=API_VERSION))
+    elif api != API_VERSION:
+        probs.append(ctx.t("{where}: apiVersion is {api}; Kubernetes 1.37 serves PodGroups at {want}.",
+                           "{where}: apiVersion이 {api}입니다. Kubernetes 1.37은 PodGroup을 {want:으로} 제공합니다.",
+                           where=where, api=api, want=API_VERSION))
+    policy = o.as_dict(o.dig(pg, "spec", "schedulingPolicy"))
+    if "gang" not in policy:
+        probs.append(ctx.t("{where}: spec.schedulingPolicy has no gang policy ({found}): only a gang is placed all "
+                           "together or not at all.",
+                           "{where}: spec.schedulingPolicy에 gang 정책이 없습니다({found}). 갱이어야 전부 함께 "
+                           "배치되거나 하나도 배치되지 않습니다.",
+                           where=where, found=", ".join(sorted(policy)) or "-"))
+        return probs
+    count = min_count(pg)
+    if count is None:
+        probs.append(ctx.t("{where}: spec.schedulingPolicy.gang has no minCount.",
+                           "{where}: spec.schedulingPolicy.gang에 minCount가 없습니다.", where=where))
+    elif count > size:
+        probs.append(ctx.t("{where}: minCount is {n}, more than the pods of one group of {lws}: the gang would wait for "
+                           "pods that never come. minCount counts the pods of one group, its leader included.",
+                           "{where}: minCount({n})가 {lws} 그룹 하나의 파드 수보다 많습니다. 갱이 끝내 오지 않을 "
+                           "파드를 기다리게 됩니다. minCount는 리더를 포함한 그룹 하나의 파드 수입니다.",
+                           where=where, n=count, lws=lws))
+    elif count < size:
+        probs.append(ctx.t("{where}: minCount is {n}, fewer than the pods of one group of {lws}: part of the group could "
+                           "be placed without the rest. minCount counts the pods of one group, its leader included.",
+                           "{where}: minCount({n})가 {lws} 그룹 하나의 파드 수보다 적습니다. 그룹 일부만 먼저 "
+                           "배치될 수 있습니다. minCount는 리더를 포함한 그룹 하나의 파드 수입니다.",
+                           where=where, n=count, lws=lws))
+    return probs
+
+
+def template_problems(ctx: Context, lws_obj: dict, where: str, pg_name: str) -> list[str]:
+    """The templates of an LWS (file or live) that do not put their pods into the PodGroup."""
+    probs = []
+    for label, template in templates(lws_obj):
+        named = group_of(template)
+        if not named:
+            probs.append(ctx.t("{where}: {t} has no spec.schedulingGroup, so the pods made from it are not in any "
+                               "gang and are placed on their own.",
+                               "{where}: {t}에 spec.schedulingGroup이 없습니다. 이 템플릿으로 만든 파드는 어느 갱에도 "
+                               "속하지 않고 따로 배치됩니다.", where=where, t=label))
+        elif named != pg_name and podgroup(ctx, named) is None:
+            probs.append(ctx.t("{where}: {t} names the PodGroup {name}, and namespace {ns} has no PodGroup of that "
+                               "name: its pods would be held with no event.",
+                               "{where}: {t:이} 가리키는 PodGroup {name:은} 네임스페이스 {ns}에 없습니다. 그 파드는 "
+                               "이벤트도 없이 붙잡혀 있게 됩니다.", where=where, t=label, name=named, ns=ctx.ns))
+        elif named != pg_name:
+            probs.append(ctx.t("{where}: {t} names the PodGroup {name}, not the one this step's gang is made of.",
+                               "{where}: {t:이} 가리키는 PodGroup {name:은} 이 단계의 갱이 아닙니다.",
+                               where=where, t=label, name=named))
+    return probs
+
+
+def silent_faults(ctx: Context, pods: list[dict], lws_obj: dict | None) -> list[str]:
+    """Why the gang of these pods (one LWS group) is held with nothing said, from the store: the
+    first line is the fault, the rest where it shows."""
+    wanted = {group_of(t) for _, t in templates(lws_obj)} - {""} if lws_obj else set()
+    stripped = [o.name(p) for p in pods if not group_of(p) and wanted]
+    if stripped and len(stripped) == len(pods) and all(group_of(t) for _, t in templates(lws_obj)):
+        return [ctx.t("The templates of {lws} name a PodGroup, but its pods ({pods}) have no spec.schedulingGroup: the "
+                      "API server dropped the field, as it does when its GenericWorkload feature gate is off.",
+                      "{lws}의 템플릿에는 PodGroup이 있는데 파드({pods})에는 spec.schedulingGroup이 없습니다. "
+                      "API 서버의 GenericWorkload 기능 게이트가 꺼져 있으면 이 필드를 지웁니다.",
+                      lws=o.name(lws_obj), pods=", ".join(stripped)),
+                ctx.t("lwstutor doctor --lesson gang checks the cluster.", "lwstutor doctor --lesson gang으로 "
+                      "클러스터를 점검하세요.")]
+    members = [p for p in pods if group_of(p)]
+    outside = [p for p in pods if not group_of(p)]
+    if members and outside:
+        return [ctx.t("{out} is in no gang (no spec.schedulingGroup) while {inside} is: the scheduler places {out} on "
+                      "its own, and the gang counts only the pods that name its PodGroup.",
+                      "{inside:은} 갱에 들었는데 {out:은} 어느 갱에도 없습니다(spec.schedulingGroup 없음). 스케줄러는 "
+                      "{out:을} 따로 배치하고, 갱은 자기 PodGroup을 가리키는 파드만 셉니다.",
+                      out=", ".join(o.name(p) for p in outside), inside=", ".join(o.name(p) for p in members)),
+                ctx.t("Where to look: the spec of each template of {lws}.", "볼 곳: {lws}의 각 템플릿의 spec.",
+                      lws=o.lws_name(members[0]) or "?")]
+    for name in sorted({group_of(p) for p in members}):
+        pg = podgroup(ctx, name)
+        of_it = [p for p in members if group_of(p) == name]
+        if pg is None:
+            others = sorted(o.name(x) for x in ctx.store.all(KIND, ctx.ns))
+            return [ctx.t("{pods} name the PodGroup {name}, and namespace {ns} has no PodGroup of that name: the "
+                          "scheduler holds them before it even tries, with no event.",
+                          "{pods:은} PodGroup {name:을} 가리키는데 네임스페이스 {ns}에는 그런 이름의 PodGroup이 "
+                          "없습니다. 스케줄러는 시도하기도 전에 파드를 붙잡아 두고 이벤트도 남기지 않습니다.",
+                          pods=", ".join(o.name(p) for p in of_it), name=name, ns=ctx.ns),
+                    ctx.t("PodGroups in {ns}: {list}", "{ns}의 PodGroup: {list}", ns=ctx.ns, list=", ".join(others) or "-")]
+        count = min_count(pg)
+        if not scheduled(pg) and count is not None and count > len(of_it):
+            return [ctx.t("The PodGroup {name} waits for {n} pods, and only {k} name it: the scheduler keeps them all "
+                          "waiting for more, with no event and no condition.",
+                          "PodGroup {name:은} 파드 {n}개를 기다리는데 가리키는 파드는 {k}개뿐입니다. 스케줄러는 "
+                          "더 올 파드를 기다리며 모두 붙잡아 두고, 이벤트도 조건도 남기지 않습니다.",
+                          name=name, n=count, k=len(of_it)),
+                    ctx.t("Where to look: its spec.schedulingPolicy.gang.", "볼 곳: 그 PodGroup의 "
+                          "spec.schedulingPolicy.gang.")]
+        placed = [p for p in of_it if bound(p)]
+        if placed and not scheduled(pg) and len(placed) < len(of_it):
+            return [ctx.t("{pods} of the gang {name} was placed while the PodGroup has no condition: the scheduler "
+                          "placed it alone, as it does when its GenericWorkload feature gate is off.",
+                          "갱 {name}의 {pods:이} PodGroup에 조건이 없는데도 배치됐습니다. 스케줄러의 GenericWorkload "
+                          "기능 게이트가 꺼져 있으면 파드를 하나씩 따로 배치합니다.",
+                          pods=", ".join(o.name(p) for p in placed), name=name),
+                    ctx.t("lwstutor doctor --lesson gang checks the cluster.", "lwstutor doctor --lesson gang으로 "
+                          "클러스터를 점검하세요.")]
+    return []
+
+
+def messages(ctx: Context, pod: dict) -> list[str]:
+    """The scheduler's live reasons for a Pending pod, newest first: its PodScheduled condition,
+    then its FailedScheduling events (those about this very pod, not an older one of its name)."""
+    out = []
+    cond = o.condition(pod, "PodScheduled")
+    if cond.get("status") == "False" and cond.get("message"):
+        out.append(str(cond["message"]))
+    out += [o.event_message(e) for e in reversed(ctx.events_about(o.name(pod), "Pod"))
+            if o.event_reason(e) == "FailedScheduling" and o.event_regarding(e).get("uid") in (None, "", o.uid(pod))]
+    return [m for m in out if m]
+
+
+def gpus_bound(ctx: Context, node: str) -> float:
+    """The GPUs the live pods bound to a node hold (their limits), as the node ledger counts them."""
+    total = 0.0
+    for pod in ctx.store.all("Pod", None):
+        if o.node_name(pod) != node or o.phase(pod) in ("Succeeded", "Failed"):
+            continue
+        for c in o.containers(o.as_dict(pod.get("spec"))):
+            raw = o.dig(c, "resources", "limits", ctx.gpu)
+            try:
+                total += float(str(raw)) if raw is not None else 0.0
+            except ValueError:
+                continue
+    return total
+
+
+def allocatable_gpus(ctx: Context, node: str) -> float | None:
+    obj = ctx.store.get("Node", node, "")
+    raw = o.dig(obj, "status", "allocatable", ctx.gpu) if obj else None
+    try:
+        return float(str(raw)) if raw is not None else None
+    except ValueError:
+        return None
+
+
+def clauses(message: str) -> list[str]:
+    """The "<n> <reason>" clauses of the first sentence of a scheduler message ("0/3 nodes are
+    available: 1 Insufficient nvidia.com/gpu, 2 node(s) had untolerated taint(s)."), or the
+    sentence itself when it has none."""
+    first = normalise(message).split(". ")[0].rstrip(".")
+    _, sep, rest = first.partition(": ")
+    parts = [p.strip() for p in rest.split(", ")] if sep else []
+    return [p for p in parts if re.match(r"^\d+ \S", p)] or [first]
+
+
+def gang_of(ctx: Context, lws: str, pod_names: tuple[str, ...]) -> list[dict] | None:
+    """The live pods of one LWS group by name, or None while one of them is not there yet."""
+    pods = [ctx.pod(n) for n in pod_names]
+    return None if any(p is None for p in pods) else pods  # type: ignore[return-value]

@@ -1,0 +1,299 @@
+"""The gang lesson (lessons/gang) on recordings made on the lab with the real node: the walkthrough
+passes every step, and each wrong turn fails the step it belongs to with a message that names the
+fault, never the answer. The silent states no recording holds (a feature gate off in the API
+server or in the scheduler) are made from recorded ones, one field changed."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from tests.conftest import recording_path
+from tests.states import check, event, file_written, recording, state
+from tutor.checks.verdict import Status
+from tutor.cluster import objects as o
+from tutor.cluster.events import FileChanged, ObjectEvent
+from tutor.lesson.loader import lesson_dir, load
+
+WALK = "lesson-gang"
+STEPS = ["api", "clear-orphan", "podgroup", "all-or-nothing", "blocker", "make-room", "no-fit"]
+
+
+def said(v) -> str:
+    return " ".join((v.message, *v.details))
+
+
+def run_check(name: str, *extra: str, lang: str = "en", tmp_path=None) -> tuple[int, dict]:
+    env = {"XDG_STATE_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    out = subprocess.run([sys.executable, "-m", "tutor", "check", "--json", "--lesson", "gang", "--lang", lang,
+                          "--replay", str(recording_path(name)), *extra], capture_output=True, text=True, env=env,
+                         timeout=120, stdin=subprocess.DEVNULL)
+    return out.returncode, json.loads(out.stdout)
+
+
+def test_the_lesson_is_installed_with_its_lab_and_kinds():
+    lesson = load("gang")
+    assert [s.id for s in lesson.steps] == STEPS
+    assert "PodGroup" in [k.kind for k in lesson.kinds]
+    raw = yaml.safe_load((lesson_dir("gang") / "lesson.yaml").read_text(encoding="utf-8"))
+    assert raw["lab"]["feature_gates"] == ["GenericWorkload"]
+    assert raw["lab"]["api_versions"] == ["scheduling.k8s.io/v1beta1"]
+    assert recording(WALK).header.lesson == "gang"
+
+
+def test_check_passes_every_step_of_the_walkthrough(tmp_path):
+    code, report = run_check(WALK, tmp_path=tmp_path)
+    assert code == 0, report
+    assert [(s["id"], s["status"]) for s in report["steps"]] == [(i, "pass") for i in STEPS]
+
+
+def test_at_the_walkthroughs_end_the_last_steps_pass_as_the_cluster_is():
+    s = state(WALK)
+    for n in (1, 2, 3, 6, 7):
+        assert check(s, n).passed, (n, check(s, n))
+    v = check(s, 7)
+    assert "stays free" in said(v), v
+    assert any("within" in d for d in check(s, 6).details), check(s, 6)
+
+
+# name -> (the step that must fail, words of the fault its message names)
+WRONG_TURNS = {
+    "lesson-gang-no-podgroup": (4, "no PodGroup of that name"),
+    "lesson-gang-min-count": (4, "only 2 name it"),
+    "lesson-gang-name-typo": (4, "names the PodGroup orpahn-0, and namespace infer has no PodGroup of that name"),
+    "lesson-gang-worker-only": (4, "leaderTemplate has no spec.schedulingGroup"),
+    "lesson-gang-orphan-kept": (2, "changed in place"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WRONG_TURNS))
+def test_each_wrong_turn_fails_its_step_naming_the_fault(name, tmp_path):
+    step, words = WRONG_TURNS[name]
+    code, report = run_check(name, tmp_path=tmp_path)
+    verdict = report["steps"][step - 1]
+    assert code == 1 and verdict["status"] == "fail", verdict
+    assert words in verdict["message"] + " ".join(verdict["details"]), verdict
+    _, ko = run_check(name, lang="ko", tmp_path=tmp_path)
+    assert ko["steps"][step - 1]["status"] == "fail" and ko["steps"][step - 1]["message"] != verdict["message"]
+
+
+def test_a_min_count_above_the_group_fails_step_3_by_the_rule_not_the_number():
+    s = state("lesson-gang-min-count")
+    v = check(s, 3)
+    assert v.status is Status.FAIL and "more than the pods of one group" in v.message, v
+    assert "minCount counts the pods of one group" in v.message
+
+
+def test_a_blocker_file_naming_the_leader_points_at_the_other_reason():
+    stop = file_written("blocker.txt", "orphan-0-1")
+    for lang in ("en", "ko"):
+        s = state(WALK, stop=stop, lang=lang, files={"blocker.txt": "orphan-0\n"})
+        v = check(s, 5)
+        assert v.status is Status.FAIL and "orphan-0" in v.message and "orphan-0-1" not in said(v), v
+    s = state(WALK, stop=stop, files={"blocker.txt": "orphan-0-1\n"})
+    v = check(s, 5)
+    assert v.status is Status.FAIL and "2 parts" in v.message and "Insufficient" not in said(v), v
+
+
+def test_a_gang_message_from_another_moment_fails_without_quoting_the_live_one():
+    stop = file_written("blocker.txt")
+    s = state(WALK, stop=stop, files={"gang.txt": "minCount (2) cannot be satisfied\n"})
+    v = check(s, 4)
+    assert v.status is Status.FAIL and "status.conditions" in said(v), v
+    assert "remaining" not in said(v)
+
+
+def _modify(s, kind: str, name: str, change) -> None:
+    obj = copy.deepcopy(s.store.get(kind, name, "infer"))
+    change(obj)
+    obj["metadata"]["resourceVersion"] += "0"
+    s.apply(ObjectEvent("MODIFIED", obj, s.store.now))
+
+
+def test_pods_stripped_of_their_group_name_the_api_servers_gate():
+    """With GenericWorkload off in the API server, pods are created without schedulingGroup
+    although their templates have it (pkg/api/pod/util.go dropDisabledSchedulingGroup)."""
+    s = state(WALK, stop=file_written("gang.txt"))
+    for pod in ("orphan-0", "orphan-0-1"):
+        _modify(s, "Pod", pod, lambda p: p["spec"].pop("schedulingGroup"))
+    v = check(s, 4)
+    assert v.status is Status.FAIL and "API server dropped the field" in v.message, v
+    assert any("lwstutor doctor --lesson gang" in d for d in v.details)
+
+
+def test_a_member_bound_alone_with_no_condition_names_the_schedulers_gate():
+    s = state(WALK, stop=event("PodGroup", "orphan-0", where=lambda pg: bool(o.condition(pg, "PodGroupInitiallyScheduled"))))
+    _modify(s, "Pod", "orphan-0", lambda p: p["spec"].update(nodeName="lab-server"))
+    v = check(s, 4)
+    assert v.status is Status.FAIL and "scheduler placed it alone" in v.message, v
+
+
+def test_an_api_file_without_podgroups_points_at_doctor_and_the_flags():
+    s = state(WALK, files={"api.txt": "NAME  SHORTNAMES  APIVERSION  NAMESPACED  KIND\n"})
+    for lang, words in (("en", "does not serve scheduling.k8s.io/v1beta1"), ("ko", "제공하지 않으므로")):
+        s.lang = lang
+        v = check(s, 1)
+        assert v.status is Status.FAIL and words in v.message, v
+        assert "lwstutor doctor --lesson gang" in v.details[0]
+
+
+def test_a_worker_of_big_bound_alone_fails_step_7():
+    s = state(WALK)
+    _modify(s, "Pod", "big-0-1", lambda p: p["spec"].update(nodeName="lab-server"))
+    v = check(s, 7)
+    assert v.status is Status.FAIL and "big-0-1" in v.message, v
+
+
+def test_a_files_podgroup_without_a_gang_policy_fails_step_3():
+    s = state(WALK)
+    s.apply(FileChanged("orphan-pg.yaml", "apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\n"
+                        "metadata: {name: orphan-0, namespace: infer}\nspec: {schedulingPolicy: {basic: {}}}\n",
+                        s.store.now))
+    v = check(s, 3)
+    assert v.status is Status.FAIL and "no gang policy" in v.message, v
+
+
+# --- mutation testing of the gang answers (the operators of tests/mutations.py) ---------------------
+
+GANG_FILES = {1: "api.txt", 3: "orphan-pg.yaml", 4: "gang.txt", 5: "blocker.txt", 7: "big.yaml"}
+# (file, regex on the mutated line, why the lab cannot tell it from a right answer)
+GANG_ACCEPTED = [
+    ("api.txt", r"^(NAME|workloads|priorityclasses)\s", "only the podgroups line is the answer; the header and the "
+                                                         "group's other resources are not"),
+    ("api.txt", r"^podgroups\s", "a value of the podgroups line other than its name and version (short names, "
+                                 "NAMESPACED, KIND) is not asked for"),
+    ("orphan-pg.yaml", r"^namespace: infer$", "no namespace in the file is `kubectl apply -n infer`"),
+    ("big.yaml", r"^(namespace: infer|command:|- sh|- -c|- .*/tmp/fail.*|image: .*|- name: (leader|worker)"
+                 r"|name: (leader|worker)|restartPolicy: .*|---)$",
+     "step 7 asks nothing of the namespace line, the command, the image, the container names or the restart policy"),
+    ("big.yaml", r"^replicas: 1$", "without replicas the CRD's default is 1, the one group asked for (drop-line only: "
+                                   "another value fails)"),
+]
+
+
+def _moments() -> dict[int, int]:
+    """Step -> the index of the walkthrough item after which it first passed."""
+    from tutor.checks import run_checker
+    from tutor.session import Session
+    from tests.states import started_at
+
+    s = Session(load("gang"), "/root/gsb-gang", "en")
+    s.store.started_at = started_at(WALK)
+    out: dict[int, int] = {}
+    for i, item in enumerate(recording(WALK).items):
+        if not s.apply(item) or item.t < 1.0:
+            continue
+        for n in GANG_FILES:
+            if n not in out and run_checker(s.lesson.step(n), s.context()).passed:
+                out[n] = i
+    return out
+
+
+@pytest.mark.parametrize("step", sorted(GANG_FILES))
+def test_no_mutant_of_a_passing_gang_answer_passes(step):
+    import re
+
+    from tests.mutations import drop_lines, harmless, key_mutants, value_mutants
+
+    index = _moments()[step]
+    target = recording(WALK).items[index]
+    s = state(WALK, after=lambda it: it is target)
+    file = GANG_FILES[step]
+    original = s.workspace.get(file).text
+    assert check(s, step).passed
+    ops = drop_lines(original) + value_mutants(original) + ([] if file.endswith(".yaml") else key_mutants(original))
+    survivors = []
+    for m in {m.text: m for m in ops if m.text != original}.values():
+        s.apply(FileChanged(file, m.text, s.store.now))
+        if check(s, step).passed and not any(f == file and re.search(rx, m.where.strip())
+                                             and (m.op == "drop-line" or "replicas" not in rx)
+                                             for f, rx, _ in GANG_ACCEPTED):
+            survivors.append((m.op, m.where))
+    if "\n---" in original:  # a file of two documents: its variations, made here
+        import yaml as pyyaml
+
+        variations = {"crlf": original.replace("\n", "\r\n"), "comments": "# my answer\n---\n" + original,
+                      "re-dumped, keys sorted": pyyaml.safe_dump_all(list(pyyaml.safe_load_all(original)),
+                                                                     sort_keys=True, indent=4)}
+    else:
+        variations = harmless(file, original)
+    failed = []
+    for label, text in variations.items():
+        s.apply(FileChanged(file, text, s.store.now))
+        if not check(s, step).passed:
+            failed.append(label)
+    assert len(ops) > 0 and survivors == [], survivors
+    assert failed == [], failed
+
+
+# --- what each checker declares it reads (READS) is all it reads ------------------------------------
+
+GANG_RECORDINGS = [WALK, *sorted(WRONG_TURNS)]
+
+
+@pytest.mark.parametrize("name", GANG_RECORDINGS)
+def test_gang_verdicts_equal_a_full_run_after_every_item(name):
+    """An incremental session (a checker re-runs only when what it declares it reads changed)
+    gives the very verdicts of one that runs every checker on every item."""
+    from tests.states import started_at
+    from tests.test_incremental_checks import FullSession
+    from tutor.session import Session
+
+    sessions = []
+    for cls in (Session, FullSession):
+        s = cls(load("gang"), "/root/gsb-gang", "en")
+        s.store.started_at = started_at(name)
+        sessions.append(s)
+    inc, full = sessions
+    mismatches = []
+    for i, item in enumerate(recording(name).items):
+        inc.apply(item)
+        full.apply(item)
+        inc.evaluate()
+        full.evaluate()
+        mismatches += [f"item {i} step {n}: {inc.verdicts[n].message!r} != {full.verdicts[n].message!r}"
+                       for n in full.verdicts if inc.verdicts[n] != full.verdicts[n]]
+    assert mismatches == [], "\n".join(mismatches[:5])
+
+
+# --- predict, then see --------------------------------------------------------------------------------
+
+def _seen(step_no: int, question: str, **kw):
+    from tutor.checks.prediction import story_and_episode
+
+    s = state(WALK, **kw)
+    step = s.lesson.step(step_no)
+    st, episode = story_and_episode(s.store, "infer", step)
+    assert episode is not None
+    q = next(q for q in step.predict if q.id == question)
+    return getattr(step.checks(), q.grade)(episode, st), episode
+
+
+def test_the_gangs_binds_came_in_one_go():
+    got, episode = _seen(6, "first-bound")
+    assert got.choice == "together", got
+    assert sorted(p for line in got.lines for p in line.pods) == ["orphan-0", "orphan-0-1"]
+    assert episode.lines[-1].kind == "gang-placed" and episode.lines[-1].what.as_dict()["spread"] < 1.0
+
+
+def test_big_took_no_gpu_while_it_waited():
+    got, episode = _seen(7, "free-gpu")
+    assert got.choice == "no" and "stayed free" in got.said[0], got
+    assert [line.kind for line in episode.lines] == ["gang-held"]
+
+
+def test_a_leader_first_prediction_is_graded_wrong_with_its_why():
+    from tutor.checks.prediction import graded, markdown
+
+    s = state(WALK)
+    step = s.lesson.step(6)
+    made = 0.0  # long before the gang was placed
+    grades = graded(step, s.store, "infer", {"first-bound": {"choice": "leader", "at": made}})
+    assert grades and grades[0].right is False, grades
+    for lang, words in (("en", "Permit stage"), ("ko", "Permit 단계")):
+        assert words in markdown(grades, lang)
