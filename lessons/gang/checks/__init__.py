@@ -1,7 +1,7 @@
 """The gang lesson's checkers, one module per step, named after the step's id in lesson.yaml
 (`all-or-nothing` -> all_or_nothing.py); members.py holds what they share about PodGroups."""
 
-from tutor.checks.common import PodNotes
+from tutor.checks.api import PodNotes
 
 # The lesson's own pods (orphan, big) run `sleep 86400`, and llm the LWS lab's `sh -c` loop: both
 # ignore SIGTERM, so a deleted pod waits out its grace period.

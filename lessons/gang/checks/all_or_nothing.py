@@ -6,11 +6,8 @@ The message is read from the live PodGroup, never written here: its wording (and
 
 from __future__ import annotations
 
-from tutor.checks.common import answer_text, find_lws_doc, live_lws
-from tutor.checks.context import Context
-from tutor.checks.reads import Reads
-from tutor.checks.verdict import Verdict, failed, passed, unconfirmed, waiting
-from tutor.cluster import objects as o
+from tutor.checks.api import (answer_text, Context, failed, find_lws_doc, live_lws, o, passed, Reads, unconfirmed,
+                              Verdict, waiting)
 
 from .members import CONDITION, KIND, bound, gang_of, normalise, podgroup, scheduled, silent_faults, template_problems
 

@@ -5,10 +5,7 @@ only word on it (the checkers read the store and the answer files, not discovery
 
 from __future__ import annotations
 
-from tutor.checks.common import MAX_LINES, answer_text
-from tutor.checks.context import Context
-from tutor.checks.reads import Reads
-from tutor.checks.verdict import Verdict, failed, passed
+from tutor.checks.api import answer_text, Context, failed, MAX_LINES, passed, Reads, Verdict
 
 from .members import API_VERSION, KIND
 

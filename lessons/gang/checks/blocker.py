@@ -6,11 +6,7 @@ PodGroup's condition message in its own; the blocker's message does not."""
 
 from __future__ import annotations
 
-from tutor.checks.common import MAX_LINES, answer_text
-from tutor.checks.context import Context
-from tutor.checks.reads import Reads
-from tutor.checks.verdict import Verdict, failed, passed, unconfirmed, waiting
-from tutor.cluster import objects as o
+from tutor.checks.api import answer_text, Context, failed, MAX_LINES, o, passed, Reads, unconfirmed, Verdict, waiting
 
 from .members import CONDITION, KIND, bound, clauses, gang_of, messages, names_pod, normalise, podgroup, scheduled
 

@@ -4,12 +4,7 @@ in place."""
 
 from __future__ import annotations
 
-from tutor.checks.common import grace_note, templates
-from tutor.checks.context import Context
-from tutor.checks.reads import Reads
-from tutor.checks.verdict import Verdict, failed, passed, waiting
-from tutor.cluster import objects as o
-from tutor.cluster.timeline import parse_time
+from tutor.checks.api import Context, failed, grace_note, o, parse_time, passed, Reads, templates, Verdict, waiting
 
 from . import NOTES
 from .members import KIND, group_of

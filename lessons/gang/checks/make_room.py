@@ -3,15 +3,8 @@ PodGroup's condition True; the verdict tells how far apart the two binds were.""
 
 from __future__ import annotations
 
-from tutor.checks.common import grace_note, pods_running
-from tutor.checks.context import Context
-from tutor.checks.prediction import Seen
-from tutor.checks.reads import Reads, evidence, merged
-from tutor.checks.verdict import Verdict, failed, passed, waiting
-from tutor.cluster import objects as o
-from tutor.cluster.story import Episode, Story
-from tutor.cluster.timeline import parse_time
-from tutor.korean import attach
+from tutor.checks.api import (attach, Context, Episode, evidence, failed, grace_note, merged, o, parse_time, passed,
+                              pods_running, Reads, Seen, Story, Verdict, waiting)
 
 from . import NOTES
 from .members import KIND, gang_of, podgroup, scheduled

@@ -13,10 +13,7 @@ from __future__ import annotations
 
 import re
 
-from tutor.checks.common import answer_text, templates, yaml_docs
-from tutor.checks.context import Context
-from tutor.checks.verdict import Stop, failed
-from tutor.cluster import objects as o
+from tutor.checks.api import answer_text, Context, failed, o, Stop, templates, yaml_docs
 
 KIND = "PodGroup"
 API_VERSION = "scheduling.k8s.io/v1beta1"  # the version Kubernetes 1.37 serves (beta)

@@ -4,14 +4,8 @@ stays free (the node ledger's count)."""
 
 from __future__ import annotations
 
-from tutor.checks.common import find_lws_doc, grace_note, live_lws, lwt, template_gpus, templates
-from tutor.checks.context import Context
-from tutor.checks.prediction import Seen
-from tutor.checks.reads import EXPLAIN, Reads, evidence, merged
-from tutor.checks.verdict import Verdict, failed, passed, waiting
-from tutor.cluster import objects as o
-from tutor.cluster.story import Episode, Story
-from tutor.korean import attach
+from tutor.checks.api import (attach, Context, Episode, evidence, EXPLAIN, failed, find_lws_doc, grace_note, live_lws,
+                              lwt, merged, o, passed, Reads, Seen, Story, template_gpus, templates, Verdict, waiting)
 
 from . import NOTES
 from .members import (CONDITION, KIND, allocatable_gpus, bound, find_doc, gang_of, gpus_bound, podgroup,

@@ -3,9 +3,7 @@ orphan (minCount = the LWS size, 2: a leader and one worker)."""
 
 from __future__ import annotations
 
-from tutor.checks.context import Context
-from tutor.checks.reads import Reads
-from tutor.checks.verdict import Verdict, failed, passed
+from tutor.checks.api import Context, failed, passed, Reads, Verdict
 
 from .members import KIND, find_doc, podgroup, podgroup_problems
 
