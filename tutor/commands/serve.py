@@ -47,7 +47,7 @@ def run_serve(args) -> int:
     server = TutorServer(tutor_command(args, lang), args.host, args.port, gate, lang, public_url)
 
     def listening(host: str, port: int) -> None:
-        where = public_url or f"http://{host if ':' not in host else f'[{host}]'}:{port}"
+        where = public_url or f"http://{address_for_browsers(host)}:{port}"
         what = args.replay and say(lang, "replay of {f}", "{f} 재생", f=os.path.basename(args.replay)) \
             or say(lang, "lesson {name}", "{name} 수업", name=lesson.id)
         lines = [pick(words.STARTED, lang, what=what), f"  {where}/?token={gate.token}",
@@ -69,6 +69,15 @@ def run_serve(args) -> int:
                          kind="port") from None
     print(pick(words.STOPPED, lang), flush=True)
     return EXIT_OK
+
+
+def address_for_browsers(host: str) -> str:
+    """The host part of the printed address: a wildcard bind is reached by this machine's name."""
+    if host in ("0.0.0.0", "::", ""):
+        import socket
+
+        return socket.gethostname()
+    return f"[{host}]" if ":" in host else host
 
 
 def checked_public_url(url: str | None) -> str:
