@@ -133,15 +133,21 @@ def test_the_session_cap_says_so_and_frees_a_place_when_a_tab_closes(serve, tabs
     a.wait_started()
     on_step(a, 1)
 
-    response = b.open(f"{served.url}/?token={served.token}")
-    assert response.status == 503
-    assert pick(words.FULL, "en", cap=1) in b.page.inner_text("#notice")
+    b.open(f"{served.url}/?token={served.token}")
+    b.page.wait_for_selector("#full-text", state="visible", timeout=60_000)  # after the server's wait for a place
+    assert b.page.inner_text("#full-text") == pick(words.FULL, "en", cap=1)
     assert len(tutor_processes(served)) == 1
 
     a.page.close()  # its websocket closes, its tutor quits, its place frees up
     assert b.reload().status == 200
     b.wait_started()
     on_step(b, 1)
+
+    # A reload at the cap: the new page waits for the place its own old tutor leaves.
+    assert b.reload().status == 200
+    b.wait_started()
+    on_step(b, 1)
+    assert len(tutor_processes(served)) == 1
 
 
 def _free_port() -> int:

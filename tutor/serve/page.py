@@ -28,8 +28,10 @@ html, body { margin: 0; height: 100%; background: #0c181f; color: #e8eef2;
 #terminal { position: absolute; inset: 0; opacity: 0; }
 body.-first-byte #terminal { opacity: 1; }
 body.-first-byte #starting { display: none; }
-#ended { display: none; background: #0c181f; z-index: 5; }
+#ended, #full { display: none; background: #0c181f; z-index: 5; }
 body.-closed #ended { display: flex; }
+body.-closed.-full #ended { display: none; }
+body.-closed.-full #full { display: flex; }
 """
 
 # textual.js opens `data-session-websocket-url` + "?width=..&height=.." when the window has
@@ -41,13 +43,25 @@ _WEBSOCKET = """
   url.search = "";
   url.hash = "";
   document.getElementById("terminal").dataset.sessionWebsocketUrl = url.href;
+  // The websocket closed: the tutor ended, or the server had no place for it (at the cap it
+  // refuses the websocket, which a page cannot tell apart). Ask which, to say the right thing.
+  new MutationObserver(function () {
+    var body = document.body;
+    if (!body.classList.contains("-closed") || body.dataset.asked) return;
+    body.dataset.asked = "1";
+    fetch(new URL("status", document.baseURI), {cache: "no-store", credentials: "same-origin"})
+      .then(function (r) { return r.json(); })
+      .then(function (s) { if (s.full) body.classList.add("-full"); })
+      .catch(function () {});
+  }).observe(document.body, {attributes: true, attributeFilter: ["class"]});
 })();
 """
 
 
-def tutor_page(lang: str, base: str = "", font_size: int = 16) -> str:
+def tutor_page(lang: str, full: str, base: str = "", font_size: int = 16) -> str:
     """The page a tab opens: a splash until the tutor's first bytes, then its terminal; a
-    notice with a reload button when the tutor has ended. `base`: the public URL, ending in /."""
+    notice with a reload button when the tutor has ended, or `full` when the server had no
+    place for it. `base`: the public URL, ending in /."""
     head = f'<base href="{escape(base)}">' if base else ""
     return f"""<!DOCTYPE html>
 <html lang="{lang}">
@@ -62,6 +76,8 @@ def tutor_page(lang: str, base: str = "", font_size: int = 16) -> str:
 <body>
 <div id="starting" class="notice"><p>{escape(pick(words.STARTING, lang))}</p></div>
 <div id="ended" class="notice"><p>{escape(pick(words.ENDED, lang))}</p>
+<button type="button" onclick="location.reload()">{escape(pick(words.RELOAD, lang))}</button></div>
+<div id="full" class="notice"><p id="full-text">{escape(full)}</p>
 <button type="button" onclick="location.reload()">{escape(pick(words.RELOAD, lang))}</button></div>
 <div id="terminal" class="textual-terminal" data-font-size="{int(font_size)}"></div>
 <script>{_WEBSOCKET}</script>

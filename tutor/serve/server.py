@@ -39,6 +39,7 @@ class TutorServer(Server):
                 web.get(base + "/ws", self.handle_websocket),
                 web.get(base + "/download/{key}", self.handle_download),
                 web.static(base + "/static", self.statics_path),
+                web.get(base + "/status", self.handle_status),
                 web.get(base + "/favicon.ico", self._no_icon),
             ])
         if self.prefix:
@@ -73,20 +74,27 @@ class TutorServer(Server):
                             text=page.notice_page(self.lang, pick(what, self.lang, **fields)))
 
     async def handle_index(self, request: web.Request) -> web.StreamResponse:
-        if not await self.gate.room():
-            return self._notice(web.HTTPServiceUnavailable, words.FULL, cap=self.gate.cap)
+        """The page, whether or not there is room: on a reload the browser asks for the new page
+        before the old one closes its websocket, so the old tutor still holds its place here.
+        The websocket waits for a place; the page says so when none came."""
         try:
             font_size = min(max(int(request.query.get("fontsize", "16")), 8), 48)
         except ValueError:
             font_size = 16
         base = self.given_public_url + "/" if self.given_public_url else ""
         return web.Response(content_type="text/html", charset="utf-8",
-                            text=page.tutor_page(self.lang, base, font_size),
+                            text=page.tutor_page(self.lang, pick(words.FULL, self.lang, cap=self.gate.cap),
+                                                 base, font_size),
                             headers={"Cache-Control": "no-store"})
 
+    async def handle_status(self, request: web.Request) -> web.StreamResponse:
+        """Whether the server is at its cap: the page asks when its websocket closed."""
+        return web.json_response({"full": self.gate.sessions >= self.gate.cap, "cap": self.gate.cap},
+                                 headers={"Cache-Control": "no-store"})
+
     async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
-        """One tutor per websocket, while there is room: else refused before the upgrade (the
-        page then shows that its tutor ended; a reload shows the full page)."""
+        """One tutor per websocket, while there is room (waiting a little for one): else refused
+        before the upgrade, and the page, asking /status, says the server is full."""
         if not await self.gate.enter():
             return self._notice(web.HTTPServiceUnavailable, words.FULL, cap=self.gate.cap)
         try:
