@@ -34,6 +34,10 @@ SAMPLES = {
     "duration": (["--duration", "5"], 5.0),
     "overwrite": (["--overwrite"], True),
     "lws_version": (["--lws-version", "v9"], "v9"),
+    "host": (["--host", "0.0.0.0"], "0.0.0.0"),
+    "port": (["--port", "8080"], 8080),
+    "public_url": (["--public-url", "https://lab.example/tutor"], "https://lab.example/tutor"),
+    "max_sessions": (["--max-sessions", "2"], 2),
 }
 
 
@@ -166,7 +170,7 @@ def test_demo_at_speed_0_is_instant_as_its_help_says():
 def test_commands_do_not_import_the_cli():
     """The commands get exit codes and UsageError from tutor.commands.results: no import cycle."""
     code = ("import sys, importlib\n"
-            "for m in ('check', 'demo', 'doctor', 'record', 'setup', 'tui'):\n"
+            "for m in ('check', 'demo', 'doctor', 'record', 'serve', 'setup', 'tui'):\n"
             "    importlib.import_module('tutor.commands.' + m)\n"
             "print('tutor.cli' in sys.modules)")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

@@ -1,5 +1,5 @@
 """Command line: `lwstutor` (the TUI), `lwstutor demo`, `lwstutor check`, `lwstutor doctor`,
-`lwstutor record`, `lwstutor why`.
+`lwstutor record`, `lwstutor why`, `lwstutor serve`.
 
 Options are parsed in one place. Each option is declared once (OPTIONS) and each command names the
 options it takes (COMMANDS). Every option is accepted before and after the subcommand and means
@@ -76,6 +76,16 @@ OPTIONS = {o.dest: o for o in (
            "녹화할 파일이 예전 lwstutor 녹화 파일이면 바꿉니다 (다른 파일은 절대 바꾸지 않습니다)",
            False, {"action": "store_true"}),
     Option(("--lws-version",), "LWS release to note in the header", "헤더에 적어 둘 LWS 릴리스", ""),
+    Option(("--host",), "address to listen on (default 127.0.0.1, this machine only)",
+           "기다릴 주소 (기본값 127.0.0.1, 이 컴퓨터에서만)", "127.0.0.1", {"metavar": "ADDR"}),
+    Option(("--port",), "port to listen on (default 8000; 0 = any free one)",
+           "기다릴 포트 (기본값 8000, 0이면 비어 있는 아무 포트)", 8000, {"metavar": "PORT"}, number={"integer": True}),
+    Option(("--public-url",), "the address browsers use, when a proxy, a forwarded port or a path prefix "
+           "stands in between (e.g. https://lab.example/tutor)",
+           "프록시, 포워딩한 포트, 경로 접두사를 거칠 때 브라우저가 쓰는 주소 (예: https://lab.example/tutor)",
+           kwargs={"metavar": "URL"}),
+    Option(("--max-sessions",), "how many tutors may run at once, one per browser tab (default 4)",
+           "한 번에 띄울 수 있는 튜터 수, 브라우저 탭마다 하나 (기본값 4)", 4, {"metavar": "N"}, number={"integer": True}),
 )}
 
 CLUSTER = ("lesson", "kubeconfig", "context", "namespace", "workdir")
@@ -110,6 +120,10 @@ COMMANDS = {
                    ("why POD is Pending, or why its node fits it: node by node (read-only)",
                     "파드가 왜 Pending인지, 또는 왜 그 노드에 맞는지 노드별로 보여 줍니다 (읽기만 합니다)"),
                    positionals=(("pod", {"metavar": "POD"}),)),
+    "serve": Command("tutor.commands.serve:run_serve", CLUSTER + ("lang", "replay", "speed", "poll", "state_file",
+                                                                   "host", "port", "public_url", "max_sessions"),
+                     ("the tutor in a browser tab: a web server, one tutor per tab (needs the token it prints)",
+                      "브라우저 탭에서 여는 튜터: 웹 서버가 탭마다 튜터를 하나씩 띄웁니다 (출력하는 토큰이 필요합니다)")),
 }
 DESCRIPTION = ("A terminal tutor for LeaderWorkerSet that watches your cluster and your answer files while you work.",
                "LeaderWorkerSet을 가르치는 터미널 튜터: 실습하는 동안 클러스터와 답안 파일을 지켜봅니다.")

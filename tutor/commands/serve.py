@@ -1,0 +1,108 @@
+"""`lwstutor serve`: the tutor in a browser tab (tutor/serve), one tutor process per tab.
+
+Every tab runs the same command: this tutor's options, checked here first so a wrong one is
+the usual one-line error now and not a tab that ends at once. Progress is the tutor's state file,
+so a reload resumes where the learner was (its writes are whole-file renames: tabs side by side
+never leave it half-written).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import shlex
+import sys
+from urllib.parse import urlsplit
+
+from tutor.commands.results import EXIT_OK, UsageError
+from tutor.commands.setup import chosen_lang, find_kubeconfig_for, lesson_for, progress_for, workdir_for
+from tutor.words import os_reason, pick, say
+
+# The plain tutor's options that a served tutor takes: each passed on as given (paths made absolute).
+PASSED_ON = ("lesson", "kubeconfig", "context", "namespace", "workdir", "replay", "speed", "poll", "state_file")
+PATHS = ("workdir", "replay", "state_file")
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
+
+
+def run_serve(args) -> int:
+    from tutor.serve import words
+    from tutor.serve.gate import Gate
+    from tutor.serve.server import TutorServer
+
+    lang = chosen_lang(args)
+    public_url = checked_public_url(args.public_url)
+    if args.max_sessions < 1:
+        raise UsageError(pick(words.BAD_CAP, "en", value=args.max_sessions),
+                         pick(words.BAD_CAP, "ko", value=args.max_sessions))
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port {args.port}: give a port from 1 to 65535 (0: any free one)",
+                         f"--port {args.port}: 1부터 65535까지의 포트를 주세요(0이면 비어 있는 아무 포트)")
+    lesson = lesson_for(args)  # the checks the plain tutor makes before its first frame
+    progress_for(args, lesson, bool(args.replay))
+    workdir_for(args, lesson)
+    if not args.replay:
+        find_kubeconfig_for(args)
+
+    gate = Gate(args.max_sessions)
+    server = TutorServer(tutor_command(args, lang), args.host, args.port, gate, lang, public_url)
+
+    def listening(host: str, port: int) -> None:
+        where = public_url or f"http://{address_for_browsers(host)}:{port}"
+        what = args.replay and say(lang, "replay of {f}", "{f} 재생", f=os.path.basename(args.replay)) \
+            or say(lang, "lesson {name}", "{name} 수업", name=lesson.id)
+        lines = [pick(words.STARTED, lang, what=what), f"  {where}/?token={gate.token}",
+                 pick(words.LIMITS, lang, cap=gate.cap)]
+        if args.host not in LOOPBACK:
+            lines.append(pick(words.OPEN_NETWORK, lang, host=args.host))
+        print("\n".join(lines), flush=True)
+
+    try:
+        server.run(listening)
+    except OSError as exc:
+        addr = f"{args.host}:{args.port}"
+        if exc.errno == errno.EADDRINUSE:
+            raise UsageError(pick(words.PORT_TAKEN, "en", port=args.port, addr=addr),
+                             pick(words.PORT_TAKEN, "ko", port=args.port, addr=addr), kind="port") from None
+        reason = os_reason(exc)
+        raise UsageError(pick(words.CANNOT_LISTEN, "en", host=args.host, port=args.port, reason=reason[0]),
+                         pick(words.CANNOT_LISTEN, "ko", host=args.host, port=args.port, reason=reason[1]),
+                         kind="port") from None
+    print(pick(words.STOPPED, lang), flush=True)
+    return EXIT_OK
+
+
+def address_for_browsers(host: str) -> str:
+    """The host part of the printed address: a wildcard bind is reached by this machine's name."""
+    if host in ("0.0.0.0", "::", ""):
+        import socket
+
+        return socket.gethostname()
+    return f"[{host}]" if ":" in host else host
+
+
+def checked_public_url(url: str | None) -> str:
+    from tutor.serve import words
+
+    if not url:
+        return ""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise UsageError(pick(words.BAD_PUBLIC_URL, "en", url=url), pick(words.BAD_PUBLIC_URL, "ko", url=url))
+    return url.rstrip("/")
+
+
+def tutor_command(args, lang: str) -> str:
+    """The shell command each tab's tutor runs: this Python, `-m tutor`, the options given."""
+    argv = [sys.executable, "-m", "tutor", "--lang", lang]
+    for dest in PASSED_ON:
+        value = getattr(args, dest, None)
+        flag = "--" + dest.replace("_", "-")
+        if value is True:
+            argv.append(flag)
+        elif value not in (None, False, ""):
+            if dest in PATHS:
+                value = os.path.abspath(os.path.expanduser(value))
+            elif dest == "kubeconfig":  # a list like $KUBECONFIG
+                value = os.pathsep.join(os.path.abspath(os.path.expanduser(p)) for p in value.split(os.pathsep) if p)
+            argv += [flag, str(value)]
+    return shlex.join(argv)

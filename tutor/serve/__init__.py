@@ -1,0 +1,8 @@
+"""`lwstutor serve`: the tutor in a browser tab, one tutor process per tab.
+
+textual-serve runs the app and carries its terminal over a websocket. What it lacks for a lab,
+this package adds: a token that must be shown before a tutor starts (gate.py), a cap on the tutors
+running at once (gate.py), a page that fetches nothing from off the machine and finds its
+websocket from its own address or --public-url (page.py), and answering under a path prefix
+(server.py).
+"""

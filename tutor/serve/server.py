@@ -1,0 +1,126 @@
+"""The web server: textual-serve's, behind the gate, answering at / and under a path prefix.
+
+textual-serve's Server keeps what it does well: one app process per websocket, the terminal's
+bytes both ways, downloads. This subclass adds the gate (token, cap), serves our page instead of
+its template, answers under the path of --public-url as well as at / (a proxy may pass the prefix
+on or strip it), and binds before it says anything, so a port in use is an error, not a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from typing import Callable
+from urllib.parse import urlsplit
+
+from aiohttp import web
+from textual_serve.server import Server
+
+from tutor.serve import page, words
+from tutor.serve.gate import Gate
+from tutor.words import pick
+
+SHUTDOWN_SECONDS = 5.0  # how long open tabs get to end their tutors when the server stops
+
+
+class TutorServer(Server):
+    def __init__(self, command: str, host: str, port: int, gate: Gate, lang: str, public_url: str = ""):
+        super().__init__(command, host=host, port=port, title=pick(words.TITLE, lang), public_url=public_url or None)
+        self.gate, self.lang, self.given_public_url = gate, lang, public_url.rstrip("/")
+        self.prefix = urlsplit(self.given_public_url).path.rstrip("/")  # "" or "/lab/tutor"
+        self.bound: tuple[str, int] | None = None
+
+    # --- routes ----------------------------------------------------------------------------
+    async def _make_app(self) -> web.Application:
+        app = web.Application(middlewares=[self._guard])
+        for base in dict.fromkeys(("", self.prefix)):  # the prefix's routes, when it has one
+            app.add_routes([
+                web.get(base + "/", self.handle_index),
+                web.get(base + "/ws", self.handle_websocket),
+                web.get(base + "/download/{key}", self.handle_download),
+                web.static(base + "/static", self.statics_path),
+                web.get(base + "/status", self.handle_status),
+                web.get(base + "/favicon.ico", self._no_icon),
+            ])
+        if self.prefix:
+            app.add_routes([web.get(self.prefix, self._to_prefix)])
+        return app
+
+    async def _to_prefix(self, request: web.Request) -> web.StreamResponse:
+        """/lab/tutor -> /lab/tutor/: the page's relative URLs need the slash."""
+        raise web.HTTPFound(request.rel_url.with_path(self.prefix + "/").with_query(request.query))
+
+    async def _no_icon(self, request: web.Request) -> web.StreamResponse:
+        return web.Response(status=204)  # the browser asks for one; a 404 would only add noise
+
+    @web.middleware
+    async def _guard(self, request: web.Request, handler) -> web.StreamResponse:
+        """Everything but the static files (textual-serve's script, styles and fonts) needs the
+        token; one shown in the address is kept as a cookie for the page's own requests."""
+        path = request.path[len(self.prefix):] if self.prefix and request.path.startswith(self.prefix + "/") \
+            else request.path
+        if path.startswith("/static/") or path == "/favicon.ico":
+            return await handler(request)
+        if not self.gate.shown(request.query, request.cookies):
+            return self._notice(web.HTTPForbidden, words.NO_TOKEN)
+        response = await handler(request)
+        if self.gate.shown_in_query(request.query) and not response.prepared:
+            response.set_cookie(self.gate.cookie, self.gate.token, path=(self.prefix or "") + "/",
+                                httponly=True, samesite="Strict")
+        return response
+
+    def _notice(self, status: type[web.HTTPException], what, **fields) -> web.Response:
+        return web.Response(status=status.status_code, content_type="text/html", charset="utf-8",
+                            text=page.notice_page(self.lang, pick(what, self.lang, **fields)))
+
+    async def handle_index(self, request: web.Request) -> web.StreamResponse:
+        """The page, whether or not there is room: on a reload the browser asks for the new page
+        before the old one closes its websocket, so the old tutor still holds its place here.
+        The websocket waits for a place; the page says so when none came."""
+        try:
+            font_size = min(max(int(request.query.get("fontsize", "16")), 8), 48)
+        except ValueError:
+            font_size = 16
+        base = self.given_public_url + "/" if self.given_public_url else ""
+        return web.Response(content_type="text/html", charset="utf-8",
+                            text=page.tutor_page(self.lang, pick(words.FULL, self.lang, cap=self.gate.cap),
+                                                 base, font_size),
+                            headers={"Cache-Control": "no-store"})
+
+    async def handle_status(self, request: web.Request) -> web.StreamResponse:
+        """Whether the server is at its cap: the page asks when its websocket closed."""
+        return web.json_response({"full": self.gate.sessions >= self.gate.cap, "cap": self.gate.cap},
+                                 headers={"Cache-Control": "no-store"})
+
+    async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+        """One tutor per websocket, while there is room (waiting a little for one): else refused
+        before the upgrade, and the page, asking /status, says the server is full."""
+        if not await self.gate.enter():
+            return self._notice(web.HTTPServiceUnavailable, words.FULL, cap=self.gate.cap)
+        try:
+            return await super().handle_websocket(request)
+        finally:
+            self.gate.leave()
+
+    # --- running ---------------------------------------------------------------------------
+    def run(self, on_listening: Callable[[str, int], None]) -> None:
+        """Serves until SIGINT or SIGTERM. Raises OSError when it cannot bind (before
+        on_listening is called, so nothing was printed)."""
+        asyncio.run(self._run(on_listening))
+
+    async def _run(self, on_listening: Callable[[str, int], None]) -> None:
+        runner = web.AppRunner(await self._make_app(), handle_signals=False, access_log=None,
+                               shutdown_timeout=SHUTDOWN_SECONDS)
+        await runner.setup()
+        try:
+            site = web.TCPSite(runner, self.host, self.port)
+            await site.start()
+            self.bound = runner.addresses[0][:2]
+            stop = asyncio.Event()
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.add_signal_handler(sig, stop.set)
+            on_listening(*self.bound)
+            await stop.wait()
+        finally:
+            await runner.cleanup()  # closes the websockets: each tutor is told to quit
