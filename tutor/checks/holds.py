@@ -141,7 +141,8 @@ def gang_unseen_line(pod: dict, lang: str) -> str:
 def gang_state_line(pod: dict, gang: gg.Gang | None, lang: str) -> str:
     """One line on a bound pod's gang."""
     if gang is None:
-        return gang_unseen_line(pod, lang)
+        return say(lang, "It is in the gang of PodGroup {g}; the tutor does not read PodGroups here.",
+                   "PodGroup {g}의 갱에 속합니다. 튜터가 여기서는 PodGroup을 읽지 않습니다.", g=o.scheduling_group(pod))
     if gang.pod_group is None:
         return say(lang, "It names PodGroup {g}, which does not exist now.", "지정한 PodGroup {g:이} 지금은 없습니다.",
                    g=gang.name)
