@@ -30,6 +30,7 @@ import time
 from dataclasses import dataclass, field
 
 import pytest
+import yaml
 
 from tests.e2e.labcluster.lab import GPU, LOOPBACK
 from tests.e2e.test_why_agreement import AGREE_WITHIN, CASE_LABEL, Bench, _node
@@ -37,6 +38,7 @@ from tutor.checks import holds
 from tutor.checks.why import explain
 from tutor.cluster import gang as gg
 from tutor.cluster import objects as o
+from tutor.cluster import placement as pl
 from tutor.cluster import scheduler_message as sm
 
 PENDING = re.compile(r'^scheduler_pending_pods\{queue="(\w+)"\} (\d+)', re.M)
@@ -145,6 +147,9 @@ def _disagreements(pod: dict, nodes: list[dict], pods: list[dict], pgs: list[dic
         parsed = sm.parse_message(said)
         if parsed.prefilter and not why.hold:
             bad("the scheduler's reason is not the model's, and the tutor does not say so")
+        elif parsed.total is not None and [r for r in parsed.histogram() if not pl.modelled_reason(r)]:
+            if why.hold is None or why.hold.kind not in (holds.UNMODELLED, holds.BLOCKS_GANG):
+                bad("a reason the model has no rule for, and the tutor does not say so")
         elif parsed.total is not None and not parsed.prefilter:
             if parsed.total != len(nodes) or parsed.histogram() != why.placement.histogram() or why.placement.fitting:
                 bad(f"counts differ: tutor {why.placement.message()!r}, fits {why.placement.fitting}")
@@ -330,3 +335,53 @@ def test_a_pod_waiting_for_its_claim_is_not_blamed_on_the_nodes(gangs):
     finally:
         gangs.clean(ns, names)
     _check(before)
+
+
+def test_the_lws_examples_not_written_for_this_lab(gangs):
+    """Every LeaderWorkerSet of LWS's own docs/examples (the release the lab runs), each in a
+    namespace of its own: GPUs and TPUs the lab lacks, 800Gi of ephemeral storage, exclusive
+    placement, Volcano's schedulerName, volumeClaimTemplates with a storage class the lab has not.
+    Every pod's explanation must agree with the scheduler, or say what it cannot see."""
+    from tests.e2e.labcluster.lab import module_dir
+
+    before, counted = len(TALLY.disagreements), TALLY.pods
+    examples = module_dir("sigs.k8s.io/lws", gangs.lab.versions["LWS_VERSION"]) / "docs" / "examples"
+    docs = [(path, doc) for path in sorted(examples.rglob("*.yaml"))
+            for doc in yaml.safe_load_all(path.read_text()) if isinstance(doc, dict)
+            and doc.get("kind") == "LeaderWorkerSet"]
+    assert len(docs) >= 10, [str(p) for p, _ in docs]
+    spaces = []
+    try:
+        for i, (_path, doc) in enumerate(docs):
+            ns = f"why-ex{i}-{int(time.time()) % 100000}"
+            spaces.append(ns)
+            doc["metadata"]["namespace"] = ns
+            gangs.apply([{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}}])
+            gangs.lab.kubectl("apply", "-f", "-", input=yaml.safe_dump(doc))
+        for ns, (_path, doc) in zip(spaces, docs):
+            gangs.settled(ns, lambda pods, q, doc=doc: _example_settled(doc, pods))
+            gangs.compare(ns, silent=holds.OTHER_SCHEDULER)
+    finally:
+        for ns in spaces:
+            gangs.lab.kubectl("delete", "namespace", ns, "--wait=false", check=False)
+    print(f"\nLWS examples: {len(docs)} LeaderWorkerSets, {TALLY.pods - counted} pods explained")
+    _check(before)
+
+
+def _example_settled(lws: dict, pods: list[dict]) -> bool:
+    """Every leader is there, every group's workers are (with exclusive placement LWS makes them
+    only once their leader has a node), and the scheduler has tried or bound each pod, unless it
+    is another scheduler's."""
+    spec = lws["spec"]
+    size = spec["leaderWorkerTemplate"].get("size", 1)
+    exclusive = o.EXCLUSIVE_ANNOTATION in (lws["metadata"].get("annotations") or {})
+    leaders = [p for p in pods if o.worker_index(p) == 0]
+    if len(leaders) < spec.get("replicas", 1):
+        return False
+    for leader in leaders:
+        if o.node_name(leader) or not exclusive:
+            workers = [p for p in pods if o.group_index(p) == o.group_index(leader) and o.worker_index(p) != 0]
+            if len(workers) < size - 1:
+                return False
+    return all(o.node_name(p) or o.condition(p, "PodScheduled").get("status") == "False" or holds.other_scheduler(p)
+               for p in pods)
