@@ -385,3 +385,58 @@ def _example_settled(lws: dict, pods: list[dict]) -> bool:
                 return False
     return all(o.node_name(p) or o.condition(p, "PodScheduled").get("status") == "False" or holds.other_scheduler(p)
                for p in pods)
+
+
+def test_the_live_source_brings_pod_groups_to_the_explanations(gangs, tmp_path):
+    """A lesson that names PodGroup watches it: the store holds the PodGroups and the pods'
+    schedulingGroup as the API server sends them, and the explanations read them from there."""
+    import queue
+
+    from tutor.checks.why import explain_in_store
+    from tutor.cluster.connect import connect
+    from tutor.cluster.events import Conn
+    from tutor.cluster.live import LiveSource
+    from tutor.lesson.loader import load
+    from tutor.session import Session
+
+    case, ns, names = gangs.case([{}], [])
+    (tmp_path / "lesson.yaml").write_text(f"id: t\nlanguages: [en]\nnamespace: {ns}\n"
+                                          "kinds: [Pod, Event, Node, PodGroup]\nsteps: []\n")
+    lesson = load("t", tmp_path)
+    session = Session(lesson, str(tmp_path), "en")
+    q: queue.SimpleQueue = queue.SimpleQueue()
+    src = LiveSource(connect(str(gangs.lab.kubeconfig)).api_client, ns, q.put, resources=lesson.kinds).start()
+
+    def drain_until(what: str, cond) -> None:
+        deadline = time.monotonic() + SETTLE
+        while time.monotonic() < deadline:
+            try:
+                session.apply(q.get(timeout=0.2))
+            except queue.Empty:
+                pass
+            if cond():
+                return
+        raise AssertionError(f"the live source did not bring {what}")
+
+    def held() -> str:
+        why = explain_in_store(session.store, ns, "few-0", "en")
+        return why.hold.kind if why is not None and why.hold is not None else ""
+
+    try:
+        drain_until("its first lists", lambda: len(session.states) == 4 and all(
+            s.state is Conn.OK for s in session.states.values()))
+        assert session.store.sees("PodGroup")
+        gangs.apply([_pod(f"few-{i}", ns, case, group="few") for i in range(2)])
+        drain_until("the pods, held for their missing PodGroup", lambda: held() == holds.NO_POD_GROUP)
+        assert o.scheduling_group(session.store.get("Pod", "few-0", ns)) == "few"
+        gangs.apply([_pod_group("few", ns, 3)])
+        drain_until("the PodGroup, and its minCount", lambda: held() == holds.MIN_COUNT)
+        gangs.lab.kubectl("patch", "podgroup", "few", "-n", ns, "--type=merge",
+                          "-p", '{"spec":{"schedulingPolicy":{"gang":{"minCount":2}}}}')
+        drain_until("the gang placed and its PodGroup Scheduled", lambda: all(
+            o.node_name(p) for p in session.store.all("Pod", ns)) and gg.state(
+            session.store.get("PodGroup", "few", ns)) == gg.SCHEDULED and held() == "")
+    finally:
+        src.stop()
+        src.join()
+        gangs.clean(ns, names)
