@@ -357,3 +357,155 @@ def test_holders_with_odd_group_labels_do_not_break_the_explanation():
     odd = pod("odd", node_name="n", labels={o.NAME_LABEL: "big", o.GROUP_INDEX_LABEL: "\u00b2"})
     good = pod("good", node_name="n", labels={o.NAME_LABEL: "big", o.GROUP_INDEX_LABEL: "0"})
     assert holders_text([("t/odd", 1), ("t/good", 1)], "t", {"t/odd": odd, "t/good": good}) == "odd (big #?); good (big #0)"
+
+
+# --- gangs and what the node filters do not explain ------------------------------------------------
+# Shapes measured on the lab's v1.37.2 scheduler (tests/e2e/test_why_gangs.py holds them against it).
+
+GPU = "nvidia.com/gpu"
+
+
+def member(name, group="g0", gpus=1, message="", node_name="", **spec):
+    p = pod(name, node_name=node_name, requests={GPU: str(gpus)} if gpus else None,
+            schedulingGroup={"podGroupName": group}, **spec)
+    if message:
+        p["status"]["conditions"] = [{"type": "PodScheduled", "status": "False", "reason": "Unschedulable",
+                                      "message": message}]
+    return p
+
+
+def pod_group(name, min_count, ns="t", condition=None):
+    return {"kind": "PodGroup", "metadata": {"name": name, "namespace": ns, "uid": f"uid-pg-{name}"},
+            "spec": {"schedulingPolicy": {"gang": {"minCount": min_count}}},
+            "status": {"conditions": [condition] if condition else []}}
+
+
+UNSCHEDULABLE = {"type": "PodGroupInitiallyScheduled", "status": "False", "reason": "Unschedulable",
+                 "message": "minCount (3) cannot be satisfied: 2 scheduled, 0 remaining"}
+ONE_FREE = [node("server", alloc={GPU: "4"}), node("kwok", taints=[TAINT], alloc={GPU: "4"})]
+HOLDING = [pod("filler", node_name="server", requests={GPU: "3"})]
+
+
+def _texts(why):
+    return why.text_lines()
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_pod_whose_pod_group_is_missing_is_held_silently_and_names_it(lang):
+    p = member("a", group="nowhere")
+    why = explain(p, ONE_FREE, [p, *HOLDING], [], lang, pod_groups=[])
+    assert why.hold.kind == "no-pod-group" and why.hold.subject == "nowhere"
+    assert "nowhere" in why.headline and "t" in why.headline
+    assert not any("Fits now" in line or "들어갈 수 있음" in line for line in _texts(why))
+    assert ("지정한 PodGroup nowhere가 네임스페이스 t에 없습니다" in why.headline) if lang == "ko" else \
+        ("does not exist" in why.headline and "no event, no message" in why.lines[0][1])
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_min_count_above_the_pods_that_name_the_group_is_held_silently(lang):
+    pods = [member("a", gpus=0), member("b", gpus=0)]
+    why = explain(pods[0], ONE_FREE, pods, [], lang, pod_groups=[pod_group("g0", 3)])
+    assert why.hold.kind == "min-count" and why.hold.pods == ("a", "b")
+    assert "3" in why.headline and "a, b" in why.headline and "Pending" in why.lines[0][1]
+    assert not any(line.startswith(("Fits now", "지금은 들어갈")) for line in _texts(why))
+    # a finished pod is no member: the scheduler's informer drops it
+    done = {**member("c", gpus=0), "status": {"phase": "Succeeded"}}
+    assert explain(pods[0], ONE_FREE, [*pods, done], [], lang, pod_groups=[pod_group("g0", 3)]).hold.pods == ("a", "b")
+    # enough pods: PreEnqueue lets them through, and the pod is judged on the nodes
+    assert explain(pods[0], ONE_FREE, pods, [], lang, pod_groups=[pod_group("g0", 2)]).hold is None
+
+
+GROUP_SAID = ("pod group is unschedulable, minCount (3) cannot be satisfied: 2 scheduled, 0 remaining, "
+              "pod group preemption: No preemption victims found for incoming preemptor")
+OWN_SAID = "0/2 nodes are available: 1 Insufficient nvidia.com/gpu, 1 node(s) had untolerated taint(s)."
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_pod_turned_away_for_its_gang_names_the_pod_that_blocks_it(lang):
+    gang = [member("g0", gpus=0, message=GROUP_SAID), member("g0-1", message=GROUP_SAID), member("g0-2", message=OWN_SAID)]
+    why = explain(gang[1], ONE_FREE, [*gang, *HOLDING], [], lang, pod_groups=[pod_group("g0", 3, condition=UNSCHEDULABLE)])
+    assert why.hold.kind == "gang" and why.hold.subject == "g0" and why.hold.pods == ("g0-2",)
+    text = "\n".join(_texts(why))
+    assert "g0-2" in text and "Insufficient nvidia.com/gpu" in text and "server" in text
+    assert not any(line.startswith(("Fits now", "지금은 들어갈")) for line in _texts(why))
+    assert ("혼자라면 g0-1은 들어갈 수 있습니다: server" in text) if lang == "ko" else ("Alone, g0-1 would fit: server" in text)
+    # the group's reason alone, on a pod the attempt stopped before, is the gang's too
+    bare = member("g0-1", message="minCount (3) cannot be satisfied: 0 scheduled, 1 remaining")
+    assert explain(bare, ONE_FREE, [gang[0], bare, gang[2]], [], lang,
+                   pod_groups=[pod_group("g0", 3, condition=UNSCHEDULABLE)]).hold.kind == "gang"
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_blocker_is_counted_with_its_gang_placed_first(lang):
+    gang = [member("g0", gpus=0, message=GROUP_SAID), member("g0-1", message=GROUP_SAID), member("g0-2", message=OWN_SAID)]
+    pgs = [pod_group("g0", 3, condition=UNSCHEDULABLE)]
+    why = explain(gang[2], ONE_FREE, [*gang, *HOLDING], [], lang, pod_groups=pgs)
+    # alone it would fit the one free GPU; with g0-1 on it first, as the scheduler's attempt had it, it does not
+    assert pl.place(gang[2], ONE_FREE, [*gang, *HOLDING]).fitting == ["server"]
+    assert why.placement.fitting == [] and why.placement.histogram() == sm.parse_message(OWN_SAID).histogram()
+    assert why.hold.kind == "blocks-gang" and why.hold.subject == "g0"
+    text = "\n".join(_texts(why))
+    assert "g0-1 → server" in text and "g0 → server" in text
+    assert ("g0-2가 갱을 막고 있습니다" in text) if lang == "ko" else ("g0-2 holds back its gang" in text)
+
+
+def test_a_pod_of_a_gang_the_tutor_cannot_read_says_so():
+    p = member("a", gpus=0)
+    why = explain(p, ONE_FREE, [p], [], "en", pod_groups=None)
+    assert why.hold.kind == "gang-unseen" and "cannot tell" in "\n".join(_texts(why))
+    assert not any(line.startswith("Fits now") for line in _texts(why))
+    assert any(line.startswith("Alone, it would fit: server") for line in _texts(why))
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_another_scheduler_is_named_and_the_taints_are_not_blamed(lang):
+    p = pod("x", schedulerName="volcano")
+    why = explain(p, ONE_FREE, [p], [], lang)
+    assert why.hold.kind == "scheduler-name" and why.hold.subject == "volcano" and "volcano" in why.headline
+    assert not any("taint" in line or "테인트" in line or "Fits now" in line for line in _texts(why))
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_an_unbound_claim_is_a_reason_the_tutor_does_not_check(lang):
+    said = "0/2 nodes are available: pod has unbound immediate PersistentVolumeClaims. not found"
+    p = pod("x", volumes=[{"name": "d", "persistentVolumeClaim": {"claimName": "data"}}])
+    p["status"]["conditions"] = [{"type": "PodScheduled", "status": "False", "message": said}]
+    why = explain(p, ONE_FREE, [p], [], lang)
+    text = "\n".join(_texts(why))
+    assert why.hold.kind == "unmodelled" and "data" in text
+    assert "finds instead" not in text and "Fits now" not in text and "지금은 들어갈" not in text
+    assert ("Passes the filters the tutor models: server" in text) if lang == "en" else ("튜터가 다루는 필터로는" in text)
+
+
+def test_group_messages_are_told_from_a_pods_own():
+    from tutor.cluster import gang
+
+    assert gang.is_group_message(GROUP_SAID)
+    assert gang.is_group_message("minCount (2) cannot be satisfied: 0 scheduled, 1 remaining")
+    assert not gang.is_group_message(OWN_SAID) and not gang.is_group_message("")
+    assert gang.state(None) == "no PodGroup" and gang.state(pod_group("g", 2)) == "Pending"
+    assert gang.state(pod_group("g", 2, condition=UNSCHEDULABLE)) == "Unschedulable"
+    assert gang.state(pod_group("g", 2, condition={"type": "PodGroupInitiallyScheduled", "status": "True"})) == "Scheduled"
+
+
+def test_the_store_reads_pod_groups_only_where_the_lesson_watches_them():
+    from tutor.cluster import kinds
+    from tutor.cluster.events import Conn, SourceState
+    from tutor.cluster.store import Store
+
+    def store(watched):
+        st = Store(watched=watched)
+        for obj in (*ONE_FREE, member("a", gpus=0)):
+            st.apply(ObjectEvent("ADDED", obj, 0.0))
+        return st
+
+    # a lesson without PodGroups: the store's empty bucket says nothing about the cluster
+    assert explain_in_store(store(("Pod", "Node")), "t", "a", "en").hold.kind == "gang-unseen"
+    assert explain_in_store(store(("Pod", "Node", "PodGroup")), "t", "a", "en").hold.kind == "no-pod-group"
+    # watched, but the cluster refused the list: cannot tell either
+    s = Session(load(), "/root/gsb-lws", "en")
+    s.store.watched = frozenset({"Pod", "Node", "PodGroup"})
+    s.apply(SourceState("podgroups", Conn.FORBIDDEN, "denied"))
+    assert not s.store.sees("PodGroup") and kinds.POD_GROUP.kind in s.store.refused
+    s.apply(SourceState("podgroups", Conn.OK, ""))
+    assert s.store.sees("PodGroup")

@@ -11,6 +11,7 @@ from tutor.checks import evaluate, reads_of
 from tutor.checks.context import Context
 from tutor.checks.reads import inputs
 from tutor.checks.verdict import Verdict
+from tutor.cluster import kinds as kind_table
 from tutor.cluster.events import Conn, FileChanged, ObjectEvent, Relisted, SourceState
 from tutor.cluster.store import Store
 from tutor.lesson.loader import Lesson
@@ -22,7 +23,7 @@ from tutor.workspace.watch import Workspace
 class Session:
     def __init__(self, lesson: Lesson, workdir: str, lang: str, progress: Progress | None = None):
         self.lesson = lesson
-        self.store = Store()
+        self.store = Store(watched=tuple(k.kind for k in lesson.kinds))
         self.workspace = Workspace(workdir)
         self.progress = progress or Progress()
         self.lang = lang
@@ -46,6 +47,11 @@ class Session:
             self.listed_once |= item.state is Conn.OK
             old = self.states.get(item.resource)
             self.states[item.resource] = item
+            row = kind_table.named(item.resource)
+            if row is not None and item.state in (Conn.FORBIDDEN, Conn.CRD_MISSING):
+                self.store.refused.add(row.kind)
+            elif row is not None and item.state is Conn.OK:
+                self.store.refused.discard(row.kind)
             return old is None or (old.state, old.detail) != (item.state, item.detail)
         return bool(self.changes(item))
 

@@ -56,8 +56,9 @@ class Reads:
 def evidence(lws: str) -> Reads:
     """What reading one LWS's timeline or story (timeline_of, story_of) reads."""
     return Reads(evidence_of=(lws,), clock=True)
-# checks/why.py: placement reads every node and every pod of the namespace.
-EXPLAIN = ("Node", "Pod")
+# checks/why.py: placement reads every node and every pod of the namespace, and a gang's
+# explanation its PodGroup (when the lesson watches PodGroups; else the kind never changes).
+EXPLAIN = ("Node", "Pod", "PodGroup")
 
 
 def merged(*reads: Reads) -> Reads:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tutor.checks import holds
+from tutor.cluster import gang as gg
 from tutor.cluster import objects as o
 from tutor.cluster.memo import LRU
 from tutor.words import say
@@ -25,6 +27,7 @@ class Why:
     lines: tuple[tuple[int, str], ...]
     placement: pl.Placement
     message: str  # the scheduler's latest message for the pod, or ""
+    hold: holds.Hold | None = None  # what holds it beyond the node filters (another scheduler, its gang, …)
 
     def text_lines(self) -> list[str]:
         return [self.headline] + [("  " * depth) + line for depth, line in self.lines]
@@ -135,70 +138,133 @@ def _grouped(fits: list[pl.NodeFit], pod: dict, lang: str, pods_by_ref) -> list[
 
 
 def explain(pod: dict, nodes: list[dict], pods: list[dict], events: list[dict], lang: str,
-            seen_namespace: str | None = None) -> Why:
+            seen_namespace: str | None = None, pod_groups: list[dict] | None = None) -> Why:
     """The explanation for one pod. `pods` are all pods the caller sees; `seen_namespace` names
-    the only namespace they come from, when the caller cannot see the others."""
+    the only namespace they come from, when the caller cannot see the others. `pod_groups` are
+    the PodGroups of the pod's namespace, or None when the caller cannot read them."""
     placement = pl.place(pod, nodes, pods)
     pods_by_ref = {pl.ref(p): p for p in pods}
-    name = o.name(pod)
     message = scheduler_message(pod, events) if not o.node_name(pod) else ""
-    lines: list[tuple[int, str]] = []
-    rejected = [f for f in placement.nodes if not f.fits]
+    gang = gg.gang_of(pod, pods, pod_groups) if pod_groups is not None else None
+    hold: holds.Hold | None = None
+    unmodelled = placement.unmodelled
     if o.node_name(pod):
-        node = o.node_name(pod)
-        mine = next((f for f in placement.nodes if f.node == node), None)
-        if mine is None:
-            headline = say(lang, "{p} is on node {n}, which the tutor cannot see.",
-                           "{p:은} 노드 {n}에 있지만 튜터가 그 노드를 볼 수 없습니다.", p=name, n=node)
-        elif mine.fits:
-            headline = say(lang, "{p} runs on {n}, and by the scheduler's filters {n} fits it.",
-                           "{p:은} {n}에서 실행 중입니다. 스케줄러의 필터로 보면 {n}에 들어갈 수 있습니다.", p=name, n=node)
-        else:
-            headline = say(lang, "{p} is on {n}; placed now, {n} would refuse it: {c}",
-                           "{p:은} {n}에 있습니다. 지금 다시 배치한다면 {n:은} 거절합니다: {c}",
-                           p=name, n=node, c=cause_text(mine.rejection, pod, lang, pods_by_ref))
-        others = [f for f in rejected if f.node != node]
-        if others:
-            lines.append((0, say(lang, "The other nodes:", "다른 노드:")))
-            lines += [(1, line) for line in _grouped(others, pod, lang, pods_by_ref)]
-        also = [f.node for f in placement.nodes if f.fits and f.node != node]
-        if also:
-            lines.append((0, say(lang, "Would also fit: {n}", "여기도 들어갈 수 있음: {n}", n=", ".join(also))))
+        headline, lines = _bound(pod, placement, lang, pods_by_ref)
+        if o.scheduling_group(pod):
+            lines.append((0, holds.gang_state_line(pod, gang, lang)))
+    elif scheduler := holds.other_scheduler(pod):
+        headline, lines = holds.other_scheduler_text(pod, scheduler, message, lang)
+        hold = holds.Hold(holds.OTHER_SCHEDULER, scheduler)
+        unmodelled = tuple(w for w in unmodelled if not w.startswith("schedulerName"))
     else:
-        parsed = sm.parse_message(message) if message else None
-        if message:
-            headline = say(lang, "{p} is Pending. The scheduler said: {m}", "{p:은} Pending입니다. 스케줄러 메시지: {m}",
-                           p=name, m=" ".join(message.split()))
-        else:
-            headline = say(lang, "{p} is not scheduled yet, and the scheduler has not said why.",
-                           "{p:은} 아직 배치되지 않았고 스케줄러가 이유를 말하지 않았습니다.", p=name)
-        gates = [str(g.get("name")) for g in o.as_list(o.dig(pod, "spec", "schedulingGates")) if isinstance(g, dict)]
-        if gates:
-            lines.append((0, say(lang, "Scheduling gates hold it ({g}): the scheduler does not try it until they are "
-                                      "removed. Where it would fit:",
-                                "스케줄링 게이트({g})가 잡고 있어 이것이 풀릴 때까지 스케줄러는 시도하지 않습니다. "
-                                "들어갈 수 있는 곳:", g=", ".join(gates))))
-        lines += _clauses(placement, parsed, pod, lang, pods_by_ref)
-        if placement.fitting:
-            lines.append((0, say(lang, "Fits now: {n} (the scheduler tries again when the cluster changes).",
-                                 "지금은 들어갈 수 있음: {n} (클러스터가 바뀌면 스케줄러가 다시 시도합니다).",
-                                 n=", ".join(placement.fitting))))
-    if placement.unmodelled:
+        headline, lines, placement, hold = _pending(pod, nodes, pods, message, placement, gang, lang, pods_by_ref)
+    if unmodelled:
         lines.append((0, say(lang, "The tutor cannot tell about {w}: it does not model these filters.",
                              "튜터는 {w}에 대해서는 알 수 없습니다: 이 필터들은 다루지 않습니다.",
-                             w=", ".join(placement.unmodelled))))
+                             w=", ".join(unmodelled))))
     if seen_namespace is not None:
         lines.append((0, say(lang, "Counted from the pods in namespace {ns} only; pods of other namespaces on these "
                                   "nodes are not seen.",
                             "네임스페이스 {ns}의 파드만 셉니다. 다른 네임스페이스의 파드는 보이지 않습니다.",
                             ns=seen_namespace)))
-    return Why(headline, tuple(lines), placement, message)
+    return Why(headline, tuple(lines), placement, message, hold)
+
+
+def _bound(pod: dict, placement: pl.Placement, lang: str, pods_by_ref) -> tuple[str, list[tuple[int, str]]]:
+    """A bound pod, judged as if placed again: does its node fit it, and which others would."""
+    name, node = o.name(pod), o.node_name(pod)
+    lines: list[tuple[int, str]] = []
+    mine = next((f for f in placement.nodes if f.node == node), None)
+    if mine is None:
+        headline = say(lang, "{p} is on node {n}, which the tutor cannot see.",
+                       "{p:은} 노드 {n}에 있지만 튜터가 그 노드를 볼 수 없습니다.", p=name, n=node)
+    elif mine.fits:
+        headline = say(lang, "{p} runs on {n}, and by the scheduler's filters {n} fits it.",
+                       "{p:은} {n}에서 실행 중입니다. 스케줄러의 필터로 보면 {n}에 들어갈 수 있습니다.", p=name, n=node)
+    else:
+        headline = say(lang, "{p} is on {n}; placed now, {n} would refuse it: {c}",
+                       "{p:은} {n}에 있습니다. 지금 다시 배치한다면 {n:은} 거절합니다: {c}",
+                       p=name, n=node, c=cause_text(mine.rejection, pod, lang, pods_by_ref))
+    others = [f for f in placement.nodes if not f.fits and f.node != node]
+    if others:
+        lines.append((0, say(lang, "The other nodes:", "다른 노드:")))
+        lines += [(1, line) for line in _grouped(others, pod, lang, pods_by_ref)]
+    also = [f.node for f in placement.nodes if f.fits and f.node != node]
+    if also:
+        lines.append((0, say(lang, "Would also fit: {n}", "여기도 들어갈 수 있음: {n}", n=", ".join(also))))
+    return headline, lines
+
+
+def _pending(pod: dict, nodes: list[dict], pods: list[dict], message: str, placement: pl.Placement,
+             gang: gg.Gang | None, lang: str, pods_by_ref):
+    """(headline, lines, the placement shown, hold) for a pod no node holds yet."""
+    name = o.name(pod)
+    parsed = sm.parse_message(message) if message else None
+    lines: list[tuple[int, str]] = []
+    gates = [str(g.get("name")) for g in o.as_list(o.dig(pod, "spec", "schedulingGates")) if isinstance(g, dict)]
+    if gates:
+        lines.append((0, say(lang, "Scheduling gates hold it ({g}): the scheduler does not try it until they are "
+                                  "removed. Where it would fit:",
+                            "스케줄링 게이트({g})가 잡고 있어 이것이 풀릴 때까지 스케줄러는 시도하지 않습니다. "
+                            "들어갈 수 있는 곳:", g=", ".join(gates))))
+    hold: holds.Hold | None = None
+    mates: tuple[dict, ...] = ()
+    if o.scheduling_group(pod) and gang is None:
+        hold = holds.Hold(holds.GANG_UNSEEN, o.scheduling_group(pod))
+        lines.append((0, holds.gang_unseen_line(pod, lang)))
+    elif gang is not None:
+        if held := gang.held_before_scheduling():
+            headline, more, hold = holds.held_text(pod, gang, held, message, lang)
+            return headline, lines + more, placement, hold
+        if message and gg.is_group_message(message):
+            alone = _grouped([f for f in placement.nodes if not f.fits], pod, lang, pods_by_ref)
+            headline, more, hold = holds.turned_away_text(pod, gang, message, placement.fitting, alone, lang)
+            return headline, lines + more, placement, hold
+        # The gang is placed in one attempt: its other pods count as on their nodes.
+        mates = gg.mates_placed(pod, gang, nodes, pods)
+        if mates:
+            placement = pl.place(pod, nodes, [*pods, *mates])
+    if message:
+        headline = say(lang, "{p} is Pending. The scheduler said: {m}", "{p:은} Pending입니다. 스케줄러 메시지: {m}",
+                       p=name, m=" ".join(message.split()))
+    else:
+        headline = say(lang, "{p} is not scheduled yet, and the scheduler has not said why.",
+                       "{p:은} 아직 배치되지 않았고 스케줄러가 이유를 말하지 않았습니다.", p=name)
+    clause_lines, foreign = _clauses(placement, parsed, pod, lang, pods_by_ref)
+    lines += clause_lines
+    if foreign:
+        hold = holds.Hold(holds.UNMODELLED, ", ".join(placement.unmodelled) or "; ".join(foreign))
+        lines += holds.unmodelled_lines(pod, foreign, lang)
+    if gang is not None:
+        if parsed is not None and parsed.total is not None and gang.state != gg.SCHEDULED:
+            hold = holds.Hold(holds.BLOCKS_GANG, gang.name)
+            lines += holds.blocks_gang_lines(pod, gang, mates, lang)
+        else:
+            lines.append((0, holds.gang_state_line(pod, gang, lang)))
+    if placement.fitting:
+        fitting = ", ".join(placement.fitting)
+        if foreign or placement.unmodelled:
+            lines.append((0, say(lang, "Passes the filters the tutor models: {n}.", "튜터가 다루는 필터로는 들어갈 수 "
+                                                                               "있음: {n}.", n=fitting)))
+        elif hold is not None and hold.kind == holds.GANG_UNSEEN:
+            lines.append((0, say(lang, "Alone, it would fit: {n}.", "혼자라면 들어갈 수 있음: {n}.", n=fitting)))
+        elif mates:
+            lines.append((0, say(lang, "Fits now, with its gang's other pods placed first: {n} (the scheduler tries the "
+                                       "gang again when the cluster changes).",
+                                 "갱의 다른 파드를 먼저 배치해도 지금은 들어갈 수 있음: {n} (클러스터가 바뀌면 스케줄러가 "
+                                 "갱을 다시 시도합니다).", n=fitting)))
+        else:
+            lines.append((0, say(lang, "Fits now: {n} (the scheduler tries again when the cluster changes).",
+                                 "지금은 들어갈 수 있음: {n} (클러스터가 바뀌면 스케줄러가 다시 시도합니다).", n=fitting)))
+    return headline, lines, placement, hold
 
 
 def _clauses(placement: pl.Placement, parsed: sm.SchedulerMessage | None, pod: dict, lang: str,
-             pods_by_ref) -> list[tuple[int, str]]:
-    """Each clause of the scheduler's message, with the nodes the tutor finds behind it now."""
+             pods_by_ref) -> tuple[list[tuple[int, str]], list[str]]:
+    """Each clause of the scheduler's message, with the nodes the tutor finds behind it now; and
+    the reasons it gives that no modelled filter gives (the tutor cannot check those)."""
     lines: list[tuple[int, str]] = []
+    foreign: list[str] = []
     by_reason: dict[str, list[pl.NodeFit]] = {}
     for f in placement.nodes:
         for r in f.rejection.reasons if f.rejection else ():
@@ -206,13 +272,19 @@ def _clauses(placement: pl.Placement, parsed: sm.SchedulerMessage | None, pod: d
     said = list(parsed.clauses) if parsed is not None and parsed.total is not None else []
     if parsed is not None and parsed.prefilter:
         lines.append((0, parsed.prefilter))
-        if placement.prefilter_failure != parsed.prefilter:
+        if not pl.modelled_reason(parsed.prefilter):
+            foreign.append(parsed.prefilter)
+            lines.append((1, _not_modelled(lang)))
+        elif placement.prefilter_failure != parsed.prefilter:
             lines.append((1, say(lang, "the tutor finds instead: {m}", "튜터가 찾은 것: {m}", m=placement.message())))
-        return lines
+        return lines, foreign
     for count, reason in said:
         fits = by_reason.pop(reason, [])
         lines.append((0, f"{count} {reason}"))
-        if len(fits) != count:
+        if not pl.modelled_reason(reason):
+            foreign.append(reason)
+            lines.append((1, _not_modelled(lang)))
+        elif len(fits) != count:
             lines.append((1, say(lang, "(the tutor counts {k} now)", "(지금 튜터가 세면 {k})", k=len(fits))))
         lines += [(1, line) for line in _grouped(fits, pod, lang, pods_by_ref)]
     for reason, fits in sorted(by_reason.items()):
@@ -221,7 +293,12 @@ def _clauses(placement: pl.Placement, parsed: sm.SchedulerMessage | None, pod: d
         else:
             lines.append((0, f"{len(fits)} {reason}"))
         lines += [(1, line) for line in _grouped(fits, pod, lang, pods_by_ref)]
-    return lines
+    return lines, foreign
+
+
+def _not_modelled(lang: str) -> str:
+    return say(lang, "(a filter the tutor does not model: it cannot check this reason)",
+               "(튜터가 다루지 않는 필터입니다. 이 이유는 확인할 수 없습니다)")
 
 
 # --- from the store -------------------------------------------------------------------------------
@@ -239,15 +316,20 @@ def _cached(key: tuple, compute):
 
 def explain_in_store(store, namespace: str, pod_name: str, lang: str) -> Why | None:
     """The explanation for a pod of the lesson namespace, from what the tutor watches (one
-    namespace's pods: the note says so). The same Why while nothing it reads changed."""
+    namespace's pods: the note says so; its PodGroups when the lesson watches them). The same Why
+    while nothing it reads changed."""
     pod = store.get("Pod", pod_name, namespace)
     if pod is None:
         return None
     nodes, pods = store.all("Node"), list(store.pods_named(namespace).values())
     events = store.events_about(pod_name, namespace)
+    pod_groups = store.all("PodGroup", namespace) if store.sees("PodGroup") else None
+    gang = gg.gang_of(pod, pods, pod_groups) if pod_groups is not None else None
     key = ("why", namespace, pod_name, lang, o.uid(pod), o.node_name(pod),
-           scheduler_message(pod, events) if not o.node_name(pod) else "", pl.fingerprint(nodes, pods))
-    return _cached(key, lambda: explain(pod, nodes, pods, events, lang, seen_namespace=namespace))
+           scheduler_message(pod, events) if not o.node_name(pod) else "", pl.fingerprint(nodes, pods),
+           pod_groups is None, gg.fingerprint(gang))
+    return _cached(key, lambda: explain(pod, nodes, pods, events, lang, seen_namespace=namespace,
+                                        pod_groups=pod_groups))
 
 
 def verdict_lines(ctx, pod_name: str, with_headline: bool = False) -> list[str]:

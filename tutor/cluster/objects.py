@@ -153,6 +153,11 @@ def node_name(pod: dict) -> str:
     return str(dig(pod, "spec", "nodeName", default=""))
 
 
+def scheduling_group(pod: dict) -> str:
+    """The PodGroup a pod names for gang scheduling (spec.schedulingGroup.podGroupName), or ""."""
+    return str(dig(pod, "spec", "schedulingGroup", "podGroupName", default=""))
+
+
 def pod_ip(pod: dict) -> str:
     return str(dig(pod, "status", "podIP", default=""))
 

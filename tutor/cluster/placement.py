@@ -483,6 +483,34 @@ def _inter_pod(node: dict, rules: _PodRules) -> Rejection | None:
     return None
 
 
+_PREFILTER_SAID = re.compile(r"^node\(s\) didn't satisfy plugin(\(s\))? ")
+
+
+def modelled_reason(reason: str) -> bool:
+    """Whether the model can give this reason of a scheduler message (a counted clause or a
+    PreFilter sentence): one of the modelled filters' own words. A reason it cannot give comes
+    from a filter it does not model (the volume plugins, NodePorts, …)."""
+    return reason in _MODELLED or reason.startswith("Insufficient ") or bool(_PREFILTER_SAID.match(reason))
+
+
+_MODELLED = frozenset({R_NODE_NAME, R_UNSCHEDULABLE, R_TAINT, R_AFFINITY, R_TOO_MANY_PODS, R_POD_AFFINITY,
+                       R_POD_ANTI_AFFINITY, R_EXISTING_ANTI_AFFINITY, R_TERMS_CONFLICT})
+
+
+def claim_names(pod: dict) -> tuple[str, ...]:
+    """The PersistentVolumeClaims a pod mounts: its persistentVolumeClaim volumes, and the claim
+    each generic ephemeral volume gets (named <pod>-<volume>)."""
+    out = []
+    for v in o.as_list(o.dig(pod, "spec", "volumes")):
+        if not isinstance(v, dict):
+            continue
+        if isinstance(v.get("persistentVolumeClaim"), dict):
+            out.append(str(v["persistentVolumeClaim"].get("claimName", "")))
+        elif isinstance(v.get("ephemeral"), dict):
+            out.append(f"{o.name(pod)}-{v.get('name', '')}")
+    return tuple(c for c in out if c)
+
+
 def unmodelled(pod: dict) -> tuple[str, ...]:
     spec = o.as_dict(pod.get("spec"))
     out = []

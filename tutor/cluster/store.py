@@ -69,8 +69,12 @@ def _group_key(pod: dict):
 
 
 class Store:
-    def __init__(self) -> None:
+    def __init__(self, watched: tuple[str, ...] = KINDS) -> None:
         self._objs: dict[str, dict[tuple[str, str], dict]] = {k: {} for k in KINDS}
+        # The kinds the source brings (the lesson's), less those the cluster refused (forbidden,
+        # not served): for the others the store's emptiness says nothing (sees()).
+        self.watched = frozenset(watched)
+        self.refused: set[str] = set()
         self.obs = Observations()
         self.journal = Journal()
         self.version = 0
@@ -98,6 +102,11 @@ class Store:
         if namespace is None:
             return list(objs.values())
         return [obj for (ns, _), obj in objs.items() if ns == namespace]
+
+    def sees(self, kind: str) -> bool:
+        """Whether the store holds every object of that kind the cluster has: the kind is watched
+        and its watch was not refused. A pod may name a PodGroup the store cannot see."""
+        return kind in self.watched and kind not in self.refused
 
     def get(self, kind: str, name: str, namespace: str = "") -> dict | None:
         return self._objs.get(kind, {}).get((namespace, name))

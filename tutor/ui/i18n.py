@@ -105,6 +105,11 @@ KO = {
     "two revisions running": "리비전 둘이 함께 도는 중",
     "once held two revisions": "리비전 둘이 함께 있었음",
     "… {n} more groups (every pod is in the Pods pane)": "… 그룹 {n}개 더 (모든 파드는 파드 창에)",
+    # a group's gang: its PodGroup and the state kubectl get podgroups prints (Scheduled, Unschedulable, Pending)
+    "PodGroup {g} {state}": "PodGroup {g} {state}",
+    "no PodGroup {g}": "PodGroup {g} 없음",
+    "PodGroup {g} (state not seen)": "PodGroup {g} (상태 모름)",
+    "({k} of {n} pods)": "(파드 {n}개 중 {k}개)",
     "No LeaderWorkerSet in {ns} yet.": "{ns}에 아직 LeaderWorkerSet이 없습니다.",
     "No events yet.": "아직 이벤트가 없습니다.",
     "Yes": "예",

@@ -1,4 +1,5 @@
-"""The groups pane: each LWS, its first MAX_GROUPS groups, and each group's pods.
+"""The groups pane: each LWS, its first MAX_GROUPS groups, each group's gang (the PodGroup its
+pods name, and its state), and each group's pods.
 
 From scratch: groups_view, and groups_key, what it shows as identities. Kept up to date:
 GroupsKey, which redoes only the LWS whose shown groups changed (tests/ui/test_incremental.py
@@ -16,6 +17,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
+from tutor.cluster import gang as gg
 from tutor.cluster import kinds as kind_table, objects as o
 from tutor.cluster.store import Store
 from tutor.ui.panes.common import LiveData, Translate, english, memo, phase_text, pod_order
@@ -45,6 +47,7 @@ class GroupRow(NamedTuple):
 class ShownGroup(NamedTuple):
     header: Text
     rows: list[GroupRow]
+    gangs: list[Text] = []  # a line per PodGroup its pods name (Kubernetes 1.37 gang scheduling)
 
 
 def _lws_header(lws: dict, t: Translate) -> Text:
@@ -76,6 +79,39 @@ def _group_header(store: Store, lws: str, group: LwsGroup, t: Translate) -> Text
     elif (lws, g) in store.obs.mixed_groups:
         out.append(" ⚠ " + t("once held two revisions"), style="red")
     return out
+
+
+GANG_STYLE = {gg.SCHEDULED: "green", gg.PENDING: "yellow", gg.MISSING: "bold red"}
+
+
+def _gangs_of(members: list[dict]) -> list[tuple[str, int]]:
+    """The PodGroups a group's pods name, in pod order, each with how many of its pods name it."""
+    named: dict[str, int] = {}
+    for p in members:
+        if name := gg.group_name(p):
+            named[name] = named.get(name, 0) + 1
+    return list(named.items())
+
+
+def _gang_line(store: Store, namespace: str, name: str, naming: int, size: int, t: Translate) -> Text:
+    """"PodGroup orphan-0 Unschedulable": the gang the group's pods name and its state, as kubectl
+    get podgroups says it ("no PodGroup orphan-0" when the cluster has none of that name)."""
+    if not store.sees("PodGroup"):  # not watched by this lesson, or refused: the state is not known
+        line, style = Text(t("PodGroup {g} (state not seen)", g=name)), "dim"
+    else:
+        pg = store.get("PodGroup", name, namespace)
+        state = gg.state(pg)
+        line = Text(t("no PodGroup {g}", g=name) if pg is None else t("PodGroup {g} {state}", g=name, state=state))
+        style = GANG_STYLE.get(state, "red")  # Unschedulable, SchedulerError
+    line.stylize(style)
+    line.highlight_words([name], "bold")
+    if naming < size:  # only some of the group's pods are in the gang
+        line.append(" " + t("({k} of {n} pods)", k=naming, n=size), style="dim")
+    return line
+
+
+def _gang_key(store: Store, namespace: str, members: list[dict]) -> tuple:
+    return tuple((name, naming, id(store.get("PodGroup", name, namespace))) for name, naming in _gangs_of(members))
 
 
 def _group_row(p: dict) -> GroupRow:
@@ -110,6 +146,8 @@ class _LinedUp:
         lined_up = bool(rows) and fits()
         for group in self.groups:
             yield Padding(group.header, (0, 0, 0, 1))
+            for line in group.gangs:
+                yield Padding(line, (0, 0, 0, 2))
             table = Table.grid(padding=(0, 1))
             table.add_column(no_wrap=True, width=1)  # the indent: the rows sit under their header
             for _ in keep:
@@ -154,7 +192,8 @@ def _lws_part(store: Store, namespace: str, lws: dict) -> _LwsPart:
     key = [(id(lws), total)]
     for group in shown:
         key.append((group.index, (name, group.index) in mixed,
-                    tuple((id(p), store.obs.recreations(o.name(p))) for p in group.pods)))
+                    tuple((id(p), store.obs.recreations(o.name(p))) for p in group.pods),
+                    _gang_key(store, namespace, group.pods)))
     return _LwsPart(lws, total, shown, tuple(key))
 
 
@@ -164,7 +203,7 @@ def _lwss(store: Store, namespace: str) -> list[dict]:
 
 def groups_key(store: Store, namespace: str, t: Translate = english) -> tuple:
     """What groups_view shows, as identities: equal keys mean an identical view."""
-    key: list = [t("group {g}", g=0)]
+    key: list = [(t("group {g}", g=0), store.sees("PodGroup"))]
     for lws in _lwss(store, namespace):
         key += _lws_part(store, namespace, lws).key
     return tuple(key)
@@ -180,7 +219,9 @@ def groups_view(store: Store, namespace: str, t: Translate = english) -> Rendera
         parts.append(_lws_header(lws, t))
         shown, total = shown_groups(store, namespace, name)
         parts.append(_LinedUp([ShownGroup(_group_header(store, name, group, t),
-                                          [memo(p, "group-row", _group_row) for p in group.pods]) for group in shown]))
+                                          [memo(p, "group-row", _group_row) for p in group.pods],
+                                          [_gang_line(store, namespace, g, naming, len(group.pods), t)
+                                           for g, naming in _gangs_of(group.pods)]) for group in shown]))
         if total > len(shown):
             parts.append(Padding(Text(t("… {n} more groups (every pod is in the Pods pane)",
                                         n=total - len(shown)), style="dim"), (0, 0, 0, 1)))
@@ -196,12 +237,13 @@ class GroupsKey:
 
     def __init__(self) -> None:
         self._parts: dict[str, _LwsPart] = {}  # by LWS name
-        self._basis: tuple | None = None  # (namespace, the language's "group 0")
+        self._basis: tuple | None = None  # (namespace, (the language's "group 0", whether PodGroups are seen))
 
     def update(self, store: Store, namespace: str, t: Translate = english) -> tuple:
         changes = store.take_changes(self)
-        basis = (namespace, t("group {g}", g=0))
-        if changes.everything or basis != self._basis:
+        basis = (namespace, (t("group {g}", g=0), store.sees("PodGroup")))
+        # a PodGroup changed: any group may name it (they are few, and rarely change)
+        if changes.everything or basis != self._basis or changes.objects["PodGroup"]:
             self._basis, self._parts = basis, {}
         touched: dict[str, list] = {}
         for ns, lws, g in changes.groups:
@@ -250,8 +292,8 @@ class GroupsPane(RedrawsOnChange, TextBlocks):
         even while the ledger has the pane's place: g brings the groups back at once."""
         unavailable = live.unavailable(kind_table.LEADER_WORKER_SET.name)
         kinds = live.store.kind_version
-        if self._inputs.changed((kinds["Pod"], kinds["LeaderWorkerSet"], len(live.store.obs.mixed), live.lang,
-                                 unavailable)):
+        if self._inputs.changed((kinds["Pod"], kinds["LeaderWorkerSet"], kinds["PodGroup"], live.store.sees("PodGroup"),
+                                 len(live.store.obs.mixed), live.lang, unavailable)):
             self.show(live.store, live.namespace, live.t, unavailable)
             yield
 
