@@ -29,7 +29,7 @@ _LOANWORDS = {"template": "C", "set": "C", "statefulset": "C", "secret": "C", "s
               "job": "C", "group": "C", "ready": "", "policy": "", "json": "C", "hash": "", "revision": "C",
               "available": "ㄹ", "exec": "C", "kubectl": "ㄹ", "key": "", "partition": "C", "selector": "",
               "kwok": "C",  # 쿽
-              "grep": "C", "limit": "C"}  # 그렙, 리밋
+              "grep": "C", "limit": "C", "big": "C"}  # 그렙, 리밋, 빅
 _TRAILING = re.compile(r"[\s\"'`)\]}>.,:;!?]+$")
 
 
