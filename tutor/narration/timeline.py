@@ -51,11 +51,12 @@ def restart_detail(f: Fact, lang: str) -> str:
     return say(lang, "#{n}, exit {code}", "{n}번째, 종료 코드 {code}", n=count, code=code)
 
 
-def timeline_lines(tl: Timeline, lang: str, lws: str, group: int | None = None, limit: int = 14) -> list[str]:
-    """The newest `limit` facts of an LWS (or one group) as short lines, oldest first, each after
-    its time; facts that belong to a rollout are marked."""
+def timeline_lines(tl: Timeline, lang: str, lws: str, group: int | None = None, limit: int = 14,
+                   kinds: tuple[Kind, ...] | None = None) -> list[str]:
+    """The newest `limit` facts of an LWS (or one group; of these `kinds`) as short lines, oldest
+    first, each after its time; facts that belong to a rollout are marked."""
     out = []
-    for f in tl.of(lws, group)[-limit:]:
+    for f in tl.of(lws, group, kinds)[-limit:]:
         mark = say(lang, " [rollout]", " [롤링 업데이트]") if f.kind in FAILURE_LIKE and tl.in_rollout(f) else ""
         out.append(f"{f.clock():<10} {fact(f, lang)}{mark}")  # both kinds of time one width
     return out

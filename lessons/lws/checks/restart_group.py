@@ -210,7 +210,9 @@ def check(ctx: Context) -> Verdict:
                      "그대로였습니다(llm-1은 그 뒤 롤링 업데이트가 바꿨습니다)."))
     # No window of llm's newest facts here: the step's own episode follows a pass, in order
     # (timeline_recap), and a later rollout's lines would come before it, cut from their start.
-    return passed(message, evidence, f"llm-0: {g0} → {uid0}", kept, *notes)
+    # Only the LWS events the tutor has no words for stay, as they are (a newer LWS's).
+    unknown = timeline_lines(tl, ctx.lang, LWS, kinds=(Kind.LWS_EVENT,))
+    return passed(message, evidence, f"llm-0: {g0} → {uid0}", kept, *notes, *(story[:1] + unknown if unknown else ()))
 
 
 def _told(ctx: Context, f: Fact) -> str:
