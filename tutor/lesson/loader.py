@@ -19,6 +19,7 @@ import yaml
 from markdown_it import MarkdownIt
 
 from tutor.cluster import kinds as kind_table
+from tutor.lesson.finish import Finish, parse_finish
 
 
 class LessonError(ValueError):
@@ -124,6 +125,7 @@ class Lesson:
     # The kinds it watches (lesson.yaml `kinds`, rows of tutor/cluster/kinds.py): only these are
     # listed and watched, and asked for by doctor. A lesson that names none watches the default.
     kinds: tuple[kind_table.Kind, ...] = kind_table.DEFAULT
+    finish: Finish | None = None  # what it says once every step passed (the next module, links)
 
     def title(self, lang: str) -> str:
         return self.titles.get(lang) or self.id
@@ -260,6 +262,7 @@ def load(lesson_id: str = DEFAULT, root: Path | None = None) -> Lesson:
                           package=f"tutor.lessons.{lesson_id}.checks"))
     try:
         watched = kind_table.chosen(_names(meta.get("kinds"), "kinds"))
+        finish = parse_finish(meta.get("finish"), langs, "finish")
     except ValueError as exc:
         raise LessonError(f"{base / 'lesson.yaml'}: {exc}") from None
     intro = {}
@@ -276,6 +279,7 @@ def load(lesson_id: str = DEFAULT, root: Path | None = None) -> Lesson:
         steps=tuple(steps),
         intro=intro,
         kinds=watched,
+        finish=finish,
     )
 
 
