@@ -24,6 +24,7 @@ SHOTS = [  # name, moment, language, terminal size, keys pressed then
     ("group0-ko", "group0-recreated", "ko", (100, 40), ()),
     ("split-80x40-en", "wide-placed", "en", (80, 40), ()),
     ("timeline-en", "wide-placed", "en", (100, 40), ("t",)),
+    ("finish-en", "orphan-pending", "en", (100, 40), ("f",)),
 ]
 
 

@@ -7,7 +7,10 @@ import asyncio
 from tutor.cluster.events import Conn
 
 
-async def settled(pilot, timeout: float = 20) -> None:
+async def settled(pilot, timeout: float = 20, close_the_end: bool = True) -> None:
+    """...and, when the replay passed every step and the finish screen opened over the lesson,
+    closes it as a learner does (esc), unless `close_the_end` is False: the tests of the lesson
+    at the end of the lab read the lesson, and the finish screen has its own (test_finish.py)."""
     app = pilot.app
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -16,6 +19,8 @@ async def settled(pilot, timeout: float = 20) -> None:
         replay = app.session.states.get("replay")
         if replay is not None and replay.state is Conn.ENDED and app.pump.idle and app.checks_run:
             await pilot.pause(0.05)
+            if close_the_end:
+                await past_the_end(pilot)
             return
     raise AssertionError("the replay did not settle")
 
@@ -45,3 +50,19 @@ async def heading_in_view(pilot, text: str, timeout: float = 10) -> None:
                 or pane.scroll_y == pane.max_scroll_y):
             return
     raise AssertionError(f"{text!r} did not come into view: scroll {pane.scroll_y} of {pane.max_scroll_y}")
+
+
+async def past_the_end(pilot, timeout: float = 5) -> None:
+    """Closes the finish screen when the replay reached the end of the lab and it opened (the
+    pictures of the lab's last moments show the lesson, as a learner sees it after esc)."""
+    from tutor.ui.finish_screen import FinishScreen
+
+    if not isinstance(pilot.app.screen, FinishScreen):
+        return
+    await pilot.press("escape")
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while isinstance(pilot.app.screen, FinishScreen):
+        if loop.time() > deadline:
+            raise AssertionError("the finish screen did not close")
+        await pilot.pause(0.05)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from tests.ui.settle import settled
+from tests.ui.settle import past_the_end, settled
 from tutor.cli import build_parser
 from tutor.commands.demo import demo_app
 from tutor.progress import state_dir
+from tutor.ui.finish_screen import FinishScreen
 
 
 async def test_the_demo_passes_every_step_in_order_and_follows_along():
@@ -21,8 +22,19 @@ async def test_the_demo_passes_every_step_in_order_and_follows_along():
         return newly
 
     app.session.evaluate = watching
+    ends: list[bool] = []  # whether the demo's end note was up when the finish screen opened
+    finish = app.action_finish
+
+    def opening():
+        ends.append(any("whole lab" in (n.title or "") for n in app._notifications))
+        finish()
+
+    app.action_finish = opening
     async with app.run_test(size=(80, 40)) as pilot:
-        await settled(pilot, timeout=120)
+        await settled(pilot, timeout=120, close_the_end=False)
+        # The end shows the finish screen, once, at the demo's end (after the last recap's pause).
+        assert ends == [True] and isinstance(app.screen, FinishScreen)
+        await past_the_end(pilot)
         assert passed == list(range(1, 9))
         # The view followed the lab: each step passed while it was the one on screen.
         assert steps_shown == list(range(1, 9))

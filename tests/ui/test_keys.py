@@ -6,6 +6,7 @@ import pytest
 
 from tests.ui.harness import empty_recording, make_app
 from tests.ui.screen_text import screen_lines
+from tests.ui.settle import settled
 from tutor.ui.screens import ConfirmScreen, HelpScreen
 
 
@@ -142,6 +143,7 @@ async def test_help_lists_the_digits_of_the_lessons_steps_only(recording, steps,
 
     app = make_app(recording_path(recording), state_file=tmp_path / "p.json")
     async with app.run_test(size=(100, 40)) as pilot:
+        await settled(pilot)  # (the finish screen, up once the replay passed every step, closed)
         await pilot.press("question_mark")
         await pilot.pause()
         listed = [b.key for b in app.screen._keys]

@@ -14,7 +14,8 @@ async def test_the_footer_speaks_korean_and_switches_with_l(tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await settled(pilot)
         footer = screen_lines(app)[-1]
-        for word in ("다음", "이전", "힌트", "확대", "도움말", "종료", "팔레트"):
+        # the step shown has passed: s (the solution, to compare) has h's place
+        for word in ("다음", "이전", "풀이", "확대", "도움말", "종료", "팔레트"):
             assert word in footer, footer
         assert "Next" not in footer and "Quit" not in footer
         await pilot.press("l")

@@ -151,3 +151,56 @@ async def test_the_timeline_hides_s(tmp_path):
         await pilot.press("s")
         await pilot.pause()
         assert isinstance(app.screen, TimelineScreen) and app.session.progress.solutions == {}
+
+
+def first_pass_t(step: int) -> float:
+    """The instant of the walkthrough at which the step first passes."""
+    from tests.states import recording
+    from tutor.lesson.loader import load
+    from tutor.session import Session
+
+    session = Session(load("lws"), "", "en")
+    for item in recording("walkthrough").items:
+        if session.apply(item) and step in session.evaluate(None, set()):
+            return item.t
+    raise AssertionError(f"step {step} never passes in the walkthrough")
+
+
+COMPARE = {"en": "✓ Step 1 passed: recap in the step · s compares with the solution",
+           "ko": "✓ 1단계 통과: 정리는 설명 끝에 · s로 풀이와 비교"}
+FOOTER_S = {"en": "s Solution", "ko": "s 풀이"}
+
+
+async def test_after_a_pass_the_notice_offers_it_and_s_shows_it_without_asking(lang, tmp_path, state):
+    from tests.conftest import WALKTHROUGH
+    from tests.ui.settle import settled
+
+    app = make_app(WALKTHROUGH, lang=lang, upto=first_pass_t(1), state_file=state)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settled(pilot)
+        assert app.session.progress.current == 1 and set(app.session.progress.passed) == {1}
+        assert [n.message for n in app._notifications if n.message.startswith("✓")] == [COMPARE[lang]]
+        assert FOOTER_S[lang] in screen_lines(app)[-1]  # s in h's place, now that it compares
+        await pilot.press("s")
+        await heading_in_view(pilot, HEADING[lang])
+        assert not isinstance(app.screen, ConfirmScreen)  # nothing left to give away: no question
+        assert f"### {HEADING[lang]}" in lesson_source(app)
+        assert set(app.session.progress.solutions) == {1} and list(saved(state)["solutions"]) == ["1"]
+        assert not app.session.progress.after_solution(1)  # the pass came first, and stays a plain pass
+        assert app.check_action("solution", ()) is None
+
+
+async def test_before_a_pass_it_still_asks_on_a_step_that_passed_elsewhere(lang, tmp_path, state):
+    """Step 1 passed; step 2 did not: s on step 2 asks as before."""
+    from tests.conftest import WALKTHROUGH
+    from tests.ui.settle import settled
+
+    app = make_app(WALKTHROUGH, lang=lang, upto=first_pass_t(1), state_file=state)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        await pilot.press("2", "s")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        await pilot.pause()
+        assert 2 not in app.session.progress.solutions

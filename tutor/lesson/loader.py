@@ -20,6 +20,7 @@ from markdown_it import MarkdownIt
 
 from tutor.cluster import kinds as kind_table
 from tutor.lesson import lab as lab_block
+from tutor.lesson.finish import Finish, parse_finish
 
 
 class LessonError(ValueError):
@@ -129,6 +130,7 @@ class Lesson:
     # The lab it needs (lesson.yaml `lab`, tutor/lesson/lab.py): what doctor checks, and the lab's
     # names and conventions its checkers read.
     lab: lab_block.Lab = lab_block.NONE
+    finish: Finish | None = None  # what it says once every step passed (the next module, links)
 
     def title(self, lang: str) -> str:
         return self.titles.get(lang) or self.id
@@ -271,6 +273,7 @@ def load(lesson_id: str = DEFAULT, root: Path | None = None) -> Lesson:
     try:
         watched = kind_table.chosen(_names(meta.get("kinds"), "kinds"))
         lab = lab_block.parse(meta.get("lab"))
+        finish = parse_finish(meta.get("finish"), langs, "finish")
     except ValueError as exc:
         raise LessonError(f"{base / 'lesson.yaml'}: {exc}") from None
     intro = {}
@@ -288,6 +291,7 @@ def load(lesson_id: str = DEFAULT, root: Path | None = None) -> Lesson:
         intro=intro,
         kinds=watched,
         lab=lab,
+        finish=finish,
     )
 
 

@@ -41,6 +41,7 @@ from tutor.ui.pump import RefreshPump
 from tutor.ui.predict import can_predict, invite, open_predict, recap
 from tutor.ui.quiet_gc import QuietCollector
 from tutor.ui.confirmed import ConfirmedActions
+from tutor.ui.finish_screen import FinishScreen, finished
 from tutor.ui.screens import HelpScreen
 from tutor.ui.screenshot import brief_error, screenshot_dir, shown_path
 from tutor.ui.timeline_screen import TimelineScreen
@@ -115,11 +116,14 @@ class TutorApp(ConfirmedActions, App):
         Binding("n,right", "next", "Next", tooltip="Next step", key_display="n/→"),
         Binding("p,left", "prev", "Prev", tooltip="Previous step", key_display="p/←"),
         Binding("h", "hint", "Hint", tooltip="Reveal the next hint"),
-        Binding("s", "solution", "Solution", tooltip="Show the step's solution, the whole answer (asks first)"),
+        Binding("s", "solution", "Solution",
+                tooltip="Show the step's solution, the whole answer (asks first until the step passes)"),
         Binding("r", "recheck", "Re-check", tooltip="Run the checkers now"),
         Binding("l", "toggle_lang", "ko/en", tooltip="Switch the language live"),
         Binding("t", "timeline", "Timeline", show=False, tooltip="What happened, in order, per LWS group"),
         Binding("w", "predict", "Predict", show=False, tooltip="Predict what your cluster will do, before it does"),
+        Binding("f", "finish", "The end", show=False,
+                tooltip="What you did and what comes next (once every step passed)"),
         Binding("z", "maximize_pane", "Zoom", tooltip="Maximise the focused pane (again or esc to restore)"),
         Binding("question_mark", "help", "Help", key_display="?", tooltip="All keys"),
         Binding("x", "dismiss_doctor", "Dismiss", tooltip="Hide the lab check panel"),
@@ -163,6 +167,8 @@ class TutorApp(ConfirmedActions, App):
         self._pass_steps: list[int] = []
         self._notice_timer = None  # redraws the notices' line when the next notice expires
         self._steered = False  # the learner chose a step: the demo's own steps no longer move the view
+        self._paced = False  # the source moves the view itself (the demo): its end opens the finish screen
+        self._finish_opened = False  # the finish screen opens by itself once a run
 
     # --- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -291,6 +297,7 @@ class TutorApp(ConfirmedActions, App):
         """The demo moves the view on to the step it plays next, until the learner picks a step
         (a digit, n, p, the step list, the palette): from then on the view is theirs, and the
         recording plays on beneath it."""
+        self._paced = True
         if not self._steered:
             self._go(item.step)
         elif item.step != self.session.progress.current and not item.title:
@@ -298,6 +305,7 @@ class TutorApp(ConfirmedActions, App):
                      timeout=4)
         if item.title:
             self.say(self.text(item.body), title=self.text(item.title), timeout=8)
+            self._open_finish()
 
     # --- checking and drawing ----------------------------------------------------------------
     def recheck(self) -> None:
@@ -335,11 +343,29 @@ class TutorApp(ConfirmedActions, App):
         self._drop_pass_notice()
         steps += [n for n in newly if n not in steps]
         self._pass_steps = steps
-        if len(steps) == 1:
+        if steps == [self.session.progress.current] and self.solution_key():  # s shows its solution now
+            line = self.text("✓ Step {n} passed: recap in the step · s compares with the solution", n=steps[0])
+        elif len(steps) == 1:
             line = self.text("✓ Step {n} passed: recap in the step", n=steps[0])
         else:
             line = self.text("✓ Steps {ns} passed", ns=step_ranges(steps))
         self._pass_notice = self.say(line, timeout=PASS_NOTICE_SECONDS)
+        if not self._paced:  # the demo opens it at its end, after the last recap's pause
+            self._open_finish()
+
+    def _open_finish(self) -> None:
+        """The finish screen, by itself, once: when the pass that completes the lesson comes."""
+        if finished(self.session) and not self._finish_opened and not self.closing:
+            self._finish_opened = True
+            self.action_finish()
+
+    def action_finish(self) -> None:
+        if not finished(self.session):
+            s = self.session
+            self.say(self.text("The end shows once every step passed: {k} of {n} so far.",
+                               k=len(s.progress.passed), n=len(s.lesson.steps)), timeout=4)
+        elif not isinstance(self.screen, FinishScreen):
+            self.push_screen(FinishScreen())
 
     def _drop_pass_notice(self) -> None:
         """Takes the pass notice away (another step is shown: it spoke of the one before)."""
@@ -427,8 +453,8 @@ class TutorApp(ConfirmedActions, App):
         The footer re-reads every binding on refresh_bindings: only when one of those moved."""
         s = self.session
         cur = s.progress.current
-        if self._changed("bindings", cur, s.progress.hints.get(cur, 0), cur in s.progress.solutions, s.lang,
-                         self.size.width, self.query_one(DoctorPanel).display):
+        if self._changed("bindings", cur, s.progress.hints.get(cur, 0), cur in s.progress.solutions,
+                         cur in s.progress.passed, s.lang, self.size.width, self.query_one(DoctorPanel).display):
             self.footer_keys()
             self.refresh_bindings()
 
@@ -566,6 +592,8 @@ class TutorApp(ConfirmedActions, App):
             return None
         if action == "solution":
             return self.solution_key()
+        if action == "finish":
+            return True if finished(s) else None
         if action == "predict":  # only before the step's episode, and once per question
             return True if can_predict(self) else None
         return True
@@ -620,6 +648,8 @@ class TutorApp(ConfirmedActions, App):
         s.progress.set_lang(s.lang)
         self._set_titles()
         self._localise_keys()
+        if isinstance(self.screen, FinishScreen):
+            self.call_next(self.screen.draw)
         self.recheck()
 
     def _localise_keys(self) -> None:

@@ -24,9 +24,13 @@ class TutorCommands(Provider):
             yield (t("Go to step {n}: {title}", n=step.number, title=step.title(lang)),
                    partial(app.action_goto, step.number), t("Jump to this step"))
         yield t("Reveal the next hint"), app.action_hint, t("Show one more hint for this step")
-        yield t("Show the solution…"), app.action_solution, t("The whole answer to this step (asks first; progress notes it)")
+        compare = app.session.progress.current in app.session.progress.passed
+        yield (t("Show the solution…"), app.action_solution,
+               t("The whole answer, to compare with yours (the step passed: it does not ask)") if compare
+               else t("The whole answer to this step (asks first; progress notes it)"))
         yield t("Re-check now"), app.action_recheck, t("Run the checkers again")
         yield t("Show the timeline"), app.action_timeline, t("What happened, in order, per LWS group (key t)")
+        yield t("Show the end of the lesson"), app.action_finish, t("What you did and what comes next (key f)")
         yield t("Predict, then see…"), app.action_predict, t("Answer the step's question before your cluster acts (key w)")
         yield (t("Show the node ledger / the groups"), app.action_toggle_ledger,
                t("GPUs, taints and Ready per node, in the groups pane's place"))

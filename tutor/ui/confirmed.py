@@ -4,7 +4,9 @@ show the step's solution.
 The solution is the last rung of a step, apart from its hints: the hints nudge, explain and show
 part of the way; the solution is the whole answer. It has its own key (s), asks in the learner's
 language, then shows under its own heading in the lesson pane, scrolled into view. The progress
-notes that it was shown, and a pass after it says so (progress.py, `check --json`).
+notes that it was shown, and a pass after it says so (progress.py, `check --json`). Once the step
+has passed there is nothing left to give away: s shows it at once, to compare with one's own
+answer, and the pass notice says so.
 """
 
 from __future__ import annotations
@@ -44,7 +46,8 @@ class ConfirmedActions:
         s = self.session
         n = s.progress.current
         hints_left = s.progress.hints.get(n, 0) < len(s.lesson.step(n).text(s.lang).hints)
-        solution_next = bool(self.solution_text(n)) and not hints_left
+        # after a pass, the solution is there to compare with: s takes h's place
+        solution_next = bool(self.solution_text(n)) and (not hints_left or n in s.progress.passed)
         wanted = dict.fromkeys(PRIORITY, True)
         wanted.update(hint=not solution_next, solution=solution_next,
                       dismiss_doctor=bool(self.query_one(DoctorPanel).display))
@@ -57,7 +60,7 @@ class ConfirmedActions:
         if not self.solution_text(n):
             self.say(self.text("Step {n} has no solution to show.", n=n), timeout=3)
             return
-        if n not in s.progress.solutions:
+        if n not in s.progress.solutions and n not in s.progress.passed:  # passed: nothing to give away
             total = len(s.lesson.step(n).text(s.lang).hints)
             left = total - s.progress.hints.get(n, 0)
             question = self.text("Show the solution to step {n}? It is the whole answer. Progress notes that "
@@ -69,6 +72,7 @@ class ConfirmedActions:
                                             left=left, total=total)
             if not await self.push_screen_wait(ConfirmScreen(question, self.text("Yes"), self.text("No"))):
                 return
+        if n not in s.progress.solutions:
             s.progress.show_solution(n)
             self.redraw_lesson()
         if s.progress.current == n:  # shown now, or already (the palette): bring it into view
@@ -83,6 +87,7 @@ class ConfirmedActions:
             question += " " + self.text("Its solution stays shown: it was seen.")
         if await self.push_screen_wait(ConfirmScreen(question, self.text("Yes"), self.text("No"))):
             self.session.progress.reset(n)
+            self._finish_opened = False  # passing it again finishes the lesson again
             self.recheck()
 
     @work
@@ -92,4 +97,5 @@ class ConfirmedActions:
             question += " " + self.text("Solutions already shown stay shown.")
         if await self.push_screen_wait(ConfirmScreen(question, self.text("Yes"), self.text("No"))):
             self.session.progress.reset()
+            self._finish_opened = False
             self.recheck()

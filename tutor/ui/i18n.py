@@ -56,6 +56,7 @@ KO = {
     "Verdict": "판정",
     "↓ more": "↓ 더 있음",
     "✓ Step {n} passed: recap in the step": "✓ {n}단계 통과: 정리는 설명 끝에",
+    "✓ Step {n} passed: recap in the step · s compares with the solution": "✓ {n}단계 통과: 정리는 설명 끝에 · s로 풀이와 비교",
     "✓ Steps {ns} passed": "✓ {ns}단계 통과",
     "Copied. ctrl+c again quits.": "복사했습니다. ctrl+c를 한 번 더 누르면 끝납니다.",
     "That was the whole lab": "실습 전체를 보셨습니다",
@@ -91,6 +92,8 @@ KO = {
     "Solution": "풀이",
     "Show the solution…": "풀이 보기…",
     "The whole answer to this step (asks first; progress notes it)": "이 단계의 답 전체(먼저 묻고, 본 것은 기록에 남습니다)",
+    "The whole answer, to compare with yours (the step passed: it does not ask)":
+        "답 전체를 내 답과 비교합니다(통과한 단계라 묻지 않습니다)",
     "Step {n} has no solution to show.": "{n}단계에는 보여 줄 풀이가 없습니다.",
     "Show the solution to step {n}? It is the whole answer. Progress notes that you saw it, and a pass after "
     "it is marked so, in check --json too.":
@@ -147,6 +150,11 @@ KO = {
         "클러스터가 실제로 한 일과 맞춰 채점합니다. 하지 않아도 되고, esc로 건너뜁니다.",
     "Press `w` for the next question.": "다음 질문은 `w` 키.",
     "(the prediction could not be graded: {e})": "(예측을 채점하지 못했습니다: {e})",
+    # the end of the lesson (tutor/ui/finish_screen.py)
+    "The end shows once every step passed: {k} of {n} so far.":
+        "마무리는 모든 단계를 통과하면 볼 수 있습니다. 지금까지 {n}단계 중 {k}단계를 통과했습니다.",
+    "Show the end of the lesson": "실습 마무리 보기",
+    "What you did and what comes next (key f)": "해낸 일과 다음 모듈(f 키)",
     "Predict, then see…": "예측하고 확인하기…",
     "Answer the step's question before your cluster acts (key w)": "클러스터가 움직이기 전에 단계의 질문에 답합니다(w 키)",
 }
@@ -155,9 +163,12 @@ KO = {
 # The keys' words (the footer, the help screen, the timeline's footer).
 KO.update({
     "Next": "다음", "Next step": "다음 단계", "Prev": "이전", "Previous step": "이전 단계",
-    "Show the step's solution, the whole answer (asks first)": "이 단계의 풀이, 곧 답 전체 보기(먼저 묻습니다)",
+    "Show the step's solution, the whole answer (asks first until the step passes)":
+        "이 단계의 풀이, 곧 답 전체 보기(통과하기 전에는 먼저 묻습니다)",
     "Hint": "힌트", "Reveal the next hint": "다음 힌트 보기", "Re-check": "재검사", "Run the checkers now": "지금 다시 검사",
     "Switch the language live": "언어를 바로 바꾸기", "Timeline": "타임라인",
+    "The end": "마무리",
+    "What you did and what comes next (once every step passed)": "해낸 일과 다음 모듈(모든 단계를 통과한 뒤)",
     "Predict": "예측", "Predict what your cluster will do, before it does": "클러스터가 할 일을 먼저 예측하기",
     "What happened, in order, per LWS group": "LWS 그룹마다 일어난 일을 순서대로",
     "Zoom": "확대", "Maximise the focused pane (again or esc to restore)": "선택한 창을 크게 보기(다시 누르거나 esc로 되돌림)",
