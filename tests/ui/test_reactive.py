@@ -36,7 +36,9 @@ async def test_a_source_change_updates_verdict_and_panes(tmp_path):
         assert 2 in app.session.progress.passed
         assert "PASS" in app.query_one("#verdict").text()
         # a notice still up from step 1 is joined: one line names both
-        assert {n.message for n in app._notifications} & {"✓ Steps 1, 2 passed", "✓ Step 2 passed: recap in the step"}
+        # (the step shown passed alone: its notice offers the solution to compare)
+        assert {n.message for n in app._notifications} & {"✓ Steps 1, 2 passed",
+                                                          "✓ Step 2 passed: recap in the step · s compares with the solution"}
         # Nothing more happens while the data is still.
         await pilot.pause(0.5)
         assert app.checks_run == runs + 1
