@@ -352,13 +352,15 @@ def test_the_lws_examples_not_written_for_this_lab(gangs):
     assert len(docs) >= 10, [str(p) for p, _ in docs]
     spaces = []
     try:
+        # One example at a time, each compared before the next is applied: on the real node the
+        # later examples' pods take its CPU, and a pod the scheduler last tried before that would
+        # be compared with a node that has changed since (its message is as old as its last try).
         for i, (_path, doc) in enumerate(docs):
             ns = f"why-ex{i}-{int(time.time()) % 100000}"
             spaces.append(ns)
             doc["metadata"]["namespace"] = ns
             gangs.apply([{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}}])
             gangs.lab.kubectl("apply", "-f", "-", input=yaml.safe_dump(doc))
-        for ns, (_path, doc) in zip(spaces, docs):
             gangs.settled(ns, lambda pods, q, doc=doc: _example_settled(doc, pods))
             gangs.compare(ns, silent=holds.OTHER_SCHEDULER)
     finally:
