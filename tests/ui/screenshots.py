@@ -12,12 +12,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tests.conftest import WALKTHROUGH
+from tests.conftest import WALKTHROUGH, recording_path
 from tests.ui.harness import make_app
 from tests.ui.moments import moments, show_moment
+from tests.ui.settle import settled
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "screenshots"
+GANG_END = "gang-lesson-done"  # not a moment of the walkthrough: the gang lesson's recording, whole
 SHOTS = [  # name, moment, language, terminal size, keys pressed then
     ("rollout-en", "rollout-underway", "en", (100, 40), ()),
     ("orphan-en", "orphan-pending", "en", (100, 40), ()),
@@ -25,15 +27,21 @@ SHOTS = [  # name, moment, language, terminal size, keys pressed then
     ("split-80x40-en", "wide-placed", "en", (80, 40), ()),
     ("timeline-en", "wide-placed", "en", (100, 40), ("t",)),
     ("finish-en", "orphan-pending", "en", (100, 40), ("f",)),
+    # the gang lesson's walkthrough to its end, its step 6 (the whole gang lands at once)
+    ("gang-ko", GANG_END, "ko", (100, 40), ("6",)),
 ]
 
 
 async def shoot(moment: str, lang: str, size: tuple[int, int], keys: tuple[str, ...] = ()) -> str:
     with tempfile.TemporaryDirectory() as tmp:
-        app = make_app(WALKTHROUGH, lang=lang, upto=moments()[moment],
-                       state_file=Path(tmp) / "p.json")
+        gang = moment == GANG_END
+        app = make_app(recording_path("lesson-gang") if gang else WALKTHROUGH, lang=lang,
+                       upto=None if gang else moments()[moment], state_file=Path(tmp) / "p.json")
         async with app.run_test(size=size) as pilot:
-            await show_moment(pilot, moment)
+            if gang:
+                await settled(pilot, timeout=60)
+            else:
+                await show_moment(pilot, moment)
             if keys:
                 await pilot.press(*keys)
                 await pilot.pause(0.2)
