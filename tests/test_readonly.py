@@ -131,11 +131,24 @@ def test_every_kubernetes_api_call_is_a_read():
     assert {"list_namespaced_pod", "list_node", "read_custom_resource_definition"} <= used, used
 
 
+# lwstutor serve (tutor/serve) is a web server: it answers the browser (aiohttp) and starts a tutor
+# per tab as its own process, which reads the cluster as any tutor does. It may use HTTP for that,
+# and in turn must not touch the cluster itself: no kubernetes client, no watch of the engine's.
+SERVER = ROOT / "tutor" / "serve"
+SERVER_MAY = ("aiohttp",)
+SERVER_MUST_NOT = ("kubernetes", "tutor.cluster", "tutor.checks", "tutor.session")
+
+
 def test_no_way_around_the_api_methods():
     offenders = []
     for path in sources():
         tree = ast.parse(path.read_text(), str(path))
+        serves = SERVER in path.parents
         for mod in imported(tree):
+            if serves and any(mod == b or mod.startswith(b + ".") for b in SERVER_MUST_NOT):
+                offenders.append(f"{path.relative_to(ROOT)} imports {mod}, and it serves the browser")
+            if serves and any(mod == b or mod.startswith(b + ".") for b in SERVER_MAY):
+                continue
             if any(mod == b or mod.startswith(b + ".") for b in BANNED_MODULES):
                 offenders.append(f"{path.relative_to(ROOT)} imports {mod}")
         for node, name in calls(tree):

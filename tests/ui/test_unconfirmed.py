@@ -1,5 +1,5 @@
 """A step that cannot be confirmed is neither passed nor failed on screen: its verdict box says
-UNCONFIRMED in its own colour, and its mark in the step list is "?", in both languages."""
+UNCONFIRMED (확인 불가) in its own colour, and its mark in the step list is "?", in both languages."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from tests.ui.screen_text import region_text
 from tests.ui.settle import settled
 
 
-@pytest.mark.parametrize("lang,words", [("en", "cannot be confirmed"), ("ko", "확인할 수 없습니다")])
-async def test_a_lookup_from_before_a_late_start_is_unconfirmed_not_failed(lang, words, tmp_path):
+@pytest.mark.parametrize("lang,words,label,not_label", [("en", "cannot be confirmed", "UNCONFIRMED", "FAIL"),
+                                                       ("ko", "확인할 수 없습니다", "확인 불가", "실패")])
+async def test_a_lookup_from_before_a_late_start_is_unconfirmed_not_failed(lang, words, label, not_label, tmp_path):
     app = make_app(RECORDINGS / "late-after-step6.jsonl", lang=lang, state_file=tmp_path / "p.json")
     async with app.run_test(size=(80, 24)) as pilot:
         await settled(pilot)
@@ -21,7 +22,7 @@ async def test_a_lookup_from_before_a_late_start_is_unconfirmed_not_failed(lang,
         verdict = app.query_one("#verdict")
         assert verdict.has_class("-unconfirmed") and not verdict.has_class("-fail")
         shown = region_text(app, verdict.region)  # its first lines, as drawn
-        assert "UNCONFIRMED" in shown and "FAIL" not in shown, shown
+        assert label in shown and not_label not in shown, shown
         assert words in " ".join(verdict.text().split())
         steps = app.query_one("#steps")
         row = str(steps.get_option_at_index(3).prompt)

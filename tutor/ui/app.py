@@ -169,6 +169,7 @@ class TutorApp(ConfirmedActions, App):
         self._steered = False  # the learner chose a step: the demo's own steps no longer move the view
         self._paced = False  # the source moves the view itself (the demo): its end opens the finish screen
         self._finish_opened = False  # the finish screen opens by itself once a run
+        self._finish_due = False  # ...after the screen that was up when the lesson was finished
 
     # --- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -354,10 +355,21 @@ class TutorApp(ConfirmedActions, App):
             self._open_finish()
 
     def _open_finish(self) -> None:
-        """The finish screen, by itself, once: when the pass that completes the lesson comes."""
-        if finished(self.session) and not self._finish_opened and not self.closing:
-            self._finish_opened = True
-            self.action_finish()
+        """The finish screen, by itself, once: when the pass that completes the lesson comes, or,
+        when another screen is up then (a question, the help), once that one closes."""
+        if not finished(self.session) or self._finish_opened or self.closing:
+            return
+        if len(self.screen_stack) > 1:  # not over a screen the learner is using: after it
+            self._finish_due = True
+            return
+        self._finish_due, self._finish_opened = False, True
+        self.action_finish()
+
+    def pop_screen(self):
+        done = super().pop_screen()
+        if self._finish_due:
+            self.call_after_refresh(self._open_finish)
+        return done
 
     def action_finish(self) -> None:
         if not finished(self.session):
