@@ -101,6 +101,18 @@ async def test_the_language_switches_under_it(tmp_path):
         assert DONE_HEADING["ko"] in text and DONE_HEADING["en"] not in text
 
 
+async def test_q_quits_from_it_as_the_footer_under_it_says(tmp_path):
+    """The footer below the finish screen still shows q Quit: a modal stops the app's keys, so the
+    screen binds q itself (the installed demo waited forever for its q)."""
+    app = make_app(WALKTHROUGH, lang="en", state_file=tmp_path / "p.json")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settled(pilot, close_the_end=False)
+        assert isinstance(app.screen, FinishScreen)
+        await pilot.press("q")
+        await pilot.pause(0.3)
+        assert not app.is_running
+
+
 def test_the_next_lesson_is_named_by_its_command_only_when_installed(tmp_path, monkeypatch):
     app = make_app(WALKTHROUGH, lang="en", state_file=tmp_path / "p.json")
     session = app.session

@@ -62,7 +62,8 @@ def finish_rows(session) -> list[tuple[str, Text]]:
 
 class FinishScreen(ClosesItself, ModalScreen[None]):
     BINDINGS = [Binding("escape,f", "dismiss", "Close", show=False),
-                Binding("l", "app.toggle_lang", "ko/en", show=False)]  # the app's keys stop at a modal
+                Binding("l", "app.toggle_lang", "ko/en", show=False),  # the app's keys stop at a modal
+                Binding("q", "app.quit", "Quit", show=False)]  # the footer under it still says q quits
 
     def compose(self) -> ComposeResult:
         yield VerticalScroll(id="finish")
