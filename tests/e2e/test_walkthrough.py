@@ -62,6 +62,12 @@ async def test_the_whole_lab_on_the_real_control_plane(lab, learner, tmp_path):
                 STORY[n](after["timeline"], story(s.store, s.lesson.namespace))
         assert sorted(s.progress.passed) == list(range(1, 9))
         assert "8/8" in header(app)
+        from tutor.ui.finish_screen import FinishScreen
+
+        # the end of the lesson opens by itself, live too; esc closes it, as the learner does
+        await until(pilot, lambda: isinstance(app.screen, FinishScreen), "the finish screen")
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, FinishScreen), "the finish screen closed")
         await pilot.press("t")  # the timeline, live: llm's story first
         await until(pilot, lambda: isinstance(app.screen, TimelineScreen), "the timeline view")
         app.screen.query_one(TimelineView).scroll_home(animate=False)
