@@ -7,7 +7,7 @@ an object is read by its kind's row of the kinds table (named, every), namespace
 
 from __future__ import annotations
 
-from tutor.checks.common import (MAX_LINES, UID_RE, PodNotes, answer_text, file_then_live, find_lws_doc, grace_note,
+from tutor.checks.common import (MAX_LINES, UID_RE, PodNotes, answer_text, file_then_live, find_doc, find_lws_doc, grace_note,
                                  kv_lines, live_lws, lwt, misplaced_fields, pods_running, template_containers,
                                  template_gpus, templates, yaml_docs)
 from tutor.checks.context import Context
@@ -30,7 +30,7 @@ __all__ = [
     "Context", "Reads", "EXPLAIN", "evidence", "merged", "Verdict", "Stop", "failed", "passed", "unconfirmed",
     "waiting", "Seen",
     # answer files, manifests and pods (tutor/checks/common.py)
-    "MAX_LINES", "UID_RE", "PodNotes", "answer_text", "file_then_live", "find_lws_doc", "grace_note", "kv_lines",
+    "MAX_LINES", "UID_RE", "PodNotes", "answer_text", "file_then_live", "find_doc", "find_lws_doc", "grace_note", "kv_lines",
     "live_lws", "lwt", "misplaced_fields", "pods_running", "template_containers", "template_gpus", "templates",
     "yaml_docs",
     # the scheduler's explanations (tutor/checks/why.py)

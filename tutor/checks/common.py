@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -132,30 +133,41 @@ def yaml_docs(ctx: Context, name: str, text: str) -> list:
     return docs
 
 
-def find_lws_doc(ctx: Context, name: str, lws: str) -> dict:
-    docs = yaml_docs(ctx, name, answer_text(ctx, name, ctx.t("the LeaderWorkerSet " + lws,
-                                                             "LeaderWorkerSet " + lws)))
+def find_doc(ctx: Context, file: str, kind: str, name: str, what: tuple[str, str],
+             checked: Callable[[dict], None] | None = None) -> dict:
+    """The document of that kind and name in an answer file (`what`: the file's expected content,
+    in both languages), else Stop saying what the file holds. `checked` may Stop on the document
+    found before its namespace is checked."""
+    docs = yaml_docs(ctx, file, answer_text(ctx, file, ctx.t(*what)))
     for doc in docs:
-        if isinstance(doc, dict) and doc.get("kind") == o.LWS_KIND and o.name(doc) == lws:
-            api = str(doc.get("apiVersion") or "")
-            if api != f"{o.LWS_GROUP}/{o.LWS_VERSION}":  # the only version; kubectl refuses a file without one
-                want = f"{o.LWS_GROUP}/{o.LWS_VERSION}"
-                raise Stop(failed(ctx.t("{path}: apiVersion is {api}; use {want}.",
-                                        "{path}: apiVersion이 {api}입니다. {want:을} 쓰세요.",
-                                        path=ctx.path(name), api=api, want=want) if api else
-                                  ctx.t("{path}: apiVersion is missing; use {want}.",
-                                        "{path}: apiVersion이 없습니다. {want:을} 쓰세요.",
-                                        path=ctx.path(name), want=want)))
+        if isinstance(doc, dict) and doc.get("kind") == kind and o.name(doc) == name:
+            if checked is not None:
+                checked(doc)
             ns = o.namespace(doc)
             if ns and ns != ctx.ns:
-                raise Stop(failed(ctx.t("{path}: {lws} is in namespace {ns}; the lab uses {want}.",
-                                        "{path}: {lws}의 네임스페이스가 {ns}입니다. {want:을} 쓰세요.",
-                                        path=ctx.path(name), lws=lws, ns=ns, want=ctx.ns)))
+                raise Stop(failed(ctx.t("{path}: {name} is in namespace {ns}; the lab uses {want}.",
+                                        "{path}: {name}의 네임스페이스가 {ns}입니다. {want:을} 쓰세요.",
+                                        path=ctx.path(file), name=name, ns=ns, want=ctx.ns)))
             return doc
-    kinds = [f"{d.get('kind') or '?'}/{o.name(d)}" for d in docs if isinstance(d, dict)]
-    raise Stop(failed(ctx.t("{path} holds no LeaderWorkerSet named {lws} (found: {found}).",
-                            "{path}에 이름이 {lws}인 LeaderWorkerSet이 없습니다(찾은 것: {found}).",
-                            path=ctx.path(name), lws=lws, found=", ".join(kinds) or "-")))
+    found = [f"{d.get('kind') or '?'}/{o.name(d)}" for d in docs if isinstance(d, dict)]
+    raise Stop(failed(ctx.t("{path} holds no {kind} named {name} (found: {found}).",
+                            "{path}에 이름이 {name}인 {kind:이} 없습니다(찾은 것: {found}).",
+                            path=ctx.path(file), kind=kind, name=name, found=", ".join(found) or "-")))
+
+
+def find_lws_doc(ctx: Context, name: str, lws: str) -> dict:
+    def lws_version(doc: dict) -> None:
+        api = str(doc.get("apiVersion") or "")
+        if api != f"{o.LWS_GROUP}/{o.LWS_VERSION}":  # the only version; kubectl refuses a file without one
+            want = f"{o.LWS_GROUP}/{o.LWS_VERSION}"
+            raise Stop(failed(ctx.t("{path}: apiVersion is {api}; use {want}.",
+                                    "{path}: apiVersion이 {api}입니다. {want:을} 쓰세요.",
+                                    path=ctx.path(name), api=api, want=want) if api else
+                              ctx.t("{path}: apiVersion is missing; use {want}.",
+                                    "{path}: apiVersion이 없습니다. {want:을} 쓰세요.",
+                                    path=ctx.path(name), want=want)))
+
+    return find_doc(ctx, name, o.LWS_KIND, lws, ("the LeaderWorkerSet " + lws, "LeaderWorkerSet " + lws), lws_version)
 
 
 def live_lws(ctx: Context, lws: str, file: str) -> dict:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from tutor.checks.api import answer_text, Context, failed, o, Stop, templates, yaml_docs
+from tutor.checks.api import Context, o, templates
 
 KIND = "PodGroup"
 API_VERSION = "scheduling.k8s.io/v1beta1"  # the version Kubernetes 1.37 serves (beta)
@@ -50,23 +50,6 @@ def normalise(text: str) -> str:
 def names_pod(text: str, pod: str) -> bool:
     """Whether the text names the pod as a word of its own (orphan-0 is not in orphan-0-1)."""
     return re.search(r"(?<![\w-])" + re.escape(pod) + r"(?![\w-])", text) is not None
-
-
-def find_doc(ctx: Context, file: str, kind: str, name: str, what: tuple[str, str]) -> dict:
-    """The document of that kind and name in an answer file, or Stop saying what the file holds."""
-    docs = yaml_docs(ctx, file, answer_text(ctx, file, ctx.t(*what)))
-    for doc in docs:
-        if isinstance(doc, dict) and doc.get("kind") == kind and o.name(doc) == name:
-            ns = o.namespace(doc)
-            if ns and ns != ctx.ns:
-                raise Stop(failed(ctx.t("{path}: {name} is in namespace {ns}; the lab uses {want}.",
-                                        "{path}: {name}의 네임스페이스가 {ns}입니다. {want:을} 쓰세요.",
-                                        path=ctx.path(file), name=name, ns=ns, want=ctx.ns)))
-            return doc
-    found = [f"{d.get('kind') or '?'}/{o.name(d)}" for d in docs if isinstance(d, dict)]
-    raise Stop(failed(ctx.t("{path} holds no {kind} named {name} (found: {found}).",
-                            "{path}에 이름이 {name}인 {kind:이} 없습니다(찾은 것: {found}).",
-                            path=ctx.path(file), kind=kind, name=name, found=", ".join(found) or "-")))
 
 
 def podgroup_problems(ctx: Context, pg: dict, where: str, size: int, lws: str) -> list[str]:

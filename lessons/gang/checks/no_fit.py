@@ -4,11 +4,11 @@ stays free (the node ledger's count)."""
 
 from __future__ import annotations
 
-from tutor.checks.api import (attach, Context, Episode, evidence, EXPLAIN, failed, find_lws_doc, grace_note, live_lws,
+from tutor.checks.api import (attach, Context, Episode, evidence, EXPLAIN, failed, find_doc, find_lws_doc, grace_note, live_lws,
                               lwt, merged, o, passed, Reads, Seen, Story, template_gpus, templates, Verdict, waiting)
 
 from . import NOTES
-from .members import (CONDITION, KIND, allocatable_gpus, bound, find_doc, gang_of, gpus_bound, podgroup,
+from .members import (CONDITION, KIND, allocatable_gpus, bound, gang_of, gpus_bound, podgroup,
                       podgroup_problems, scheduled, silent_faults, template_problems)
 
 LWS = "big"

@@ -3,9 +3,9 @@ orphan (minCount = the LWS size, 2: a leader and one worker)."""
 
 from __future__ import annotations
 
-from tutor.checks.api import Context, failed, passed, Reads, Verdict
+from tutor.checks.api import Context, failed, find_doc, passed, Reads, Verdict
 
-from .members import KIND, find_doc, podgroup, podgroup_problems
+from .members import KIND, podgroup, podgroup_problems
 
 FILE = "orphan-pg.yaml"
 NAME = "orphan-0"
