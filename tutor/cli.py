@@ -280,5 +280,5 @@ def report(args, exc: UsageError) -> None:
     if getattr(args, "json", False):
         print_json(exc.to_json(lang))
         return
-    label = "해결" if lang == "ko" else "fix"
+    label = say(lang, "fix", "해결")
     print("\n".join([f"lwstutor: {exc.text(lang)}", *(f"  {label}: {f}" for f in exc.fixes)]), file=sys.stderr)

@@ -17,7 +17,7 @@ import math
 import re
 import unicodedata
 
-from tutor.korean import particle
+from tutor.korean import fill, particle
 from tutor.words import pick, say
 
 # argparse's own labels (Python 3.11 to 3.13)
@@ -104,9 +104,8 @@ def argparse_error(message: str, lang: str) -> str:
             inner = argparse_error(rest, lang)
             return inner if inner.startswith(arg) else say(lang, "argument {arg}: {rest}", "{arg} 옵션: {rest}",
                                                            arg=arg, rest=inner)
-        if lang != "ko":
-            return message
-        return say("ko", "", ko, **parts)
+        # argparse's English is its own: only its Korean is written here, filled from its parts
+        return fill(ko, **parts) if lang == "ko" else message
     return message
 
 

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tutor.words import Words, os_reason, pick, say
+from tutor.words import Words, both, os_reason, pick
 
 FILE_VERSION = 1
 MAX_BYTES = 1 << 20  # a progress file is a few hundred bytes
@@ -268,24 +268,23 @@ class Progress:
             regular = stat.S_ISREG(os.lstat(path).st_mode)
         except OSError:
             regular = False
-        fields = {"path": str(path), "what": why[0], "what_ko": why[1]}
+        fields = {"path": str(path), "what": why}
         if not regular:
-            return cls(path=None, problem=(
-                say("en", "progress file {path} {what}: left as it is; progress is not saved this time", "", **fields),
-                say("ko", "", "진행 파일 {path}: {what_ko}. 그대로 두고, 이번에는 진행 상황을 저장하지 않습니다", **fields)))
+            return cls(path=None, problem=both(
+                "progress file {path} {what}: left as it is; progress is not saved this time",
+                "진행 파일 {path}: {what}. 그대로 두고, 이번에는 진행 상황을 저장하지 않습니다", **fields))
         aside = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
         try:
             os.replace(path, aside)
         except OSError as exc:
-            en, ko = os_reason(exc)
-            return cls(path=None, problem=(
-                say("en", "progress file {path} {what} and could not be moved aside ({why}): "
-                    "started fresh, and progress is not saved this time", "", why=en, **fields),
-                say("ko", "", "진행 파일 {path}: {what_ko}. 옆으로 옮기지도 못해서({why}) 처음부터 시작하고, "
-                    "이번에는 진행 상황을 저장하지 않습니다", why=ko, **fields)))
-        return cls(path=path, problem=(
-            say("en", "progress file {path} {what}: moved it to {aside} and started fresh", "", aside=aside, **fields),
-            say("ko", "", "진행 파일 {path}: {what_ko}. {aside:으로} 옮기고 처음부터 시작합니다", aside=aside, **fields)))
+            return cls(path=None, problem=both(
+                "progress file {path} {what} and could not be moved aside ({why}): started fresh, and progress is "
+                "not saved this time",
+                "진행 파일 {path}: {what}. 옆으로 옮기지도 못해서({why}) 처음부터 시작하고, 이번에는 진행 상황을 저장하지 "
+                "않습니다", why=os_reason(exc), **fields))
+        return cls(path=path, problem=both(
+            "progress file {path} {what}: moved it to {aside} and started fresh",
+            "진행 파일 {path}: {what}. {aside:으로} 옮기고 처음부터 시작합니다", aside=aside, **fields))
 
 
 _UNKNOWN = "unknown format"

@@ -1,7 +1,8 @@
 """Words in two languages, and the one way the tutor picks one: every English/Korean pair, in
 the checkers, the narration of the story and the timeline (tutor/narration), doctor and the
-screens, goes through say() (or pick() for a pair kept as a value), and a Korean field may name
-the particle that follows it ("{pod:은}", tutor/korean.py)."""
+screens, goes through say() (or pick() for a pair kept as a value, both() to make one), and a
+Korean field may name the particle that follows it ("{pod:은}", tutor/korean.py). No table of
+Korean keyed by English: it would fall back to English, silently, for a text it lacks."""
 
 from __future__ import annotations
 
@@ -14,9 +15,22 @@ Words = tuple[str, str]  # (English, Korean)
 
 
 def say(lang: str, en: str, ko: str, **fields) -> str:
-    """The text in `lang` ("ko", else English), its fields filled in."""
+    """The text in `lang` ("ko", else English), its fields filled in. A field given as a pair
+    (English, Korean) is said in `lang` too."""
     text = ko if lang == "ko" else en
-    return fill(text, **fields) if fields else text
+    return fill(text, **{k: _said(lang, v) for k, v in fields.items()}) if fields else text
+
+
+def _said(lang: str, value):
+    if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, str) for v in value):
+        return value[1] if lang == "ko" else value[0]
+    return value
+
+
+def both(en: str, ko: str, **fields) -> Words:
+    """A message in both languages, each filled: a pair kept as a value, for a message made before
+    the learner's language is known (an error raised while the options are read)."""
+    return say("en", en, ko, **fields), say("ko", en, ko, **fields)
 
 
 def pick(words: Words, lang: str, **fields) -> str:

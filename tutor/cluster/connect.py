@@ -13,8 +13,7 @@ import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from tutor.korean import particle
-from tutor.words import os_reason, say
+from tutor.words import both, os_reason, say
 
 K3S_KUBECONFIG = "/etc/rancher/k3s/k3s.yaml"
 # urllib3 retries a request 3 times by default: a server that never answers then keeps a
@@ -32,7 +31,7 @@ class ConnectError(Exception):
         self.fixes = fixes
 
     def text(self, lang: str = "en") -> str:
-        label = "해결" if lang == "ko" else "fix"
+        label = say(lang, "fix", "해결")
         return "\n".join([self.texts.get(lang, self.texts["en"]), *(f"  {label}: {f}" for f in self.fixes)])
 
     def __str__(self) -> str:
@@ -60,8 +59,8 @@ class Source:
     why_ko: str = ""
 
     def describe(self, lang: str = "en") -> str:
-        why = self.why_ko if lang == "ko" and self.why_ko else self.why
-        return f"{', '.join(self.files) or ('클러스터 내부 설정' if lang == 'ko' else 'in-cluster config')} ({why})"
+        where = ", ".join(self.files) or say(lang, "in-cluster config", "클러스터 내부 설정")
+        return f"{where} ({self.why_in(lang)})"
 
     def why_in(self, lang: str) -> str:
         return self.why_ko if lang == "ko" and self.why_ko else self.why
@@ -232,9 +231,8 @@ def connect(kubeconfig: str | None = None, context: str | None = None, where: Wh
         contexts, _ = config.list_kube_config_contexts(config_file=merged)
         name = context or _first_current_context(source.files)
         if context and context not in {c.get("name") for c in contexts or []}:
-            raise ConnectError(f"context {context!r} not found in {label}",
-                               say("ko", "", "{label}에 '{context}'{p} 컨텍스트가 없습니다",
-                                   label=label, context=context, p=particle(context, "이라는")))
+            raise ConnectError(*both("context {context} not found in {label}", "{label}에 {context:이라는} 컨텍스트가 없습니다",
+                                     label=label, context=repr(context)))
         cfg = client.Configuration()
         # persist_config=False: the client would otherwise write refreshed tokens back into the
         # learner's kubeconfig, and the tutor never writes the learner's files.

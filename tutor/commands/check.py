@@ -94,14 +94,15 @@ def prediction_report(session, learner, n: int) -> dict:
     return {"predictions": entries(grades, session.lang)}
 
 
-# A verdict's status in a sentence, in Korean (the marks say it at the start of each line).
-STATUS_KO = {"pass": "통과", "fail": "실패", "waiting": "기다리는 중", "error": "오류", "unconfirmed": "확인할 수 없음"}
+# A verdict's status in a sentence (the marks say it at the start of each line).
+STATUS_WORDS = {"pass": ("pass", "통과"), "fail": ("fail", "실패"), "waiting": ("waiting", "기다리는 중"),
+                "error": ("error", "오류"), "unconfirmed": ("unconfirmed", "확인할 수 없음")}
 
 
 def latched_line(lang: str, passed_at: float, status: str, message: str) -> str:
     """What a step that passed during the replay says now: when it passed, and what it is now."""
-    return say(lang, "passed at t={t:.1f}s; now {status}: {message}", "t={t:.1f}s에 통과. 지금은 {status_ko}: {message}",
-               t=passed_at, status=status, status_ko=STATUS_KO.get(status, status), message=message)
+    return say(lang, "passed at t={t:.1f}s; now {status}: {message}", "t={t:.1f}s에 통과. 지금은 {status}: {message}",
+               t=passed_at, status=STATUS_WORDS[status], message=message)
 
 
 def replay_instantly(session, args, steps: list[int]) -> dict[int, float]:

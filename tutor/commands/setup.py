@@ -12,7 +12,7 @@ from tutor.commands.results import UsageError
 from tutor.lesson.loader import DEFAULT, Lesson, LessonError, available, load
 from tutor.progress import Progress, looks_like_ours, remembered_lang, state_dir
 from tutor.session import Session
-from tutor.words import default_lang, say
+from tutor.words import default_lang, both
 
 
 def lesson_for(args) -> Lesson:
@@ -26,12 +26,10 @@ def lesson_for(args) -> Lesson:
             rec = args._recording = open_recording(args.replay)
         made_for = rec.header.lesson or DEFAULT  # a recording that names none was made for the LWS lab
         if name and name != made_for:
-            raise UsageError(
-                f"--lesson {name}: {args.replay} was recorded for lesson {made_for}; "
-                f"leave out --lesson, or give --lesson {made_for}",
-                say("ko", "", "--lesson {name}: {rec:은} {made_for} 수업을 녹화한 파일입니다. "
-                    "--lesson 옵션을 빼거나 --lesson {made_for:으로} 주세요",
-                    name=name, rec=args.replay, made_for=made_for), kind="lesson")
+            raise UsageError(*both(
+                "--lesson {name}: {rec} was recorded for lesson {made_for}; leave out --lesson, or give --lesson {made_for}",
+                "--lesson {name}: {rec:은} {made_for} 수업을 녹화한 파일입니다. --lesson 옵션을 빼거나 --lesson {made_for:으로} "
+                "주세요", name=name, rec=args.replay, made_for=made_for), kind="lesson")
         name, ns = made_for, ns or rec.header.namespace
     lesson = lesson_named(name or DEFAULT)
     return replace(lesson, namespace=ns or lesson.namespace)
