@@ -241,9 +241,9 @@ def test_a_declaration_naming_a_kind_the_tutor_does_not_watch_fails_at_once():
 
 # --- doctor and the shipped role ---------------------------------------------------------------
 def _asked_can_i(api, reads) -> set[tuple[str, str, str]]:
-    from tutor.doctor import _access, words
+    from tutor.doctor import _access
 
-    finding = _access(client.AuthorizationV1Api(api.api_client), "infer", (2, 2), words("en"), reads)
+    finding = _access(client.AuthorizationV1Api(api.api_client), "infer", (2, 2), "en", reads)
     assert finding.ok, finding
     return {a[1:] for a in api.asked if a[0] == "can-i"}
 
@@ -257,12 +257,12 @@ def test_doctor_asks_for_the_lessons_kinds_only(server):
 
 
 def test_doctor_asks_for_the_gang_kinds_of_a_lesson_that_watches_them_and_names_one_denied(server):
-    from tutor.doctor import _access, words
+    from tutor.doctor import _access
 
     gang = _asked_can_i(server(), (kinds.POD, *GANG))
     assert {(v, r) for v, r, _ in gang} == {(v, r) for v in kinds.READ for r in ("pods", "podgroups", "workloads")}
     api = server(denied={"podgroups"})
-    finding = _access(client.AuthorizationV1Api(api.api_client), "infer", (2, 2), words("en"), GANG)
+    finding = _access(client.AuthorizationV1Api(api.api_client), "infer", (2, 2), "en", GANG)
     assert not finding.ok and finding.detail == ("denied: get podgroups.scheduling.k8s.io, list podgroups.scheduling.k8s.io, "
                                                  "watch podgroups.scheduling.k8s.io")
 
@@ -289,22 +289,22 @@ def _groups(*group_versions: str) -> dict:
 
 
 def test_doctor_says_whether_the_gang_kinds_group_is_served_only_for_a_lesson_that_watches_them(server):
-    from tutor.doctor import _gated, words
+    from tutor.doctor import _gated
 
     api = server(bodies={"/apis/": _groups("apps/v1", "scheduling.k8s.io/v1")})
-    assert _gated(api.api_client, load("lws").kinds, (2, 2), words("en")) == [] and api.asked == []
-    off = _gated(api.api_client, (kinds.POD, *GANG), (2, 2), words("en"))
+    assert _gated(api.api_client, load("lws").kinds, (2, 2), "en") == [] and api.asked == []
+    off = _gated(api.api_client, (kinds.POD, *GANG), (2, 2), "en")
     assert [(f.id, f.ok) for f in off] == [("served-scheduling.k8s.io/v1beta1", False)] and api.asked == [("GET", "/apis/")]
     assert off[0].title == ("the API server does not serve scheduling.k8s.io/v1beta1: the GenericWorkload feature gate "
                             "and --runtime-config=scheduling.k8s.io/v1beta1=true are needed")
     assert off[0].detail == "no PodGroup, Workload without it"
-    ko = _gated(api.api_client, GANG, (2, 2), words("ko"))[0]
+    ko = _gated(api.api_client, GANG, (2, 2), "ko")[0]
     assert ko.title.startswith("API 서버가 제공하지 않음: scheduling.k8s.io/v1beta1.")
     assert "GenericWorkload 기능 게이트" in ko.title
     on = server(bodies={"/apis/": _groups("apps/v1", "scheduling.k8s.io/v1beta1")})
-    assert [(f.ok, f.title) for f in _gated(on.api_client, GANG, (2, 2), words("en"))] == [
+    assert [(f.ok, f.title) for f in _gated(on.api_client, GANG, (2, 2), "en")] == [
         (True, "scheduling.k8s.io/v1beta1 is served (PodGroup, Workload)")]
-    gone = _gated(server().api_client, GANG, (2, 2), words("en"))
+    gone = _gated(server().api_client, GANG, (2, 2), "en")
     assert [(f.ok, f.detail) for f in gone] == [(False, "HTTP 404")]
 
 

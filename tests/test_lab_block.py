@@ -87,7 +87,7 @@ def _node(name: str, gpus: int, taints=(), labels=None, ready=True) -> dict:
 
 
 def _nodes(api, lab: Lab, lang: str = "en"):
-    return doctor._nodes(client.CoreV1Api(api.api_client), "nvidia.com/gpu", (2, 2), doctor.words(lang), lab)
+    return doctor._nodes(client.CoreV1Api(api.api_client), "nvidia.com/gpu", (2, 2), lang, lab)
 
 
 def _node_list(*nodes) -> dict:
@@ -132,7 +132,7 @@ GANG_LAB = parse({"feature_gates": ["GenericWorkload"], "api_versions": ["schedu
 
 
 def _gated(api, lab: Lab, lang: str = "en"):
-    return doctor._gated(api.api_client, (), (2, 2), doctor.words(lang), lab)
+    return doctor._gated(api.api_client, (), (2, 2), lang, lab)
 
 
 def test_an_api_version_not_served_gets_the_k3s_flags_that_turn_it_on(server):
@@ -159,15 +159,6 @@ def test_a_served_api_version_leaves_the_gates_no_api_shows_marked(server):
 def test_a_lesson_with_no_gates_asks_discovery_nothing(server):
     api = server()
     assert _gated(api, LWS_LAB) == [] and api.asked == []
-
-
-def test_doctor_words_keep_both_languages_at_the_call():
-    t_en, t_ko = doctor.words("en"), doctor.words("ko")
-    assert t_en("node {n}", "노드 {n:이}", n="gpu-a") == "node gpu-a"
-    assert t_ko("node {n}", "노드 {n:이}", n="gpu-a") == "노드 gpu-a가"
-    with pytest.raises(TypeError):
-        t_ko("an English text alone")  # no table to fall back to English through
-    assert not hasattr(doctor, "KO")
 
 
 def test_doctor_runs_the_chosen_lessons_own_checks(server, tmp_path):

@@ -33,14 +33,6 @@ def lws_install(version: str = TESTED_LWS) -> str:
 READS = kinds.DEFAULT
 
 
-def words(lang: str):
-    """doctor's sentences in `lang`: t(english, korean, **fields), both written where they are said
-    (no table to fall out of step with), a Korean field naming the particle that follows it."""
-    def t(en: str, ko: str, **kw) -> str:
-        return say(lang, en, ko, **kw)
-    return t
-
-
 @dataclass
 class Finding:
     id: str
@@ -90,7 +82,6 @@ def run(api_client, namespace: str, workdir: str, gpu: str = "nvidia.com/gpu", l
 
     from tutor.cluster.failure import describe
 
-    t = words(lang)
     core = client.CoreV1Api(api_client)
     out: list[Finding] = []
     timeout = (5, 15)
@@ -98,17 +89,17 @@ def run(api_client, namespace: str, workdir: str, gpu: str = "nvidia.com/gpu", l
     # 1. reachable: if not, the cluster's checks cannot run, and the local ones still do -------
     try:
         version = client.VersionApi(api_client).get_code(_request_timeout=timeout).git_version
-        out.append(Finding("cluster", True, t("cluster reachable (Kubernetes {v})", "클러스터에 연결됨 (Kubernetes {v})",
-                                              v=version)))
+        out.append(Finding("cluster", True, say(lang, "cluster reachable (Kubernetes {v})", "클러스터에 연결됨 (Kubernetes {v})",
+                                                      v=version)))
     except Exception as exc:  # noqa: BLE001 - refused, TLS, DNS, timeout, 401, 403: one line each
         failure = describe(exc, str(api_client.configuration.host))
         out.append(Finding("cluster", False, failure.text(lang), "",
-                           ["kubectl cluster-info", t("check --kubeconfig/--context or $KUBECONFIG",
-                                                      "--kubeconfig/--context 또는 $KUBECONFIG를 확인하세요")], failure))
+                           ["kubectl cluster-info", say(lang, "check --kubeconfig/--context or $KUBECONFIG",
+                                                              "--kubeconfig/--context 또는 $KUBECONFIG를 확인하세요")], failure))
         return out + local_checks(workdir, lang)
 
     # 2. access (SelfSubjectAccessReview, like kubectl auth can-i) ------------------------------
-    access = _access(client.AuthorizationV1Api(api_client), namespace, timeout, t, reads)
+    access = _access(client.AuthorizationV1Api(api_client), namespace, timeout, lang, reads)
     out.append(access)
     if "list pods" in access.detail:  # the tutor could show nothing: the cluster forbids it
         from tutor.cluster.failure import make
@@ -119,25 +110,26 @@ def run(api_client, namespace: str, workdir: str, gpu: str = "nvidia.com/gpu", l
 
     # 3. LWS CRD, version, controller and webhook, for a lesson that watches LWS ---------------
     if kinds.LEADER_WORKER_SET in reads:
-        out.extend(_lws(api_client, namespace, timeout, t))
+        out.extend(_lws(api_client, namespace, timeout, lang))
     # ... and the API groups served only behind a feature gate, for a lesson that watches them
-    out.extend(_gated(api_client, reads, timeout, t, lab))
+    out.extend(_gated(api_client, reads, timeout, lang, lab))
 
     # 4. namespace --------------------------------------------------------------------------
     try:
         core.read_namespace(namespace, _request_timeout=timeout)
-        out.append(Finding("namespace", True, t("namespace {ns} exists", "네임스페이스 있음: {ns}", ns=namespace)))
+        out.append(Finding("namespace", True, say(lang, "namespace {ns} exists", "네임스페이스 있음: {ns}", ns=namespace)))
     except Exception as exc:  # noqa: BLE001
         if _status(exc) == 404:
-            out.append(Finding("namespace", False, t("namespace {ns} is missing", "네임스페이스 없음: {ns}", ns=namespace), "",
+            out.append(Finding("namespace", False, say(lang, "namespace {ns} is missing",
+                                                             "네임스페이스 없음: {ns}", ns=namespace), "",
                                [f"kubectl create namespace {namespace}"]))
         else:
-            out.append(Finding("namespace", False, t("namespace {ns} could not be read", "네임스페이스를 읽지 못함: {ns}",
-                                                     ns=namespace),
+            out.append(Finding("namespace", False, say(lang, "namespace {ns} could not be read", "네임스페이스를 읽지 못함: {ns}",
+                                                             ns=namespace),
                                f"HTTP {_status(exc)}", [f"kubectl get namespace {namespace}"]))
 
     # 5. nodes ------------------------------------------------------------------------------
-    out.extend(_nodes(core, gpu, timeout, t, lab))
+    out.extend(_nodes(core, gpu, timeout, lang, lab))
 
     # 6. local: the workdir ------------------------------------------------------------------
     return out + local_checks(workdir, lang)
@@ -145,7 +137,7 @@ def run(api_client, namespace: str, workdir: str, gpu: str = "nvidia.com/gpu", l
 
 def local_checks(workdir: str, lang: str = "en") -> list[Finding]:
     """What doctor checks on this machine, with or without a cluster."""
-    return [_workdir(workdir, words(lang))]
+    return [_workdir(workdir, lang)]
 
 
 def _may(authz, verb: str, resource: str, group: str, namespace: str | None, timeout) -> bool:
@@ -162,23 +154,24 @@ def _may(authz, verb: str, resource: str, group: str, namespace: str | None, tim
         return False
 
 
-def _access(authz, namespace: str, timeout, t, reads: tuple[kinds.Kind, ...] = READS) -> Finding:
+def _access(authz, namespace: str, timeout, lang: str, reads: tuple[kinds.Kind, ...] = READS) -> Finding:
     denied = []
     for k in reads:
         for verb in k.verbs:
             if not _may(authz, verb, k.plural, k.group, namespace if k.namespaced else None, timeout):
                 denied.append(f"{verb} {k.plural}{'.' + k.group if k.group else ''}")
     if not denied:
-        return Finding("access", True, t("you may get, list and watch everything the tutor reads",
-                                         "튜터가 읽는 것을 모두 get, list, watch 할 수 있습니다"))
-    return Finding("access", False, t("the tutor cannot read everything it needs", "튜터에게 필요한 읽기 권한이 모자랍니다"),
-                   t("denied: {verbs}", "거부됨: {verbs}", verbs=", ".join(denied)),
-                   [t("kubectl apply -f deploy/rbac.yaml   # a read-only ClusterRole for the tutor",
-                      "kubectl apply -f deploy/rbac.yaml   # 튜터용 읽기 전용 ClusterRole"),
+        return Finding("access", True, say(lang, "you may get, list and watch everything the tutor reads",
+                                                 "튜터가 읽는 것을 모두 get, list, watch 할 수 있습니다"))
+    return Finding("access", False, say(lang, "the tutor cannot read everything it needs",
+                                              "튜터에게 필요한 읽기 권한이 모자랍니다"),
+                   say(lang, "denied: {verbs}", "거부됨: {verbs}", verbs=", ".join(denied)),
+                   [say(lang, "kubectl apply -f deploy/rbac.yaml   # a read-only ClusterRole for the tutor",
+                              "kubectl apply -f deploy/rbac.yaml   # 튜터용 읽기 전용 ClusterRole"),
                     "kubectl auth can-i --list -n " + namespace])
 
 
-def _lws(api_client, namespace: str, timeout, t) -> list[Finding]:
+def _lws(api_client, namespace: str, timeout, lang: str) -> list[Finding]:
     from kubernetes import client
 
     out = []
@@ -193,19 +186,19 @@ def _lws(api_client, namespace: str, timeout, t) -> list[Finding]:
     if crd is not None:
         served = [v.name for v in crd.spec.versions if v.served]
         ok = o.LWS_VERSION in served
-        out.append(Finding("lws-crd", ok, t("LeaderWorkerSet CRD installed (served: {v})",
-                                            "LeaderWorkerSet CRD 설치됨 (제공 버전: {v})", v=", ".join(served)),
-                           "" if ok else t("version {v} is not served",
-                                           "{v} 버전이 제공되지 않습니다", v=o.LWS_VERSION), [] if ok else [install]))
-        out.append(_version_finding(running, t))
+        out.append(Finding("lws-crd", ok, say(lang, "LeaderWorkerSet CRD installed (served: {v})",
+                                                    "LeaderWorkerSet CRD 설치됨 (제공 버전: {v})", v=", ".join(served)),
+                           "" if ok else say(lang, "version {v} is not served",
+                                                   "{v} 버전이 제공되지 않습니다", v=o.LWS_VERSION), [] if ok else [install]))
+        out.append(_version_finding(running, lang))
     else:
         exc = crd_error
         if _status(exc) == 404:
-            return [Finding("lws-crd", False, t("LeaderWorkerSet is not installed (no CRD {crd})",
-                                                "LeaderWorkerSet 미설치 (CRD 없음: {crd})", crd=CRD_NAME), "",
+            return [Finding("lws-crd", False, say(lang, "LeaderWorkerSet is not installed (no CRD {crd})",
+                                                        "LeaderWorkerSet 미설치 (CRD 없음: {crd})", crd=CRD_NAME), "",
                             [install, f"kubectl get crd {CRD_NAME}"])]
-        out.append(Finding("lws-crd", False, t("could not read the LeaderWorkerSet CRD",
-                                               "LeaderWorkerSet CRD를 읽지 못했습니다"), f"HTTP {_status(exc)}",
+        out.append(Finding("lws-crd", False, say(lang, "could not read the LeaderWorkerSet CRD",
+                                                       "LeaderWorkerSet CRD를 읽지 못했습니다"), f"HTTP {_status(exc)}",
                            [f"kubectl get crd {CRD_NAME}"]))
     # The webhook is what makes groups form: it labels pods and injects LWS_* env.
     hooks = []
@@ -225,26 +218,26 @@ def _lws(api_client, namespace: str, timeout, t) -> list[Finding]:
     except Exception:  # noqa: BLE001
         pass
     if labelled is False:
-        out.append(Finding("lws-webhook", False, t("LWS pods exist but lack the webhook's labels",
-                                                   "LWS 파드는 있는데 웹훅의 라벨이 없습니다"),
-                           t("the LWS pod webhook is not running, so groups never form",
-                             "LWS 파드 웹훅이 동작하지 않아 그룹이 만들어지지 않습니다"),
+        out.append(Finding("lws-webhook", False, say(lang, "LWS pods exist but lack the webhook's labels",
+                                                           "LWS 파드는 있는데 웹훅의 라벨이 없습니다"),
+                           say(lang, "the LWS pod webhook is not running, so groups never form",
+                                     "LWS 파드 웹훅이 동작하지 않아 그룹이 만들어지지 않습니다"),
                            ["kubectl get pods -n lws-system", "kubectl logs -n lws-system deploy/lws-controller-manager"]))
     elif hooks or labelled:
-        why = t("its pod webhook is registered",
-                "파드 웹훅이 등록되어 있음") if hooks else t("LWS pods carry the webhook's labels",
-                                                                                   "LWS 파드에 웹훅의 라벨이 있음")
-        out.append(Finding("lws-webhook", True, t("LWS controller and webhook look active ({why})",
-                                                  "LWS 컨트롤러와 웹훅이 동작 중으로 보입니다 ({why})", why=why)))
+        why = say(lang, "its pod webhook is registered",
+                        "파드 웹훅이 등록되어 있음") if hooks else say(lang, "LWS pods carry the webhook's labels",
+                                                                                           "LWS 파드에 웹훅의 라벨이 있음")
+        out.append(Finding("lws-webhook", True, say(lang, "LWS controller and webhook look active ({why})",
+                                                          "LWS 컨트롤러와 웹훅이 동작 중으로 보입니다 ({why})", why=why)))
     else:
-        out.append(Finding("lws-webhook", False, t("no LWS pod webhook found", "LWS 파드 웹훅이 없습니다"),
-                           t("no MutatingWebhookConfiguration serves /mutate--v1-pod",
-                             "/mutate--v1-pod 경로를 처리하는 MutatingWebhookConfiguration 없음"), [install,
+        out.append(Finding("lws-webhook", False, say(lang, "no LWS pod webhook found", "LWS 파드 웹훅이 없습니다"),
+                           say(lang, "no MutatingWebhookConfiguration serves /mutate--v1-pod",
+                                     "/mutate--v1-pod 경로를 처리하는 MutatingWebhookConfiguration 없음"), [install,
                                                                                     "kubectl get mutatingwebhookconfigurations"]))
     return out
 
 
-def _gated(api_client, reads: tuple[kinds.Kind, ...], timeout, t, lab: Lab = NO_LAB) -> list[Finding]:
+def _gated(api_client, reads: tuple[kinds.Kind, ...], timeout, lang: str, lab: Lab = NO_LAB) -> list[Finding]:
     """One finding per group/version the lesson needs (lesson.yaml `lab.api_versions`, and its
     gated kinds'): served, or which feature gates and runtime-config turn it on, as k3s flags. The
     API server's discovery says what it serves; whether the scheduler and the controller manager
@@ -265,38 +258,41 @@ def _gated(api_client, reads: tuple[kinds.Kind, ...], timeout, t, lab: Lab = NO_
             groups = client.ApisApi(api_client).get_api_versions(_request_timeout=timeout).groups or []
             served = {v.group_version for g in groups for v in g.versions or []}
         except Exception as exc:  # noqa: BLE001 - the watches report it too; doctor says what to run
-            return [Finding("served", False, t("could not ask the API server which groups it serves",
-                                               "API 서버가 제공하는 그룹을 묻지 못했습니다"),
+            return [Finding("served", False, say(lang, "could not ask the API server which groups it serves",
+                                                       "API 서버가 제공하는 그룹을 묻지 못했습니다"),
                             f"HTTP {_status(exc)}", ["kubectl api-versions"])]
     out = []
     for gv, names in needed.items():
         what = ", ".join(names)
         if gv in served:
-            out.append(Finding(f"served-{gv}", True, t("{gv} is served ({kinds})", "제공됨: {gv} ({kinds})", gv=gv, kinds=what)
-                               if names else t("{gv} is served", "제공됨: {gv}", gv=gv)))
+            out.append(Finding(f"served-{gv}", True, say(lang, "{gv} is served ({kinds})",
+                                                               "제공됨: {gv} ({kinds})", gv=gv, kinds=what)
+                               if names else say(lang, "{gv} is served", "제공됨: {gv}", gv=gv)))
             continue
         gate = " + ".join(gates)
-        title = (t("the API server does not serve {gv}: the {gate} feature gate and --runtime-config={gv}=true "
-                   "are needed", "API 서버가 제공하지 않음: {gv}. {gate} 기능 게이트와 --runtime-config={gv}=true "
-                   "설정이 필요합니다", gv=gv, gate=gate) if gates else
-                 t("the API server does not serve {gv}: --runtime-config={gv}=true is needed",
-                   "API 서버가 제공하지 않음: {gv}. --runtime-config={gv}=true 설정이 필요합니다", gv=gv))
+        title = (say(lang, "the API server does not serve {gv}: the {gate} feature gate and "
+                           "--runtime-config={gv}=true are needed",
+                           "API 서버가 제공하지 않음: {gv}. {gate} 기능 게이트와 --runtime-config={gv}=true 설정이 필요합니다",
+                           gv=gv, gate=gate) if gates else
+                 say(lang, "the API server does not serve {gv}: --runtime-config={gv}=true is needed",
+                           "API 서버가 제공하지 않음: {gv}. --runtime-config={gv}=true 설정이 필요합니다", gv=gv))
         out.append(Finding(f"served-{gv}", False, title,
-                           t("no {kinds} without it", "이 설정 없이는 {kinds} 없음", kinds=what) if names else "",
-                           [*k3s_fix(gates, [g for g in needed if g not in served], t),
+                           say(lang, "no {kinds} without it", "이 설정 없이는 {kinds} 없음", kinds=what) if names else "",
+                           [*k3s_fix(gates, [g for g in needed if g not in served], lang),
                             f"kubectl api-versions | grep {gv.split('/')[0]}"]))
     if lab.feature_gates and all(gv in served for gv in needed):
         out.append(Finding("feature-gates", True,
-                           t("feature gate {gates}: the scheduler's and the controller manager's are not visible to the tutor",
-                             "기능 게이트 {gates}: 스케줄러와 컨트롤러 매니저의 설정은 튜터가 볼 수 없습니다",
-                             gates=", ".join(lab.feature_gates)),
-                           t("if the lesson's objects get no status, check that k3s runs with these flags",
-                             "수업에서 만든 객체에 status가 생기지 않으면 k3s가 이 플래그로 실행 중인지 확인하세요"),
-                           k3s_fix(list(lab.feature_gates), [], t), warn=True))
+                           say(lang, "feature gate {gates}: the scheduler's and the controller manager's are not "
+                                     "visible to the tutor",
+                                     "기능 게이트 {gates}: 스케줄러와 컨트롤러 매니저의 설정은 튜터가 볼 수 없습니다",
+                                     gates=", ".join(lab.feature_gates)),
+                           say(lang, "if the lesson's objects get no status, check that k3s runs with these flags",
+                                     "수업에서 만든 객체에 status가 생기지 않으면 k3s가 이 플래그로 실행 중인지 확인하세요"),
+                           k3s_fix(list(lab.feature_gates), [], lang), warn=True))
     return out
 
 
-def k3s_fix(gates: list[str], group_versions: list[str], t) -> list[str]:
+def k3s_fix(gates: list[str], group_versions: list[str], lang: str) -> list[str]:
     """The k3s server flags that turn `gates` on in every component that reads them and serve
     `group_versions`: each component's flag once, the gates joined by commas."""
     on = ",".join(f"{g}=true" for g in gates)
@@ -305,8 +301,8 @@ def k3s_fix(gates: list[str], group_versions: list[str], t) -> list[str]:
         flags.append("--kube-apiserver-arg=runtime-config=" + ",".join(f"{gv}=true" for gv in group_versions))
     if gates:
         flags += [f"--kube-scheduler-arg=feature-gates={on}", f"--kube-controller-manager-arg=feature-gates={on}"]
-    return [t("# start the k3s server with these flags (or list them in /etc/rancher/k3s/config.yaml), then restart it",
-              "# k3s 서버를 이 플래그로 시작하세요(또는 /etc/rancher/k3s/config.yaml에 적고 다시 시작하세요)"), *flags]
+    return [say(lang, "# start the k3s server with these flags (or list them in /etc/rancher/k3s/config.yaml), then restart it",
+                      "# k3s 서버를 이 플래그로 시작하세요(또는 /etc/rancher/k3s/config.yaml에 적고 다시 시작하세요)"), *flags]
 
 
 def _tag(image: str) -> str:
@@ -352,27 +348,30 @@ def running_lws(api_client, crd, timeout) -> tuple[str, Words] | None:
     return None
 
 
-def _version_finding(running: tuple[str, Words] | None, t) -> Finding:
+def _version_finding(running: tuple[str, Words] | None, lang: str) -> Finding:
     if running is None:
-        return Finding("lws-version", True, t("which LWS runs is not visible to this user",
-                                              "이 사용자 권한으로는 실행 중인 LWS 버전을 알 수 없습니다"),
-                       t("no controller pod or Deployment in {ns} could be read, and the CRD names no version; "
-                         "the tests cover {tested}",
-                         "{ns}의 컨트롤러 파드나 Deployment를 읽을 수 없고, CRD에도 버전이 없습니다. "
-                         "테스트가 다루는 버전: {tested}", ns=LWS_NAMESPACE, tested=TESTED_LWS), warn=True)
+        return Finding("lws-version", True, say(lang, "which LWS runs is not visible to this user",
+                                                      "이 사용자 권한으로는 실행 중인 LWS 버전을 알 수 없습니다"),
+                       say(lang, "no controller pod or Deployment in {ns} could be read, and the CRD names no version; "
+                                 "the tests cover {tested}",
+                                 "{ns}의 컨트롤러 파드나 Deployment를 읽을 수 없고, CRD에도 버전이 없습니다. "
+                                 "테스트가 다루는 버전: {tested}", ns=LWS_NAMESPACE, tested=TESTED_LWS), warn=True)
     version, where = running
     if version == TESTED_LWS:
-        return Finding("lws-version", True, t("LWS {v} runs (from {where})",
-                                              "실행 중인 LWS: {v} ({where}에서 읽음)", v=version, where=t(*where)))
-    return Finding("lws-version", True, t("LWS {v} runs (from {where}); the tests cover {tested}",
-                                          "실행 중인 LWS: {v} ({where}에서 읽음). 테스트가 다루는 버전: {tested}", v=version,
-                                          where=t(*where), tested=TESTED_LWS),
-                   t("its events or status may read differently: a verdict that looks wrong may be this LWS's wording",
-                     "이벤트나 status 문구가 다를 수 있습니다. 판정이 이상해 보이면 이 LWS 버전의 문구 차이일 수 있습니다"),
+        return Finding("lws-version", True, say(lang, "LWS {v} runs (from {where})",
+                                                      "실행 중인 LWS: {v} ({where}에서 읽음)",
+                                                      v=version, where=say(lang, *where)))
+    return Finding("lws-version", True, say(lang, "LWS {v} runs (from {where}); the tests cover {tested}",
+                                                  "실행 중인 LWS: {v} ({where}에서 읽음). 테스트가 다루는 버전: {tested}",
+                                                  v=version,
+                                                  where=say(lang, *where), tested=TESTED_LWS),
+                   say(lang, "its events or status may read differently: a verdict that looks wrong may be this LWS's wording",
+                             "이벤트나 status 문구가 다를 수 있습니다. 판정이 이상해 보이면 이 "
+                             "LWS 버전의 문구 차이일 수 있습니다"),
                    warn=True)
 
 
-def _nodes(core, gpu: str, timeout, t, lab: Lab = NO_LAB) -> list[Finding]:
+def _nodes(core, gpu: str, timeout, lang: str, lab: Lab = NO_LAB) -> list[Finding]:
     """The lesson's nodes (lesson.yaml `lab`): an untainted node with its GPUs, and its KWOK nodes."""
     if lab.gpu_node_gpus is None and lab.fake_nodes is None:
         return []
@@ -380,7 +379,8 @@ def _nodes(core, gpu: str, timeout, t, lab: Lab = NO_LAB) -> list[Finding]:
     try:
         nodes = {n.metadata.name: n for n in core.list_node(_request_timeout=timeout).items}
     except Exception as exc:  # noqa: BLE001
-        return [Finding("nodes", False, t("nodes could not be listed", "노드 목록을 읽지 못했습니다"), f"HTTP {_status(exc)}",
+        return [Finding("nodes", False, say(lang, "nodes could not be listed",
+                                                  "노드 목록을 읽지 못했습니다"), f"HTTP {_status(exc)}",
                         ["kubectl get nodes"])]
 
     def gpus(n) -> int:
@@ -393,41 +393,42 @@ def _nodes(core, gpu: str, timeout, t, lab: Lab = NO_LAB) -> list[Finding]:
         real = [n for n in nodes.values() if not n.spec.taints and not n.spec.unschedulable]
         best = max(real, key=gpus, default=None)
         if best is not None and gpus(best) >= need:
-            out.append(Finding("gpu-node", True, t("node {node} is untainted with {n} {gpu}",
-                                                   "테인트 없는 노드 {node}: {gpu} {n}개",
-                                                   node=best.metadata.name, n=gpus(best), gpu=gpu)))
+            out.append(Finding("gpu-node", True, say(lang, "node {node} is untainted with {n} {gpu}",
+                                                           "테인트 없는 노드 {node}: {gpu} {n}개",
+                                                           node=best.metadata.name, n=gpus(best), gpu=gpu)))
         else:
             name = best.metadata.name if best else "<your node>"
-            out.append(Finding("gpu-node", False, t("no untainted schedulable node with {n} {gpu}",
-                                                    "{gpu} {n}개가 있는, 테인트 없고 스케줄 가능한 노드가 없습니다",
-                                                    n=need, gpu=gpu),
-                               t("{node} has {n}", "{node}: {n}개", node=name, n=gpus(best) if best else 0),
+            out.append(Finding("gpu-node", False, say(lang, "no untainted schedulable node with {n} {gpu}",
+                                                            "{gpu} {n}개가 있는, 테인트 없고 스케줄 가능한 노드가 없습니다",
+                                                            n=need, gpu=gpu),
+                               say(lang, "{node} has {n}", "{node}: {n}개", node=name, n=gpus(best) if best else 0),
                                [gpu_patch(name, gpu, need)]))
     fake = lab.fake_nodes
     for name in fake.names if fake else ():
         n = nodes.get(name)
         if n is None:
-            out.append(Finding(f"node-{name}", False, t("KWOK node {node} is missing", "KWOK 노드 없음: {node}", node=name), "",
+            out.append(Finding(f"node-{name}", False, say(lang, "KWOK node {node} is missing",
+                                                                "KWOK 노드 없음: {node}", node=name), "",
                                [kwok_node_yaml(name, fake, gpu)]))
             continue
         problems, fixes = [], []
         if not ready(n):
-            problems.append(t("not Ready", "Ready 아님"))
-            fixes.append(t("kubectl get pods -n kube-system -l app=kwok-controller   # is kwok running?",
-                           "kubectl get pods -n kube-system -l app=kwok-controller   # kwok이 실행 중인가요?"))
+            problems.append(say(lang, "not Ready", "Ready 아님"))
+            fixes.append(say(lang, "kubectl get pods -n kube-system -l app=kwok-controller   # is kwok running?",
+                                   "kubectl get pods -n kube-system -l app=kwok-controller   # kwok이 실행 중인가요?"))
         for key, value in fake.labels.items():
             if (n.metadata.labels or {}).get(key) != value:
-                problems.append(t("no label {label}", "라벨 없음: {label}", label=f"{key}={value}"))
+                problems.append(say(lang, "no label {label}", "라벨 없음: {label}", label=f"{key}={value}"))
                 fixes.append(f"kubectl label node {name} {key}={value} --overwrite")
         if not fake.taint.on(n):
-            problems.append(t("no taint {taint}", "테인트 없음: {taint}", taint=str(fake.taint)))
+            problems.append(say(lang, "no taint {taint}", "테인트 없음: {taint}", taint=str(fake.taint)))
             fixes.append(f"kubectl taint node {name} {fake.taint}")
         if gpus(n) < fake.gpus:
-            problems.append(t("{n} {gpu} allocatable, needs {need}", "할당 가능한 {gpu} {n}개, 필요한 수 {need}개",
-                              n=gpus(n), gpu=gpu, need=fake.gpus))
+            problems.append(say(lang, "{n} {gpu} allocatable, needs {need}", "할당 가능한 {gpu} {n}개, 필요한 수 {need}개",
+                                      n=gpus(n), gpu=gpu, need=fake.gpus))
             fixes.append(gpu_patch(name, gpu, fake.gpus))
-        title = (t("KWOK node {node} is ready", "KWOK 노드 준비됨: {node}", node=name) if not problems
-                 else t("KWOK node {node}", "KWOK 노드: {node}", node=name))
+        title = (say(lang, "KWOK node {node} is ready", "KWOK 노드 준비됨: {node}", node=name) if not problems
+                 else say(lang, "KWOK node {node}", "KWOK 노드: {node}", node=name))
         out.append(Finding(f"node-{name}", not problems, title, "; ".join(problems), fixes))
     return out
 
@@ -449,21 +450,21 @@ def _what_stands(path: str) -> tuple[str, str]:
     return "a device", "장치 파일"
 
 
-def _workdir(workdir: str, t) -> Finding:
+def _workdir(workdir: str, lang: str) -> Finding:
     if os.path.lexists(workdir) and not os.path.isdir(workdir):
         # What stands there is not the tutor's to move (it may be /dev/null or a system file):
         # the fix is another directory.
-        en, ko = _what_stands(workdir)
-        return Finding("workdir", False, t("workdir {dir} is {what}, not a directory",
-                                           "작업 디렉터리 {dir}: 디렉터리가 아니라 {what_ko}입니다",
-                                           dir=workdir, what=en, what_ko=ko),
-                       "", [t("lwstutor --workdir DIR   # a directory of yours, not {dir}",
-                              "lwstutor --workdir DIR   # {dir} 말고 내 디렉터리를 주세요", dir=workdir)])
+        return Finding("workdir", False, say(lang, "workdir {dir} is {what}, not a directory",
+                                                   "작업 디렉터리 {dir}: 디렉터리가 아니라 {what}입니다",
+                                                   dir=workdir, what=_what_stands(workdir)),
+                       "", [say(lang, "lwstutor --workdir DIR   # a directory of yours, not {dir}",
+                                      "lwstutor --workdir DIR   # {dir} 말고 내 디렉터리를 주세요", dir=workdir)])
     if not os.path.isdir(workdir):
-        return Finding("workdir", False, t("workdir {dir} does not exist",
-                                           "작업 디렉터리 없음: {dir}", dir=workdir), "", [f"mkdir -p {workdir}"])
+        return Finding("workdir", False, say(lang, "workdir {dir} does not exist",
+                                                   "작업 디렉터리 없음: {dir}", dir=workdir), "", [f"mkdir -p {workdir}"])
     if not os.access(workdir, os.W_OK | os.X_OK):
-        return Finding("workdir", False, t("workdir {dir} is not writable by you", "작업 디렉터리에 쓸 권한이 없습니다: {dir}",
-                                           dir=workdir), "",
+        return Finding("workdir", False, say(lang, "workdir {dir} is not writable by you",
+                                                   "작업 디렉터리에 쓸 권한이 없습니다: {dir}",
+                                                   dir=workdir), "",
                        [f"sudo chown $(id -u):$(id -g) {workdir}"])
-    return Finding("workdir", True, t("workdir {dir} is writable", "작업 디렉터리에 쓸 수 있음: {dir}", dir=workdir))
+    return Finding("workdir", True, say(lang, "workdir {dir} is writable", "작업 디렉터리에 쓸 수 있음: {dir}", dir=workdir))

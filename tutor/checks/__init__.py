@@ -14,6 +14,7 @@ from tutor.checks.reads import Reads
 from tutor.checks.timeline_recap import with_timeline
 from tutor.checks.verdict import Status, Stop, Verdict
 from tutor.lesson.loader import Step
+from tutor.words import say
 
 
 def reads_of(step: Step) -> Reads | None:
@@ -35,13 +36,13 @@ def run_checker(step: Step, ctx: Context) -> Verdict:
             verdict = stop.verdict
         return with_timeline(step, ctx, verdict)
     except ImportError as exc:
-        return Verdict(Status.ERROR, ctx.t("No checker for step {n} ({m}): {e}", "{n}단계의 검사기({m})가 없습니다: {e}",
-                                           n=step.number, m=step.checker, e=exc))
+        return Verdict(Status.ERROR, say(ctx.lang, "No checker for step {n} ({m}): {e}", "{n}단계의 검사기({m})가 없습니다: {e}",
+                                                   n=step.number, m=step.checker, e=exc))
     except Exception as exc:  # noqa: BLE001 - one bad object must not take the tutor down
         where = traceback.extract_tb(exc.__traceback__)[-1]
         return Verdict(Status.ERROR,
-                       ctx.t("The checker could not read the cluster state: {e}",
-                             "검사기가 클러스터 상태를 읽지 못했습니다: {e}", e=f"{type(exc).__name__}: {exc}"),
+                       say(ctx.lang, "The checker could not read the cluster state: {e}",
+                                     "검사기가 클러스터 상태를 읽지 못했습니다: {e}", e=f"{type(exc).__name__}: {exc}"),
                        (f"{where.filename.rsplit('/', 1)[-1]}:{where.lineno}",))
 
 

@@ -24,6 +24,7 @@ from tutor.cluster.timeline import Fact, Kind, Timeline, parse_time, timeline_of
 from tutor.korean import attach
 from tutor.lesson.lab import FakeNodes, Lab, Taint
 from tutor.narration import restart_detail, timeline_lines
+from tutor.words import say
 
 __all__ = [
     # the checker's context, its declaration and its verdicts
@@ -38,6 +39,8 @@ __all__ = [
     # objects, time, the timeline and the story
     "o", "Instant", "Fact", "Kind", "Timeline", "parse_time", "timeline_of", "Episode", "Story",
     "restart_detail", "timeline_lines", "attach",
+    # the one way to word a message: both languages side by side (tutor/words.py)
+    "say",
     # the lesson's lab (lesson.yaml `lab`)
     "Lab", "FakeNodes", "Taint",
     # what the store keeps, by name

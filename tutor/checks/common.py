@@ -13,7 +13,7 @@ from tutor.checks.context import Context
 from tutor.checks.verdict import Stop, failed, waiting
 from tutor.checks.why import verdict_lines
 from tutor.cluster import objects as o
-from tutor.words import Words, pick
+from tutor.words import Words, pick, say
 from tutor.workspace.files import Problem
 
 UID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
@@ -30,14 +30,14 @@ def answer_text(ctx: Context, name: str, what: str, max_lines: int | None = None
     fr = ctx.workspace.get(name)
     if fr.ok:
         if not fr.text.strip():
-            raise Stop(failed(ctx.t("{path} is empty. Put {what} in it.",
-                                    "{path} 파일이 비어 있습니다. {what} 내용을 넣으세요.",
-                                    path=ctx.path(name), what=what)))
+            raise Stop(failed(say(ctx.lang, "{path} is empty. Put {what} in it.",
+                                            "{path} 파일이 비어 있습니다. {what} 내용을 넣으세요.",
+                                            path=ctx.path(name), what=what)))
         lines = fr.text.count("\n") + 1
         if max_lines is not None and lines > max_lines:
-            raise Stop(failed(ctx.t("{path} has {n} lines; it should hold only {what}.",
-                                    "{path:이} {n} 줄입니다. {what}만 담으세요.",
-                                    path=ctx.path(name), n=lines, what=what)))
+            raise Stop(failed(say(ctx.lang, "{path} has {n} lines; it should hold only {what}.",
+                                            "{path:이} {n} 줄입니다. {what}만 담으세요.",
+                                            path=ctx.path(name), n=lines, what=what)))
         return fr.text
     path = ctx.path(name)
     msgs = {
@@ -64,7 +64,7 @@ def answer_text(ctx: Context, name: str, what: str, max_lines: int | None = None
     }
     en, ko = msgs.get(fr.problem, msgs[Problem.UNREADABLE])
     verdict = waiting if fr.problem is Problem.CHANGING else failed
-    raise Stop(verdict(ctx.t(en, ko, path=path, what=what, detail=fr.detail)))
+    raise Stop(verdict(say(ctx.lang, en, ko, path=path, what=what, detail=fr.detail)))
 
 
 class _BoundedLoader(yaml.SafeLoader):
@@ -115,21 +115,21 @@ def _parse_yaml(text: str) -> tuple[list, Exception | None]:
 def yaml_docs(ctx: Context, name: str, text: str) -> list:
     size = len(text.encode("utf-8"))
     if size > MAX_YAML_BYTES:  # the pure-Python parser reads some 50 KB/s on a busy VM
-        raise Stop(failed(ctx.t("{path} is {n} bytes, too large for a LeaderWorkerSet YAML manifest (at most {max}). "
-                                "Keep only the LeaderWorkerSet in it.",
-                                "{path:이} {n} 바이트로 LeaderWorkerSet YAML 매니페스트로는 너무 큽니다(최대 {max}). "
-                                "LeaderWorkerSet만 남기세요.", path=ctx.path(name), n=size, max=MAX_YAML_BYTES)))
+        raise Stop(failed(say(ctx.lang, "{path} is {n} bytes, too large for a LeaderWorkerSet YAML manifest (at most {max}). "
+                                        "Keep only the LeaderWorkerSet in it.",
+                                        "{path:이} {n} 바이트로 LeaderWorkerSet YAML 매니페스트로는 너무 큽니다(최대 {max}). "
+                                        "LeaderWorkerSet만 남기세요.", path=ctx.path(name), n=size, max=MAX_YAML_BYTES)))
     docs, exc = _parse_yaml(text)
     if isinstance(exc, yaml.MarkedYAMLError):
         mark = exc.problem_mark
         where = f"{mark.line + 1}:{mark.column + 1}" if mark else "?"
-        raise Stop(failed(ctx.t("{path}:{where}: not valid YAML: {problem}",
-                                "{path}:{where}: 올바른 YAML이 아닙니다: {problem}",
-                                path=ctx.path(name), where=where, problem=exc.problem or exc)))
+        raise Stop(failed(say(ctx.lang, "{path}:{where}: not valid YAML: {problem}",
+                                        "{path}:{where}: 올바른 YAML이 아닙니다: {problem}",
+                                        path=ctx.path(name), where=where, problem=exc.problem or exc)))
     if exc is not None:
-        raise Stop(failed(ctx.t("{path}: not usable YAML: {problem}",
-                                "{path}: 쓸 수 없는 YAML 입니다: {problem}",
-                                path=ctx.path(name), problem=exc)))
+        raise Stop(failed(say(ctx.lang, "{path}: not usable YAML: {problem}",
+                                        "{path}: 쓸 수 없는 YAML 입니다: {problem}",
+                                        path=ctx.path(name), problem=exc)))
     return docs
 
 
@@ -138,21 +138,21 @@ def find_doc(ctx: Context, file: str, kind: str, name: str, what: tuple[str, str
     """The document of that kind and name in an answer file (`what`: the file's expected content,
     in both languages), else Stop saying what the file holds. `checked` may Stop on the document
     found before its namespace is checked."""
-    docs = yaml_docs(ctx, file, answer_text(ctx, file, ctx.t(*what)))
+    docs = yaml_docs(ctx, file, answer_text(ctx, file, say(ctx.lang, *what)))
     for doc in docs:
         if isinstance(doc, dict) and doc.get("kind") == kind and o.name(doc) == name:
             if checked is not None:
                 checked(doc)
             ns = o.namespace(doc)
             if ns and ns != ctx.ns:
-                raise Stop(failed(ctx.t("{path}: {name} is in namespace {ns}; the lab uses {want}.",
-                                        "{path}: {name}의 네임스페이스가 {ns}입니다. {want:을} 쓰세요.",
-                                        path=ctx.path(file), name=name, ns=ns, want=ctx.ns)))
+                raise Stop(failed(say(ctx.lang, "{path}: {name} is in namespace {ns}; the lab uses {want}.",
+                                                "{path}: {name}의 네임스페이스가 {ns}입니다. {want:을} 쓰세요.",
+                                                path=ctx.path(file), name=name, ns=ns, want=ctx.ns)))
             return doc
     found = [f"{d.get('kind') or '?'}/{o.name(d)}" for d in docs if isinstance(d, dict)]
-    raise Stop(failed(ctx.t("{path} holds no {kind} named {name} (found: {found}).",
-                            "{path}에 이름이 {name}인 {kind:이} 없습니다(찾은 것: {found}).",
-                            path=ctx.path(file), kind=kind, name=name, found=", ".join(found) or "-")))
+    raise Stop(failed(say(ctx.lang, "{path} holds no {kind} named {name} (found: {found}).",
+                                    "{path}에 이름이 {name}인 {kind:이} 없습니다(찾은 것: {found}).",
+                                    path=ctx.path(file), kind=kind, name=name, found=", ".join(found) or "-")))
 
 
 def find_lws_doc(ctx: Context, name: str, lws: str) -> dict:
@@ -160,12 +160,12 @@ def find_lws_doc(ctx: Context, name: str, lws: str) -> dict:
         api = str(doc.get("apiVersion") or "")
         if api != f"{o.LWS_GROUP}/{o.LWS_VERSION}":  # the only version; kubectl refuses a file without one
             want = f"{o.LWS_GROUP}/{o.LWS_VERSION}"
-            raise Stop(failed(ctx.t("{path}: apiVersion is {api}; use {want}.",
-                                    "{path}: apiVersion이 {api}입니다. {want:을} 쓰세요.",
-                                    path=ctx.path(name), api=api, want=want) if api else
-                              ctx.t("{path}: apiVersion is missing; use {want}.",
-                                    "{path}: apiVersion이 없습니다. {want:을} 쓰세요.",
-                                    path=ctx.path(name), want=want)))
+            raise Stop(failed(say(ctx.lang, "{path}: apiVersion is {api}; use {want}.",
+                                            "{path}: apiVersion이 {api}입니다. {want:을} 쓰세요.",
+                                            path=ctx.path(name), api=api, want=want) if api else
+                              say(ctx.lang, "{path}: apiVersion is missing; use {want}.",
+                                            "{path}: apiVersion이 없습니다. {want:을} 쓰세요.",
+                                            path=ctx.path(name), want=want)))
 
     return find_doc(ctx, name, o.LWS_KIND, lws, ("the LeaderWorkerSet " + lws, "LeaderWorkerSet " + lws), lws_version)
 
@@ -173,9 +173,9 @@ def find_lws_doc(ctx: Context, name: str, lws: str) -> dict:
 def live_lws(ctx: Context, lws: str, file: str) -> dict:
     obj = ctx.lws(lws)
     if obj is None:
-        raise Stop(failed(ctx.t("LeaderWorkerSet {lws} is not in namespace {ns}: apply {path} to the cluster.",
-                                "네임스페이스 {ns}에 LeaderWorkerSet {lws:이} 없습니다. {path:을} 클러스터에 적용하세요.",
-                                lws=lws, ns=ctx.ns, path=ctx.path(file))))
+        raise Stop(failed(say(ctx.lang, "LeaderWorkerSet {lws} is not in namespace {ns}: apply {path} to the cluster.",
+                                        "네임스페이스 {ns}에 LeaderWorkerSet {lws:이} 없습니다. {path:을} 클러스터에 적용하세요.",
+                                        lws=lws, ns=ctx.ns, path=ctx.path(file))))
     return obj
 
 
@@ -188,10 +188,10 @@ def file_then_live(ctx: Context, lws: str, file: str, problems, live_where: str)
     live = live_lws(ctx, lws, file)
     probs = problems(ctx, live, live_where)
     if probs:
-        raise Stop(failed(ctx.t("The {lws} in the cluster differs from {path}: apply the file again (delete {lws} "
-                                "first if you moved an annotation).",
-                                "클러스터의 {lws:이} {path:과} 다릅니다. 파일을 다시 적용하세요(주석을 옮겼다면 "
-                                "먼저 {lws:을} 지우세요).", lws=lws, path=ctx.path(file)), *probs))
+        raise Stop(failed(say(ctx.lang, "The {lws} in the cluster differs from {path}: apply the file again (delete {lws} "
+                                        "first if you moved an annotation).",
+                                        "클러스터의 {lws:이} {path:과} 다릅니다. 파일을 다시 적용하세요(주석을 옮겼다면 "
+                                        "먼저 {lws:을} 지우세요).", lws=lws, path=ctx.path(file)), *probs))
     return live
 
 
@@ -201,9 +201,9 @@ def misplaced_fields(ctx: Context, obj: dict, where: str) -> list[str]:
     misplaced = [k for k in ("size", "restartPolicy", "leaderTemplate", "workerTemplate") if k in spec]
     if not misplaced:
         return []
-    return [ctx.t("{where}: {keys} must go under spec.leaderWorkerTemplate, not directly under spec.",
-                  "{where}: {keys:은} spec 바로 아래가 아니라 spec.leaderWorkerTemplate 아래에 둡니다.",
-                  where=where, keys=", ".join(misplaced))]
+    return [say(ctx.lang, "{where}: {keys} must go under spec.leaderWorkerTemplate, not directly under spec.",
+                          "{where}: {keys:은} spec 바로 아래가 아니라 spec.leaderWorkerTemplate 아래에 둡니다.",
+                          where=where, keys=", ".join(misplaced))]
 
 
 def lwt(spec_holder: dict) -> dict:
@@ -260,18 +260,18 @@ def grace_note(ctx: Context, pod: dict, notes: PodNotes = NO_NOTES) -> str:
     """Why a Terminating pod takes its time (and, from the lesson, what would shorten it)."""
     grace = o.int_or_none(o.dig(pod, "metadata", "deletionGracePeriodSeconds"))
     if grace == 0:  # the kubelet stopped its containers and asked for it to go: no countdown left
-        return ctx.t("{pod} is Terminating: its containers have stopped and its grace period is over; it goes as "
-                     "soon as the kubelet has cleaned up after it.",
-                     "{pod:이} 종료 중(Terminating)입니다. 컨테이너는 이미 멈췄고 유예 시간도 끝났습니다. kubelet이 "
-                     "뒷정리를 마치는 대로 사라집니다.", pod=o.name(pod))
+        return say(ctx.lang, "{pod} is Terminating: its containers have stopped and its grace period is over; it goes as "
+                             "soon as the kubelet has cleaned up after it.",
+                             "{pod:이} 종료 중(Terminating)입니다. 컨테이너는 이미 멈췄고 유예 시간도 끝났습니다. kubelet이 "
+                             "뒷정리를 마치는 대로 사라집니다.", pod=o.name(pod))
     if grace is None:
         grace = o.int_or_none(o.dig(pod, "spec", "terminationGracePeriodSeconds"))
     grace = 30 if grace is None else grace
-    return ctx.t("{pod} is Terminating: after SIGTERM the kubelet waits up to its grace period ({grace} s) for "
-                 "its containers to stop.",
-                 "{pod:이} 종료 중(Terminating)입니다. kubelet은 SIGTERM을 보낸 뒤 컨테이너가 멈추기를 유예 "
-                 "시간({grace}초)까지 기다립니다.",
-                 pod=o.name(pod), grace=grace) + _note(ctx, notes.terminating, pod=o.name(pod), grace=grace)
+    return say(ctx.lang, "{pod} is Terminating: after SIGTERM the kubelet waits up to its grace period ({grace} s) for "
+                         "its containers to stop.",
+                         "{pod:이} 종료 중(Terminating)입니다. kubelet은 SIGTERM을 보낸 뒤 컨테이너가 멈추기를 유예 "
+                         "시간({grace}초)까지 기다립니다.",
+                         pod=o.name(pod), grace=grace) + _note(ctx, notes.terminating, pod=o.name(pod), grace=grace)
 
 
 def container_not_running(ctx: Context, pod: dict, notes: PodNotes = NO_NOTES) -> str:
@@ -286,15 +286,15 @@ def container_not_running(ctx: Context, pod: dict, notes: PodNotes = NO_NOTES) -
         reason = o.as_dict(state.get("waiting")).get("reason") or o.as_dict(state.get("terminated")).get("reason") or "?"
         if reason == "CrashLoopBackOff":
             raise Stop(failed(
-                ctx.t("The container {c} of {pod} keeps exiting (exit code {code}, CrashLoopBackOff after {n} "
-                      "restarts): its command ends by itself.",
-                      "{pod}의 컨테이너 {c:이} 계속 종료됩니다(종료 코드 {code}, 재시작 {n}번 뒤 CrashLoopBackOff). "
-                      "명령이 저절로 끝납니다.",
-                      c=cs.get("name", "?"), code=code, n=cs.get("restartCount", 0), pod=o.name(pod))
+                say(ctx.lang, "The container {c} of {pod} keeps exiting (exit code {code}, CrashLoopBackOff after {n} "
+                              "restarts): its command ends by itself.",
+                              "{pod}의 컨테이너 {c:이} 계속 종료됩니다(종료 코드 {code}, 재시작 {n}번 뒤 "
+                              "CrashLoopBackOff). 명령이 저절로 끝납니다.",
+                              c=cs.get("name", "?"), code=code, n=cs.get("restartCount", 0), pod=o.name(pod))
                 + _note(ctx, notes.crash_loop, pod=o.name(pod), c=cs.get("name", "?")),
                 f"kubectl logs -n {ctx.ns} {o.name(pod)} -c {cs.get('name', '?')} --previous"))
-        return ctx.t("container {c} is not running ({reason})", "컨테이너 {c:이} 실행 중이 아닙니다({reason})",
-                     c=cs.get("name", "?"), reason=reason)
+        return say(ctx.lang, "container {c} is not running ({reason})", "컨테이너 {c:이} 실행 중이 아닙니다({reason})",
+                             c=cs.get("name", "?"), reason=reason)
     return ""
 
 
@@ -313,9 +313,10 @@ def group_to_be_recreated(ctx: Context, pod: dict) -> str:
         return ""
     last = next((o.as_dict(o.dig(cs, "lastState", "terminated")) for cs in o.container_statuses(pod)
                  if cs.get("restartCount")), {})
-    return ctx.t("{pod}: a container restarted (exit code {code}); {policy} makes LWS recreate group {g}",
-                 "{pod}: 컨테이너가 재시작했습니다(종료 코드 {code}). {policy} 정책에 따라 LWS가 그룹 {g} 전체를 다시 만듭니다",
-                 pod=o.name(pod), code=last.get("exitCode", "?"), policy=policy, g=o.group_index(pod))
+    return say(ctx.lang, "{pod}: a container restarted (exit code {code}); {policy} makes LWS recreate group {g}",
+                         "{pod}: 컨테이너가 재시작했습니다(종료 코드 {code}). {policy} 정책에 따라 "
+                         "LWS가 그룹 {g} 전체를 다시 만듭니다",
+                         pod=o.name(pod), code=last.get("exitCode", "?"), policy=policy, g=o.group_index(pod))
 
 
 def pods_running(ctx: Context, names: list[str], notes: PodNotes = NO_NOTES) -> None:
@@ -327,7 +328,7 @@ def pods_running(ctx: Context, names: list[str], notes: PodNotes = NO_NOTES) -> 
         if pod is None:
             old = ctx.terminating(name)
             not_ready.append(grace_note(ctx, old, notes) if old else
-                             ctx.t("{pod}: not created yet", "{pod}: 아직 없음", pod=name))
+                             say(ctx.lang, "{pod}: not created yet", "{pod}: 아직 없음", pod=name))
             continue
         if o.phase(pod) == "Running":
             stopped = container_not_running(ctx, pod, notes)
@@ -338,13 +339,13 @@ def pods_running(ctx: Context, names: list[str], notes: PodNotes = NO_NOTES) -> 
             continue
         sched = o.condition(pod, "PodScheduled")
         if sched.get("status") == "False" and sched.get("reason") == "Unschedulable":
-            raise Stop(failed(ctx.t("{pod} cannot be scheduled: {why}",
-                                    "{pod:을} 배치할 수 없습니다: {why}",
-                                    pod=name, why=sched.get("message", "?")), *verdict_lines(ctx, name)))
+            raise Stop(failed(say(ctx.lang, "{pod} cannot be scheduled: {why}",
+                                            "{pod:을} 배치할 수 없습니다: {why}",
+                                            pod=name, why=sched.get("message", "?")), *verdict_lines(ctx, name)))
         not_ready.append(f"{name}: {o.phase(pod)}")
     if not_ready:
-        raise Stop(waiting(ctx.t("Waiting for the pods to be Running.",
-                                 "파드가 Running이 되기를 기다립니다."), *not_ready))
+        raise Stop(waiting(say(ctx.lang, "Waiting for the pods to be Running.",
+                                         "파드가 Running이 되기를 기다립니다."), *not_ready))
 
 
 def kv_lines(text: str) -> list[tuple[int, dict[str, str], str]]:

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 from tutor.cluster import objects as o
 from tutor.cluster.store import Store
-from tutor.words import say
 from tutor.lesson.loader import Lesson
 from tutor.workspace.watch import Workspace
 
@@ -28,11 +27,6 @@ class Context:
     @property
     def gpu(self) -> str:
         return self.lesson.gpu_resource
-
-    def t(self, en: str, ko: str, **kw) -> str:
-        """The message in the learner's language; both texts sit side by side in the checker. A
-        Korean field may name the particle after it, chosen to fit the value: "{pod:은}"."""
-        return say(self.lang, en, ko, **kw)
 
     def path(self, name: str) -> str:
         return self.workspace.path(name)

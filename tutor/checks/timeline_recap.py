@@ -12,6 +12,7 @@ from tutor.checks.verdict import Verdict
 from tutor.cluster.store import Store
 from tutor.lesson.loader import Step, StoryRef
 from tutor.narration import brief, brief_items, entries
+from tutor.words import say
 
 
 def _episode(store: Store, namespace: str, ref: StoryRef):
@@ -46,8 +47,8 @@ def with_timeline(step: Step, ctx: Context, verdict: Verdict) -> Verdict:
         return _told(step, ctx, verdict)
     except Exception as exc:  # noqa: BLE001 - the story is an aside: it must never change a verdict
         return replace(verdict, timeline=(), details=verdict.details + (
-            ctx.t("(the timeline could not be told: {e})", "(타임라인을 만들지 못했습니다: {e})",
-                  e=f"{type(exc).__name__}: {exc}"),))
+            say(ctx.lang, "(the timeline could not be told: {e})", "(타임라인을 만들지 못했습니다: {e})",
+                          e=f"{type(exc).__name__}: {exc}"),))
 
 
 def _told(step: Step, ctx: Context, verdict: Verdict) -> Verdict:

@@ -12,11 +12,11 @@ from tutor.commands.setup import chosen_lang, connect_for, lesson_for, workdir_f
 
 
 def run_doctor(args) -> int:
-    from tutor.doctor import Finding, local_checks, run, words
+    from tutor.doctor import Finding, local_checks, run
+    from tutor.words import say
 
     lesson = lesson_for(args)
     lang = chosen_lang(args)
-    t = words(lang)
     workdir = workdir_for(args, lesson, check=False)  # a workdir that is not there is a finding here
     error: UsageError | None = None
     conn = None
@@ -26,9 +26,10 @@ def run_doctor(args) -> int:
         error = exc
     if conn is not None:
         # Which kubeconfig, and why that one: the first thing to know when the tutor and kubectl disagree.
-        used = Finding("kubeconfig", True, t("kubeconfig {source}", "kubeconfig {source}", source=conn.source.describe(lang)),
-                       t("context {context}, server {server}",
-                         "컨텍스트 {context}, 서버 {server}", context=conn.context or "-", server=conn.server))
+        used = Finding("kubeconfig", True, say(lang, "kubeconfig {source}",
+                                                     "kubeconfig {source}", source=conn.source.describe(lang)),
+                       say(lang, "context {context}, server {server}",
+                                 "컨텍스트 {context}, 서버 {server}", context=conn.context or "-", server=conn.server))
         findings = [used, *run(conn.api_client, lesson.namespace, workdir, lesson.gpu_resource, lang=lang,
                                       reads=lesson.kinds, lab=lesson.lab)]
         failure = next((f.failure for f in findings if f.failure is not None), None)
@@ -50,6 +51,6 @@ def run_doctor(args) -> int:
             print(f"{f.mark} {f.title}" + (f": {f.detail}" if f.detail else ""))
             for fix in f.fix:
                 print("    " + fix.replace("\n", "\n    "))
-        print(t("the lab is ready", "실습 준비 완료") if ok
-              else t("the lab is not ready: fix the items marked ✗", "실습 준비가 덜 되었습니다: ✗ 표시 항목을 고치세요"))
+        print(say(lang, "the lab is ready", "실습 준비 완료") if ok
+              else say(lang, "the lab is not ready: fix the items marked ✗", "실습 준비가 덜 되었습니다: ✗ 표시 항목을 고치세요"))
     return code

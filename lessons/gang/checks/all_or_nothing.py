@@ -6,7 +6,7 @@ The message is read from the live PodGroup, never written here: its wording (and
 
 from __future__ import annotations
 
-from tutor.checks.api import (answer_text, Context, failed, find_lws_doc, live_lws, o, passed, Reads, unconfirmed,
+from tutor.checks.api import (answer_text, Context, failed, find_lws_doc, live_lws, o, passed, Reads, unconfirmed, say,
                               Verdict, waiting)
 
 from .members import CONDITION, KIND, bound, gang_of, normalise, podgroup, scheduled, silent_faults, template_problems
@@ -24,52 +24,52 @@ def check(ctx: Context) -> Verdict:
     if probs:
         return failed(probs[0], *probs[1:])
     live = live_lws(ctx, LWS, FILE)
-    probs = template_problems(ctx, live, ctx.t("live orphan", "클러스터의 orphan"), PODGROUP)
+    probs = template_problems(ctx, live, say(ctx.lang, "live orphan", "클러스터의 orphan"), PODGROUP)
     if probs:
-        return failed(ctx.t("The orphan in the cluster differs from {path}: apply the file again.",
-                            "클러스터의 orphan이 {path:과} 다릅니다. 파일을 다시 적용하세요.", path=where), *probs)
+        return failed(say(ctx.lang, "The orphan in the cluster differs from {path}: apply the file again.",
+                                    "클러스터의 orphan이 {path:과} 다릅니다. 파일을 다시 적용하세요.", path=where), *probs)
     pods = gang_of(ctx, LWS, PODS)
     if pods is None:
         refused = [o.event_message(e) for sts in (LWS, PODS[0]) for e in ctx.events_about(sts, "StatefulSet")
                    if o.event_reason(e) == "FailedCreate"]
         if refused:  # the API server refused the pods (an invalid podGroupName, say): no pod will come
-            return failed(ctx.t("The API server refuses orphan's pods: their StatefulSet cannot create them.",
-                                "API 서버가 orphan의 파드를 거부합니다. StatefulSet이 파드를 만들지 못합니다."),
+            return failed(say(ctx.lang, "The API server refuses orphan's pods: their StatefulSet cannot create them.",
+                                        "API 서버가 orphan의 파드를 거부합니다. StatefulSet이 파드를 만들지 못합니다."),
                           refused[-1])
-        return waiting(ctx.t("Waiting for pods {a} and {b}.", "파드 {a}, {b:을} 기다립니다.", a=PODS[0], b=PODS[1]))
+        return waiting(say(ctx.lang, "Waiting for pods {a} and {b}.", "파드 {a}, {b:을} 기다립니다.", a=PODS[0], b=PODS[1]))
     fault = silent_faults(ctx, pods, live)
     if fault:
         return failed(fault[0], *fault[1:])
     pg = podgroup(ctx, PODGROUP)
     cond = scheduled(pg) if pg is not None else {}
     if all(bound(p) for p in pods) and cond.get("status") == "True":
-        return unconfirmed(ctx.t("The gang {pg} has been placed since (its {c} condition is True): the message it "
-                                 "waited with is gone, so {path} cannot be checked against it now.",
-                                 "갱 {pg:은} 그 뒤에 배치되었습니다({c} 조건이 True). 기다리던 때의 메시지가 사라져서 "
-                                 "지금은 {path:을} 그 메시지와 견줄 수 없습니다.",
-                                 pg=PODGROUP, c=CONDITION, path=ctx.path(ANSWER)),
-                           ctx.t("To prove it again: delete orphan, scale llm back to 2 groups, and apply orphan.yaml.",
-                                 "다시 보이려면 orphan을 지우고 llm을 다시 그룹 둘로 늘린 뒤 orphan.yaml을 적용하세요."))
+        return unconfirmed(say(ctx.lang, "The gang {pg} has been placed since (its {c} condition is True): the message it "
+                                         "waited with is gone, so {path} cannot be checked against it now.",
+                                         "갱 {pg:은} 그 뒤에 배치되었습니다({c} 조건이 True). 기다리던 때의 메시지가 사라져서 "
+                                         "지금은 {path:을} 그 메시지와 견줄 수 없습니다.",
+                                         pg=PODGROUP, c=CONDITION, path=ctx.path(ANSWER)),
+                           say(ctx.lang, "To prove it again: delete orphan, scale llm back to 2 groups, and apply orphan.yaml.",
+                                         "다시 보이려면 orphan을 지우고 llm을 다시 그룹 둘로 늘린 뒤 orphan.yaml을 적용하세요."))
     if all(bound(p) for p in pods):
-        return failed(ctx.t("The gang {pg} was placed whole ({nodes}): there was room for it. For this step llm must "
-                            "hold all 4 GPUs of lab-server (is llm running with 2 groups of 2?).",
-                            "갱 {pg:이} 통째로 배치됐습니다({nodes}). 자리가 있었다는 뜻입니다. 이 단계에서는 llm이 "
-                            "lab-server의 GPU 4장을 모두 쥐고 있어야 합니다(llm이 2×2로 실행 중인가요?).",
-                            pg=PODGROUP, nodes=", ".join(sorted({o.node_name(p) for p in pods}))))
+        return failed(say(ctx.lang, "The gang {pg} was placed whole ({nodes}): there was room for it. For this step llm must "
+                                    "hold all 4 GPUs of lab-server (is llm running with 2 groups of 2?).",
+                                    "갱 {pg:이} 통째로 배치됐습니다({nodes}). 자리가 있었다는 뜻입니다. 이 단계에서는 llm이 "
+                                    "lab-server의 GPU 4장을 모두 쥐고 있어야 합니다(llm이 2×2로 실행 중인가요?).",
+                                    pg=PODGROUP, nodes=", ".join(sorted({o.node_name(p) for p in pods}))))
     if cond.get("status") != "False":
-        return waiting(ctx.t("Both pods wait; waiting for the scheduler to try the gang {pg} (its {c} condition).",
-                             "두 파드가 기다립니다. 스케줄러가 갱 {pg:을} 시도하기를 기다립니다({c} 조건).",
-                             pg=PODGROUP, c=CONDITION))
-    text = normalise(answer_text(ctx, ANSWER, ctx.t("the message of the PodGroup's condition",
-                                                    "PodGroup 조건의 메시지")))
+        return waiting(say(ctx.lang, "Both pods wait; waiting for the scheduler to try the gang {pg} (its {c} condition).",
+                                     "두 파드가 기다립니다. 스케줄러가 갱 {pg:을} 시도하기를 기다립니다({c} 조건).",
+                                     pg=PODGROUP, c=CONDITION))
+    text = normalise(answer_text(ctx, ANSWER, say(ctx.lang, "the message of the PodGroup's condition",
+                                                            "PodGroup 조건의 메시지")))
     message = normalise(str(cond.get("message") or ""))
     if message and message in text:
-        return passed(ctx.t("Neither pod of orphan runs, the leader included: the scheduler tried the gang {pg} as one, "
-                            "found no place for all of it, and placed nothing.",
-                            "리더까지 orphan의 파드가 하나도 돌지 않습니다. 스케줄러가 갱 {pg:을} 한 덩어리로 시도해 "
-                            "전부 들어갈 자리가 없자 아무것도 배치하지 않았습니다.", pg=PODGROUP), message)
-    return failed(ctx.t("{path} does not hold the message of {pg}'s {c} condition as the PodGroup has it now.",
-                        "{path}에 {pg}의 {c} 조건 메시지가 지금 PodGroup에 있는 그대로 담겨 있지 않습니다.",
-                        path=ctx.path(ANSWER), pg=PODGROUP, c=CONDITION),
-                  ctx.t("Where to look: the PodGroup's status.conditions; save the message only, whole.",
-                        "볼 곳: PodGroup의 status.conditions. 메시지만 통째로 저장하세요."))
+        return passed(say(ctx.lang, "Neither pod of orphan runs, the leader included: the scheduler tried the gang {pg} as one, "
+                                    "found no place for all of it, and placed nothing.",
+                                    "리더까지 orphan의 파드가 하나도 돌지 않습니다. 스케줄러가 갱 {pg:을} 한 덩어리로 시도해 "
+                                    "전부 들어갈 자리가 없자 아무것도 배치하지 않았습니다.", pg=PODGROUP), message)
+    return failed(say(ctx.lang, "{path} does not hold the message of {pg}'s {c} condition as the PodGroup has it now.",
+                                "{path}에 {pg}의 {c} 조건 메시지가 지금 PodGroup에 있는 그대로 담겨 있지 않습니다.",
+                                path=ctx.path(ANSWER), pg=PODGROUP, c=CONDITION),
+                  say(ctx.lang, "Where to look: the PodGroup's status.conditions; save the message only, whole.",
+                                "볼 곳: PodGroup의 status.conditions. 메시지만 통째로 저장하세요."))

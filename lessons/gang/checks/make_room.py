@@ -3,7 +3,7 @@ PodGroup's condition True; the verdict tells how far apart the two binds were.""
 
 from __future__ import annotations
 
-from tutor.checks.api import (attach, Context, Episode, evidence, failed, grace_note, merged, o, parse_time, passed,
+from tutor.checks.api import (attach, Context, Episode, evidence, failed, grace_note, merged, o, parse_time, passed, say,
                               pods_running, Reads, Seen, Story, Verdict, waiting)
 
 from . import NOTES
@@ -29,39 +29,39 @@ def check(ctx: Context) -> Verdict:
     room = ctx.lws(ROOM)
     replicas = o.int_or_none(o.dig(room, "spec", "replicas")) if room else None
     if replicas != 1:
-        return waiting(ctx.t("llm has {n} group(s); this step asks for one.",
-                             "llm의 그룹 수가 {n}입니다. 이 단계에서는 하나여야 합니다.",
-                             n=replicas if replicas is not None else "-"))
+        return waiting(say(ctx.lang, "llm has {n} group(s); this step asks for one.",
+                                     "llm의 그룹 수가 {n}입니다. 이 단계에서는 하나여야 합니다.",
+                                     n=replicas if replicas is not None else "-"))
     pg = podgroup(ctx, PODGROUP)
     pods = gang_of(ctx, LWS, PODS)
     if pg is None or pods is None:
-        return failed(ctx.t("The gang of step 4 is not there (PodGroup {pg}, pods {a}, {b}).",
-                            "4단계의 갱이 없습니다(PodGroup {pg}, 파드 {a}, {b}).", pg=PODGROUP, a=PODS[0], b=PODS[1]))
+        return failed(say(ctx.lang, "The gang of step 4 is not there (PodGroup {pg}, pods {a}, {b}).",
+                                    "4단계의 갱이 없습니다(PodGroup {pg}, 파드 {a}, {b}).", pg=PODGROUP, a=PODS[0], b=PODS[1]))
     going = ctx.terminating_of(ROOM)
     if going and not all(o.phase(p) == "Running" for p in pods):
-        return waiting(ctx.t("Waiting for llm's second group to give back its GPUs.",
-                             "llm의 두 번째 그룹이 GPU를 돌려주기를 기다립니다."),
+        return waiting(say(ctx.lang, "Waiting for llm's second group to give back its GPUs.",
+                                     "llm의 두 번째 그룹이 GPU를 돌려주기를 기다립니다."),
                        *(grace_note(ctx, p, NOTES) for p in going))
     cond = scheduled(pg)
     if cond.get("status") == "False" and not any(o.node_name(p) for p in pods):
-        return failed(ctx.t("The gang {pg} still cannot be placed, with llm at one group: {why}",
-                            "llm이 그룹 하나인데도 갱 {pg:을} 배치할 수 없습니다: {why}",
-                            pg=PODGROUP, why=cond.get("message") or "?"),
-                      ctx.t("Where to look: the node ledger (g), for what holds lab-server's GPUs.",
-                            "볼 곳: 노드 장부(g). lab-server의 GPU를 무엇이 쥐고 있는지 보세요."))
+        return failed(say(ctx.lang, "The gang {pg} still cannot be placed, with llm at one group: {why}",
+                                    "llm이 그룹 하나인데도 갱 {pg:을} 배치할 수 없습니다: {why}",
+                                    pg=PODGROUP, why=cond.get("message") or "?"),
+                      say(ctx.lang, "Where to look: the node ledger (g), for what holds lab-server's GPUs.",
+                                    "볼 곳: 노드 장부(g). lab-server의 GPU를 무엇이 쥐고 있는지 보세요."))
     pods_running(ctx, list(PODS), NOTES)  # a Stop from here is the verdict
     if cond.get("status") != "True":
-        return waiting(ctx.t("Both pods run; waiting for PodGroup {pg} to say so.",
-                             "두 파드가 돌고 있습니다. PodGroup {pg}에 그 사실이 적히기를 기다립니다.", pg=PODGROUP))
+        return waiting(say(ctx.lang, "Both pods run; waiting for PodGroup {pg} to say so.",
+                                     "두 파드가 돌고 있습니다. PodGroup {pg}에 그 사실이 적히기를 기다립니다.", pg=PODGROUP))
     times = [bound_at(p) for p in pods]
     spread = ""
     if all(t is not None for t in times):
         gap = max(times) - min(times)  # PodScheduled times have whole seconds
-        spread = ctx.t("Both were bound in the same second.", "두 파드가 같은 1초 안에 배치됐습니다.") if gap < 1 else \
-            ctx.t("Both were bound within {s:.0f} s of each other.", "두 파드가 {s:.0f}초 안에 함께 배치됐습니다.", s=gap)
-    return passed(ctx.t("Room was made, and the gang {pg} landed whole: both pods of orphan run.",
-                        "자리가 나자 갱 {pg:이} 통째로 배치됐습니다. orphan의 두 파드가 모두 돌고 있습니다.",
-                        pg=PODGROUP), *([spread] if spread else []))
+        spread = say(ctx.lang, "Both were bound in the same second.", "두 파드가 같은 1초 안에 배치됐습니다.") if gap < 1 else \
+            say(ctx.lang, "Both were bound within {s:.0f} s of each other.", "두 파드가 {s:.0f}초 안에 함께 배치됐습니다.", s=gap)
+    return passed(say(ctx.lang, "Room was made, and the gang {pg} landed whole: both pods of orphan run.",
+                                "자리가 나자 갱 {pg:이} 통째로 배치됐습니다. orphan의 두 파드가 모두 돌고 있습니다.",
+                                pg=PODGROUP), *([spread] if spread else []))
 
 
 def predict_bind_order(episode: Episode, story: Story) -> Seen:

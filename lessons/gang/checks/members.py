@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from tutor.checks.api import Context, o, templates
+from tutor.checks.api import Context, o, templates, say
 
 KIND = "PodGroup"
 API_VERSION = "scheduling.k8s.io/v1beta1"  # the version Kubernetes 1.37 serves (beta)
@@ -59,37 +59,37 @@ def podgroup_problems(ctx: Context, pg: dict, where: str, size: int, lws: str) -
     probs = []
     api = str(pg.get("apiVersion") or "")
     if not api:  # kubectl refuses a file without one
-        probs.append(ctx.t("{where}: apiVersion is missing; Kubernetes 1.37 serves PodGroups at {want}.",
-                           "{where}: apiVersion이 없습니다. Kubernetes 1.37은 PodGroup을 {want:으로} 제공합니다.",
-                           where=where, want=API_VERSION))
+        probs.append(say(ctx.lang, "{where}: apiVersion is missing; Kubernetes 1.37 serves PodGroups at {want}.",
+                                   "{where}: apiVersion이 없습니다. Kubernetes 1.37은 PodGroup을 {want:으로} 제공합니다.",
+                                   where=where, want=API_VERSION))
     elif api != API_VERSION:
-        probs.append(ctx.t("{where}: apiVersion is {api}; Kubernetes 1.37 serves PodGroups at {want}.",
-                           "{where}: apiVersion이 {api}입니다. Kubernetes 1.37은 PodGroup을 {want:으로} 제공합니다.",
-                           where=where, api=api, want=API_VERSION))
+        probs.append(say(ctx.lang, "{where}: apiVersion is {api}; Kubernetes 1.37 serves PodGroups at {want}.",
+                                   "{where}: apiVersion이 {api}입니다. Kubernetes 1.37은 PodGroup을 {want:으로} 제공합니다.",
+                                   where=where, api=api, want=API_VERSION))
     policy = o.as_dict(o.dig(pg, "spec", "schedulingPolicy"))
     if "gang" not in policy:
-        probs.append(ctx.t("{where}: spec.schedulingPolicy has no gang policy ({found}): only a gang is placed all "
-                           "together or not at all.",
-                           "{where}: spec.schedulingPolicy에 gang 정책이 없습니다({found}). 갱이어야 전부 함께 "
-                           "배치되거나 하나도 배치되지 않습니다.",
-                           where=where, found=", ".join(sorted(policy)) or "-"))
+        probs.append(say(ctx.lang, "{where}: spec.schedulingPolicy has no gang policy ({found}): only a gang is placed all "
+                                   "together or not at all.",
+                                   "{where}: spec.schedulingPolicy에 gang 정책이 없습니다({found}). 갱이어야 전부 함께 "
+                                   "배치되거나 하나도 배치되지 않습니다.",
+                                   where=where, found=", ".join(sorted(policy)) or "-"))
         return probs
     count = min_count(pg)
     if count is None:
-        probs.append(ctx.t("{where}: spec.schedulingPolicy.gang has no minCount.",
-                           "{where}: spec.schedulingPolicy.gang에 minCount가 없습니다.", where=where))
+        probs.append(say(ctx.lang, "{where}: spec.schedulingPolicy.gang has no minCount.",
+                                   "{where}: spec.schedulingPolicy.gang에 minCount가 없습니다.", where=where))
     elif count > size:
-        probs.append(ctx.t("{where}: minCount is {n}, more than the pods of one group of {lws}: the gang would wait for "
-                           "pods that never come. minCount counts the pods of one group, its leader included.",
-                           "{where}: minCount({n})가 {lws} 그룹 하나의 파드 수보다 많습니다. 갱이 끝내 오지 않을 "
-                           "파드를 기다리게 됩니다. minCount는 리더를 포함한 그룹 하나의 파드 수입니다.",
-                           where=where, n=count, lws=lws))
+        probs.append(say(ctx.lang, "{where}: minCount is {n}, more than the pods of one group of {lws}: the gang would wait for "
+                                   "pods that never come. minCount counts the pods of one group, its leader included.",
+                                   "{where}: minCount({n})가 {lws} 그룹 하나의 파드 수보다 많습니다. 갱이 끝내 오지 않을 "
+                                   "파드를 기다리게 됩니다. minCount는 리더를 포함한 그룹 하나의 파드 수입니다.",
+                                   where=where, n=count, lws=lws))
     elif count < size:
-        probs.append(ctx.t("{where}: minCount is {n}, fewer than the pods of one group of {lws}: part of the group could "
-                           "be placed without the rest. minCount counts the pods of one group, its leader included.",
-                           "{where}: minCount({n})가 {lws} 그룹 하나의 파드 수보다 적습니다. 그룹 일부만 먼저 "
-                           "배치될 수 있습니다. minCount는 리더를 포함한 그룹 하나의 파드 수입니다.",
-                           where=where, n=count, lws=lws))
+        probs.append(say(ctx.lang, "{where}: minCount is {n}, fewer than the pods of one group of {lws}: part of the group could "
+                                   "be placed without the rest. minCount counts the pods of one group, its leader included.",
+                                   "{where}: minCount({n})가 {lws} 그룹 하나의 파드 수보다 적습니다. 그룹 일부만 먼저 "
+                                   "배치될 수 있습니다. minCount는 리더를 포함한 그룹 하나의 파드 수입니다.",
+                                   where=where, n=count, lws=lws))
     return probs
 
 
@@ -99,19 +99,19 @@ def template_problems(ctx: Context, lws_obj: dict, where: str, pg_name: str) -> 
     for label, template in templates(lws_obj):
         named = group_of(template)
         if not named:
-            probs.append(ctx.t("{where}: {t} has no spec.schedulingGroup, so the pods made from it are not in any "
-                               "gang and are placed on their own.",
-                               "{where}: {t}에 spec.schedulingGroup이 없습니다. 이 템플릿으로 만든 파드는 어느 갱에도 "
-                               "속하지 않고 따로 배치됩니다.", where=where, t=label))
+            probs.append(say(ctx.lang, "{where}: {t} has no spec.schedulingGroup, so the pods made from it are not in any "
+                                       "gang and are placed on their own.",
+                                       "{where}: {t}에 spec.schedulingGroup이 없습니다. 이 템플릿으로 만든 파드는 어느 갱에도 "
+                                       "속하지 않고 따로 배치됩니다.", where=where, t=label))
         elif named != pg_name and podgroup(ctx, named) is None:
-            probs.append(ctx.t("{where}: {t} names the PodGroup {name}, and namespace {ns} has no PodGroup of that "
-                               "name: its pods would be held with no event.",
-                               "{where}: {t:이} 가리키는 PodGroup {name:은} 네임스페이스 {ns}에 없습니다. 그 파드는 "
-                               "이벤트도 없이 붙잡혀 있게 됩니다.", where=where, t=label, name=named, ns=ctx.ns))
+            probs.append(say(ctx.lang, "{where}: {t} names the PodGroup {name}, and namespace {ns} has no PodGroup of that "
+                                       "name: its pods would be held with no event.",
+                                       "{where}: {t:이} 가리키는 PodGroup {name:은} 네임스페이스 {ns}에 없습니다. 그 파드는 "
+                                       "이벤트도 없이 붙잡혀 있게 됩니다.", where=where, t=label, name=named, ns=ctx.ns))
         elif named != pg_name:
-            probs.append(ctx.t("{where}: {t} names the PodGroup {name}, not the one this step's gang is made of.",
-                               "{where}: {t:이} 가리키는 PodGroup {name:은} 이 단계의 갱이 아닙니다.",
-                               where=where, t=label, name=named))
+            probs.append(say(ctx.lang, "{where}: {t} names the PodGroup {name}, not the one this step's gang is made of.",
+                                       "{where}: {t:이} 가리키는 PodGroup {name:은} 이 단계의 갱이 아닙니다.",
+                                       where=where, t=label, name=named))
     return probs
 
 
@@ -121,52 +121,53 @@ def silent_faults(ctx: Context, pods: list[dict], lws_obj: dict | None) -> list[
     wanted = {group_of(t) for _, t in templates(lws_obj)} - {""} if lws_obj else set()
     stripped = [o.name(p) for p in pods if not group_of(p) and wanted]
     if stripped and len(stripped) == len(pods) and all(group_of(t) for _, t in templates(lws_obj)):
-        return [ctx.t("The templates of {lws} name a PodGroup, but its pods ({pods}) have no spec.schedulingGroup: the "
-                      "API server dropped the field, as it does when its GenericWorkload feature gate is off.",
-                      "{lws}의 템플릿에는 PodGroup이 있는데 파드({pods})에는 spec.schedulingGroup이 없습니다. "
-                      "API 서버의 GenericWorkload 기능 게이트가 꺼져 있으면 이 필드를 지웁니다.",
-                      lws=o.name(lws_obj), pods=", ".join(stripped)),
-                ctx.t("lwstutor doctor --lesson gang checks the cluster.", "lwstutor doctor --lesson gang으로 "
-                      "클러스터를 점검하세요.")]
+        return [say(ctx.lang, "The templates of {lws} name a PodGroup, but its pods ({pods}) have no spec.schedulingGroup: the "
+                              "API server dropped the field, as it does when its GenericWorkload feature gate is off.",
+                              "{lws}의 템플릿에는 PodGroup이 있는데 파드({pods})에는 spec.schedulingGroup이 없습니다. "
+                              "API 서버의 GenericWorkload 기능 게이트가 꺼져 있으면 이 필드를 지웁니다.",
+                              lws=o.name(lws_obj), pods=", ".join(stripped)),
+                say(ctx.lang, "lwstutor doctor --lesson gang checks the cluster.",
+                              "lwstutor doctor --lesson gang으로 클러스터를 점검하세요.")]
     members = [p for p in pods if group_of(p)]
     outside = [p for p in pods if not group_of(p)]
     if members and outside:
-        return [ctx.t("{out} is in no gang (no spec.schedulingGroup) while {inside} is: the scheduler places {out} on "
-                      "its own, and the gang counts only the pods that name its PodGroup.",
-                      "{inside:은} 갱에 들었는데 {out:은} 어느 갱에도 없습니다(spec.schedulingGroup 없음). 스케줄러는 "
-                      "{out:을} 따로 배치하고, 갱은 자기 PodGroup을 가리키는 파드만 셉니다.",
-                      out=", ".join(o.name(p) for p in outside), inside=", ".join(o.name(p) for p in members)),
-                ctx.t("Where to look: the spec of each template of {lws}.", "볼 곳: {lws}의 각 템플릿의 spec.",
-                      lws=o.lws_name(members[0]) or "?")]
+        return [say(ctx.lang, "{out} is in no gang (no spec.schedulingGroup) while {inside} is: the scheduler places {out} on "
+                              "its own, and the gang counts only the pods that name its PodGroup.",
+                              "{inside:은} 갱에 들었는데 {out:은} 어느 갱에도 없습니다(spec.schedulingGroup 없음). 스케줄러는 "
+                              "{out:을} 따로 배치하고, 갱은 자기 PodGroup을 가리키는 파드만 셉니다.",
+                              out=", ".join(o.name(p) for p in outside), inside=", ".join(o.name(p) for p in members)),
+                say(ctx.lang, "Where to look: the spec of each template of {lws}.", "볼 곳: {lws}의 각 템플릿의 spec.",
+                              lws=o.lws_name(members[0]) or "?")]
     for name in sorted({group_of(p) for p in members}):
         pg = podgroup(ctx, name)
         of_it = [p for p in members if group_of(p) == name]
         if pg is None:
             others = sorted(o.name(x) for x in ctx.store.all(KIND, ctx.ns))
-            return [ctx.t("{pods} name the PodGroup {name}, and namespace {ns} has no PodGroup of that name: the "
-                          "scheduler holds them before it even tries, with no event.",
-                          "{pods:은} PodGroup {name:을} 가리키는데 네임스페이스 {ns}에는 그런 이름의 PodGroup이 "
-                          "없습니다. 스케줄러는 시도하기도 전에 파드를 붙잡아 두고 이벤트도 남기지 않습니다.",
-                          pods=", ".join(o.name(p) for p in of_it), name=name, ns=ctx.ns),
-                    ctx.t("PodGroups in {ns}: {list}", "{ns}의 PodGroup: {list}", ns=ctx.ns, list=", ".join(others) or "-")]
+            return [say(ctx.lang, "{pods} name the PodGroup {name}, and namespace {ns} has no PodGroup of that name: the "
+                                  "scheduler holds them before it even tries, with no event.",
+                                  "{pods:은} PodGroup {name:을} 가리키는데 네임스페이스 {ns}에는 그런 이름의 PodGroup이 "
+                                  "없습니다. 스케줄러는 시도하기도 전에 파드를 붙잡아 두고 이벤트도 남기지 않습니다.",
+                                  pods=", ".join(o.name(p) for p in of_it), name=name, ns=ctx.ns),
+                    say(ctx.lang, "PodGroups in {ns}: {list}",
+                                  "{ns}의 PodGroup: {list}", ns=ctx.ns, list=", ".join(others) or "-")]
         count = min_count(pg)
         if not scheduled(pg) and count is not None and count > len(of_it):
-            return [ctx.t("The PodGroup {name} waits for {n} pods, and only {k} name it: the scheduler keeps them all "
-                          "waiting for more, with no event and no condition.",
-                          "PodGroup {name:은} 파드 {n}개를 기다리는데 가리키는 파드는 {k}개뿐입니다. 스케줄러는 "
-                          "더 올 파드를 기다리며 모두 붙잡아 두고, 이벤트도 조건도 남기지 않습니다.",
-                          name=name, n=count, k=len(of_it)),
-                    ctx.t("Where to look: its spec.schedulingPolicy.gang.", "볼 곳: 그 PodGroup의 "
-                          "spec.schedulingPolicy.gang.")]
+            return [say(ctx.lang, "The PodGroup {name} waits for {n} pods, and only {k} name it: the scheduler keeps them all "
+                                  "waiting for more, with no event and no condition.",
+                                  "PodGroup {name:은} 파드 {n}개를 기다리는데 가리키는 파드는 {k}개뿐입니다. 스케줄러는 "
+                                  "더 올 파드를 기다리며 모두 붙잡아 두고, 이벤트도 조건도 남기지 않습니다.",
+                                  name=name, n=count, k=len(of_it)),
+                    say(ctx.lang, "Where to look: its spec.schedulingPolicy.gang.", "볼 곳: 그 PodGroup의 "
+                                  "spec.schedulingPolicy.gang.")]
         placed = [p for p in of_it if bound(p)]
         if placed and not scheduled(pg) and len(placed) < len(of_it):
-            return [ctx.t("{pods} of the gang {name} was placed while the PodGroup has no condition: the scheduler "
-                          "placed it alone, as it does when its GenericWorkload feature gate is off.",
-                          "갱 {name}의 {pods:이} PodGroup에 조건이 없는데도 배치됐습니다. 스케줄러의 GenericWorkload "
-                          "기능 게이트가 꺼져 있으면 파드를 하나씩 따로 배치합니다.",
-                          pods=", ".join(o.name(p) for p in placed), name=name),
-                    ctx.t("lwstutor doctor --lesson gang checks the cluster.", "lwstutor doctor --lesson gang으로 "
-                          "클러스터를 점검하세요.")]
+            return [say(ctx.lang, "{pods} of the gang {name} was placed while the PodGroup has no condition: the scheduler "
+                                  "placed it alone, as it does when its GenericWorkload feature gate is off.",
+                                  "갱 {name}의 {pods:이} PodGroup에 조건이 없는데도 배치됐습니다. 스케줄러의 GenericWorkload "
+                                  "기능 게이트가 꺼져 있으면 파드를 하나씩 따로 배치합니다.",
+                                  pods=", ".join(o.name(p) for p in placed), name=name),
+                    say(ctx.lang, "lwstutor doctor --lesson gang checks the cluster.",
+                                  "lwstutor doctor --lesson gang으로 클러스터를 점검하세요.")]
     return []
 
 

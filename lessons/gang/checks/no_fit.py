@@ -5,7 +5,7 @@ stays free (the node ledger's count)."""
 from __future__ import annotations
 
 from tutor.checks.api import (attach, Context, Episode, evidence, EXPLAIN, failed, find_doc, find_lws_doc, grace_note, live_lws,
-                              lwt, merged, o, passed, Reads, Seen, Story, template_gpus, templates, Verdict, waiting)
+                              say, lwt, merged, o, passed, Reads, Seen, Story, template_gpus, templates, Verdict, waiting)
 
 from . import NOTES
 from .members import (CONDITION, KIND, allocatable_gpus, bound, gang_of, gpus_bound, podgroup,
@@ -24,21 +24,24 @@ def lws_problems(ctx: Context, obj: dict, where: str) -> list[str]:
     probs = []
     replicas = o.as_dict(obj.get("spec")).get("replicas", 1)  # the CRD's default is one group
     if o.int_or_none(replicas) != 1:
-        probs.append(ctx.t("{where}: spec.replicas is {v}; big is one group, and its PodGroup holds one group's pods.",
-                           "{where}: spec.replicas 값이 {v}입니다. big은 그룹 하나이고, PodGroup은 그룹 하나의 파드를 "
-                           "담습니다.", where=where, v=replicas))
+        probs.append(say(ctx.lang, "{where}: spec.replicas is {v}; big is one group, and its PodGroup holds one group's pods.",
+                                   "{where}: spec.replicas 값이 {v}입니다. big은 그룹 하나이고, "
+                                   "PodGroup은 그룹 하나의 파드를 담습니다.",
+                                   where=where, v=replicas))
     size = lwt(obj).get("size")
     if o.int_or_none(size) != SIZE:
-        probs.append(ctx.t("{where}: leaderWorkerTemplate.size is {v}; big is one group of a leader and two workers.",
-                           "{where}: leaderWorkerTemplate.size 값이 {v}입니다. big은 리더 하나와 워커 둘로 된 그룹 "
-                           "하나입니다.", where=where, v=size if size is not None else "-"))
+        probs.append(say(ctx.lang, "{where}: leaderWorkerTemplate.size is {v}; big is one group of a leader and two workers.",
+                                   "{where}: leaderWorkerTemplate.size 값이 {v}입니다. big은 리더 "
+                                   "하나와 워커 둘로 된 그룹 하나입니다.",
+                                   where=where, v=size if size is not None else "-"))
     for label, template in templates(obj):
         gpus = template_gpus(template, ctx.gpu)
         want = 0 if label == "leaderTemplate" else 1
         if gpus != want:
-            probs.append(ctx.t("{where}: {t} asks for {n} {gpu}; the leader asks for none and each worker for one.",
-                               "{where}: {t}의 {gpu} 한도가 {n}개입니다. 리더는 요청하지 않고 워커는 하나씩 "
-                               "요청해야 합니다.", where=where, t=label, n=f"{gpus:g}", gpu=ctx.gpu))
+            probs.append(say(ctx.lang, "{where}: {t} asks for {n} {gpu}; the leader asks for none and each worker for one.",
+                                       "{where}: {t}의 {gpu} 한도가 {n}개입니다. 리더는 요청하지 "
+                                       "않고 워커는 하나씩 요청해야 합니다.",
+                                       where=where, t=label, n=f"{gpus:g}", gpu=ctx.gpu))
     return probs + template_problems(ctx, obj, where, PODGROUP)
 
 
@@ -50,55 +53,57 @@ def check(ctx: Context) -> Verdict:
     if probs:
         return failed(probs[0], *probs[1:])
     live = live_lws(ctx, LWS, FILE)
-    probs = lws_problems(ctx, live, ctx.t("live big", "클러스터의 big"))
+    probs = lws_problems(ctx, live, say(ctx.lang, "live big", "클러스터의 big"))
     pg = podgroup(ctx, PODGROUP)
     if pg is not None:
-        probs += podgroup_problems(ctx, pg, ctx.t("live {name}", "클러스터의 {name}", name=PODGROUP), SIZE, LWS)
+        probs += podgroup_problems(ctx, pg, say(ctx.lang, "live {name}", "클러스터의 {name}", name=PODGROUP), SIZE, LWS)
     if probs:
-        return failed(ctx.t("What is in the cluster differs from {path}: apply the file again.",
-                            "클러스터의 객체가 {path:과} 다릅니다. 파일을 다시 적용하세요.", path=where), *probs)
+        return failed(say(ctx.lang, "What is in the cluster differs from {path}: apply the file again.",
+                                    "클러스터의 객체가 {path:과} 다릅니다. 파일을 다시 적용하세요.", path=where), *probs)
     pods = gang_of(ctx, LWS, PODS)
     if pods is None:
-        return waiting(ctx.t("Waiting for the pods of big ({pods}).", "big의 파드 {pods:을} 기다립니다.",
-                             pods=", ".join(PODS)))
+        return waiting(say(ctx.lang, "Waiting for the pods of big ({pods}).", "big의 파드 {pods:을} 기다립니다.",
+                                     pods=", ".join(PODS)))
     fault = silent_faults(ctx, pods, live)
     if fault:
         return failed(fault[0], *fault[1:])
     placed = [p for p in pods if bound(p)]
     if placed and len(placed) == len(pods):
-        return failed(ctx.t("big fit whole ({nodes}): there were 2 free GPUs. For this step lab-server must have only "
-                            "one: llm at one group, and orphan running.",
-                            "big이 통째로 배치됐습니다({nodes}). 남는 GPU가 2장 있었다는 뜻입니다. 이 단계에서는 "
-                            "lab-server에 남는 GPU가 1장뿐이어야 합니다. llm은 그룹 하나, orphan은 실행 중이어야 "
-                            "합니다.", nodes=", ".join(sorted({o.node_name(p) for p in pods}))))
+        return failed(say(ctx.lang, "big fit whole ({nodes}): there were 2 free GPUs. For this step lab-server must have only "
+                                    "one: llm at one group, and orphan running.",
+                                    "big이 통째로 배치됐습니다({nodes}). 남는 GPU가 2장 있었다는 뜻입니다. 이 단계에서는 "
+                                    "lab-server에 남는 GPU가 1장뿐이어야 합니다. llm은 그룹 하나, orphan은 실행 중이어야 합니다.",
+                                    nodes=", ".join(sorted({o.node_name(p) for p in pods}))))
     if placed:
-        return failed(ctx.t("{pods} of big was bound while the rest wait: the gang {pg} did not hold it back.",
-                            "나머지가 기다리는데 big의 {pods:이} 배치됐습니다. 갱 {pg:이} 붙잡지 않았습니다.",
-                            pods=", ".join(o.name(p) for p in placed), pg=PODGROUP))
+        return failed(say(ctx.lang, "{pods} of big was bound while the rest wait: the gang {pg} did not hold it back.",
+                                    "나머지가 기다리는데 big의 {pods:이} 배치됐습니다. 갱 {pg:이} 붙잡지 않았습니다.",
+                                    pods=", ".join(o.name(p) for p in placed), pg=PODGROUP))
     cond = scheduled(pg) if pg is not None else {}
     if cond.get("status") != "False":
-        return waiting(ctx.t("All pods of big wait; waiting for the scheduler to try the gang {pg} (its {c} condition).",
-                             "big의 파드가 모두 기다립니다. 스케줄러가 갱 {pg:을} 시도하기를 기다립니다({c} 조건).",
-                             pg=PODGROUP, c=CONDITION))
+        return waiting(say(ctx.lang, "All pods of big wait; waiting for the scheduler to try the gang {pg} (its {c} condition).",
+                                     "big의 파드가 모두 기다립니다. 스케줄러가 갱 {pg:을} 시도하기를 기다립니다({c} 조건).",
+                                     pg=PODGROUP, c=CONDITION))
     held, total = gpus_bound(ctx, NODE), allocatable_gpus(ctx, NODE)
     if total is not None and held >= total:
         going = [p for p in ctx.store.all("Pod", ctx.ns) if o.node_name(p) == NODE and o.is_terminating(p)]
         if going:  # its GPU counts until it is gone
-            return waiting(ctx.t("{node} has no free GPU until its Terminating pods are gone.",
-                                 "{node}의 종료 중인 파드가 사라질 때까지는 남는 GPU가 없습니다.", node=NODE),
+            return waiting(say(ctx.lang, "{node} has no free GPU until its Terminating pods are gone.",
+                                         "{node}의 종료 중인 파드가 사라질 때까지는 남는 GPU가 없습니다.", node=NODE),
                            *(grace_note(ctx, p, NOTES) for p in going))
-        return failed(ctx.t("{node} has no free GPU ({held:g} of {total:g} allocated), so big would wait anyway: this "
-                            "step shows a gang that leaves a free GPU alone. After step 6 one should be free.",
-                            "{node}에 남는 GPU가 없습니다({total:g}장 가운데 {held:g}장 할당). 그러면 big은 어차피 "
-                            "기다립니다. 이 단계는 남는 GPU를 건드리지 않는 갱을 보여 줍니다. 6단계를 마치면 한 장이 "
-                            "남아야 합니다.", node=NODE, held=held, total=total),
-                      ctx.t("Where to look: the node ledger (g).", "볼 곳: 노드 장부(g)."))
-    free = ctx.t("{node} has {held:g} of its {total:g} GPUs allocated: the free one stays free.",
-                 "{node}의 GPU {total:g}장 가운데 {held:g}장만 할당되어 있습니다. 남는 GPU는 그대로 남아 있습니다.",
-                 node=NODE, held=held, total=total) if total is not None else ""
-    return passed(ctx.t("big waits whole: none of its 3 pods is bound, not even the worker that would fit on its own.",
-                        "big이 통째로 기다립니다. 세 파드 가운데 하나도 배치되지 않았고, 혼자라면 들어갈 워커도 "
-                        "마찬가지입니다."), *([free] if free else []), str(cond.get("message") or ""))
+        return failed(say(ctx.lang, "{node} has no free GPU ({held:g} of {total:g} allocated), so big would wait anyway: this "
+                                    "step shows a gang that leaves a free GPU alone. After step 6 one should be free.",
+                                    "{node}에 남는 GPU가 없습니다({total:g}장 가운데 {held:g}장 할당). 그러면 big은 어차피 "
+                                    "기다립니다. 이 단계는 남는 GPU를 건드리지 않는 갱을 보여 줍니다. "
+                                    "6단계를 마치면 한 장이 남아야 합니다.",
+                                    node=NODE, held=held, total=total),
+                      say(ctx.lang, "Where to look: the node ledger (g).", "볼 곳: 노드 장부(g)."))
+    free = say(ctx.lang, "{node} has {held:g} of its {total:g} GPUs allocated: the free one stays free.",
+                         "{node}의 GPU {total:g}장 가운데 {held:g}장만 할당되어 있습니다. 남는 GPU는 그대로 남아 있습니다.",
+                         node=NODE, held=held, total=total) if total is not None else ""
+    return passed(say(ctx.lang, "big waits whole: none of its 3 pods is bound, not even the worker that would fit on its own.",
+                                "big이 통째로 기다립니다. 세 파드 가운데 하나도 배치되지 않았고, "
+                                "혼자라면 들어갈 워커도 마찬가지입니다."),
+                  *([free] if free else []), str(cond.get("message") or ""))
 
 
 def predict_free_gpu(episode: Episode, story: Story) -> Seen:

@@ -3,7 +3,7 @@ orphan (minCount = the LWS size, 2: a leader and one worker)."""
 
 from __future__ import annotations
 
-from tutor.checks.api import Context, failed, find_doc, passed, Reads, Verdict
+from tutor.checks.api import Context, failed, find_doc, passed, Reads, Verdict, say
 
 from .members import KIND, podgroup, podgroup_problems
 
@@ -21,14 +21,15 @@ def check(ctx: Context) -> Verdict:
         return failed(probs[0], *probs[1:])
     live = podgroup(ctx, NAME)
     if live is None:
-        return failed(ctx.t("PodGroup {name} is not in namespace {ns}: apply {path} to the cluster.",
-                            "네임스페이스 {ns}에 PodGroup {name:이} 없습니다. {path:을} 클러스터에 적용하세요.",
-                            name=NAME, ns=ctx.ns, path=ctx.path(FILE)))
-    probs = podgroup_problems(ctx, live, ctx.t("live {name}", "클러스터의 {name}", name=NAME), SIZE, LWS)
+        return failed(say(ctx.lang, "PodGroup {name} is not in namespace {ns}: apply {path} to the cluster.",
+                                    "네임스페이스 {ns}에 PodGroup {name:이} 없습니다. {path:을} 클러스터에 적용하세요.",
+                                    name=NAME, ns=ctx.ns, path=ctx.path(FILE)))
+    probs = podgroup_problems(ctx, live, say(ctx.lang, "live {name}", "클러스터의 {name}", name=NAME), SIZE, LWS)
     if probs:
-        return failed(ctx.t("The {name} in the cluster differs from {path}: apply the file again.",
-                            "클러스터의 {name:이} {path:과} 다릅니다. 파일을 다시 적용하세요.",
-                            name=NAME, path=ctx.path(FILE)), *probs)
-    return passed(ctx.t("PodGroup {name} is a gang of one whole group of orphan: its pods go together or not at all.",
-                        "PodGroup {name:은} orphan 그룹 하나 전체를 묶는 갱입니다. 파드가 함께 배치되거나 하나도 "
-                        "배치되지 않습니다.", name=NAME))
+        return failed(say(ctx.lang, "The {name} in the cluster differs from {path}: apply the file again.",
+                                    "클러스터의 {name:이} {path:과} 다릅니다. 파일을 다시 적용하세요.",
+                                    name=NAME, path=ctx.path(FILE)), *probs)
+    return passed(say(ctx.lang, "PodGroup {name} is a gang of one whole group of orphan: its pods go together or not at all.",
+                                "PodGroup {name:은} orphan 그룹 하나 전체를 묶는 갱입니다. 파드가 함께 "
+                                "배치되거나 하나도 배치되지 않습니다.",
+                                name=NAME))

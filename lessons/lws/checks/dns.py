@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import time
 
-from tutor.checks.api import (answer_text, Context, every, evidence, failed, Instant, merged, o,
+from tutor.checks.api import (answer_text, Context, every, evidence, failed, Instant, merged, o, say,
                               parse_time, passed, Reads, timeline, uid_history, unconfirmed, Verdict, waiting)
 
 from .env import pod_lws_env  # the same reading of a pod's env as step 3
@@ -57,39 +57,40 @@ def full_name(ctx: Context) -> str:
 
 def the_name(ctx: Context) -> str:
     """The name to look up, said by where it comes from: building it is the step's work."""
-    return ctx.t("the leader's full name (built from {pod}'s LWS_LEADER_ADDRESS, as the step says)",
-                 "리더의 전체 이름({pod}의 LWS_LEADER_ADDRESS로 단계 설명대로 만든 이름)", pod=WORKER)
+    return say(ctx.lang, "the leader's full name (built from {pod}'s LWS_LEADER_ADDRESS, as the step says)",
+                         "리더의 전체 이름({pod}의 LWS_LEADER_ADDRESS로 단계 설명대로 만든 이름)", pod=WORKER)
 
 
 def lookup_again(ctx: Context) -> str:
     """Where the answer comes from, without the name or the command that gets it (those are the
     step's and the hints')."""
-    return ctx.t("Look up {name} from inside {pod}, as the workers would, and save the whole output.",
-                 "워커들이 하듯 {pod} 안에서 {name:을} 조회하고 출력 전체를 저장하세요.",
-                 name=the_name(ctx), pod=WORKER)
+    return say(ctx.lang, "Look up {name} from inside {pod}, as the workers would, and save the whole output.",
+                         "워커들이 하듯 {pod} 안에서 {name:을} 조회하고 출력 전체를 저장하세요.",
+                         name=the_name(ctx), pod=WORKER)
 
 
 def check(ctx: Context) -> Verdict:
     full = full_name(ctx)
-    text = answer_text(ctx, FILE, ctx.t("the whole output of a DNS lookup of {name}",
-                                        "{name}의 DNS 조회 결과 전체", name=the_name(ctx)))
+    text = answer_text(ctx, FILE, say(ctx.lang, "the whole output of a DNS lookup of {name}",
+                                                "{name}의 DNS 조회 결과 전체", name=the_name(ctx)))
     leader = ctx.pod(LEADER)
     ip = o.pod_ip(leader) if leader else ""
     if not ip:
-        return waiting(ctx.t("Waiting for leader pod {pod} to have an IP.",
-                             "리더 파드 {pod}에 IP가 생기기를 기다립니다.", pod=LEADER))
+        return waiting(say(ctx.lang, "Waiting for leader pod {pod} to have an IP.",
+                                     "리더 파드 {pod}에 IP가 생기기를 기다립니다.", pod=LEADER))
     found = addresses(text)
     looked_up = [n.rstrip(".").lower() for n in NAME_RE.findall(text)]
     if looked_up and full not in looked_up:
-        return failed(ctx.t("{path} shows a lookup of {name}, which is not the leader's full name.",
-                            "{path:은} {name:을} 조회한 결과입니다. 리더의 전체 이름이 아닙니다.",
-                            path=ctx.path(FILE), name=looked_up[0]),
+        return failed(say(ctx.lang, "{path} shows a lookup of {name}, which is not the leader's full name.",
+                                    "{path:은} {name:을} 조회한 결과입니다. 리더의 전체 이름이 아닙니다.",
+                                    path=ctx.path(FILE), name=looked_up[0]),
                       lookup_again(ctx))
     if ip in found:
-        return passed(ctx.t("The lookup returned {ip}, the IP of leader pod {pod}: the headless Service "
-                            "gives every pod in the group a stable name.",
-                            "조회 결과가 리더 파드 {pod}의 IP {ip}입니다. 헤드리스 서비스가 그룹의 파드마다 "
-                            "고정된 이름을 줍니다.", ip=ip, pod=LEADER))
+        return passed(say(ctx.lang, "The lookup returned {ip}, the IP of leader pod {pod}: the headless Service "
+                                    "gives every pod in the group a stable name.",
+                                    "조회 결과가 리더 파드 {pod}의 IP {ip}입니다. 헤드리스 서비스가 "
+                                    "그룹의 파드마다 고정된 이름을 줍니다.",
+                                    ip=ip, pod=LEADER))
     tl = timeline(ctx, LWS)
     written = ctx.workspace.get(FILE).written_at
     old = {a for u in uid_history(ctx, LEADER) for a in u.ips if a != ip}
@@ -100,10 +101,10 @@ def check(ctx: Context) -> Verdict:
         end = tl.anchor + seen.gone_t if seen.gone_t is not None else None
         # `end` is on the tutor's clock, related to the file's wall-clock time to the second
         if held and written is not None and (end is None or Instant(end, False).maybe_after(written)):
-            return passed(ctx.t("The lookup returned {old}, the IP leader pod {pod} had when you looked it up; "
-                                "{pod} has been replaced since and now has {ip}.",
-                                "조회 결과 {old:은} 조회할 때의 리더 파드 {pod} IP입니다. {pod:은} 그 뒤 다시 "
-                                "만들어져 지금은 {ip}입니다.", old=", ".join(sorted(held)), pod=LEADER, ip=ip))
+            return passed(say(ctx.lang, "The lookup returned {old}, the IP leader pod {pod} had when you looked it up; "
+                                        "{pod} has been replaced since and now has {ip}.",
+                                        "조회 결과 {old:은} 조회할 때의 리더 파드 {pod} IP입니다. {pod:은} 그 뒤 다시 "
+                                        "만들어져 지금은 {ip}입니다.", old=", ".join(sorted(held)), pod=LEADER, ip=ip))
     current = tl.created(LEADER, o.uid(leader))
     unproved = answers(text) - old - {ip}
     if unproved and written is not None and current is not None and written < current.at \
@@ -116,43 +117,43 @@ def check(ctx: Context) -> Verdict:
                   and Instant(*born).surely_before(written)}
         taken = sorted(a for a in unproved if a in others)
         if taken:
-            return failed(ctx.t("{path} holds {a}, the IP pod {other} had already when the file was written, "
-                                "not {pod}'s.",
-                                "{path}의 {a:은} 파일을 적을 때 이미 파드 {other}의 IP였습니다. {pod}의 IP가 "
-                                "아닙니다.",
-                                path=ctx.path(FILE), a=taken[0], other=others[taken[0]], pod=LEADER),
+            return failed(say(ctx.lang, "{path} holds {a}, the IP pod {other} had already when the file was "
+                                        "written, not {pod}'s.",
+                                        "{path}의 {a:은} 파일을 적을 때 이미 파드 {other}의 IP였습니다. {pod}의 IP가 아닙니다.",
+                                        path=ctx.path(FILE), a=taken[0], other=others[taken[0]], pod=LEADER),
                           lookup_again(ctx))
         # Nothing refutes it, and nothing proves it: a one-digit typo would read the same. Not a
         # pass, and not the learner's failure either: a lookup made now settles it.
-        return unconfirmed(ctx.t("{path} holds {found}, which cannot be confirmed: leader pod {pod} was replaced at "
-                                 "{at}, after the file was written at {w}, and got a new IP; the cluster keeps no "
-                                 "record of a pod's earlier IPs, and the tutor was not running then. This is not "
-                                 "your mistake. To confirm the step again, look the name up afresh and save the "
-                                 "new output to {path}.",
-                                 "{path}의 {found:은} 확인할 수 없습니다. 파일을 적은 {w} 뒤 {at}에 리더 파드 "
-                                 "{pod:이} 다시 만들어져 새 IP를 받았는데, 클러스터는 파드의 예전 IP를 남기지 않고 "
-                                 "그때 튜터는 실행 중이 아니었습니다. 잘못한 것이 아닙니다. 다시 확인받으려면 이름을 "
-                                 "새로 조회해 그 출력을 {path}에 다시 저장하세요.",
-                                 found=", ".join(sorted(unproved)), path=ctx.path(FILE), w=_clock(written),
-                                 pod=LEADER, at=current.clock() + " UTC"),
+        return unconfirmed(say(ctx.lang, "{path} holds {found}, which cannot be confirmed: leader pod {pod} was replaced at "
+                                         "{at}, after the file was written at {w}, and got a new IP; the cluster keeps no "
+                                         "record of a pod's earlier IPs, and the tutor was not running then. This is not "
+                                         "your mistake. To confirm the step again, look the name up afresh and save the "
+                                         "new output to {path}.",
+                                         "{path}의 {found:은} 확인할 수 없습니다. 파일을 적은 {w} 뒤 {at}에 리더 파드 "
+                                         "{pod:이} 다시 만들어져 새 IP를 받았는데, 클러스터는 파드의 예전 IP를 남기지 않고 "
+                                         "그때 튜터는 실행 중이 아니었습니다. 잘못한 것이 아닙니다. 다시 확인받으려면 이름을 "
+                                         "새로 조회해 그 출력을 {path}에 다시 저장하세요.",
+                                         found=", ".join(sorted(unproved)), path=ctx.path(FILE), w=_clock(written),
+                                         pod=LEADER, at=current.clock() + " UTC"),
                            lookup_again(ctx))
     if found & old:
-        return failed(ctx.t("{path} shows {old}, an earlier IP of {pod}; the pod was recreated since and has a new "
-                            "IP. Look it up again.",
-                            "{path}의 {old:은} {pod}의 예전 IP입니다. 파드가 그 뒤 다시 만들어져 IP가 바뀌었습니다. "
-                            "다시 조회하세요.", path=ctx.path(FILE), old=", ".join(sorted(found & old)), pod=LEADER),
+        return failed(say(ctx.lang, "{path} shows {old}, an earlier IP of {pod}; the pod was recreated since and has a new "
+                                    "IP. Look it up again.",
+                                    "{path}의 {old:은} {pod}의 예전 IP입니다. 파드가 그 뒤 다시 만들어져 "
+                                    "IP가 바뀌었습니다. 다시 조회하세요.",
+                                    path=ctx.path(FILE), old=", ".join(sorted(found & old)), pod=LEADER),
                       lookup_again(ctx))
     if "NXDOMAIN" in text.upper() or "can't find" in text:
-        return failed(ctx.t("The lookup failed (NXDOMAIN). A pod's name lives under its headless Service, and "
-                            "busybox nslookup adds the search domains only to a name without a dot: look up the "
-                            "leader's full name, as the step builds it.",
-                            "조회가 실패했습니다(NXDOMAIN). 파드 이름은 헤드리스 서비스 아래에 있고, busybox nslookup은 "
-                            "점이 없는 이름에만 검색 도메인을 붙입니다. 단계 설명대로 만든 리더의 전체 이름으로 "
-                            "조회하세요."),
+        return failed(say(ctx.lang, "The lookup failed (NXDOMAIN). A pod's name lives under its headless Service, and "
+                                    "busybox nslookup adds the search domains only to a name without a dot: look up the "
+                                    "leader's full name, as the step builds it.",
+                                    "조회가 실패했습니다(NXDOMAIN). 파드 이름은 헤드리스 서비스 아래에 있고, busybox nslookup은 "
+                                    "점이 없는 이름에만 검색 도메인을 붙입니다. 단계 설명대로 "
+                                    "만든 리더의 전체 이름으로 조회하세요."),
                       lookup_again(ctx))
-    return failed(ctx.t("{path} does not contain the current IP of leader pod {pod} (its status.podIP).",
-                        "{path}에 리더 파드 {pod}의 현재 IP(status.podIP)가 없습니다.",
-                        path=ctx.path(FILE), pod=LEADER),
-                  ctx.t("addresses found: {found}", "파일에 있는 주소: {found}",
-                        found=", ".join(sorted(found)) or "-"),
+    return failed(say(ctx.lang, "{path} does not contain the current IP of leader pod {pod} (its status.podIP).",
+                                "{path}에 리더 파드 {pod}의 현재 IP(status.podIP)가 없습니다.",
+                                path=ctx.path(FILE), pod=LEADER),
+                  say(ctx.lang, "addresses found: {found}", "파일에 있는 주소: {found}",
+                                found=", ".join(sorted(found)) or "-"),
                   lookup_again(ctx))

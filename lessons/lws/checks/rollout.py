@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tutor.checks.api import (attach, Context, Episode, evidence, failed, grace_note, live_lws, lwt, merged,
+from tutor.checks.api import (attach, Context, Episode, evidence, failed, grace_note, live_lws, lwt, merged, say,
                               mixed_revisions, named, o, passed, Reads, Seen, Story, template_containers,
                               templates, Verdict, waiting)
 
@@ -29,20 +29,20 @@ def group_lines(ctx: Context, current: str) -> list[str]:
             by_group.setdefault(g, []).append(p)
     for g, pods in sorted(by_group.items()):
         revs = {o.revision(p) for p in pods}
-        state = (ctx.t("updated", "갱신됨") if current and revs == {current} else
-                 ctx.t("old revision", "옛 리비전") if current and current not in revs else
-                 ctx.t("in progress", "진행 중"))
+        state = (say(ctx.lang, "updated", "갱신됨") if current and revs == {current} else
+                 say(ctx.lang, "old revision", "옛 리비전") if current and current not in revs else
+                 say(ctx.lang, "in progress", "진행 중"))
         pods_txt = ", ".join(f"{o.name(p)} {o.phase(p)} {o.revision(p)[:10]}" for p in pods)
-        lines.append(ctx.t("group {g}: {state} ({pods})", "그룹 {g}: {state} ({pods})", g=g, state=state, pods=pods_txt))
+        lines.append(say(ctx.lang, "group {g}: {state} ({pods})", "그룹 {g}: {state} ({pods})", g=g, state=state, pods=pods_txt))
     for m in mixed_revisions(ctx, LWS):
         if m.lws == LWS:
             pods = ", ".join(f"{name} {rev[:10]}" + (" Terminating" if name in m.terminating else "")
                              for name, rev in m.pods)
-            lasted = (ctx.t(" for about {s} s", " 약 {s}초 동안", s=f"{m.until - m.t:.0f}")
+            lasted = (say(ctx.lang, " for about {s} s", " 약 {s}초 동안", s=f"{m.until - m.t:.0f}")
                       if m.until is not None and m.until - m.t >= 1 else "")
-            lines.append(ctx.t("! group {g} held two revisions at once{lasted}: {pods}",
-                               "! 그룹 {g}에{lasted} 리비전 둘이 함께 돌았습니다: {pods}",
-                               g=m.group, lasted=lasted, pods=pods))
+            lines.append(say(ctx.lang, "! group {g} held two revisions at once{lasted}: {pods}",
+                                       "! 그룹 {g}에{lasted} 리비전 둘이 함께 돌았습니다: {pods}",
+                                       g=m.group, lasted=lasted, pods=pods))
             break
     return lines
 
@@ -51,14 +51,15 @@ def check(ctx: Context) -> Verdict:
     live = live_lws(ctx, LWS, FILE)
     missing = [label for label, tmpl in templates(live) if not has_version(template_containers(tmpl))]
     if len(missing) == len(templates(live)):
-        return failed(ctx.t("Add env VERSION=v2 to the leader and worker templates of llm in {path} and apply it.",
-                            "{path}의 llm 리더·워커 템플릿에 env VERSION=v2를 더하고 적용하세요.",
-                            path=ctx.path(FILE)))
+        return failed(say(ctx.lang, "Add env VERSION=v2 to the leader and worker templates of llm in {path} and apply it.",
+                                    "{path}의 llm 리더·워커 템플릿에 env VERSION=v2를 더하고 적용하세요.",
+                                    path=ctx.path(FILE)))
     if missing:
-        return failed(ctx.t("{tmpl} of llm has no VERSION=v2. Both templates need it, or leaders and workers "
-                            "would run different versions.",
-                            "llm의 {tmpl}에 VERSION=v2가 없습니다. 두 템플릿 모두에 있어야 리더와 워커가 같은 판으로 뜹니다.",
-                            tmpl=", ".join(missing)))
+        return failed(say(ctx.lang, "{tmpl} of llm has no VERSION=v2. Both templates need it, or leaders and workers "
+                                    "would run different versions.",
+                                    "llm의 {tmpl}에 VERSION=v2가 없습니다. 두 템플릿 모두에 있어야 "
+                                    "리더와 워커가 같은 판으로 뜹니다.",
+                                    tmpl=", ".join(missing)))
     spec_replicas = o.int_or_none(o.dig(live, "spec", "replicas")) or 0
     updated = o.int_or_none(o.dig(live, "status", "updatedReplicas")) or 0
     available = o.condition(live, "Available").get("status") == "True"
@@ -70,21 +71,21 @@ def check(ctx: Context) -> Verdict:
     if terminating:  # the real kubelet: each replaced group waits out its grace period
         groups.append(grace_note(ctx, terminating[0], NOTES))
     if updated < spec_replicas or not available:
-        return waiting(ctx.t("Rolling update in progress: {u}/{r} groups updated, Available={a}.",
-                             "롤링 업데이트 진행 중: 그룹 {u}/{r} 갱신, Available={a}.",
-                             u=updated, r=spec_replicas, a=available), *groups)
+        return waiting(say(ctx.lang, "Rolling update in progress: {u}/{r} groups updated, Available={a}.",
+                                     "롤링 업데이트 진행 중: 그룹 {u}/{r} 갱신, Available={a}.",
+                                     u=updated, r=spec_replicas, a=available), *groups)
     stale = [o.name(p) for p in pods if o.phase(p) != "Running"
              or not has_version(o.containers(o.dig(p, "spec", default={})))
              or (current and o.revision(p) != current)]
     revs = {o.revision(p) for p in pods}
     size = o.int_or_none(lwt(live).get("size")) or 1
     if len(pods) < size * spec_replicas or stale or len(revs) != 1:
-        return waiting(ctx.t("Waiting for every llm pod to run the new template: {pods}",
-                             "llm 파드가 모두 새 템플릿으로 뜨기를 기다립니다: {pods}",
-                             pods=", ".join(stale) or "-"), *groups)
-    return passed(ctx.t("All {n} groups run the new template (revision {rev}); LWS replaced them one group at a time.",
-                        "그룹 {n}개가 모두 새 템플릿(리비전 {rev})으로 실행 중입니다. LWS는 한 그룹씩 바꿨습니다.",
-                        n=spec_replicas, rev=next(iter(revs))[:10]), *groups)
+        return waiting(say(ctx.lang, "Waiting for every llm pod to run the new template: {pods}",
+                                     "llm 파드가 모두 새 템플릿으로 뜨기를 기다립니다: {pods}",
+                                     pods=", ".join(stale) or "-"), *groups)
+    return passed(say(ctx.lang, "All {n} groups run the new template (revision {rev}); LWS replaced them one group at a time.",
+                                "그룹 {n}개가 모두 새 템플릿(리비전 {rev})으로 실행 중입니다. LWS는 한 그룹씩 바꿨습니다.",
+                                n=spec_replicas, rev=next(iter(revs))[:10]), *groups)
 
 
 def _leader(pod: str, group: int | None) -> bool:
