@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from tests.said import korean
 from tests.verdict_lines import ALL, lines
 from tutor.korean import fill, final_sound, particle
 
@@ -58,29 +59,13 @@ def test_every_korean_message_of_a_recording_reads_right(path):
     assert not bad, "\n".join(f"{ps}: {line}" for line, ps in list(bad.items())[:15]) + f"\n({len(bad)} lines)"
 
 
-def doctors_korean() -> list[str]:
-    """The Korean of every t(english, korean, ...) doctor says, read from its sources."""
-    import ast
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parent.parent / "tutor"
-    out = []
-    for path in (root / "doctor.py", root / "commands" / "doctor.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "t" and len(node.args) >= 2 \
-                    and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
-                out.append(node.args[1].value)
-    return out
-
-
 def test_the_screens_and_doctors_korean_reads_right():
-    """The words of the screens (ui/i18n.py) and of doctor, as templates: their names and fields
-    carry their particles attached and fitting ({res:을}), none placeholder or spaced."""
-    from tutor.ui import i18n
-
-    said = doctors_korean()
-    assert len(said) > 40 and all(re.search("[가-힣]", k) for k in said if not k.startswith("kubeconfig")), said
-    bad = {text: problems(text) for text in (*i18n.KO.values(), *said) if problems(text)}
+    """The words of the screens and of doctor, as templates (tests/said.py reads them from the
+    sources): their names and fields carry their particles attached and fitting ({res:을}), none
+    placeholder or spaced."""
+    said = korean(("tutor/ui", "tutor/doctor.py", "tutor/commands/doctor.py"))
+    assert len(said) > 150 and sum(bool(re.search("[가-힣]", k)) for k in said) > 150, said
+    bad = {text: problems(text) for text in said if problems(text)}
     assert not bad, bad
 
 

@@ -249,7 +249,7 @@ def test_any_damage_never_raises(data):
     for cells in rows.cells.values():
         con.print(*cells)
     # the timeline too: the story is built and drawn without raising (a verdict would hide it)
-    con.print(story_view(story_build(s.store, NS), "en", lambda text, **kw: text.format(**kw), NS))
+    con.print(story_view(story_build(s.store, NS), "en", NS))
     assert not any("could not be told" in d for v in s.verdicts.values() for d in v.details)
 
 

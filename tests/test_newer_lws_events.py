@@ -216,7 +216,6 @@ def test_an_lws_condition_of_an_unknown_type_is_shown_with_its_status():
     """A newer LWS's condition (GangScheduled, say) beside v0.9's Available: the groups pane
     names it with its status, True or not; LWS's own False ones stay the stale leftovers they are."""
     from tutor.ui.panes import groups
-    from tutor.ui.panes.common import english
 
     def conditions(obj: dict) -> dict:
         if o.kind(obj) != "LeaderWorkerSet" or o.name(obj) != "llm":
@@ -228,7 +227,7 @@ def test_an_lws_condition_of_an_unknown_type_is_shown_with_its_status():
         return obj
 
     s = derived(W, conditions)
-    header = groups._lws_header(s.store.get("LeaderWorkerSet", "llm", "infer"), english).plain
+    header = groups._lws_header(s.store.get("LeaderWorkerSet", "llm", "infer"), "en").plain
     assert "GangScheduled=False" in header and "  Partitioned" in header and "  Available" in header, header
     assert "Progressing" not in header  # LWS's own, False: a leftover
     assert check(s, 6).passed

@@ -7,6 +7,8 @@ from tutor.cli import build_parser
 from tutor.commands.demo import demo_app
 from tutor.progress import state_dir
 from tutor.ui.finish_screen import FinishScreen
+from tutor.demo import END_TITLE
+from tutor.words import say
 
 
 async def test_the_demo_passes_every_step_in_order_and_follows_along():
@@ -54,7 +56,7 @@ async def test_a_step_the_learner_chose_holds_while_the_demo_plays_on():
         await settled(pilot, timeout=120)
         assert app.session.progress.current == 1  # the demo's own steps did not overrule the key
         assert sorted(app.session.progress.passed) == list(range(1, 9))  # the recording played on
-        assert any(n.title == app.text("That was the whole lab") for n in app._notifications)
+        assert any(n.title == say(app.lang, *END_TITLE) for n in app._notifications)
 
 
 async def test_the_demo_at_speed_0_is_instant_and_still_passes_every_step():

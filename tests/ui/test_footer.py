@@ -10,17 +10,23 @@ from tests.ui.harness import empty_recording, make_app
 from tests.ui.screen_text import screen_lines
 from tutor.doctor import Finding
 from tutor.ui.messages import DoctorDone
+from tutor.ui.i18n import localised
 
 PROBLEM = Finding("crd", False, "LWS CRD missing", "no leaderworkersets.leaderworkerset.x-k8s.io",
                   ["kubectl apply --server-side -f manifests.yaml"])
 
+
+
+def words(app, action: str) -> str:
+    """A key's words in the footer, in the app's language, as declared with the key."""
+    return localised(next(b for b in app.BINDINGS if b.action == action), app.lang).description
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
 @pytest.mark.parametrize("width", [60, 80, 100, 160])
 @pytest.mark.parametrize("panel", [False, True])
 async def test_the_footer_shows_q_and_help_whole(lang, width, panel, tmp_path):
     app = make_app(empty_recording(tmp_path), lang=lang, state_file=tmp_path / "p.json")
-    quit_key, help_key = f"q {app.text('Quit')}", f"? {app.text('Help')}"
+    quit_key, help_key = f"q {words(app, 'quit')}", f"? {words(app, 'help')}"
     async with app.run_test(size=(width, 20 if width == 60 else 24)) as pilot:
         if panel:
             app.post_message(DoctorDone([PROBLEM]))
@@ -32,6 +38,6 @@ async def test_the_footer_shows_q_and_help_whole(lang, width, panel, tmp_path):
             footer = screen_lines(app)[-1]
             assert quit_key in footer and help_key in footer, (step, footer)
             if panel and width >= 80:
-                assert f"x {app.text('Dismiss')}" in footer, (step, footer)
+                assert f"x {words(app, 'dismiss_doctor')}" in footer, (step, footer)
         if width >= 100:  # room for every key
-            assert app.text("Next") in footer and app.text("Zoom") in footer, footer
+            assert words(app, "next") in footer and words(app, "maximize_pane") in footer, footer

@@ -17,7 +17,7 @@ from tests.ui.screen_text import region_text
 from tests.ui.settle import settled
 from tutor.cluster import objects as o
 from tutor.cluster.events import ObjectEvent
-from tutor.ui.i18n import translate
+from tutor.words import say
 from tutor.ui.panes.groups import GroupsKey, GroupsPane, groups_key, groups_view
 
 NS = "infer"
@@ -45,9 +45,9 @@ def gang_events(store, *pod_names: str, group: str = "orphan-0") -> list[ObjectE
     return [ObjectEvent("MODIFIED", in_gang(store.get("Pod", n, NS), group), store.now) for n in pod_names]
 
 
-def lines(store, t, width: int) -> list[str]:
+def lines(store, lang: str, width: int) -> list[str]:
     console = Console(width=width, record=True, file=io.StringIO())
-    console.print(groups_view(store, NS, t))
+    console.print(groups_view(store, NS, lang))
     return console.export_text().splitlines()
 
 
@@ -62,23 +62,20 @@ def walkthrough(watches_pod_groups: bool = True):
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
 def test_a_groups_gang_and_its_state_in_each_language(lang):
-    def t(text, **kw):
-        return translate(lang, text, **kw)
-
     s = walkthrough()
-    shown = lines(s.store, t, 34)  # the groups pane's width at 80 columns
+    shown = lines(s.store, lang, 34)  # the groups pane's width at 80 columns
     missing = "PodGroup orphan-0 없음" if lang == "ko" else "no PodGroup orphan-0"
     assert any(ln.strip() == missing for ln in shown), shown
     s.store.apply(ObjectEvent("ADDED", pod_group("orphan-0", UNSCHEDULABLE), s.store.now))
-    shown = lines(s.store, t, 34)
+    shown = lines(s.store, lang, 34)
     assert any(ln.strip() == "PodGroup orphan-0 Unschedulable" for ln in shown), shown
     s.store.apply(ObjectEvent("MODIFIED", pod_group("orphan-0", SCHEDULED, rv="2"), s.store.now))
-    assert any(ln.strip() == "PodGroup orphan-0 Scheduled" for ln in lines(s.store, t, 34))
+    assert any(ln.strip() == "PodGroup orphan-0 Scheduled" for ln in lines(s.store, lang, 34))
     s.store.apply(ObjectEvent("MODIFIED", pod_group("orphan-0", rv="3"), s.store.now))
-    assert any(ln.strip() == "PodGroup orphan-0 Pending" for ln in lines(s.store, t, 34))
+    assert any(ln.strip() == "PodGroup orphan-0 Pending" for ln in lines(s.store, lang, 34))
     # the gang line sits under its group's header, and only the gang's group has one
     at = next(i for i, ln in enumerate(shown) if "PodGroup" in ln)
-    assert shown[at - 1].strip() == t("group {g}", g=0) and shown[at + 1].strip().startswith("orphan-0 ")
+    assert shown[at - 1].strip() == say(lang, "group {g}", "그룹 {g}", g=0) and shown[at + 1].strip().startswith("orphan-0 ")
     assert sum("PodGroup" in ln for ln in shown) == 1
 
 
@@ -86,9 +83,9 @@ def test_part_of_a_group_in_a_gang_and_a_state_the_tutor_cannot_see():
     s = state("walkthrough")
     for ev in gang_events(s.store, "orphan-0-1"):  # the worker template alone names it
         s.store.apply(ev)
-    shown = lines(s.store, lambda text, **kw: translate("ko", text, **kw), 60)
+    shown = lines(s.store, "ko", 60)
     assert any(ln.strip() == "PodGroup orphan-0 (상태 모름) (파드 2개 중 1개)" for ln in shown), shown
-    english = [ln.strip() for ln in lines(s.store, lambda text, **kw: translate("en", text, **kw), 60)]
+    english = [ln.strip() for ln in lines(s.store, "en", 60)]
     assert "PodGroup orphan-0 (state not seen) (1 of 2 pods)" in english
 
 
@@ -118,7 +115,7 @@ async def test_the_gang_line_is_whole_in_the_pane_at_80_columns(tmp_path, lang):
         pane = app.query_one(GroupsPane)
         assert pane.display and pane.scrollable_content_region.width <= 34
         width = pane.scrollable_content_region.width
-        at = next(i for i, ln in enumerate(lines(store, app.text, width)) if "PodGroup" in ln)
+        at = next(i for i, ln in enumerate(lines(store, app.lang, width)) if "PodGroup" in ln)
         pane.scroll_to(y=at, animate=False)  # the orphan LWS, between llm and wide
         await pilot.pause(0.3)
         shown = region_text(app, pane.scrollable_content_region).splitlines()

@@ -32,8 +32,7 @@ from tutor.ui.panes import events as events_pane
 from tutor.ui.panes import groups as groups_pane
 from tutor.ui.panes import ledger as ledger_pane
 from tutor.ui.panes import pods as pods_pane
-from tutor.ui.panes.common import english, pod_order
-from tutor.ui.i18n import translate
+from tutor.ui.panes.common import pod_order
 
 NS = "infer"
 GPU = load().gpu_resource
@@ -64,18 +63,18 @@ class Panes:
         self.ledger = ledger_pane.Ledger()
         self.keys = None  # the ledger's last key, and the from-scratch one by value
 
-    def check(self, store, t) -> None:
+    def check(self, store, lang: str = "en") -> None:
         self.rows.update(store, NS)
         assert (self.rows.order, {n: tuple(map(_drawn, c)) for n, c in self.rows.cells.items()}) \
             == _rows_from_scratch(store)
-        assert self.groups.update(store, NS, t) == groups_pane.groups_key(store, NS, t)
+        assert self.groups.update(store, NS, lang) == groups_pane.groups_key(store, NS, lang)
         assert [id(e) for e in self.events.update(store, NS)] == [id(e) for e in events_pane.lesson_events(store, NS)]
         assert self.waiting.key(store, NS) == events_pane.explanations_key(store, NS)
         key = self.ledger.update(store, NS, GPU)
-        assert _segments(self.ledger.view(store, NS, GPU, t)) == _segments(ledger_pane.ledger_view(store, NS, GPU, t))
+        assert _segments(self.ledger.view(store, NS, GPU, lang)) == _segments(ledger_pane.ledger_view(store, NS, GPU, lang))
         about = ("orphan-0", "orphan-0-1", "wide-1")  # a step's pods: their nodes first, a line a node
-        assert _segments(self.ledger.view(store, NS, GPU, t, about, compact=True)) \
-            == _segments(ledger_pane.ledger_view(store, NS, GPU, t, about, compact=True))
+        assert _segments(self.ledger.view(store, NS, GPU, lang, about, compact=True)) \
+            == _segments(ledger_pane.ledger_view(store, NS, GPU, lang, about, compact=True))
         nodes, rows = ledger_pane.ledger_key(store, NS)
         keys = (key, (nodes, sorted(rows)))  # the same rows in another order draw the same
         if self.keys is not None:
@@ -103,7 +102,7 @@ def _replay(name: str, batches, languages=("en",)) -> int:
             s.apply(item)
             i += 1
         lang = next(langs)
-        panes.check(s.store, lambda text, **kw: translate(lang, text, **kw))
+        panes.check(s.store, lang)
         refreshes += 1
     return refreshes
 
@@ -136,15 +135,15 @@ def test_a_reader_that_falls_behind_rebuilds(monkeypatch):
     items = recording("walkthrough").items
     for item in items[:5]:
         s.apply(item)
-    panes.check(s.store, english)
+    panes.check(s.store)
     for item in items[5:120]:
         s.apply(item)
     assert s.store.take_changes(panes.rows).everything
     panes.rows = pods_pane.PodRows()  # the one that just took everything would miss it
-    panes.check(s.store, english)
+    panes.check(s.store)
     for item in items[120:]:
         s.apply(item)
-        panes.check(s.store, english)
+        panes.check(s.store)
 
 
 def _event(i: int, when: str, rv: str = "") -> dict:
@@ -259,10 +258,10 @@ async def test_the_panes_in_the_app_equal_a_rebuild_after_every_item(tmp_path, m
             assert pods.keys() == order
             assert {k: tuple(map(_drawn, pods.cells(k))) for k in order} == cells
             assert pods._widths == _pane_widths(pods)
-            assert groups._drawn_key.last == ("", groups_pane.groups_key(s.store, NS, app.text))
-            want = events_pane.event_blocks(s.store, NS, app.text, s.lang)
+            assert groups._drawn_key.last == ("", groups_pane.groups_key(s.store, NS, app.lang))
+            want = events_pane.event_blocks(s.store, NS, s.lang)
             assert [_drawn(b) for b in events._blocks] == [_drawn(b) for b in want]
             if ledger.display:
-                view = ledger_pane.ledger_view(s.store, NS, GPU, app.text, app.step_pods(), ledger.compact)
+                view = ledger_pane.ledger_view(s.store, NS, GPU, app.lang, app.step_pods(), ledger.compact)
                 assert [_drawn(b) for b in ledger._blocks] == [_drawn(b) for b in getattr(view, "renderables", [view])]
         assert pods.row_count and len(events._blocks) > 10

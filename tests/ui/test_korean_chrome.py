@@ -7,6 +7,7 @@ from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
 from tests.ui.screen_text import screen_lines
 from tests.ui.settle import settled
+from tutor.words import say
 
 
 async def test_the_footer_speaks_korean_and_switches_with_l(tmp_path):
@@ -61,7 +62,8 @@ async def test_a_confirm_dialog_wraps_its_question_in_both_languages(tmp_path):
             app.action_reset_all()
             await pilot.pause(0.3)
             shown = " ".join(line.strip(" │╭╮╰╯─") for line in screen_lines(app))
-            want = question or app.text("Reset all progress? Every pass, revealed hint and prediction is forgotten.")
+            want = question or say(app.lang, "Reset all progress? Every pass, revealed hint and prediction is forgotten.",
+                                       "전체 진행을 초기화할까요? 모든 통과 기록과 힌트, 예측이 지워집니다.")
             assert " ".join(want.split()) in " ".join(shown.split()), shown
 
 

@@ -14,6 +14,7 @@ from tests.ui.screen_text import screen_lines
 from tutor.cluster.events import ShowStep
 from tutor.demo import END_BODY, END_TITLE
 from tutor.ui.widgets.notice_bar import notice_text
+from tutor.words import say
 
 PANES = ("#status", "#doctor", "#steps", "#lesson", "#verdict", "#groups", "#ledger", "#pods", "#events", "Footer")
 
@@ -59,7 +60,7 @@ async def test_the_demos_last_words_cover_no_pane(size, lang, tmp_path):
         app._toast_passed([8])  # two notices at once
         await _laid_out(pilot)
         _assert_on_its_own_line(app)
-        whole = f"{app.text(END_TITLE)}: {app.text(END_BODY)}"
+        whole = f"{say(app.lang, *END_TITLE)}: {say(app.lang, *END_BODY)}"
         if cell_len(whole) > size[0] - 2:  # not on the line whole: whole in the panel
             panel = "".join(screen_lines(app)[r] for r in range(app.query_one("#doctor").region.y,
                                                                  app.query_one("#doctor").region.bottom))

@@ -11,6 +11,7 @@ from tests.ui.harness import empty_recording, make_app
 from tests.ui.screen_text import screen_lines
 from tests.ui.settle import settled
 from tutor.ui.notices import step_ranges
+from tutor.words import say
 
 
 def _notice_line(app) -> str:
@@ -123,7 +124,7 @@ async def test_a_pass_notice_goes_when_the_step_shown_changes(lang, tmp_path):
         app._toast_passed([1])
         app.say("Progress saved again.", timeout=30)  # another notice stays
         await pilot.pause(0.1)
-        passed = app.text("✓ Step {n} passed: recap in the step", n=1)
+        passed = say(app.lang, "✓ Step {n} passed: recap in the step", "✓ {n}단계 통과: 정리는 설명 끝에", n=1)
         assert passed in "\n".join(screen_lines(app))
         await pilot.press("2")
         await pilot.pause(0.1)

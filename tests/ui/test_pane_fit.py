@@ -14,9 +14,9 @@ from tests.ui.screen_text import region_text
 from tests.ui.settle import settled
 from tutor.cluster import objects as o
 from tutor.cluster import resources as res
-from tutor.ui.i18n import translate
+from tutor.words import say
 from tutor.ui.panes.ledger import NodeLedger
-from tutor.ui.panes.pods import POD_COLUMNS, PodList
+from tutor.ui.panes.pods import HEADERS, POD_COLUMNS, PodList
 
 SIZES = [(60, 20), (80, 24), (100, 30), (160, 40)]
 
@@ -33,11 +33,11 @@ async def test_pod_rows_keep_name_and_phase_whole(tmp_path, size, lang, moment, 
         pods = app.query_one(PodList)
         lines = region_text(app, pods.scrollable_content_region).splitlines()
         # the header: whole words, in the learner's language, in the columns' order
-        headers = [translate(lang, h) for h in POD_COLUMNS]
+        headers = [say(lang, *HEADERS[h]) for h in POD_COLUMNS]
         shown = lines[0].split()
         assert shown and all(word in headers for word in shown), (lines[0], headers)
         assert [headers.index(w) for w in shown] == sorted(headers.index(w) for w in shown)
-        assert translate(lang, "pod") in shown and translate(lang, "phase") in shown
+        assert say(lang, *HEADERS["pod"]) in shown and say(lang, *HEADERS["phase"]) in shown
         rows = [k for k in pods.keys()][pods.scroll_offset.y:][:len(lines) - 1]
         assert rows, lines
         for key, line in zip(rows, lines[1:]):

@@ -7,6 +7,7 @@ import pytest
 from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
 from tests.ui.moments import moments, show_moment
+from tutor.words import say
 
 MOMENTS = moments()
 SIZES = [(80, 24), (100, 40), (160, 48)]
@@ -68,7 +69,7 @@ async def _show_the_solution(pilot) -> None:
 
     await _ask_for_the_solution(pilot)
     await pilot.press("y")
-    await heading_in_view(pilot, pilot.app.text("Solution"))
+    await heading_in_view(pilot, say(pilot.app.lang, "Solution", "풀이"))
     await pilot.pause()
 
 

@@ -65,5 +65,5 @@ class ShowStep:
 
     step: int
     t: float
-    title: str = ""
-    body: str = ""
+    title: tuple[str, str] = ("", "")  # a note to toast, as (English, Korean)
+    body: tuple[str, str] = ("", "")  # (English, Korean)

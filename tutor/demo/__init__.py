@@ -21,11 +21,13 @@ def lessons_with_walkthrough() -> list[str]:
                   + [p.stem.removeprefix("walkthrough-") for p in root.glob("walkthrough-*.jsonl")])
 
 
-END_TITLE = "That was the whole lab"
-END_BODY = "Now do it yourself: in the lab VM, run tmux split-window -h lwstutor"
-# What the demo of each lesson ends with (tutor/ui/i18n.py has them in Korean).
+END_TITLE = ("That was the whole lab", "실습 전체를 보셨습니다")
+END_BODY = ("Now do it yourself: in the lab VM, run tmux split-window -h lwstutor",
+            "이제 직접 해 보세요: 실습 VM에서 tmux split-window -h lwstutor를 실행합니다")
+# What the demo of each lesson ends with, in both languages.
 END_BODIES = {"lws": END_BODY,
-              "gang": 'Now do it yourself: in the lab VM, run tmux split-window -h "lwstutor --lesson gang"'}
+              "gang": ('Now do it yourself: in the lab VM, run tmux split-window -h "lwstutor --lesson gang"',
+                       '이제 직접 해 보세요: 실습 VM에서 tmux split-window -h "lwstutor --lesson gang" 명령을 실행합니다')}
 
 
 def replay_speed(speed: float) -> float:

@@ -17,7 +17,6 @@ from rich.cells import cell_len
 from textual import events, on
 from textual.actions import parse as parse_action
 from textual.app import App, ComposeResult
-from textual.binding import Binding
 from textual.notifications import Notification, SeverityLevel
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, OptionList
@@ -28,7 +27,7 @@ from tutor.cluster import kinds
 from tutor.cluster.events import Conn, ShowStep
 from tutor.session import Session
 from tutor.ui.commands import TutorCommands, open_palette, system_commands
-from tutor.ui.i18n import localise_bindings, localised, translate
+from tutor.ui.i18n import keyed, localise_bindings, localised
 from tutor.ui.inbox import Inbox
 from tutor.ui.messages import DoctorDone, SourceReady
 from tutor.ui.notices import step_ranges
@@ -50,7 +49,8 @@ from tutor.ui.widgets.lesson_pane import LessonPane
 from tutor.ui.widgets.notice_bar import NoticeBar, notice_text
 from tutor.ui.widgets.status_bar import StatusBar
 from tutor.ui.widgets.step_list import StepList, step_strip
-from tutor.ui.widgets.verdict_box import STYLE as STATUS_WORDS, VerdictBox
+from tutor.ui.widgets.verdict_box import STATUS_WORDS, VerdictBox
+from tutor.words import say
 
 TALL_ROWS = 32  # from this many rows the step list shows; below, a strip in the lesson's border
 NOTICE_SECONDS = 6  # a notice takes a row from the panes while it shows: it goes soon, or at esc
@@ -113,32 +113,42 @@ class TutorApp(ConfirmedActions, App):
     action_predict = open_predict  # w: the step's questions in a modal (tutor/ui/predict.py)
 
     BINDINGS = [
-        Binding("n,right", "next", "Next", tooltip="Next step", key_display="n/→"),
-        Binding("p,left", "prev", "Prev", tooltip="Previous step", key_display="p/←"),
-        Binding("h", "hint", "Hint", tooltip="Reveal the next hint"),
-        Binding("s", "solution", "Solution",
-                tooltip="Show the step's solution, the whole answer (asks first until the step passes)"),
-        Binding("r", "recheck", "Re-check", tooltip="Run the checkers now"),
-        Binding("l", "toggle_lang", "ko/en", tooltip="Switch the language live"),
-        Binding("t", "timeline", "Timeline", show=False, tooltip="What happened, in order, per LWS group"),
-        Binding("w", "predict", "Predict", show=False, tooltip="Predict what your cluster will do, before it does"),
-        Binding("f", "finish", "The end", show=False,
-                tooltip="What you did and what comes next (once every step passed)"),
-        Binding("z", "maximize_pane", "Zoom", tooltip="Maximise the focused pane (again or esc to restore)"),
-        Binding("question_mark", "help", "Help", key_display="?", tooltip="All keys"),
-        Binding("x", "dismiss_doctor", "Dismiss", tooltip="Hide the lab check panel"),
-        Binding("g", "toggle_ledger", "Nodes/Groups", show=False,
-                tooltip="Switch the groups pane and the node ledger (GPUs, taints; shown on the steps about placement)"),
-        Binding("q", "quit", "Quit", tooltip="Quit (progress is saved)"),
+        keyed("n,right", "next", ("Next", "다음"), ("Next step", "다음 단계"), key_display="n/→"),
+        keyed("p,left", "prev", ("Prev", "이전"), ("Previous step", "이전 단계"), key_display="p/←"),
+        keyed("h", "hint", ("Hint", "힌트"), ("Reveal the next hint", "다음 힌트 보기")),
+        keyed("s", "solution", ("Solution", "풀이"),
+              ("Show the step's solution, the whole answer (asks first until the step passes)",
+               "이 단계의 풀이, 곧 답 전체 보기(통과하기 전에는 먼저 묻습니다)")),
+        keyed("r", "recheck", ("Re-check", "재검사"), ("Run the checkers now", "지금 다시 검사")),
+        keyed("l", "toggle_lang", ("ko/en", "ko/en"), ("Switch the language live", "언어를 바로 바꾸기")),
+        keyed("t", "timeline", ("Timeline", "타임라인"), ("What happened, in order, per LWS group",
+                                                      "LWS 그룹마다 일어난 일을 순서대로"),
+              show=False),
+        keyed("w", "predict", ("Predict", "예측"),
+              ("Predict what your cluster will do, before it does", "클러스터가 할 일을 먼저 예측하기"), show=False),
+        keyed("f", "finish", ("The end", "마무리"),
+              ("What you did and what comes next (once every step passed)", "해낸 일과 다음 모듈(모든 단계를 통과한 뒤)"),
+              show=False),
+        keyed("z", "maximize_pane", ("Zoom", "확대"),
+              ("Maximise the focused pane (again or esc to restore)", "선택한 창을 크게 보기(다시 누르거나 esc로 되돌림)")),
+        keyed("question_mark", "help", ("Help", "도움말"), ("All keys", "모든 키"), key_display="?"),
+        keyed("x", "dismiss_doctor", ("Dismiss", "닫기"), ("Hide the lab check panel", "실습 점검 창 숨기기")),
+        keyed("g", "toggle_ledger", ("Nodes/Groups", "노드/그룹"),
+              ("Switch the groups pane and the node ledger (GPUs, taints; shown on the steps about placement)",
+               "그룹 창과 노드 장부를 바꿔 보기(GPU, 테인트. 배치를 다루는 단계에서 먼저 보임)"), show=False),
+        keyed("q", "quit", ("Quit", "종료"), ("Quit (progress is saved)", "종료(진행 상황은 저장됨)")),
         # A terminal user's reflex; Textual 8 binds it to copy and a "press ctrl+q" notice instead.
         # Priority: before the screen's and an input's copy (copy_or_quit copies a selection first).
-        Binding("ctrl+c", "copy_or_quit", "Quit", show=False, priority=True,
-                tooltip="Quit, as q does (text selected with the mouse is copied first)"),
-        Binding("tab", "focus_next", "Next pane", show=False, tooltip="Cycle the panes"),
-        Binding("shift+tab", "focus_previous", "Previous pane", show=False),
-        Binding("escape", "minimize", "Restore", show=False, tooltip="Restore a zoomed pane and close the notices"),
+        keyed("ctrl+c", "copy_or_quit", ("Quit", "종료"),
+              ("Quit, as q does (text selected with the mouse is copied first)",
+               "q처럼 종료(마우스로 고른 글자가 있으면 먼저 복사)"),
+              show=False, priority=True),
+        keyed("tab", "focus_next", ("Next pane", "다음 창"), ("Cycle the panes", "창 사이를 돌기"), show=False),
+        keyed("shift+tab", "focus_previous", ("Previous pane", "이전 창"), show=False),
+        keyed("escape", "minimize", ("Restore", "되돌리기"),
+              ("Restore a zoomed pane and close the notices", "확대한 창을 되돌리고 알림 닫기"), show=False),
         # the digit keys go to a step; check_action turns off those past the lesson's last step
-        *(Binding(str(i), f"goto({i})", f"Step {i}", show=False) for i in range(1, 10)),
+        *(keyed(str(i), f"goto({i})", (f"Step {i}", f"{i}단계"), show=False) for i in range(1, 10)),
     ]
 
     def __init__(self, session: Session, *, context: str = "", replay: bool = False,
@@ -211,9 +221,10 @@ class TutorApp(ConfirmedActions, App):
         self._gc.first_frame()  # start-up held collections back until the first frame (run_tui)
 
     def _set_titles(self) -> None:
-        for wid, title in (("steps", "Steps"), ("groups", "Groups"), ("ledger", "Nodes · GPU"), ("pods", "Pods"),
-                           ("events", "Events")):
-            self.query_one(f"#{wid}").border_title = self.text(title)
+        for wid, title in (("steps", ("Steps", "단계")), ("groups", ("Groups", "그룹")),
+                           ("ledger", ("Nodes · GPU", "노드 · GPU")), ("pods", ("Pods", "파드")),
+                           ("events", ("Events", "이벤트"))):
+            self.query_one(f"#{wid}").border_title = say(self.lang, *title)
 
     # --- sources -----------------------------------------------------------------------------
     @property
@@ -244,7 +255,8 @@ class TutorApp(ConfirmedActions, App):
         if self.pump.stuck(self.inbox.waiting, PUMP_STUCK_S):
             self.pump.unstick()
             self.log.warning(f"refresh pump unstuck ({self.pump.unstuck})")
-            self.say(self.text("The screen had stopped following the cluster; it is current again."),
+            self.say(say(self.lang, "The screen had stopped following the cluster; it is current again.",
+                                    "화면이 클러스터를 따라가지 못하고 멈춰 있었습니다. 지금은 최신 상태입니다."),
                      severity="warning")
         LoopCall(self, PUMP_CHECK_S, self._watch_pump)
 
@@ -301,11 +313,12 @@ class TutorApp(ConfirmedActions, App):
         self._paced = True
         if not self._steered:
             self._go(item.step)
-        elif item.step != self.session.progress.current and not item.title:
-            self.say(self.text("The demo plays step {n} now; you stay on the step you chose.", n=item.step),
+        elif item.step != self.session.progress.current and not item.title[0]:
+            self.say(say(self.lang, "The demo plays step {n} now; you stay on the step you chose.",
+                                    "데모는 지금 {n}단계를 재생합니다. 화면은 고른 단계에 그대로 있습니다.", n=item.step),
                      timeout=4)
-        if item.title:
-            self.say(self.text(item.body), title=self.text(item.title), timeout=8)
+        if item.title[0]:
+            self.say(say(self.lang, *item.body), title=say(self.lang, *item.title), timeout=8)
             self._open_finish()
 
     # --- checking and drawing ----------------------------------------------------------------
@@ -345,11 +358,12 @@ class TutorApp(ConfirmedActions, App):
         steps += [n for n in newly if n not in steps]
         self._pass_steps = steps
         if steps == [self.session.progress.current] and self.solution_key():  # s shows its solution now
-            line = self.text("✓ Step {n} passed: recap in the step · s compares with the solution", n=steps[0])
+            line = say(self.lang, "✓ Step {n} passed: recap in the step · s compares with the solution",
+                                  "✓ {n}단계 통과: 정리는 설명 끝에 · s로 풀이와 비교", n=steps[0])
         elif len(steps) == 1:
-            line = self.text("✓ Step {n} passed: recap in the step", n=steps[0])
+            line = say(self.lang, "✓ Step {n} passed: recap in the step", "✓ {n}단계 통과: 정리는 설명 끝에", n=steps[0])
         else:
-            line = self.text("✓ Steps {ns} passed", ns=step_ranges(steps))
+            line = say(self.lang, "✓ Steps {ns} passed", "✓ {ns}단계 통과", ns=step_ranges(steps))
         self._pass_notice = self.say(line, timeout=PASS_NOTICE_SECONDS)
         if not self._paced:  # the demo opens it at its end, after the last recap's pause
             self._open_finish()
@@ -374,8 +388,9 @@ class TutorApp(ConfirmedActions, App):
     def action_finish(self) -> None:
         if not finished(self.session):
             s = self.session
-            self.say(self.text("The end shows once every step passed: {k} of {n} so far.",
-                               k=len(s.progress.passed), n=len(s.lesson.steps)), timeout=4)
+            self.say(say(self.lang, "The end shows once every step passed: {k} of {n} so far.",
+                                    "마무리는 모든 단계를 통과하면 볼 수 있습니다. 지금까지 {n}단계 중 {k}단계를 통과했습니다.",
+                                    k=len(s.progress.passed), n=len(s.lesson.steps)), timeout=4)
         elif not isinstance(self.screen, FinishScreen):
             self.push_screen(FinishScreen())
 
@@ -395,7 +410,7 @@ class TutorApp(ConfirmedActions, App):
         whole = notice_text(notice)
         if detail or ((severity != "information" or title) and cell_len(whole) > self.size.width - 2):
             self.query_one(DoctorPanel).note(" ".join(p for p in (whole, detail) if p),
-                                             self.text("Notices"), self.text("x hides this"))
+                                             say(self.lang, "Notices", "알림"), say(self.lang, "x hides this", "x로 숨기기"))
             self._fit_footer()
         # What App.notify does once its message comes round, done now: a pass in the same turn
         # finds this notice up (_toast_passed) and joins it instead of losing it.
@@ -419,8 +434,10 @@ class TutorApp(ConfirmedActions, App):
             self._notice_timer = self.set_timer(max(0.05, due + 0.05), self._refresh_notifications,
                                                 name="notices")
 
-    def text(self, en: str, **kw) -> str:
-        return translate(self.session.lang, en, **kw)
+    @property
+    def lang(self) -> str:
+        """The learner's language now ("ko" or "en"): every word on the screen is said in it."""
+        return self.session.lang
 
     def step_mark(self, n: int) -> str:
         if n in self.session.progress.passed:
@@ -440,12 +457,13 @@ class TutorApp(ConfirmedActions, App):
             parts.append(f"### {self.hint_heading(n, i)}\n\n{hint}")
         parts.append(self.solution_markdown(n))
         if n in s.progress.passed and text.recap:
-            parts.append(f"### {self.text('What you just saw')}\n\n{text.recap}"
+            parts.append(f"### {say(self.lang, 'What you just saw', '방금 본 것')}\n\n{text.recap}"
                          + recap_markdown(s.store, s.lesson.namespace, s.lesson.step(n), s.lang) + recap(self, n))
         return s.lesson.in_workdir("\n\n".join(p for p in parts if p), s.workspace.workdir)
 
     def hint_heading(self, step: int, i: int) -> str:
-        return self.text("Hint {i} of {n}", i=i, n=len(self.session.lesson.step(step).text(self.session.lang).hints))
+        hints = self.session.lesson.step(step).text(self.lang).hints
+        return say(self.lang, "Hint {i} of {n}", "힌트 {i}/{n}", i=i, n=len(hints))
 
     def redraw_lesson(self) -> None:
         s = self.session
@@ -475,10 +493,11 @@ class TutorApp(ConfirmedActions, App):
         n = self.query_one(LessonPane).step or s.progress.current
         self._draw_step_strip(n)
         self.query_one(VerdictBox).show(s.verdicts.get(n), n in s.progress.passed,
-                                        {"checking": self.text("checking…"), "passed": self.text("passed"),
-                                         "now": self.text("now"), "title": self.text("Verdict"),
-                                         "more": self.text("↓ more"),
-                                         **{word: self.text(word) for word, _ in STATUS_WORDS.values()}})
+                                        {"checking": say(self.lang, "checking…", "확인 중…"),
+                                         "passed": say(self.lang, "passed", "통과함"), "now": say(self.lang, "now", "지금"),
+                                         "title": say(self.lang, "Verdict", "판정"),
+                                         "more": say(self.lang, "↓ more", "↓ 더 있음"),
+                                         **{status.name: say(self.lang, *words) for status, words in STATUS_WORDS.items()}})
 
     def _draw_step_strip(self, current: int | None = None) -> None:
         """On a short terminal the step list has no room: the steps and their marks go on one line
@@ -505,10 +524,11 @@ class TutorApp(ConfirmedActions, App):
             return
         self._save_error_shown = err
         if err:
-            self.say(self.text("Progress not saved to {path}: {err}. It is kept while lwstutor runs.",
-                               err=err, path=self.session.progress.path), severity="warning", timeout=15)
+            self.say(say(self.lang, "Progress not saved to {path}: {err}. It is kept while lwstutor runs.",
+                                    "진행 상황을 {path}에 저장하지 못했습니다: {err}. lwstutor가 실행되는 동안에는 유지됩니다.",
+                                    err=err, path=self.session.progress.path), severity="warning", timeout=15)
         else:
-            self.say(self.text("Progress saved again."), timeout=4)
+            self.say(say(self.lang, "Progress saved again.", "진행 상황을 다시 저장했습니다."), timeout=4)
 
     def redraw_live(self) -> None:
         for _ in self._redraw_panes():
@@ -527,7 +547,7 @@ class TutorApp(ConfirmedActions, App):
         # Each pane redraws only when what it shows may have changed (tutor/ui/panes/), and notes
         # what it drew from once drawn: a redraw dropped between two panes (or half-way through
         # the events) leaves no pane marked as drawn that was not.
-        data = LiveData(s.store, s.lesson.namespace, s.lesson.gpu_resource, s.lang, self.text, self._unavailable,
+        data = LiveData(s.store, s.lesson.namespace, s.lesson.gpu_resource, s.lang, self._unavailable,
                         self.step_pods())
         for pane in (groups, ledger, self.query_one(PodList), self.query_one(EventList)):
             yield from pane.redraw(data)
@@ -536,7 +556,7 @@ class TutorApp(ConfirmedActions, App):
 
     def redraw_timeline(self) -> None:
         if isinstance(self.screen, TimelineScreen):  # built only while shown
-            self.screen.show(self.session.store, self.session.lesson.namespace, self.session.lang, self.text)
+            self.screen.show(self.session.store, self.session.lesson.namespace, self.lang)
 
     def step_pods(self) -> tuple[str, ...]:
         """The pods and nodes the current step is about: the pods its checker reads by name, and
@@ -565,8 +585,10 @@ class TutorApp(ConfirmedActions, App):
         if st is None:
             return ""
         if st.state is Conn.FORBIDDEN:
-            return self.text("no access to {res} (forbidden by RBAC); the other panes stay live. "
-                             "lwstutor doctor lists what is missing.", res=resource)
+            return say(self.lang, "no access to {res} (forbidden by RBAC); the other panes stay live. "
+                                  "lwstutor doctor lists what is missing.",
+                                  "{res:을} 읽을 권한이 없습니다(RBAC 거부). 다른 창은 계속 갱신됩니다. 빠진 권한은 lwstutor "
+                                  "doctor가 알려 줍니다.", res=resource)
         row = kinds.named(resource)
         if st.state is Conn.CRD_MISSING and row is not None and row.may_be_absent:  # no CRD, or its group not served
             return row.absent(self.session.lang)
@@ -647,9 +669,10 @@ class TutorApp(ConfirmedActions, App):
             shown = s.progress.hints[cur]
             await self.query_one(LessonPane).scroll_to_heading_when_drawn(self.hint_heading(cur, shown))
         elif self.solution_key():
-            self.say(self.text("No more hints for this step: s shows its solution (it asks first)."), timeout=4)
+            self.say(say(self.lang, "No more hints for this step: s shows its solution (it asks first).",
+                                    "이 단계의 힌트를 모두 보았습니다. 풀이는 s 키로 봅니다(먼저 묻습니다)."), timeout=4)
         else:
-            self.say(self.text("No more hints for this step."), timeout=3)
+            self.say(say(self.lang, "No more hints for this step.", "이 단계의 힌트를 모두 보았습니다."), timeout=3)
 
     def action_recheck(self) -> None:
         self.recheck()
@@ -709,8 +732,9 @@ class TutorApp(ConfirmedActions, App):
     def _doctor_done(self, message: DoctorDone) -> None:
         if self.closing:
             return
-        if self.query_one(DoctorPanel).show(message.findings, self.text("Lab check"),
-                                            self.text("x hides this · lwstutor doctor prints it again")):
+        if self.query_one(DoctorPanel).show(message.findings, say(self.lang, "Lab check", "실습 환경 점검"),
+                                            say(self.lang, "x hides this · lwstutor doctor prints it again",
+                                                           "x로 숨기기 · lwstutor doctor로 다시 보기")):
             self._fit_footer()
 
     def action_dismiss_doctor(self) -> None:
@@ -730,7 +754,8 @@ class TutorApp(ConfirmedActions, App):
         if selected:
             self.copy_to_clipboard(selected)
             self.screen.clear_selection()
-            self.say(self.text("Copied. ctrl+c again quits."), timeout=3)
+            self.say(say(self.lang, "Copied. ctrl+c again quits.",
+                                    "복사했습니다. ctrl+c를 한 번 더 누르면 끝납니다."), timeout=3)
             return
         await self.run_action("quit")
 
@@ -738,10 +763,11 @@ class TutorApp(ConfirmedActions, App):
         # Only the keys that do something here: no digit past the lesson's last step (a key
         # that is dimmed, as h with no hint left, is listed: it works again later).
         keys = [b for b in self.BINDINGS if self.check_action(*parse_action(b.action)[1:]) is not False]
-        keys.append(Binding("ctrl+p", "command_palette", "Command palette"))
+        keys.append(keyed("ctrl+p", "command_palette", ("Command palette", "명령 팔레트")))
         self.push_screen(HelpScreen([localised(b, self.session.lang) for b in keys],
-                                    self.text("Keys"),
-                                    self.text("The tutor only reads: your cluster and your files are never changed.")))
+                                    say(self.lang, "Keys", "키"),
+                                    say(self.lang, "The tutor only reads: your cluster and your files are never changed.",
+                                                   "튜터는 읽기만 합니다. 클러스터와 파일은 절대 바꾸지 않습니다.")))
 
     @on(OptionList.OptionSelected, "#steps")
     def _step_chosen(self, event: OptionList.OptionSelected) -> None:
@@ -756,16 +782,18 @@ class TutorApp(ConfirmedActions, App):
     def _screenshot_saved(self, event: events.DeliveryComplete) -> None:
         if event.name == "screenshot":
             event.prevent_default()  # Textual's own notice is in English
-            self.say(self.text("Screenshot saved: {path}", path=shown_path(event.path) if event.path else ""))
+            self.say(say(self.lang, "Screenshot saved: {path}", "스크린샷 저장: {path}",
+                         path=shown_path(event.path) if event.path else ""))
 
     @on(events.DeliveryFailed)
     def _screenshot_failed(self, event: events.DeliveryFailed) -> None:
         if event.name == "screenshot":
             event.prevent_default()
-            self.say(self.text("Screenshot not saved: {err}", err=brief_error(event.exception)), severity="error")
+            self.say(say(self.lang, "Screenshot not saved: {err}", "스크린샷을 저장하지 못했습니다: {err}",
+                         err=brief_error(event.exception)), severity="error")
 
     def action_command_palette(self) -> None:
         open_palette(self)
 
     def get_system_commands(self, screen):
-        yield from system_commands(self, super().get_system_commands(screen))
+        yield from system_commands(self, screen)

@@ -12,31 +12,45 @@ from textual.command import CommandList, CommandPalette, DiscoveryHit, Hit, Hits
 from textual.widgets.option_list import Option
 
 from tutor.ui.screens import ClosesItself
+from tutor.words import say
 
 
 class TutorCommands(Provider):
     def _commands(self):
         app = self.app
-        lesson = app.session.lesson
-        lang = app.session.lang
-        t = app.text
-        for step in lesson.steps:
-            yield (t("Go to step {n}: {title}", n=step.number, title=step.title(lang)),
-                   partial(app.action_goto, step.number), t("Jump to this step"))
-        yield t("Reveal the next hint"), app.action_hint, t("Show one more hint for this step")
+        lang = app.lang
+        for step in app.session.lesson.steps:
+            yield (say(lang, "Go to step {n}: {title}", "{n}단계로 가기: {title}", n=step.number, title=step.title(lang)),
+                   partial(app.action_goto, step.number), say(lang, "Jump to this step", "이 단계로 이동"))
         compare = app.session.progress.current in app.session.progress.passed
-        yield (t("Show the solution…"), app.action_solution,
-               t("The whole answer, to compare with yours (the step passed: it does not ask)") if compare
-               else t("The whole answer to this step (asks first; progress notes it)"))
-        yield t("Re-check now"), app.action_recheck, t("Run the checkers again")
-        yield t("Show the timeline"), app.action_timeline, t("What happened, in order, per LWS group (key t)")
-        yield t("Show the end of the lesson"), app.action_finish, t("What you did and what comes next (key f)")
-        yield t("Predict, then see…"), app.action_predict, t("Answer the step's question before your cluster acts (key w)")
-        yield (t("Show the node ledger / the groups"), app.action_toggle_ledger,
-               t("GPUs, taints and Ready per node, in the groups pane's place"))
-        yield t("Switch language (ko/en)"), app.action_toggle_lang, t("Lesson and messages in the other language")
-        yield t("Reset this step…"), app.action_reset_step, t("Forget this step's pass, hints and predictions (asks first)")
-        yield t("Reset all progress…"), app.action_reset_all, t("Forget every pass, hint and prediction (asks first)")
+        entries = [
+            (("Reveal the next hint", "다음 힌트 보기"), app.action_hint,
+             ("Show one more hint for this step", "이 단계의 힌트를 하나 더 보여 줍니다")),
+            (("Show the solution…", "풀이 보기…"), app.action_solution,
+             ("The whole answer, to compare with yours (the step passed: it does not ask)",
+              "답 전체를 내 답과 비교합니다(통과한 단계라 묻지 않습니다)") if compare
+             else ("The whole answer to this step (asks first; progress notes it)",
+                   "이 단계의 답 전체(먼저 묻고, 본 것은 기록에 남습니다)")),
+            (("Re-check now", "지금 다시 확인"), app.action_recheck, ("Run the checkers again", "검사를 다시 돌립니다")),
+            (("Show the timeline", "타임라인 보기"), app.action_timeline,
+             ("What happened, in order, per LWS group (key t)", "LWS 그룹마다 일어난 일을 순서대로(t 키)")),
+            (("Show the end of the lesson", "실습 마무리 보기"), app.action_finish,
+             ("What you did and what comes next (key f)", "해낸 일과 다음 모듈(f 키)")),
+            (("Predict, then see…", "예측하고 확인하기…"), app.action_predict,
+             ("Answer the step's question before your cluster acts (key w)",
+              "클러스터가 움직이기 전에 단계의 질문에 답합니다(w 키)")),
+            (("Show the node ledger / the groups", "노드 장부 / 그룹 보기"), app.action_toggle_ledger,
+             ("GPUs, taints and Ready per node, in the groups pane's place", "노드마다 GPU, 테인트, Ready를 그룹 창 자리에")),
+            (("Switch language (ko/en)", "언어 바꾸기 (ko/en)"), app.action_toggle_lang,
+             ("Lesson and messages in the other language", "설명과 메시지를 다른 언어로")),
+            (("Reset this step…", "이 단계 초기화…"), app.action_reset_step,
+             ("Forget this step's pass, hints and predictions (asks first)",
+              "이 단계의 통과 기록과 힌트, 예측을 지웁니다(먼저 묻습니다)")),
+            (("Reset all progress…", "전체 진행 초기화…"), app.action_reset_all,
+             ("Forget every pass, hint and prediction (asks first)", "모든 통과 기록과 힌트, 예측을 지웁니다(먼저 묻습니다)")),
+        ]
+        for title, action, help_words in entries:
+            yield say(lang, *title), action, say(lang, *help_words)
 
     async def discover(self) -> Hits:
         for name, fn, help_text in self._commands():
@@ -103,11 +117,34 @@ class Palette(ClosesItself, CommandPalette):
 def open_palette(app) -> None:
     """The palette (ctrl+p), in the learner's language."""
     if app.use_command_palette and not CommandPalette.is_open(app):
-        app.push_screen(Palette(app.text("Search for commands…"), app.text("No matches found")))
+        app.push_screen(Palette(say(app.lang, "Search for commands…", "명령 찾기…"), say(app.lang, "No matches found",
+                                                                                "맞는 명령이 없습니다")))
 
 
-def system_commands(app, textuals):
-    """Textual's own palette entries (`textuals`) and ours, in the learner's language."""
-    for cmd in textuals:
-        yield cmd._replace(title=app.text(cmd.title), help=app.text(cmd.help))
-    yield SystemCommand(app.text("Help: keys"), app.text("Show every key"), app.action_help)
+def system_commands(app, screen):
+    """Textual's own palette entries, said in the learner's language, and ours (the same entries
+    App.get_system_commands gives, in the same order)."""
+    lang = app.lang
+    yield SystemCommand(say(lang, "Theme", "테마"), say(lang, "Change the current theme", "화면 테마 바꾸기"),
+                        app.action_change_theme)
+    yield SystemCommand(say(lang, "Quit", "종료"), say(lang, "Quit the application as soon as possible", "바로 종료하기"),
+                        app.action_quit)
+    if screen.query("HelpPanel"):
+        yield SystemCommand(say(lang, "Keys", "키"), say(lang, "Hide the keys and widget help panel",
+                                                              "키와 위젯 도움말 창 숨기기"),
+                            app.action_hide_help_panel)
+    else:
+        yield SystemCommand(say(lang, "Keys", "키"),
+                            say(lang, "Show help for the focused widget and a summary of available keys",
+                                "선택한 창의 도움말과 쓸 수 있는 키 보기"), app.action_show_help_panel)
+    if screen.maximized is not None:
+        yield SystemCommand(say(lang, "Minimize", "되돌리기"),
+                            say(lang, "Minimize the widget and restore to normal size", "확대한 창을 원래 크기로"),
+                            screen.action_minimize)
+    elif screen.focused is not None and screen.focused.allow_maximize:
+        yield SystemCommand(say(lang, "Maximize", "확대"), say(lang, "Maximize the focused widget", "선택한 창을 크게 보기"),
+                            screen.action_maximize)
+    yield SystemCommand(say(lang, "Screenshot", "스크린샷"),
+                        say(lang, "Save an SVG 'screenshot' of the current screen", "지금 화면을 SVG로 저장"),
+                        lambda: app.set_timer(0.1, app.deliver_screenshot))
+    yield SystemCommand(say(lang, "Help: keys", "도움말: 키"), say(lang, "Show every key", "모든 키 보기"), app.action_help)

@@ -17,6 +17,7 @@ from tutor.ui.footer_fit import PRIORITY, fit_footer
 from tutor.ui.screens import ConfirmScreen
 from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.ui.widgets.lesson_pane import LessonPane
+from tutor.words import say
 
 
 class ConfirmedActions:
@@ -37,7 +38,7 @@ class ConfirmedActions:
         text = self.solution_text(n)
         if not text or n not in self.session.progress.solutions:
             return ""
-        return f"### {self.text('Solution')}\n\n{text}"
+        return f"### {say(self.lang, 'Solution', '풀이')}\n\n{text}"
 
     def footer_keys(self) -> None:
         """The footer's keys for this step and width (tutor/ui/footer_fit.py): h while the step
@@ -58,44 +59,56 @@ class ConfirmedActions:
         s = self.session
         n = s.progress.current
         if not self.solution_text(n):
-            self.say(self.text("Step {n} has no solution to show.", n=n), timeout=3)
+            self.say(say(self.lang, "Step {n} has no solution to show.", "{n}단계에는 보여 줄 풀이가 없습니다.", n=n), timeout=3)
             return
         if n not in s.progress.solutions and n not in s.progress.passed:  # passed: nothing to give away
             total = len(s.lesson.step(n).text(s.lang).hints)
             left = total - s.progress.hints.get(n, 0)
-            question = self.text("Show the solution to step {n}? It is the whole answer. Progress notes that "
-                                 "you saw it, and a pass after it is marked so, in check --json too.", n=n)
+            question = say(self.lang, "Show the solution to step {n}? It is the whole answer. Progress notes that "
+                                      "you saw it, and a pass after it is marked so, in check --json too.",
+                                      "{n}단계의 풀이를 볼까요? 풀이는 답 전체입니다. 풀이를 본 사실이 진행 기록에 남고, 그 "
+                                      "뒤의 통과는 check --json에서도 풀이를 본 뒤의 통과로 나옵니다.", n=n)
             if left == total:
-                question += " " + self.text("None of its {total} hints is shown yet (h).", total=total)
+                question += " " + say(self.lang, "None of its {total} hints is shown yet (h).",
+                                                 "힌트 {total}개를 아직 하나도 보지 않았습니다(h).", total=total)
             elif left > 0:
-                question += " " + self.text("{left} of its {total} hints are not shown yet (h).",
-                                            left=left, total=total)
-            if not await self.push_screen_wait(ConfirmScreen(question, self.text("Yes"), self.text("No"))):
+                question += " " + say(self.lang, "{left} of its {total} hints are not shown yet (h).",
+                                                 "힌트 {total}개 중 {left}개가 아직 남아 있습니다(h).",
+                                                 left=left, total=total)
+            if not await self.push_screen_wait(ConfirmScreen(question, *self.yes_no())):
                 return
         if n not in s.progress.solutions:
             s.progress.show_solution(n)
             self.redraw_lesson()
         if s.progress.current == n:  # shown now, or already (the palette): bring it into view
-            await self.query_one(LessonPane).scroll_to_heading_when_drawn(self.text("Solution"))
+            await self.query_one(LessonPane).scroll_to_heading_when_drawn(say(self.lang, "Solution", "풀이"))
+
+    def yes_no(self) -> tuple[str, str]:
+        """The answers a question asked before a change takes (ConfirmScreen's y and n)."""
+        return say(self.lang, "Yes", "예"), say(self.lang, "No", "아니요")
 
     # --- resets ------------------------------------------------------------------------------
     @work
     async def action_reset_step(self) -> None:
         n = self.session.progress.current
-        question = self.text("Reset step {n}? Its pass, revealed hints and predictions are forgotten.", n=n)
+        question = say(self.lang, "Reset step {n}? Its pass, revealed hints and predictions are forgotten.",
+                                  "{n}단계를 초기화할까요? 통과 기록과 열어 본 힌트, 예측이 지워집니다.", n=n)
         if n in self.session.progress.solutions:
-            question += " " + self.text("Its solution stays shown: it was seen.")
-        if await self.push_screen_wait(ConfirmScreen(question, self.text("Yes"), self.text("No"))):
+            question += " " + say(self.lang, "Its solution stays shown: it was seen.",
+                                             "풀이는 이미 본 것이라 그대로 남습니다.")
+        if await self.push_screen_wait(ConfirmScreen(question, *self.yes_no())):
             self.session.progress.reset(n)
             self._finish_opened = False  # passing it again finishes the lesson again
             self.recheck()
 
     @work
     async def action_reset_all(self) -> None:
-        question = self.text("Reset all progress? Every pass, revealed hint and prediction is forgotten.")
+        question = say(self.lang, "Reset all progress? Every pass, revealed hint and prediction is forgotten.",
+                                  "전체 진행을 초기화할까요? 모든 통과 기록과 힌트, 예측이 지워집니다.")
         if self.session.progress.solutions:
-            question += " " + self.text("Solutions already shown stay shown.")
-        if await self.push_screen_wait(ConfirmScreen(question, self.text("Yes"), self.text("No"))):
+            question += " " + say(self.lang, "Solutions already shown stay shown.",
+                                             "이미 본 풀이는 그대로 남습니다.")
+        if await self.push_screen_wait(ConfirmScreen(question, *self.yes_no())):
             self.session.progress.reset()
             self._finish_opened = False
             self.recheck()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
@@ -16,6 +15,7 @@ from textual.widgets import Static
 from tutor.lesson.loader import available
 from tutor.words import say
 from tutor.ui.screens import ClosesItself
+from tutor.ui.i18n import keyed
 
 
 def finished(session) -> bool:
@@ -61,9 +61,9 @@ def finish_rows(session) -> list[tuple[str, Text]]:
 
 
 class FinishScreen(ClosesItself, ModalScreen[None]):
-    BINDINGS = [Binding("escape,f", "dismiss", "Close", show=False),
-                Binding("l", "app.toggle_lang", "ko/en", show=False),  # the app's keys stop at a modal
-                Binding("q", "app.quit", "Quit", show=False)]  # the footer under it still says q quits
+    BINDINGS = [keyed("escape,f", "dismiss", ("Close", "닫기"), show=False),
+                keyed("l", "app.toggle_lang", ("ko/en", "ko/en"), show=False),  # the app's keys stop at a modal
+                keyed("q", "app.quit", ("Quit", "종료"), show=False)]  # the footer under it still says q quits
 
     def compose(self) -> ComposeResult:
         yield VerticalScroll(id="finish")

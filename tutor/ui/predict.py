@@ -14,7 +14,6 @@ from typing import Callable
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
@@ -22,13 +21,15 @@ from textual.widgets.option_list import Option
 
 from tutor.lesson.loader import Question
 from tutor.ui.screens import ClosesItself
+from tutor.ui.i18n import keyed
+from tutor.words import say
 
 
 class PredictScreen(ClosesItself, ModalScreen[bool]):
     """One question at a time; `answer(question, choice_id)` keeps each as it is given."""
 
-    BINDINGS = [Binding("escape", "skip", "Skip", show=False),
-                *(Binding(str(i), f"choose({i})", show=False) for i in range(1, 10))]
+    BINDINGS = [keyed("escape", "skip", ("Skip", "건너뛰기"), show=False),
+                *(keyed(str(i), f"choose({i})", show=False) for i in range(1, 10))]
 
     def __init__(self, title: Callable[[int, int], str], questions: list[Question], lang: str,
                  keys: Callable[[int], str], answer: Callable[[Question, str], None]):
@@ -120,7 +121,7 @@ def open_predict(app) -> None:
     s = app.session
     n = s.progress.current
     if not questions:
-        app.say(app.text("Nothing to predict on this step now."), timeout=3)
+        app.say(say(app.lang, "Nothing to predict on this step now.", "이 단계에서 지금 예측할 것이 없습니다."), timeout=3)
         return
 
     def answer(q: Question, choice: str) -> None:
@@ -130,9 +131,12 @@ def open_predict(app) -> None:
     def closed(_answered: bool | None) -> None:
         app.redraw_lesson()
 
-    app.push_screen(PredictScreen(lambda i, k: app.text("Predict, then see · step {n} · {i} of {k}", n=n, i=i, k=k),
+    app.push_screen(PredictScreen(lambda i, k: say(app.lang, "Predict, then see · step {n} · {i} of {k}",
+                                                             "예측하고 확인하기 · {n}단계 · {i}/{k}", n=n, i=i, k=k),
                                   questions, s.lang,
-                                  lambda k: app.text("{keys} answers · esc skips, nothing is saved", keys=f"1–{k}"),
+                                  lambda k: say(app.lang, "{keys} answers · esc skips, nothing is saved",
+                                                          "{keys}: 답하기 · esc: 건너뛰기(아무것도 저장하지 않음)",
+                                                          keys=f"1–{k}"),
                                   answer), closed)
 
 
@@ -148,16 +152,25 @@ def invite(app, n: int) -> list[str]:
     for q in step.predict:
         choice = q.choice(str(answers.get(q.id, {}).get("choice"))) if q.id in answers else None
         if choice is not None:
-            lines.append(app.text("**Your prediction:** *{c}*. Once the step passes, its recap grades it against "
-                                  "the timeline.", c=choice.text(s.lang)))
+            lines.append(say(app.lang, "**Your prediction:** *{c}*. Once the step passes, its recap grades it "
+                                       "against the timeline.",
+                                       "**내 예측:** *{c}*. 단계를 통과하면 정리에서 타임라인과 맞춰 채점합니다.",
+                                       c=choice.text(s.lang)))
     still = len(_open(app)) if n == s.progress.current else 0
     if still and not lines:
-        lines.append(app.text("**Predict, then see.** Before you start, press `w`: one question on what your cluster "
-                              "will do, graded against what it then does. Optional: esc skips.") if still == 1 else
-                     app.text("**Predict, then see.** Before you start, press `w`: {n} questions on what your cluster "
-                              "will do, graded against what it then does. Optional: esc skips.", n=still))
+        lines.append(say(app.lang, "**Predict, then see.** Before you start, press `w`: one question on what your cluster "
+                                   "will do, graded against what it then does. Optional: esc skips.",
+                                   "**예측하고 확인하기.** 시작하기 전에 `w` 키를 누르면 클러스터가 무엇을 할지 묻는 질문이 "
+                                   "하나 나옵니다. 클러스터가 실제로 한 일과 맞춰 채점합니다. 하지 않아도 되고, esc로 "
+                                   "건너뜁니다.") if still == 1 else
+                     say(app.lang, "**Predict, then see.** Before you start, press `w`: {n} questions on what your cluster "
+                                   "will do, graded against what it then does. Optional: esc skips.",
+                                   "**예측하고 확인하기.** 시작하기 전에 `w` 키를 누르면 클러스터가 무엇을 할지 묻는 질문이 "
+                                   "{n}개 나옵니다. 클러스터가 실제로 한 일과 맞춰 채점합니다. 하지 않아도 되고, esc로 "
+                                   "건너뜁니다.",
+                                   n=still))
     elif still:
-        lines.append(app.text("Press `w` for the next question."))
+        lines.append(say(app.lang, "Press `w` for the next question.", "다음 질문은 `w` 키."))
     return ["\n>\n".join("> " + line for line in lines)] if lines else []
 
 
@@ -172,5 +185,6 @@ def recap(app, n: int) -> str:
     try:
         told = markdown(graded(s.lesson.step(n), s.store, s.lesson.namespace, answers), s.lang)
     except Exception as exc:  # noqa: BLE001 - an aside: it must never take the recap down
-        told = app.text("(the prediction could not be graded: {e})", e=f"{type(exc).__name__}: {exc}")
+        told = say(app.lang, "(the prediction could not be graded: {e})",
+                             "(예측을 채점하지 못했습니다: {e})", e=f"{type(exc).__name__}: {exc}")
     return "\n\n" + told if told else ""

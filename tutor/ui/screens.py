@@ -11,6 +11,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.await_complete import AwaitComplete
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
+from tutor.ui.i18n import keyed
 
 
 def bindings_table(bindings: list[Binding], title: str) -> Table:
@@ -40,7 +41,7 @@ class ClosesItself:
 
 
 class HelpScreen(ClosesItself, ModalScreen[None]):
-    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close", show=False)]
+    BINDINGS = [keyed("escape,q,question_mark", "dismiss", ("Close", "닫기"), show=False)]
 
     def __init__(self, bindings: list[Binding], title: str, extra: str = ""):
         super().__init__()
@@ -59,7 +60,7 @@ class HelpScreen(ClosesItself, ModalScreen[None]):
 
 
 class ConfirmScreen(ClosesItself, ModalScreen[bool]):
-    BINDINGS = [Binding("y", "answer(True)", "Yes"), Binding("n,escape", "answer(False)", "No")]
+    BINDINGS = [keyed("y", "answer(True)", ("Yes", "예")), keyed("n,escape", "answer(False)", ("No", "아니요"))]
 
     def __init__(self, question: str, yes: str = "Yes", no: str = "No"):
         super().__init__()

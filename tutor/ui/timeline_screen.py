@@ -13,7 +13,6 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
@@ -25,6 +24,8 @@ from tutor.narration import because, title, what
 from tutor.ui.i18n import localise_bindings
 from tutor.ui.screens import ClosesItself
 from tutor.ui.widgets.redraw import RedrawsOnChange
+from tutor.ui.i18n import keyed
+from tutor.words import say
 
 
 def offset_text(seconds: float, precise: bool) -> str:
@@ -74,10 +75,11 @@ def _episode(episode: Episode, lang: str) -> list[RenderableType]:
     return [head, table]
 
 
-def story_view(st: Story, lang: str, t, namespace: str) -> RenderableType:
+def story_view(st: Story, lang: str, namespace: str) -> RenderableType:
     """The whole story as one renderable: per LWS, its episodes in order."""
     if not st.episodes:
-        return Text(t("Nothing has happened in {ns} yet: the story starts when an LWS is created.", ns=namespace),
+        return Text(say(lang, "Nothing has happened in {ns} yet: the story starts when an LWS is created.",
+                              "{ns}에서 아직 일어난 일이 없습니다. LWS를 만들면 기록이 시작됩니다.", ns=namespace),
                     style="dim")
     parts: list[RenderableType] = []
     for lws in st.lws_names():
@@ -95,14 +97,15 @@ class TimelineView(RedrawsOnChange, VerticalScroll):
     def compose(self) -> ComposeResult:
         yield Static(id="timeline-body")
 
-    def show(self, store: Store, namespace: str, lang: str, t) -> None:
+    def show(self, store: Store, namespace: str, lang: str) -> None:
         if not self._is_new((store.version, namespace, lang)):
             return
         at_end = self.scroll_y >= self.max_scroll_y  # reading the newest: keep following it
         try:
-            view = story_view(story(store, namespace), lang, t, namespace)
+            view = story_view(story(store, namespace), lang, namespace)
         except Exception as exc:  # noqa: BLE001 - an odd object must not take the tutor down
-            view = Text(t("The timeline could not be told: {e}", e=f"{type(exc).__name__}: {exc}"), style="red")
+            view = Text(say(lang, "The timeline could not be told: {e}",
+                                  "타임라인을 만들지 못했습니다: {e}", e=f"{type(exc).__name__}: {exc}"), style="red")
         for body in self.query("#timeline-body").results(Static):
             body.update(view)
         if at_end:
@@ -110,7 +113,7 @@ class TimelineView(RedrawsOnChange, VerticalScroll):
 
 
 class TimelineScreen(ClosesItself, Screen[None]):
-    BINDINGS = [Binding("escape,t", "close", "Close", tooltip="Back to the lesson")]
+    BINDINGS = [keyed("escape,t", "close", ("Close", "닫기"), ("Back to the lesson", "수업으로 돌아가기"))]
     HIDES = ("next", "prev", "goto", "hint", "solution", "maximize_pane", "dismiss_doctor")  # app actions of no use here
 
     _composed = False
@@ -139,13 +142,15 @@ class TimelineScreen(ClosesItself, Screen[None]):
     def action_close(self) -> None:
         self.dismiss()
 
-    def show(self, store: Store, namespace: str, lang: str, t) -> None:
+    def show(self, store: Store, namespace: str, lang: str) -> None:
         if not self._composed:  # pushed, its widgets not mounted yet: on_mount draws it
             return
         for head in self.query("#timeline-title").results(Static):
             head.update(Text.assemble(
-                (" " + t("Timeline") + " ", "bold reverse"), " ",
-                (t("newest at the bottom · ← cause, from the cluster's data only · ⚠ LWS oddity · "
-                   "≈ to the second · esc closes"), "dim")))
+                (" " + say(lang, "Timeline", "타임라인") + " ", "bold reverse"), " ",
+                (say(lang, "newest at the bottom · ← cause, from the cluster's data only · ⚠ LWS oddity · "
+                           "≈ to the second · esc closes",
+                           "최신이 맨 아래 · ← 원인(클러스터 데이터로만) · ⚠ LWS의 특이한 동작 · ≈ 초 단위 · "
+                           "esc로 닫기"), "dim")))
         for view in self.query(TimelineView):
-            view.show(store, namespace, lang, t)
+            view.show(store, namespace, lang)

@@ -14,18 +14,11 @@ from rich.text import Text
 from tutor.cluster import objects as o
 from tutor.cluster.store import Store
 
-Translate = Callable[..., str]
-
 # What a pane derives from one object, kept while the store holds that very object (objects.memo).
 # A re-check in a namespace of thousands of pods then redoes only the pods that changed.
 memo = o.memo
 
 PHASE_STYLE = {"Running": "green", "Pending": "yellow", "Failed": "red", "Succeeded": "blue"}
-
-
-def english(text: str, **kw) -> str:
-    """The panes' words untranslated: the default where no app translates them (tests, tools)."""
-    return text.format(**kw) if kw else text
 
 
 class LiveData(NamedTuple):
@@ -34,8 +27,7 @@ class LiveData(NamedTuple):
     store: Store
     namespace: str
     gpu: str  # the lesson's GPU resource name (the ledger counts it)
-    lang: str
-    t: Translate
+    lang: str  # every word of a pane is said in it (tutor/words.py: say)
     unavailable: Callable[[str], str]  # why a resource cannot be shown (forbidden, CRD missing), or ""
     # the pods and nodes the current step is about (the ledger shows those nodes, and the nodes of
     # those pods, first)

@@ -20,9 +20,10 @@ from rich.text import Text
 from tutor.cluster import kinds, objects as o
 from tutor.cluster.memo import LRU
 from tutor.cluster.store import Store
-from tutor.ui.panes.common import LiveData, Translate, english, memo, waits_for_a_node
+from tutor.ui.panes.common import LiveData, memo, waits_for_a_node
 from tutor.ui.widgets.redraw import LastKey
 from tutor.ui.widgets.text_blocks import TextBlocks
+from tutor.words import say
 
 MAX_EVENTS = 60
 LESSON_KINDS = ("Pod", "LeaderWorkerSet", "StatefulSet")
@@ -92,7 +93,7 @@ def explanations_key(store: Store, namespace: str) -> tuple:
     return (store.kind_version["Pod"], store.kind_version["Node"])
 
 
-def _explained(e: dict, pod: dict, store: Store, namespace: str, lang: str, t: Translate) -> Text:
+def _explained(e: dict, pod: dict, store: Store, namespace: str, lang: str) -> Text:
     """The event's text with the explanation under it; the same Text while the event and the
     explanation (checks/why.py keeps one per state that matters) are the same."""
     from tutor.checks.why import explain_in_store
@@ -103,14 +104,14 @@ def _explained(e: dict, pod: dict, store: Store, namespace: str, lang: str, t: T
     if hit is not None and hit.event is e and hit.why is why:
         return hit.text
     out = event_text(e).copy()
-    out.append("\n  ↳ " + t("node by node, now:"), style="bold cyan")
+    out.append("\n  ↳ " + say(lang, "node by node, now:", "노드별로, 지금:"), style="bold cyan")
     for depth, line in why.lines if why is not None else ():
         out.append("\n    " + "  " * depth + line, style="cyan" if depth else "")
     _why_cache[key] = _Explained(e, why, out)
     return out
 
 
-def event_blocks(store: Store, namespace: str, t: Translate = english, lang: str = "en",
+def event_blocks(store: Store, namespace: str, lang: str = "en",
                  events: list[dict] | None = None) -> tuple[Text, ...]:
     """What the events pane shows: one Text per lesson event, newest first, or a word that
     there are none yet. Under the newest FailedScheduling event of each pod that still waits,
@@ -128,10 +129,10 @@ def event_blocks(store: Store, namespace: str, t: Translate = english, lang: str
         name = str(o.event_regarding(e).get("name", ""))
         pod = store.get("Pod", name, namespace) if newest.get(name) is e else None
         if waits_for_a_node(pod) and o.event_regarding(e).get("uid") in (None, "", o.uid(pod)):
-            blocks.append(_explained(e, pod, store, namespace, lang, t))
+            blocks.append(_explained(e, pod, store, namespace, lang))
         else:
             blocks.append(event_text(e))
-    return tuple(blocks) or (Text(t("No events yet."), style="dim"),)
+    return tuple(blocks) or (Text(say(lang, "No events yet.", "아직 이벤트가 없습니다."), style="dim"),)
 
 
 # --- kept up to date ----------------------------------------------------------------------------
@@ -243,7 +244,7 @@ class EventList(TextBlocks):
             if unavailable:
                 blocks: tuple[Text, ...] = (Text(unavailable),)
             else:
-                blocks = event_blocks(store, namespace, live.t, live.lang, events)
+                blocks = event_blocks(store, namespace, live.lang, events)
             yield from self.set_blocks_in_steps(blocks)
             self._inputs.last = key  # only once drawn: a redraw dropped half-way redoes it
             yield

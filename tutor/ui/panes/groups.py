@@ -20,9 +20,10 @@ from rich.text import Text
 from tutor.cluster import gang as gg
 from tutor.cluster import kinds as kind_table, objects as o
 from tutor.cluster.store import Store
-from tutor.ui.panes.common import LiveData, Translate, english, memo, phase_text, pod_order
+from tutor.ui.panes.common import LiveData, memo, phase_text, pod_order
 from tutor.ui.widgets.redraw import LastKey, RedrawsOnChange
 from tutor.ui.widgets.text_blocks import TextBlocks
+from tutor.words import say
 
 MAX_GROUPS = 6  # per LWS in the groups pane; the pods pane lists every pod
 LWS_CONDITIONS = ("Available", "Progressing", "UpdateInProgress")  # the condition types LWS sets (lws-facts §2)
@@ -50,13 +51,14 @@ class ShownGroup(NamedTuple):
     gangs: list[Text] = []  # a line per PodGroup its pods name (Kubernetes 1.37 gang scheduling)
 
 
-def _lws_header(lws: dict, t: Translate) -> Text:
+def _lws_header(lws: dict, lang: str) -> Text:
     spec, status = o.as_dict(lws.get("spec")), o.as_dict(lws.get("status"))
     size = o.dig(spec, "leaderWorkerTemplate", "size", default="?")
     out = Text()
     out.append(o.name(lws), style="bold cyan")
     out.append(f" {spec.get('replicas', '?')}×{size}", style="bold")
-    out.append("  " + t("ready {r} · updated {u}", r=status.get("readyReplicas", 0), u=status.get("updatedReplicas", 0)))
+    out.append("  " + say(lang, "ready {r} · updated {u}", "준비 {r} · 갱신 {u}",
+                          r=status.get("readyReplicas", 0), u=status.get("updatedReplicas", 0)))
     for c in (c for c in o.as_list(status.get("conditions")) if isinstance(c, dict)):
         if c.get("status") == "True":
             out.append(f"  {c.get('type')}", style="green")
@@ -66,18 +68,18 @@ def _lws_header(lws: dict, t: Translate) -> Text:
     return out
 
 
-def _group_header(store: Store, lws: str, group: LwsGroup, t: Translate) -> Text:
+def _group_header(store: Store, lws: str, group: LwsGroup, lang: str) -> Text:
     g, members = group.index, group.pods
-    out = Text(t("group {g}", g=g if g is not None else "?"), style="bold")
+    out = Text(say(lang, "group {g}", "그룹 {g}", g=g if g is not None else "?"), style="bold")
     running_revs = {o.revision(p) for p in members if o.phase(p) == "Running"
                     and not o.is_terminating(p) and o.revision(p)}
     recreated = sum(store.obs.recreations(o.name(p)) for p in members if o.worker_index(p) == 0)
     if recreated:
         out.append(f" ↻{recreated}", style="magenta")
     if len(running_revs) > 1:
-        out.append(" ⚠ " + t("two revisions running"), style="bold red")
+        out.append(" ⚠ " + say(lang, "two revisions running", "리비전 둘이 함께 도는 중"), style="bold red")
     elif (lws, g) in store.obs.mixed_groups:
-        out.append(" ⚠ " + t("once held two revisions"), style="red")
+        out.append(" ⚠ " + say(lang, "once held two revisions", "리비전 둘이 함께 있었음"), style="red")
     return out
 
 
@@ -93,20 +95,21 @@ def _gangs_of(members: list[dict]) -> list[tuple[str, int]]:
     return list(named.items())
 
 
-def _gang_line(store: Store, namespace: str, name: str, naming: int, size: int, t: Translate) -> Text:
+def _gang_line(store: Store, namespace: str, name: str, naming: int, size: int, lang: str) -> Text:
     """"PodGroup orphan-0 Unschedulable": the gang the group's pods name and its state, as kubectl
     get podgroups says it ("no PodGroup orphan-0" when the cluster has none of that name)."""
     if not store.sees("PodGroup"):  # not watched by this lesson, or refused: the state is not known
-        line, style = Text(t("PodGroup {g} (state not seen)", g=name)), "dim"
+        line, style = Text(say(lang, "PodGroup {g} (state not seen)", "PodGroup {g} (상태 모름)", g=name)), "dim"
     else:
         pg = store.get("PodGroup", name, namespace)
         state = gg.state(pg)
-        line = Text(t("no PodGroup {g}", g=name) if pg is None else t("PodGroup {g} {state}", g=name, state=state))
+        line = Text(say(lang, "no PodGroup {g}", "PodGroup {g} 없음", g=name) if pg is None
+                    else say(lang, "PodGroup {g} {state}", "PodGroup {g} {state}", g=name, state=state))
         style = GANG_STYLE.get(state, "red")  # Unschedulable, SchedulerError
     line.stylize(style)
     line.highlight_words([name], "bold")
     if naming < size:  # only some of the group's pods are in the gang
-        line.append(" " + t("({k} of {n} pods)", k=naming, n=size), style="dim")
+        line.append(" " + say(lang, "({k} of {n} pods)", "(파드 {n}개 중 {k}개)", k=naming, n=size), style="dim")
     return line
 
 
@@ -201,30 +204,32 @@ def _lwss(store: Store, namespace: str) -> list[dict]:
     return sorted(store.all("LeaderWorkerSet", namespace), key=o.name)
 
 
-def groups_key(store: Store, namespace: str, t: Translate = english) -> tuple:
+def groups_key(store: Store, namespace: str, lang: str = "en") -> tuple:
     """What groups_view shows, as identities: equal keys mean an identical view."""
-    key: list = [(t("group {g}", g=0), store.sees("PodGroup"))]
+    key: list = [(say(lang, "group {g}", "그룹 {g}", g=0), store.sees("PodGroup"))]
     for lws in _lwss(store, namespace):
         key += _lws_part(store, namespace, lws).key
     return tuple(key)
 
 
-def groups_view(store: Store, namespace: str, t: Translate = english) -> RenderableType:
+def groups_view(store: Store, namespace: str, lang: str = "en") -> RenderableType:
     lwss = _lwss(store, namespace)
     if not lwss:
-        return Text(t("No LeaderWorkerSet in {ns} yet.", ns=namespace), style="dim")
+        return Text(say(lang, "No LeaderWorkerSet in {ns} yet.",
+                              "{ns}에 아직 LeaderWorkerSet이 없습니다.", ns=namespace), style="dim")
     parts: list[RenderableType] = []
     for lws in lwss:
         name = o.name(lws)
-        parts.append(_lws_header(lws, t))
+        parts.append(_lws_header(lws, lang))
         shown, total = shown_groups(store, namespace, name)
-        parts.append(_LinedUp([ShownGroup(_group_header(store, name, group, t),
+        parts.append(_LinedUp([ShownGroup(_group_header(store, name, group, lang),
                                           [memo(p, "group-row", _group_row) for p in group.pods],
-                                          [_gang_line(store, namespace, g, naming, len(group.pods), t)
+                                          [_gang_line(store, namespace, g, naming, len(group.pods), lang)
                                            for g, naming in _gangs_of(group.pods)]) for group in shown]))
         if total > len(shown):
-            parts.append(Padding(Text(t("… {n} more groups (every pod is in the Pods pane)",
-                                        n=total - len(shown)), style="dim"), (0, 0, 0, 1)))
+            parts.append(Padding(Text(say(lang, "… {n} more groups (every pod is in the Pods pane)",
+                                                "… 그룹 {n}개 더 (모든 파드는 파드 창에)",
+                                                n=total - len(shown)), style="dim"), (0, 0, 0, 1)))
         parts.append(Text(""))
     return Group(*parts[:-1])
 
@@ -239,9 +244,9 @@ class GroupsKey:
         self._parts: dict[str, _LwsPart] = {}  # by LWS name
         self._basis: tuple | None = None  # (namespace, (the language's "group 0", whether PodGroups are seen))
 
-    def update(self, store: Store, namespace: str, t: Translate = english) -> tuple:
+    def update(self, store: Store, namespace: str, lang: str = "en") -> tuple:
         changes = store.take_changes(self)
-        basis = (namespace, (t("group {g}", g=0), store.sees("PodGroup")))
+        basis = (namespace, (say(lang, "group {g}", "그룹 {g}", g=0), store.sees("PodGroup")))
         # a PodGroup changed: any group may name it (they are few, and rarely change)
         if changes.everything or basis != self._basis or changes.objects["PodGroup"]:
             self._basis, self._parts = basis, {}
@@ -294,14 +299,14 @@ class GroupsPane(RedrawsOnChange, TextBlocks):
         kinds = live.store.kind_version
         if self._inputs.changed((kinds["Pod"], kinds["LeaderWorkerSet"], kinds["PodGroup"], live.store.sees("PodGroup"),
                                  len(live.store.obs.mixed), live.lang, unavailable)):
-            self.show(live.store, live.namespace, live.t, unavailable)
+            self.show(live.store, live.namespace, live.lang, unavailable)
             yield
 
-    def show(self, store: Store, namespace: str, t: Translate = english, unavailable: str = "") -> None:
+    def show(self, store: Store, namespace: str, lang: str = "en", unavailable: str = "") -> None:
         # changes beyond the groups shown change nothing
-        key = (unavailable, self._key.update(store, namespace, t))
+        key = (unavailable, self._key.update(store, namespace, lang))
         if self._is_new(key):
-            self.set_blocks((Text(unavailable) if unavailable else groups_view(store, namespace, t),), (key,))
+            self.set_blocks((Text(unavailable) if unavailable else groups_view(store, namespace, lang),), (key,))
 
     @property
     def content(self) -> RenderableType:

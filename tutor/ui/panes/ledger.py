@@ -22,9 +22,10 @@ from tutor.cluster import kinds as kind_table, objects as o
 from tutor.cluster import placement as pl
 from tutor.cluster import resources as res
 from tutor.cluster.store import Store
-from tutor.ui.panes.common import LiveData, Translate, english, memo, waits_for_a_node
+from tutor.ui.panes.common import LiveData, memo, waits_for_a_node
 from tutor.ui.widgets.redraw import LastKey, RedrawsOnChange
 from tutor.ui.widgets.text_blocks import TextBlocks
+from tutor.words import say
 
 MAX_GROUPS = 6  # GPU-holding LWS groups listed per node; past that, counted
 MAX_NAMES = 6  # GPU holders named per group on one node; a busy node lists its groups, not thousands of pods
@@ -151,7 +152,7 @@ def group_names(groups: list[tuple[str, int | None]], count: int) -> str:
     return ", ".join(names + ([f"+{count - MAX_GROUPS}"] if count > MAX_GROUPS else []))
 
 
-def node_lines(n: dict, used: int, holders: list[Text], others: int, gpu: str, t: Translate,
+def node_lines(n: dict, used: int, holders: list[Text], others: int, gpu: str, lang: str,
                compact: str | None = None) -> list[Text]:
     """One node in the ledger: its head line (Ready, GPUs used of capacity, type, taints), then
     its holders and the pods there without the GPU. The head is one line whatever the width: its
@@ -164,9 +165,9 @@ def node_lines(n: dict, used: int, holders: list[Text], others: int, gpu: str, t
     head.append(" ")
     head.append_text(_gpu_text(used, res.capacity(n, gpu), gpu))
     if not ready:
-        head.append("  " + t("NotReady"), style="bold red")
+        head.append("  " + say(lang, "NotReady", "NotReady"), style="bold red")
     if o.dig(n, "spec", "unschedulable") is True:
-        head.append("  " + t("cordoned"), style="bold yellow")
+        head.append("  " + say(lang, "cordoned", "cordon 됨"), style="bold yellow")
     if compact:
         head.append("  " + compact, style="cyan")
     head.append(f"  type={o.labels(n).get('type', '-')}", style="dim")
@@ -176,7 +177,7 @@ def node_lines(n: dict, used: int, holders: list[Text], others: int, gpu: str, t
         return [head]
     out = [head, *holders]
     if others:
-        out.append(Text("  " + t("+{n} pod(s) without {gpu}", n=others, gpu=gpu), style="dim"))
+        out.append(Text("  " + say(lang, "+{n} pod(s) without {gpu}", "+{gpu} 없는 파드 {n}개", n=others, gpu=gpu), style="dim"))
     return out
 
 
@@ -187,13 +188,13 @@ def about_first(nodes: list[dict], where: set[str], about: tuple[str, ...] = ())
     return sorted(nodes, key=lambda n: (o.name(n) not in first, o.name(n)))
 
 
-def ledger_tail(waiting: list[LedgerRow], count: int, namespace: str, gpu: str, t: Translate,
+def ledger_tail(waiting: list[LedgerRow], count: int, namespace: str, gpu: str, lang: str,
                 compact: bool = False) -> list[Text]:
     """The pods not placed (`waiting`: the first MAX_NAMES rows by name, of `count`), then the
     ledger's footnote (not in a compact ledger, nor the blank lines)."""
     parts = []
     if count:
-        line = Text(t("Not placed:") + " ", style="bold yellow")
+        line = Text(say(lang, "Not placed:", "배치 안 됨:") + " ", style="bold yellow")
         line.append(", ".join(r.name + (f" ({r.holds(gpu)} {_gpu_word(gpu)})" if r.holds(gpu) else "")
                               for r in waiting))
         if count > MAX_NAMES:
@@ -201,17 +202,18 @@ def ledger_tail(waiting: list[LedgerRow], count: int, namespace: str, gpu: str, 
         parts += [line] if compact else [Text(""), line]
     if compact:
         return parts
-    return parts + [Text(""), Text(t("Requests counted from the pods of {ns} only. lwstutor why POD explains one pod.",
-                                     ns=namespace), style="dim")]
+    return parts + [Text(""), Text(say(lang, "Requests counted from the pods of {ns} only. lwstutor why POD explains one pod.",
+                                             "{ns}의 파드 요청만 셉니다. 파드 하나의 사정은 lwstutor why POD로.",
+                                             ns=namespace), style="dim")]
 
 
-def ledger_view(store: Store, namespace: str, gpu: str, t: Translate = english, about: tuple[str, ...] = (),
+def ledger_view(store: Store, namespace: str, gpu: str, lang: str = "en", about: tuple[str, ...] = (),
                 compact: bool = False) -> RenderableType:
     """The ledger from scratch. `about`: the pods the step is about (their nodes come first);
     `compact`: one line per node (node_lines)."""
     nodes = store.all("Node")
     if not nodes:
-        return Text(t("No nodes seen yet."), style="dim")
+        return Text(say(lang, "No nodes seen yet.", "아직 노드가 보이지 않습니다."), style="dim")
     rows: dict[str, list[LedgerRow]] = {o.name(n): [] for n in nodes}
     pending = []
     pods = store.pods_named(namespace)
@@ -228,9 +230,9 @@ def ledger_view(store: Store, namespace: str, gpu: str, t: Translate = english, 
         used = sum(r.holds(gpu) for r in here)
         others = sum(1 for r in here if not r.holds(gpu))
         groups = list(dict.fromkeys((r.lws, r.group) for r in sorted(here, key=holder_order) if r.holds(gpu)))
-        parts += node_lines(n, used, _holders(here, gpu), others, gpu, t,
+        parts += node_lines(n, used, _holders(here, gpu), others, gpu, lang,
                             group_names(groups, len(groups)) if compact else None)
-    parts += ledger_tail(sorted(pending)[:MAX_NAMES], len(pending), namespace, gpu, t, compact)
+    parts += ledger_tail(sorted(pending)[:MAX_NAMES], len(pending), namespace, gpu, lang, compact)
     return Group(*parts)
 
 
@@ -356,20 +358,20 @@ class Ledger:
             elif placed.waiting:
                 del self._waiting[bisect_left(self._waiting, placed.row)]
 
-    def view(self, store: Store, namespace: str, gpu: str, t: Translate = english, about: tuple[str, ...] = (),
+    def view(self, store: Store, namespace: str, gpu: str, lang: str = "en", about: tuple[str, ...] = (),
              compact: bool = False) -> RenderableType:
         """ledger_view from the rows kept (update first)."""
         nodes = store.all("Node")
         if not nodes:
-            return Text(t("No nodes seen yet."), style="dim")
+            return Text(say(lang, "No nodes seen yet.", "아직 노드가 보이지 않습니다."), style="dim")
         parts = []
         empty = _NodeHolders()
         where = {self._rows[name].row.node for name in about if name in self._rows}
         for n in about_first(nodes, where, about):
             here = self._nodes.get(o.name(n), empty)
-            parts += node_lines(n, here.used, here.lines(), here.others, gpu, t,
+            parts += node_lines(n, here.used, here.lines(), here.others, gpu, lang,
                                 here.group_names() if compact else None)
-        parts += ledger_tail(self._waiting[:MAX_NAMES], len(self._waiting), namespace, gpu, t, compact)
+        parts += ledger_tail(self._waiting[:MAX_NAMES], len(self._waiting), namespace, gpu, lang, compact)
         return Group(*parts)
 
 
@@ -393,23 +395,23 @@ class NodeLedger(RedrawsOnChange, TextBlocks):
         unavailable = live.unavailable(kind_table.POD.name) or live.unavailable(kind_table.NODE.name)
         kinds = live.store.kind_version
         if self._inputs.changed((kinds["Pod"], kinds["Node"], live.lang, unavailable, live.about)):
-            self.show(live.store, live.namespace, live.gpu, live.t, unavailable, live.about)
+            self.show(live.store, live.namespace, live.gpu, live.lang, unavailable, live.about)
             yield
 
-    def show(self, store: Store, namespace: str, gpu: str, t: Translate = english, unavailable: str = "",
+    def show(self, store: Store, namespace: str, gpu: str, lang: str = "en", unavailable: str = "",
              about: tuple[str, ...] = ()) -> None:
         # redrawn only when a node or a pod's placement changes (ledger_key), or the pane's size
-        self._shown_from = (store, namespace, gpu, t, unavailable, about)
-        if not self._is_new((unavailable, self._ledger.update(store, namespace, gpu), t("Not placed:"), about)):
+        self._shown_from = (store, namespace, gpu, lang, unavailable, about)
+        if not self._is_new((unavailable, self._ledger.update(store, namespace, gpu), lang, about)):
             return
         if unavailable:
             self.set_blocks((Text(unavailable),))
             return
-        view = self._ledger.view(store, namespace, gpu, t, about)
+        view = self._ledger.view(store, namespace, gpu, lang, about)
         blocks = view.renderables if isinstance(view, Group) else (view,)
         self.compact = len(blocks) > self.size.height > 0
         if self.compact:  # one line per node: every node in view, the step's first
-            view = self._ledger.view(store, namespace, gpu, t, about, compact=True)
+            view = self._ledger.view(store, namespace, gpu, lang, about, compact=True)
             blocks = view.renderables if isinstance(view, Group) else (view,)
         self.set_blocks(blocks)
 

@@ -22,7 +22,6 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.binding import Binding
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -32,6 +31,8 @@ from tutor.cluster.store import Store
 from tutor.ui.panes.common import LiveData, phase_text, pod_order
 from tutor.ui.widgets.redraw import LastKey
 from tutor.ui.widgets.virtual_size import set_virtual_size
+from tutor.ui.i18n import keyed
+from tutor.words import say
 
 
 # --- rows from scratch --------------------------------------------------------------------------
@@ -50,6 +51,10 @@ class PodCells(NamedTuple):
 
 
 POD_COLUMNS = PodCells._fields
+# The columns' headers, in both languages.
+HEADERS = {"pod": ("pod", "파드"), "group": ("group", "그룹"), "worker": ("worker", "워커"), "uid": ("uid", "UID"),
+           "node": ("node", "노드"), "phase": ("phase", "상태"), "restarts": ("restarts", "재시작"),
+           "revision": ("revision", "리비전")}
 # The columns that give way when the pane is narrow, first to go first: the pod's name and phase
 # always stay whole (a learner reads them at every step); the UID and the revision, long and
 # read on two steps, go before the node and the group and worker indices.
@@ -168,12 +173,12 @@ class PodList(ScrollView, can_focus=True):
     ALLOW_MAXIMIZE = True
     COMPONENT_CLASSES = {"pod-list--header", "pod-list--even-row", "pod-list--cursor"}
     BINDINGS = [
-        Binding("up", "cursor(-1)", "Cursor up", show=False),
-        Binding("down", "cursor(1)", "Cursor down", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("ctrl+home", "cursor_to(0)", "Top", show=False),
-        Binding("ctrl+end", "cursor_to(-1)", "Bottom", show=False),
+        keyed("up", "cursor(-1)", ("Cursor up", "위로"), show=False),
+        keyed("down", "cursor(1)", ("Cursor down", "아래로"), show=False),
+        keyed("pageup", "page(-1)", ("Page up", "한 쪽 위로"), show=False),
+        keyed("pagedown", "page(1)", ("Page down", "한 쪽 아래로"), show=False),
+        keyed("ctrl+home", "cursor_to(0)", ("Top", "맨 위"), show=False),
+        keyed("ctrl+end", "cursor_to(-1)", ("Bottom", "맨 아래"), show=False),
     ]  # the keys DataTable had; home/end and left/right scroll sideways (ScrollView's own)
 
     def __init__(self, **kw) -> None:
@@ -210,7 +215,7 @@ class PodList(ScrollView, can_focus=True):
         """Redraws when a pod may have changed, and yields once it did."""
         unavailable = live.unavailable(kinds.POD.name)
         if self._inputs.changed((live.store.kind_version["Pod"], unavailable, live.lang)):
-            self.set_headers(tuple(live.t(h) for h in POD_COLUMNS))
+            self.set_headers(tuple(say(live.lang, *HEADERS[h]) for h in POD_COLUMNS))
             self.show(live.store, live.namespace)
             if self.border_subtitle != unavailable:  # setting it redraws the whole pane, even to the same
                 self.border_subtitle = unavailable

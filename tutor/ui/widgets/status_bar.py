@@ -6,17 +6,20 @@ from rich.text import Text
 from textual.widgets import Static
 
 from tutor.cluster.events import Conn
-from tutor.ui.i18n import translate
+from tutor.words import say
 from tutor.ui.widgets.redraw import RedrawsOnChange
 from tutor.ui.widgets.virtual_size import update_static
 
+LIVE = ("● live", "● 실시간")
+# The connection's state in both languages, and its style.
 CONN_STYLE = {
-    Conn.OK: ("● live", "green"),
-    Conn.CONNECTING: ("◌ connecting", "yellow"),
-    Conn.RECONNECTING: ("◌ reconnecting — showing last data", "bold yellow"),
-    Conn.FORBIDDEN: ("● live (some access denied)", "yellow"),
-    Conn.CRD_MISSING: ("● live", "yellow"),  # and which kinds are not served (the kinds table's words)
-    Conn.ENDED: ("■ replay ended", "cyan"),
+    Conn.OK: (LIVE, "green"),
+    Conn.CONNECTING: (("◌ connecting", "◌ 연결 중"), "yellow"),
+    Conn.RECONNECTING: (("◌ reconnecting — showing last data",
+                         "◌ 다시 연결하는 중 — 마지막 데이터를 보여 줍니다"), "bold yellow"),
+    Conn.FORBIDDEN: (("● live (some access denied)", "● 실시간 (일부 권한 없음)"), "yellow"),
+    Conn.CRD_MISSING: (LIVE, "yellow"),  # and which kinds are not served (the kinds table's words)
+    Conn.ENDED: (("■ replay ended", "■ 재생 끝"), "cyan"),
 }
 
 
@@ -28,10 +31,10 @@ class StatusBar(RedrawsOnChange, Static):
         key = (title, context, namespace, conn, passed, total, lang, replay, unreachable, absent)
         if not self._is_new(key):
             return
-        label, style = CONN_STYLE.get(conn, (conn.value, "yellow"))
+        words, style = CONN_STYLE[conn]
         if replay and conn is Conn.OK:
-            label, style = "▶ replay", "cyan"
-        label = translate(lang, label)
+            words, style = ("▶ replay", "▶ 재생"), "cyan"
+        label = say(lang, *words)
         if conn is Conn.CRD_MISSING and absent:
             label += f" ({absent})"
         if unreachable:

@@ -18,10 +18,13 @@ from tutor.ui.widgets.virtual_size import update_static
 MAX_DETAILS = 30  # the box shows this many detail lines, then how many more there are
 MAX_CHARS = 2000
 
-STYLE = {Status.PASS: ("PASS", "bold green"), Status.FAIL: ("FAIL", "bold red"),
-         Status.WAITING: ("WAIT", "bold yellow"), Status.ERROR: ("ERROR", "bold magenta"),
-         # neither a pass nor a fail: the answer may be right, and what proved it is gone
-         Status.UNCONFIRMED: ("UNCONFIRMED", "bold cyan")}
+# The status as its label, in both languages, and its style.
+STATUS_WORDS = {Status.PASS: ("PASS", "통과"), Status.FAIL: ("FAIL", "실패"), Status.WAITING: ("WAIT", "대기"),
+                Status.ERROR: ("ERROR", "오류"),
+                # neither a pass nor a fail: the answer may be right, and what proved it is gone
+                Status.UNCONFIRMED: ("UNCONFIRMED", "확인 불가")}
+STYLE = {Status.PASS: "bold green", Status.FAIL: "bold red", Status.WAITING: "bold yellow", Status.ERROR: "bold magenta",
+         Status.UNCONFIRMED: "bold cyan"}
 
 
 class VerdictBox(RedrawsOnChange, VerticalScroll):
@@ -30,7 +33,7 @@ class VerdictBox(RedrawsOnChange, VerticalScroll):
 
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
-        self._more = "↓ more"  # the border's mark while lines follow below (set by show, translated)
+        self._more = "↓"  # the border's mark while lines follow below (its words come with show)
 
     def compose(self):
         yield Static(id="verdict-body")
@@ -86,8 +89,7 @@ class VerdictBox(RedrawsOnChange, VerticalScroll):
 
 def _verdict_text(verdict: Verdict, latched: bool, labels: dict[str, str]) -> Text:
     t = Text()
-    word, style = STYLE[verdict.status]
-    word = labels.get(word, word)  # the status in the learner's language
+    word, style = labels[verdict.status.name], STYLE[verdict.status]  # the status in the learner's language
     if latched and not verdict.passed:
         t.append(f" {labels['passed']} ", style="bold reverse green")
         t.append(f"  {labels['now']}: ", style="dim")
