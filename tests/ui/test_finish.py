@@ -8,7 +8,7 @@ import pytest
 
 from tests.conftest import WALKTHROUGH
 from tests.ui.harness import empty_recording, make_app
-from tests.ui.screen_text import region_text
+from tests.ui.screen_text import region_text, screen_lines
 from tests.ui.settle import past_the_end, settled
 from tutor.lesson.loader import available
 from tutor.ui import finish_screen
@@ -99,6 +99,9 @@ async def test_the_language_switches_under_it(tmp_path):
         assert isinstance(app.screen, FinishScreen)
         text = box_text(app)
         assert DONE_HEADING["ko"] in text and DONE_HEADING["en"] not in text
+        # the footer under it, which the learner reads too, follows
+        footer = screen_lines(app)[-1]
+        assert "q 종료" in footer and "Quit" not in footer, footer
 
 
 async def test_q_quits_from_it_as_the_footer_under_it_says(tmp_path):

@@ -696,6 +696,8 @@ class TutorApp(ConfirmedActions, App):
                 screen.localise(self.session.lang)
         self._drawn.pop("bindings", None)  # the words changed: fit them again
         self._fit_footer()
+        for screen in self.screen_stack[:-1]:  # a footer under a modal is read too: the app redraws only the top's
+            screen.refresh_bindings()
 
     def action_timeline(self) -> None:
         if isinstance(self.screen, TimelineScreen):
