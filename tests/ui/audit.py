@@ -10,6 +10,8 @@ Rules (with the language rules of tests/lang_scan.py):
   step-node         a node the step is about (lesson.yaml `nodes`: step 7's KWOK nodes, step 8's
                     lab-server) not in view while the node ledger is shown
   step-mismatch     the lesson and the verdict showing different steps on one frame
+  room              the lesson with fewer than two rows of text in view, or the verdict with none
+                    (no pane zoomed): the step and its verdict are what the learner reads first
   app-ended         the app ended (or raised) while the learner was using it
   did-not-settle    the app still runs but a replay did not settle in the test's time (a slow
                     machine, or a hang: reported, never hidden)
@@ -79,6 +81,7 @@ class Audit:
         self._pods(app, lines, moment)
         self._nodes(app, lines, moment)
         self._steps(app, moment)
+        self._room(app, moment)
         return lines
 
     # --- (c) notices over panes ----------------------------------------------------------------
@@ -188,6 +191,20 @@ class Audit:
             self.add("step-mismatch", f"the lesson shows step {shown}, the verdict step {other[0]} (the pane "
                                       f"drew step {pane.step}, still drawing: {not pane.drawn}; current "
                                       f"{app.session.progress.current})", moment)
+
+    # --- (g) room for what the learner reads first: the step and its verdict ------------------------
+    def _room(self, app, moment: str) -> None:
+        if app.screen is not app.screen_stack[0] or app.screen.maximized is not None:
+            return  # another screen on top, or one pane zoomed (z): the others are hidden on purpose
+        for pane_id, least in (("lesson", 2), ("verdict", 1)):
+            pane = app.query_one(f"#{pane_id}")
+            if not pane.display:
+                continue
+            region = visible_region(app, pane)
+            rows = 0 if region is None else pane.content_region.intersection(region).height
+            if rows < least:
+                panel = " (lab check panel up)" if app.query_one("#doctor").display else ""
+                self.add("room", f"the {pane_id} pane: {rows} rows of text in view, fewer than {least}{panel}", moment)
 
     # --- the report ----------------------------------------------------------------------------
     def report(self) -> str:

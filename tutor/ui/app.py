@@ -740,7 +740,7 @@ class TutorApp(ConfirmedActions, App):
             self._fit_footer()
 
     def action_dismiss_doctor(self) -> None:
-        self.query_one(DoctorPanel).display = False
+        self.query_one(DoctorPanel).shown(False)
         self._fit_footer()
 
     def action_minimize(self) -> None:

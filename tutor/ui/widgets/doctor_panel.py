@@ -19,12 +19,18 @@ class DoctorPanel(VerticalScroll):
     def compose(self):
         yield Static(id="doctor-body")
 
+    def shown(self, on: bool) -> None:
+        """Shows or hides the panel; the side it sits in knows (tutor.tcss gives it room at 60x20)."""
+        self.display = on
+        if self.parent is not None:
+            self.parent.set_class(on, "-with-panel")
+
     def show(self, findings: list, title: str, hint: str) -> bool:
         """Shows the failed findings; returns False (and stays hidden) when there are none."""
         bad = [f for f in findings if not f.ok]
         if not bad:
             return False
-        self.display = True
+        self.shown(True)
         self.border_title = title
         self.border_subtitle = hint
         t = Text()
@@ -46,7 +52,7 @@ class DoctorPanel(VerticalScroll):
             self._notes = (*self._notes, text)
         if self._findings is None:
             self.border_title, self.border_subtitle = title, hint
-        self.display = True
+        self.shown(True)
         self._draw()
 
     def _draw(self) -> None:
