@@ -12,6 +12,7 @@ Rules (with the language rules of tests/lang_scan.py):
   step-mismatch     the lesson and the verdict showing different steps on one frame
   room              the lesson with fewer than two rows of text in view, or the verdict with none
                     (no pane zoomed): the step and its verdict are what the learner reads first
+  border-cut        a pane's or a screen's border title or subtitle longer than its border
   app-ended         the app ended (or raised) while the learner was using it
   did-not-settle    the app still runs but a replay did not settle in the test's time (a slow
                     machine, or a hang: reported, never hidden)
@@ -82,6 +83,7 @@ class Audit:
         self._nodes(app, lines, moment)
         self._steps(app, moment)
         self._room(app, moment)
+        self._borders(app, moment)
         return lines
 
     # --- (c) notices over panes ----------------------------------------------------------------
@@ -205,6 +207,23 @@ class Audit:
             if rows < least:
                 panel = " (lab check panel up)" if app.query_one("#doctor").display else ""
                 self.add("room", f"the {pane_id} pane: {rows} rows of text in view, fewer than {least}{panel}", moment)
+
+    # --- (h) a pane's border words whole ---------------------------------------------------------
+    def _borders(self, app, moment: str) -> None:
+        from rich.cells import cell_len
+        from textual.content import Content
+
+        for screen in {app.screen_stack[0], app.screen}:
+            for widget in screen.query("*"):
+                region = screen._compositor.visible_widgets.get(widget)
+                if region is None or not widget.display or widget.styles.border_top[0] in ("", "none"):
+                    continue
+                for which in ("border_title", "border_subtitle"):
+                    words = getattr(widget, which) or ""
+                    plain = words.plain if hasattr(words, "plain") else Content.from_markup(str(words)).plain
+                    if plain and cell_len(plain) + 4 > widget.outer_size.width:
+                        self.add("border-cut", f"{widget.id or type(widget).__name__}'s {which.split('_')[1]} cut at "
+                                               f"{widget.outer_size.width} cols «{plain[:60]}»", moment)
 
     # --- the report ----------------------------------------------------------------------------
     def report(self) -> str:

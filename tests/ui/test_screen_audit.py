@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import shutil
 
 import pytest
@@ -139,6 +140,14 @@ async def _look_doctor_panel(pilot, audit: Audit, tmp_path) -> None:
     for n in (1, 5, 8):
         await _step(pilot, n)
         audit.look(app, f"step {n}, the lab check panel up (refusing cluster)")
+    # l: the panel's findings are asked again, in the other language (a mixed panel is a finding)
+    await pilot.press("l")
+    body = app.query_one("#doctor-body")
+    if not await _wait(pilot, lambda: bool(re.search("[가-힣]", str(body.content))) == (app.session.lang == "ko"), 20):
+        audit.add("did-not-settle", "the lab check panel's findings stayed in the other language after l", "doctor")
+    audit.look(app, "the lab check panel after l")
+    await pilot.press("l")
+    await _wait(pilot, lambda: bool(re.search("[가-힣]", str(body.content))) == (app.session.lang == "ko"), 20)
     app.query_one("#doctor").focus()
     await pilot.press("z")
     await pilot.pause(0.05)

@@ -168,6 +168,7 @@ class TutorApp(ConfirmedActions, App):
         self._gc = QuietCollector()  # full collections wait for a quiet moment
         self._ledger_chosen: bool | None = None  # g on this step; None: the step decides
         self._english_keys: dict = {}  # the bindings as declared, for switching their words back
+        self._doctor_client = None  # the API client the lab preflight ran with (run_doctor)
         # A replay's instants not judged yet, the time of the last item applied, and the steps
         # those judgements passed, for the next refresh's notice (_judge_instant).
         self._unjudged = False
@@ -409,8 +410,7 @@ class TutorApp(ConfirmedActions, App):
         notice = Notification(message, title, severity, timeout, markup=False)
         whole = notice_text(notice)
         if detail or ((severity != "information" or title) and cell_len(whole) > self.size.width - 2):
-            self.query_one(DoctorPanel).note(" ".join(p for p in (whole, detail) if p),
-                                             say(self.lang, "Notices", "알림"), say(self.lang, "x hides this", "x로 숨기기"))
+            self.query_one(DoctorPanel).note(" ".join(p for p in (whole, detail) if p), *self._notes_words())
             self._fit_footer()
         # What App.notify does once its message comes round, done now: a pass in the same turn
         # finds this notice up (_toast_passed) and joins it instead of losing it.
@@ -683,6 +683,7 @@ class TutorApp(ConfirmedActions, App):
         s.progress.set_lang(s.lang)
         self._set_titles()
         self._localise_keys()
+        self._relabel_doctor()
         if isinstance(self.screen, FinishScreen):
             self.call_next(self.screen.draw)
         self.recheck()
@@ -715,9 +716,12 @@ class TutorApp(ConfirmedActions, App):
         if focused is not None:
             self.screen.maximize(focused)
 
-    def run_doctor(self, api_client) -> None:
-        """The lab preflight, in a worker: it makes a few dozen API calls."""
+    def run_doctor(self, api_client, again: bool = False) -> None:
+        """The lab preflight, in a worker: it makes a few dozen API calls. Its findings are said
+        in the language of the moment, so a switch of language while they are shown asks again."""
         from tutor.doctor import run
+
+        self._doctor_client = api_client
 
         def work() -> None:
             s = self.session
@@ -726,18 +730,36 @@ class TutorApp(ConfirmedActions, App):
                                reads=s.lesson.kinds, lab=s.lesson.lab)
             except Exception:  # noqa: BLE001 - the preflight is advice; the watches report real trouble
                 return
-            self.post_message(DoctorDone(findings))
+            self.post_message(DoctorDone(findings, again))
 
         self.run_worker(work, name="doctor", group="doctor", thread=True, exit_on_error=False)
 
     @on(DoctorDone)
     def _doctor_done(self, message: DoctorDone) -> None:
-        if self.closing:
+        panel = self.query_one(DoctorPanel)
+        if self.closing or (message.again and not panel.display):  # hidden (x) while it was asked again
             return
-        if self.query_one(DoctorPanel).show(message.findings, say(self.lang, "Lab check", "실습 환경 점검"),
-                                            say(self.lang, "x hides this · lwstutor doctor prints it again",
-                                                           "x로 숨기기 · lwstutor doctor로 다시 보기")):
+        if panel.show(message.findings, *self._doctor_words()):
             self._fit_footer()
+
+    def _doctor_words(self) -> tuple[str, str, str]:
+        """The lab check panel's title, how to hide it and see it again, and how to hide it."""
+        return (say(self.lang, "Lab check", "실습 환경 점검"),
+                say(self.lang, "x hides this · lwstutor doctor prints it again", "x로 숨기기 · lwstutor doctor로 다시 보기"),
+                say(self.lang, "x hides this", "x로 숨기기"))
+
+    def _notes_words(self) -> tuple[str, str]:
+        return say(self.lang, "Notices", "알림"), say(self.lang, "x hides this", "x로 숨기기")
+
+    def _relabel_doctor(self) -> None:
+        """The lab check panel in the new language: its border now, its findings once asked again
+        (a notice kept in it stays as it was said)."""
+        panel = self.query_one(DoctorPanel)
+        if not panel.display:
+            return
+        panel.label(*(self._doctor_words() if panel.has_findings else self._notes_words()))
+        if panel.has_findings and self._doctor_client is not None:
+            self.run_doctor(self._doctor_client, again=True)
 
     def action_dismiss_doctor(self) -> None:
         self.query_one(DoctorPanel).shown(False)

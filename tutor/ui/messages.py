@@ -10,8 +10,10 @@ class SourceReady(Message):
 
 
 class DoctorDone(Message):
-    """The lab preflight finished (run in a worker at start-up on a live cluster)."""
+    """The lab preflight finished (run in a worker at start-up on a live cluster, and again when
+    the language switches while its findings are shown: `again`)."""
 
-    def __init__(self, findings: list) -> None:
+    def __init__(self, findings: list, again: bool = False) -> None:
         super().__init__()
         self.findings = findings
+        self.again = again

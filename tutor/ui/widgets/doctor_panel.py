@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
@@ -15,9 +16,29 @@ class DoctorPanel(VerticalScroll):
     can_focus = True
     _findings: Text | None = None
     _notes: tuple[str, ...] = ()
+    _hints: tuple[str, str] = ("", "")  # how to hide it: whole, and short
 
     def compose(self):
         yield Static(id="doctor-body")
+
+    @property
+    def has_findings(self) -> bool:
+        return self._findings is not None
+
+    def label(self, title: str, hint: str, short: str = "") -> None:
+        """Its border's words, in the learner's language: the title, and how to hide it (`short`
+        where the whole `hint` would be cut)."""
+        self.border_title = title
+        self._hints = (hint, short or hint)
+        self._fit_hint()
+
+    def on_resize(self) -> None:
+        self._fit_hint()
+
+    def _fit_hint(self) -> None:
+        hint, short = self._hints
+        # the border's corners and a space each side of the words
+        self.border_subtitle = hint if cell_len(hint) + 4 <= self.outer_size.width else short
 
     def shown(self, on: bool) -> None:
         """Shows or hides the panel; the side it sits in knows (tutor.tcss gives it room at 60x20)."""
@@ -25,14 +46,13 @@ class DoctorPanel(VerticalScroll):
         if self.parent is not None:
             self.parent.set_class(on, "-with-panel")
 
-    def show(self, findings: list, title: str, hint: str) -> bool:
+    def show(self, findings: list, title: str, hint: str, short: str = "") -> bool:
         """Shows the failed findings; returns False (and stays hidden) when there are none."""
         bad = [f for f in findings if not f.ok]
         if not bad:
             return False
         self.shown(True)
-        self.border_title = title
-        self.border_subtitle = hint
+        self.label(title, hint, short)
         t = Text()
         for f in bad:
             t.append("✗ ", style="bold red").append(f.title, style="bold")
@@ -51,7 +71,7 @@ class DoctorPanel(VerticalScroll):
         if text not in self._notes:
             self._notes = (*self._notes, text)
         if self._findings is None:
-            self.border_title, self.border_subtitle = title, hint
+            self.label(title, hint)
         self.shown(True)
         self._draw()
 
