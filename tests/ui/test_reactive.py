@@ -5,10 +5,12 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
+
 from tests.conftest import WALKTHROUGH
 from tests.ui.test_incremental import _segments
 from tests.states import file_written, recording
-from tests.ui.harness import make_app
+from tests.ui.harness import empty_recording, make_app
 from tests.ui.settle import settled
 from tutor.checks.verdict import Status
 
@@ -152,3 +154,28 @@ async def test_a_refresh_redraws_its_panes_in_turns_of_the_loop_and_ends_as_one(
     assert sliced == whole
     assert len(turns) > len(set(turns)) and len(whole_turns) == len(set(whole_turns))
     assert any(deferred) and not any(overlaps)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+async def test_before_the_cluster_first_answers_the_verdict_says_so(lang, tmp_path):
+    """A cluster that refuses from the start: no verdict can be had, and the verdict pane says
+    why in the learner's language instead of "checking…" for ever; once the cluster answers, the
+    pane says it checks."""
+    from tutor.cluster.events import Conn, SourceState
+    from tutor.cluster.failure import describe
+
+    app = make_app(empty_recording(tmp_path), lang=lang, state_file=tmp_path / "p.json")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause(0.2)
+        # as a live start before the first list (tutor/commands/tui.py): nothing judged yet
+        app.session.verdicts.clear()
+        app.session.awaiting_lists, app.session.listed_once = {"pods"}, False
+        failure = describe(ConnectionRefusedError(111, "Connection refused"), "https://127.0.0.1:1")
+        app.inbox.put(SourceState("pods", Conn.RECONNECTING, "ConnectionRefusedError", failure=failure))
+        await pilot.pause(0.3)
+        said = " ".join(app.query_one("#verdict").text().split())
+        want = {"ko": "클러스터가 응답하지 않습니다", "en": "the cluster does not answer"}[lang]
+        assert want in said and "checking" not in said and "확인 중" not in said, said
+        app.inbox.put(SourceState("pods", Conn.OK))
+        await pilot.pause(0.3)
+        assert want not in " ".join(app.query_one("#verdict").text().split())

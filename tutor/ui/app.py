@@ -492,8 +492,12 @@ class TutorApp(ConfirmedActions, App):
         s = self.session
         n = self.query_one(LessonPane).step or s.progress.current
         self._draw_step_strip(n)
+        # Before the cluster first answers there is nothing to check: say so, not "checking…" for ever.
+        checking = say(self.lang, "not checked yet: the cluster does not answer (the header says why)",
+                       "아직 확인하지 못했습니다. 클러스터가 응답하지 않습니다(이유는 맨 윗줄에)") \
+            if self._unreachable() else say(self.lang, "checking…", "확인 중…")
         self.query_one(VerdictBox).show(s.verdicts.get(n), n in s.progress.passed,
-                                        {"checking": say(self.lang, "checking…", "확인 중…"),
+                                        {"checking": checking,
                                          "passed": say(self.lang, "passed", "통과함"), "now": say(self.lang, "now", "지금"),
                                          "title": say(self.lang, "Verdict", "판정"),
                                          "more": say(self.lang, "↓ more", "↓ 더 있음"),
@@ -594,12 +598,19 @@ class TutorApp(ConfirmedActions, App):
             return row.absent(self.session.lang)
         return ""
 
+    def _unreachable(self):
+        """Why the cluster cannot be reached, before it was ever listed (a failure), or None."""
+        s = self.session
+        if s.connection() is not Conn.RECONNECTING or s.listed_once:
+            return None  # after the first list, a failure is "reconnecting": the last data stays shown
+        return next((st.failure for st in s.states.values() if st.state is Conn.RECONNECTING and st.failure), None)
+
     def _draw_status(self) -> None:
         s = self.session
         conn = s.connection()
-        # Before the first list, a failure is "cannot reach …": there is no last data to show.
-        failure = next((st.failure for st in s.states.values() if st.state is Conn.RECONNECTING and st.failure),
-                       None) if conn is Conn.RECONNECTING and not s.listed_once else None
+        failure = self._unreachable()
+        if self._changed("unreachable", failure is None):
+            self._draw_verdict()  # its "checking…" says the cluster does not answer
         self.query_one(StatusBar).show(
             title=s.lesson.title(s.lang), context=self.context_name, namespace=s.lesson.namespace,
             conn=conn, passed=len(s.progress.passed), total=len(s.lesson.steps),
