@@ -7,6 +7,18 @@ import asyncio
 from tutor.cluster.events import Conn
 
 
+async def until(pilot, cond, timeout: float = 5) -> bool:
+    """Waits until cond() holds (True), or the time is up (False): what a frame shows comes a few
+    turns of the loop after what made it, and more on a loaded machine."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline:
+        if cond():
+            return True
+        await pilot.pause(0.05)
+    return False
+
+
 async def settled(pilot, timeout: float = 20, close_the_end: bool = True) -> None:
     """...and, when the replay passed every step and the finish screen opened over the lesson,
     closes it as a learner does (esc), unless `close_the_end` is False: the tests of the lesson

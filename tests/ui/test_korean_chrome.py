@@ -6,7 +6,7 @@ from __future__ import annotations
 from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
 from tests.ui.screen_text import screen_lines
-from tests.ui.settle import settled
+from tests.ui.settle import settled, until
 from tutor.words import say
 
 
@@ -60,11 +60,14 @@ async def test_a_confirm_dialog_wraps_its_question_in_both_languages(tmp_path):
         async with app.run_test(size=(60, 20)) as pilot:
             await settled(pilot)
             app.action_reset_all()
-            await pilot.pause(0.3)
-            shown = " ".join(line.strip(" │╭╮╰╯─") for line in screen_lines(app))
             want = question or say(app.lang, "Reset all progress? Every pass, revealed hint and prediction is forgotten.",
-                                       "전체 진행을 초기화할까요? 모든 통과 기록과 힌트, 예측이 지워집니다.")
-            assert " ".join(want.split()) in " ".join(shown.split()), shown
+                                   "전체 진행을 초기화할까요? 모든 통과 기록과 힌트, 예측이 지워집니다.")
+
+            def shown() -> str:
+                return " ".join(" ".join(line.strip(" │╭╮╰╯─") for line in screen_lines(app)).split())
+
+            # the question comes from a worker, a few frames after the action
+            assert await until(pilot, lambda: " ".join(want.split()) in shown()), shown()
 
 
 async def test_at_60x20_every_pane_keeps_its_first_rows(tmp_path):

@@ -17,7 +17,7 @@ import yaml
 from tests.conftest import RECORDINGS, WALKTHROUGH, recording_path
 from tests.ui.audit import Audit
 from tests.ui.harness import make_app
-from tests.ui.settle import heading_in_view, hint_in_view, settled
+from tests.ui.settle import heading_in_view, hint_in_view, settled, until
 
 pytestmark = pytest.mark.audit
 
@@ -43,16 +43,6 @@ def _done(audit: Audit, name: str) -> None:
     audit.dump(name)
     if audit.findings:
         pytest.fail(audit.report(), pytrace=False)
-
-
-async def _wait(pilot, cond, timeout: float = 5) -> bool:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while loop.time() < deadline:
-        if cond():
-            return True
-        await pilot.pause(0.05)
-    return False
 
 
 async def _step(pilot, n: int) -> None:
@@ -134,7 +124,7 @@ async def _look_doctor_panel(pilot, audit: Audit, tmp_path) -> None:
 
     app = pilot.app
     app.run_doctor(connect(str(_dead_kubeconfig(tmp_path))).api_client)
-    if not await _wait(pilot, lambda: app.query_one("#doctor").display, 20):
+    if not await until(pilot, lambda: app.query_one("#doctor").display, 20):
         audit.add("app-ended", "the lab check panel never showed on a refusing cluster", "doctor")
         return
     for n in (1, 5, 8):
@@ -143,11 +133,11 @@ async def _look_doctor_panel(pilot, audit: Audit, tmp_path) -> None:
     # l: the panel's findings are asked again, in the other language (a mixed panel is a finding)
     await pilot.press("l")
     body = app.query_one("#doctor-body")
-    if not await _wait(pilot, lambda: bool(re.search("[가-힣]", str(body.content))) == (app.session.lang == "ko"), 20):
+    if not await until(pilot, lambda: bool(re.search("[가-힣]", str(body.content))) == (app.session.lang == "ko"), 20):
         audit.add("did-not-settle", "the lab check panel's findings stayed in the other language after l", "doctor")
     audit.look(app, "the lab check panel after l")
     await pilot.press("l")
-    await _wait(pilot, lambda: bool(re.search("[가-힣]", str(body.content))) == (app.session.lang == "ko"), 20)
+    await until(pilot, lambda: bool(re.search("[가-힣]", str(body.content))) == (app.session.lang == "ko"), 20)
     app.query_one("#doctor").focus()
     await pilot.press("z")
     await pilot.pause(0.05)
@@ -268,7 +258,7 @@ async def test_the_end_of_the_demo_reads_well(w, h, lang):
     try:
         async with app.run_test(size=(w, h), notifications=True) as pilot:
             await settled(pilot, timeout=120)
-            await _wait(pilot, lambda: any(n.title for n in app._notifications), 5)
+            await until(pilot, lambda: any(n.title for n in app._notifications), 5)
             await _painted(pilot)
             audit.look(app, "the end of the demo")
     except Exception as exc:  # noqa: BLE001
