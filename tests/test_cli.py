@@ -131,8 +131,10 @@ def test_version():
 
 
 # `lwstutor --replay FILE` (the TUI) run for real, only headless: the recording is parsed on the
-# replay's thread after the first frame, so a bad line is found while the app runs.
-HEADLESS_TUI = ("import sys, tutor.ui.app as a; run = a.TutorApp.run; "
+# replay's thread after the first frame, so a bad line is found while the app runs. It draws
+# through Textual's headless driver, named as textual-serve names its own (no terminal needed).
+HEADLESS_TUI = ("import os, sys, tutor.ui.app as a; run = a.TutorApp.run; "
+                "os.environ['TEXTUAL_DRIVER'] = 'textual.drivers.headless_driver:HeadlessDriver'; "
                 "a.TutorApp.run = lambda self, **kw: run(self, headless=True, size=(100, 30)); "
                 "from tutor.cli import main; sys.exit(main(sys.argv[1:]))")
 
@@ -174,3 +176,16 @@ def test_doctor_reads_an_image_tag_as_docker_does():
     assert _tag("registry.k8s.io/lws/lws:v0.9.0") == "v0.9.0"
     assert _tag("registry.k8s.io/lws/lws:v0.10.0@sha256:" + "a" * 64) == "v0.10.0"
     assert _tag("localhost:5000/lws") == "" and _tag("lws") == ""
+
+
+@pytest.mark.parametrize("lang, said", [("en", "draws its screen on a terminal"), ("ko", "터미널에 화면을 그리는데")])
+@pytest.mark.parametrize("argv", [["demo"], ["--replay", WALK, "--state-file", "{P}"]], ids=["demo", "tutor"])
+def test_the_tutor_without_a_terminal_says_so_in_one_line(tmp_path, argv, lang, said):
+    """Its input from /dev/null and its screen into a pipe: Textual would draw for nobody at full
+    speed (it once grew to gigabytes); one line and exit 2 instead, at once."""
+    from tests.hostile_cli import assert_one_line_error, lwstutor
+
+    run = lwstutor(*(a.replace("{P}", str(tmp_path / "p.json")) for a in argv), "--lang", lang)
+    message = assert_one_line_error(run, said)
+    assert run.seconds < 15 and "tmux split-window -h" in message and "lwstutor check" in message, message
+

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import partial
 
 from tutor.commands.results import EXIT_OK
-from tutor.commands.setup import session_for
+from tutor.commands.setup import on_a_terminal, session_for
 from tutor.progress import Progress
 
 
@@ -18,7 +18,9 @@ def run_demo(args) -> int:
     from tutor.ui.quiet_gc import held_until_first_frame
 
     with held_until_first_frame():  # no cycle collection before the first frame
-        demo_app(args).run()
+        app = demo_app(args)
+        on_a_terminal("lwstutor demo")
+        app.run()
     return EXIT_OK
 
 

@@ -19,7 +19,7 @@ class UsageError(Exception):
     """Bad input or an unusable setup: cli.main prints `lwstutor: <message>` in the learner's
     language (or, with --json, `{"error": {"kind", "message"}}` on stdout) and exits 2.
 
-    kind names what failed, for a grader to match: usage, path, recording, kubeconfig, or the
+    kind names what failed, for a grader to match: usage, path, recording, kubeconfig, terminal, or the
     cluster failure's kind (refused, dns, tls, timeout, closed, unreachable, unauthorized,
     forbidden, http)."""
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -186,3 +187,20 @@ def connect_for(args):
 
     with _connect_errors_as_usage():
         return connect(args.kubeconfig, args.context)
+
+
+def on_a_terminal(command: str) -> None:
+    """The tutor draws its screen on a terminal (Textual reads stdin, draws on stderr). With either
+    redirected (a pipe, a file, /dev/null) it would draw for nobody, at full speed, for ever: a
+    one-line error instead. A served tutor draws through textual-serve's driver (TEXTUAL_DRIVER)."""
+    if os.environ.get("TEXTUAL_DRIVER"):
+        return
+    streams = (sys.__stdin__, sys.__stderr__)
+    if all(s is not None and s.isatty() for s in streams):
+        return
+    raise UsageError(*both(
+        "{cmd} draws its screen on a terminal, and its input or output here is not one (a pipe, a file, "
+        "/dev/null): run it in a terminal (tmux split-window -h {shell}), or lwstutor check in a script",
+        "{cmd:은} 터미널에 화면을 그리는데, 지금은 입력이나 출력이 터미널이 아닙니다(파이프, 파일, /dev/null). "
+        "터미널에서 실행하거나(tmux split-window -h {shell}), 스크립트에서는 lwstutor check를 쓰세요",
+        cmd=command, shell=command if " " not in command else f'"{command}"'), kind="terminal")

@@ -7,7 +7,8 @@ import time
 from functools import partial
 
 from tutor.commands.results import EXIT_OK, UsageError
-from tutor.commands.setup import recording_error, connect_for, find_kubeconfig_for, lesson_for, progress_for, session_for
+from tutor.commands.setup import (recording_error, connect_for, find_kubeconfig_for, lesson_for, on_a_terminal, progress_for,
+                                  session_for)
 
 
 def run_tui(args) -> int:
@@ -15,6 +16,7 @@ def run_tui(args) -> int:
 
     with held_until_first_frame():  # no cycle collection before the first frame
         app = tui_app(args)
+        on_a_terminal("lwstutor")
         app.run()
     if app.connect_error:  # the connection or the recording failed after the first frame: same message and code
         err = app.connect_error
