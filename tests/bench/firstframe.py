@@ -63,6 +63,8 @@ def lwstutor(argv: list[str]) -> None:
         return build(args)
 
     tui.tui_app = tui_app
+    # Headless, it needs no terminal: named as textual-serve names its own driver (run_tui checks).
+    os.environ["TEXTUAL_DRIVER"] = "textual.drivers.headless_driver:HeadlessDriver"
     from tutor.cli import main as cli_main
 
     sys.exit(cli_main(argv))
