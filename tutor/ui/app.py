@@ -101,6 +101,9 @@ class LoopCall:
         self._handle.cancel()
 
 
+# The palette's key as the help lists it (Textual binds it itself, with no words of ours).
+PALETTE_KEY = keyed("ctrl+p", "command_palette", ("Command palette", "명령 팔레트"))
+
 class TutorApp(ConfirmedActions, App):
     CSS_PATH = "tutor.tcss"
     TITLE = "lwstutor"
@@ -798,7 +801,7 @@ class TutorApp(ConfirmedActions, App):
         # Only the keys that do something here: no digit past the lesson's last step (a key
         # that is dimmed, as h with no hint left, is listed: it works again later).
         keys = [b for b in self.BINDINGS if self.check_action(*parse_action(b.action)[1:]) is not False]
-        keys.append(keyed("ctrl+p", "command_palette", ("Command palette", "명령 팔레트")))
+        keys.append(PALETTE_KEY)
         self.push_screen(HelpScreen([localised(b, self.session.lang) for b in keys],
                                     say(self.lang, "Keys", "키"),
                                     say(self.lang, "The tutor only reads: your cluster and your files are never changed.",
