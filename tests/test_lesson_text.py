@@ -1,7 +1,7 @@
 """What every lesson's text owes the learner besides the steps: an intro that names every key of
 the tutor (the app's BINDINGS), and, in each step's recap, a link to the LWS or Kubernetes page
 that says more, and the source of what it says LWS, the scheduler or the kubelet does (an HTML
-comment, which the lesson pane does not show, or a link)."""
+comment citing the code, which the lesson pane does not show; tests/test_fact_sources.py finds it)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from tutor.lesson.loader import available, load
 
 SHOWN = {"question_mark": "?", "escape": "esc", "right": "→", "left": "←"}
 DOCS = re.compile(r"\]\((https://(?:lws\.sigs\.k8s\.io/docs/|kubernetes\.io/(?:[a-z]{2}/)?docs/)[^)]*)\)")
-SOURCE = re.compile(r"<!-- source: (?:kubernetes-sigs/lws [\w./-]+|https://\S+)")
+SOURCE = re.compile(r"<!-- source: [a-z0-9.-]+\.[a-z]+(?:/[\w.-]+)*@v\S+ [\w./-]+ ")  # tests/fact_sources.py
 
 
 def keys() -> set[str]:
@@ -53,4 +53,5 @@ def test_the_scans_would_catch_one():
     assert not DOCS.search("See [the docs](https://example.com/docs/).")
     assert DOCS.search("See [DNS](https://kubernetes.io/ko/docs/concepts/services-networking/dns-pod-service/).")
     assert not SOURCE.search("LWS deletes the leader.") and SOURCE.search(
-        "LWS deletes the leader.<!-- source: kubernetes-sigs/lws pkg/controllers/pod_controller.go -->")
+        "LWS deletes the leader.<!-- source: sigs.k8s.io/lws@v0.9.0 pkg/controllers/pod_controller.go «x» -->")
+    assert not SOURCE.search("LWS deletes the leader.<!-- source: kubernetes-sigs/lws pkg/controllers/pod_controller.go -->")
