@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Callable
 
 import yaml
 
@@ -56,14 +57,17 @@ def _bump(ch: str) -> str:
     return ch + "x"
 
 
-def _char_mutants(text: str, rx: re.Pattern, op: str) -> list[Mutant]:
-    """Each character of each match changed once (digits +1, hex letters to the next one)."""
+def _char_mutants(text: str, rx: re.Pattern, op: str, in_line: bool = False) -> list[Mutant]:
+    """Each character of each match changed once (digits +1, hex letters to the next one).
+    `in_line`: the mutant's `where` is the match's line, then the match in brackets."""
     out = []
     for m in rx.finditer(text):
+        line = text[text.rfind("\n", 0, m.start()) + 1:].split("\n", 1)[0].strip()
+        where = f"{line} [{m.group()}]" if in_line else m.group()
         for i in range(m.start(), m.end()):
             if text[i] in ".-":
                 continue
-            out.append(Mutant(op, m.group(), text[:i] + _bump(text[i]) + text[i + 1:]))
+            out.append(Mutant(op, where, text[:i] + _bump(text[i]) + text[i + 1:]))
     return out
 
 
@@ -134,38 +138,93 @@ def clause_mutants(text: str) -> list[Mutant]:
     return out
 
 
-def yaml_structure_mutants(text: str) -> list[Mutant]:
-    """The moves a learner gets wrong in YAML: the annotation put on a pod template, a toleration
-    or nodeSelector dropped from one template, a value moved out of leaderWorkerTemplate."""
+def word_mutants(text: str) -> list[Mutant]:
+    """The last letter or digit of each word changed: a word of a message, a column of a table
+    (its `where`: the line, then the word in brackets)."""
     out = []
-    doc = yaml.safe_load(text)
-    lwt = doc["spec"]["leaderWorkerTemplate"]
-    anns = (doc.get("metadata") or {}).get("annotations") or {}
+    lines = _lines(text)
+    for i, line in enumerate(lines):
+        for m in re.finditer(r"\S*[A-Za-z0-9]\S*", line):
+            at = m.start() + max(j for j, ch in enumerate(m.group()) if ch.isalnum())
+            new_line = line[:at] + _bump(line[at]) + line[at + 1:]
+            out.append(Mutant("word", f"{line.strip()} [{m.group()}]", "\n".join(lines[:i] + [new_line] + lines[i + 1:])))
+    return out
+
+
+# YAML operators work on one document of a file (a file may hold a PodGroup and an LWS): each
+# takes that document and gives (op, where, the changed document); the file is dumped again with
+# it in place of the original.
+DocOp = Callable[[dict], list[tuple[str, str, dict]]]
+
+
+def yaml_docs(text: str) -> list:
+    return [d for d in yaml.safe_load_all(text) if d is not None]
+
+
+def dump_docs(docs: list) -> str:
+    return yaml.safe_dump_all(docs)
+
+
+def per_doc(text: str, kind: str, op: DocOp) -> list[Mutant]:
+    """`op` on each document of that kind in the file."""
+    out = []
+    docs = yaml_docs(text)
+    for i, doc in enumerate(docs):
+        if isinstance(doc, dict) and doc.get("kind") == kind:
+            for name, where, changed in op(copy.deepcopy(doc)):
+                out.append(Mutant(name, where, dump_docs(docs[:i] + [changed] + docs[i + 1:])))
+    return out
+
+
+Path = tuple[str | int, ...]  # keys, and indices into lists: ("spec", "containers", 0)
+
+
+def moved(doc: dict, src: Path, dst: Path) -> dict:
+    """A copy of the document with the value at `src` moved to `dst` (made as needed)."""
+    doc = copy.deepcopy(doc)
+    value = o.dig(doc, *src[:-1]).pop(src[-1])
+    at = doc
+    for key in dst[:-1]:
+        at = at[key] if isinstance(key, int) else at.setdefault(key, {})
+    at[dst[-1]] = value
+    return doc
+
+
+LWT = ("spec", "leaderWorkerTemplate")
+TEMPLATES = ("leaderTemplate", "workerTemplate")
+
+
+def lws_structure(doc: dict) -> list[tuple[str, str, dict]]:
+    """The moves a learner gets wrong in an LWS: the annotation put on a pod template, a
+    toleration, nodeSelector or GPU limit dropped from one template, a value moved out of
+    leaderWorkerTemplate."""
+    out = []
+    lwt = o.as_dict(o.dig(doc, *LWT))
+    anns = o.as_dict(o.dig(doc, "metadata", "annotations"))
     for key in list(anns):
-        for tmpl in ("leaderTemplate", "workerTemplate"):
+        for tmpl in TEMPLATES:
             if tmpl in lwt:
-                moved = yaml.safe_load(text)
-                value = moved["metadata"]["annotations"].pop(key)
-                moved["spec"]["leaderWorkerTemplate"][tmpl].setdefault("metadata", {}).setdefault(
-                    "annotations", {})[key] = value
-                out.append(Mutant("move-annotation", f"{key} -> {tmpl}", yaml.safe_dump(moved)))
-    for tmpl in ("leaderTemplate", "workerTemplate"):
+                out.append(("move-annotation", f"{key} -> {tmpl}",
+                            moved(doc, ("metadata", "annotations", key), (*LWT, tmpl, "metadata", "annotations", key))))
+    for tmpl in TEMPLATES:
         for field in ("tolerations", "nodeSelector", "resources"):
-            spec = (lwt.get(tmpl) or {}).get("spec") or {}
-            if field in spec or (field == "resources" and spec.get("containers")):
-                dropped = yaml.safe_load(text)
-                tspec = dropped["spec"]["leaderWorkerTemplate"][tmpl]["spec"]
+            spec = o.as_dict(o.dig(lwt, tmpl, "spec"))
+            if field in spec or (field == "resources" and "resources" in o.as_dict(o.dig(spec, "containers", 0))):
+                dropped = copy.deepcopy(doc)
+                tspec = o.dig(dropped, *LWT, tmpl, "spec")
                 if field == "resources":
                     tspec["containers"][0].pop("resources", None)
                 else:
                     tspec.pop(field)
-                out.append(Mutant(f"drop-{field}", tmpl, yaml.safe_dump(dropped)))
+                out.append((f"drop-{field}", tmpl, dropped))
     for key in ("size", "restartPolicy"):
         if key in lwt:
-            moved = yaml.safe_load(text)
-            moved["spec"][key] = moved["spec"]["leaderWorkerTemplate"].pop(key)
-            out.append(Mutant("move-field", f"{key} -> spec", yaml.safe_dump(moved)))
+            out.append(("move-field", f"{key} -> spec", moved(doc, (*LWT, key), ("spec", key))))
     return out
+
+
+def yaml_structure_mutants(text: str) -> list[Mutant]:
+    return per_doc(text, o.LWS_KIND, lws_structure)
 
 
 def mutants(name: str, text: str) -> list[Mutant]:
@@ -190,13 +249,24 @@ def mutants(name: str, text: str) -> list[Mutant]:
     return unique
 
 
+def harmless_base(name: str, text: str) -> dict[str, str]:
+    """Variations any answer file may have: line ends, blank lines; in YAML, comments, document
+    separators, another layout of the same documents, and their order."""
+    out = {"crlf": text.replace("\n", "\r\n"), "blank lines": "\n\n" + text.replace("\n", "\n\n") + "\n\n"}
+    if name.endswith(".yaml"):
+        docs = yaml_docs(text)
+        out["comments and separators"] = "# my answer\n---\n" + text + "\n---\n"
+        out["re-dumped, keys sorted"] = yaml.safe_dump_all(docs, sort_keys=True, indent=4)
+        if len(docs) > 1:
+            out["documents in another order"] = dump_docs(list(reversed(docs)))
+    return out
+
+
 def harmless(name: str, text: str) -> dict[str, str]:
     """Variations a right answer may have: they must still pass."""
     lines = [line for line in _lines(text) if line.strip()]
-    out = {"crlf": text.replace("\n", "\r\n"), "blank lines": "\n\n" + text.replace("\n", "\n\n") + "\n\n"}
+    out = harmless_base(name, text)
     if name.endswith(".yaml"):
-        out["comments and separators"] = "# my answer\n---\n" + text + "\n---\n"
-        out["re-dumped, keys sorted"] = yaml.safe_dump(yaml.safe_load(text), sort_keys=True, indent=4)
         return out
     out["spaces"] = "\n".join(f"  {' '.join(line.split())}  \t" for line in lines) + "\n"
     if name in ("names.txt", "env.txt", "restart.txt"):
@@ -219,7 +289,8 @@ def harmless(name: str, text: str) -> dict[str, str]:
 # --- survivors the lab cannot tell from a right answer --------------------------------------------
 
 # (file, operation or None for any, regex on the original line or token, reason)
-ACCEPTED: list[tuple[str, str | None, str, str]] = [
+Rule = tuple[str, str | None, str, str]
+ACCEPTED: list[Rule] = [
     ("lws.yaml", None, r"^(- )?(name: (leader|worker)|image: .*)$",
      "container names and images are not part of the step"),
     ("wide.yaml", None, r"^(- )?(name: (leader|worker)|image: .*)$",
@@ -251,105 +322,35 @@ ACCEPTED: list[tuple[str, str | None, str, str]] = [
 ]
 
 
-def accepted(file: str, m: Mutant) -> str | None:
-    for f, op, rx, reason in ACCEPTED:
+def matches(table: list[Rule], file: str, m: Mutant) -> str | None:
+    """The reason of the first rule of the table the mutant of that file matches, or None."""
+    for f, op, rx, reason in table:
         if f == file and (op is None or op == m.op) and re.search(rx, m.where):
             return reason
     return None
 
 
-# --- where the answers pass ----------------------------------------------------------------------
-
-def recording_names() -> list[str]:
-    return ["walkthrough"] + sorted(p.stem for p in RECORDINGS.glob("*.jsonl"))
-
-
-# The recorder turns each watch's first list into one event per object, one resource after
-# another; a live tutor judges nothing until every list is in (Session.awaiting_lists). In every
-# committed recording the lists are in within the first second: moments are taken after it.
-LISTED_BY = 1.0
-
-
-@lru_cache(maxsize=None)
-def passing_moments() -> list[tuple[str, int, int]]:
-    """(recording, step, index of the item after which it first passed), one per distinct
-    (step, answer file): the same answer in another recording adds nothing but time."""
-    from tutor.checks import run_checker
-    from tutor.lesson.loader import load
-    from tutor.session import Session
-    from tests.states import started_at
-
-    out, seen = [], set()
-    for name in recording_names():
-        s = Session(load(), "/root/gsb-lws", "en")
-        s.store.started_at = started_at(name)
-        todo = dict(FILES)
-        for i, item in enumerate(recording(name).items):
-            if not s.apply(item) or item.t < LISTED_BY:
-                continue
-            for n in list(todo):
-                if run_checker(s.lesson.step(n), s.context()).passed:
-                    fr = s.workspace.get(FILES[n])
-                    key = (n, fr.text)
-                    if key not in seen:
-                        seen.add(key)
-                        out.append((name, n, i))
-                    del todo[n]
-    return out
-
-
-def state_at(name: str, index: int):
-    target = recording(name).items[index]
-    return state(name, after=lambda it: it is target)
-
-
-@dataclass
-class Result:
-    recording: str
-    step: int
-    file: str
-    mutants: int
-    killed: int
-    survivors: list[tuple[Mutant, str | None]]  # (mutant, accepted reason or None)
-    harmless_failed: list[tuple[str, str]]
-
-
-def run_one(name: str, step: int, index: int) -> Result:
-    s = state_at(name, index)
-    file = FILES[step]
-    original = s.workspace.get(file).text
-    # Each variant is the file as it might have been written at that same moment: a late start
-    # judges a file by when it was written (its mtime), and a variant keeps that.
-    written = s.workspace.get(file).written_at
-    survivors, killed, total = [], 0, 0
-    for m in mutants(file, original):
-        total += 1
-        s.apply(FileChanged(file, m.text, s.store.now, written))
-        if check(s, step).passed:
-            survivors.append((m, accepted(file, m)))
-        else:
-            killed += 1
-    bad = []
-    for label, text in harmless(file, original).items():
-        s.apply(FileChanged(file, text, s.store.now, written))
-        v = check(s, step)
-        if not v.passed:
-            bad.append((label, v.message))
-    s.apply(FileChanged(file, original, s.store.now, written))
-    return Result(name, step, file, total, killed, survivors, bad)
-
-
-def run_all() -> list[Result]:
-    return [run_one(name, step, i) for name, step, i in passing_moments()]
+def accepted(file: str, m: Mutant) -> str | None:
+    return matches(ACCEPTED, file, m)
 
 
 # --- step 5's evidence: which pod failed ------------------------------------------------------------
+
+class Evidence:
+    """An evidence mutant: called on each object the recording brings, it gives the objects the
+    tutor sees instead; `changed` tells whether it changed any."""
+
+    changed = False
+
+    def __call__(self, obj: dict) -> list[dict]:
+        return [obj]
+
 
 WORKER, LEADER = "llm-0-1", "llm-0"
 RESTART_REASONS = ("Pulled", "Created", "Started", "BackOff")  # the kubelet's, counted again on a restart
 
 
-class _EventNamesLeader:
+class _EventNamesLeader(Evidence):
     """LWS's RecreateGroup event as it reads when the leader failed."""
 
     changed = False
@@ -365,7 +366,7 @@ class _EventNamesLeader:
         return [obj]
 
 
-class _RestartOnLeader:
+class _RestartOnLeader(Evidence):
     """The worker's restart told of the leader of its group instead: the worker's restartCount
     and lastState cleared, the kubelet's events about its restart retargeted to that leader's
     UID, and the leader's objects carrying the restart (added as the worker showed it)."""
@@ -430,7 +431,7 @@ class _RestartOnLeader:
         return obj
 
 
-class _LeaderFailed:
+class _LeaderFailed(Evidence):
     """Both at once: the restart on the leader and LWS's event naming it."""
 
     def __init__(self):
@@ -451,15 +452,157 @@ EVIDENCE_MUTANTS = {"event-names-leader": _EventNamesLeader, "restart-on-leader"
                     "leader-failed": _LeaderFailed}
 
 
-def evidence_state(name: str, index: int, op: str):
-    """The recording replayed through item `index`, each object passed through the mutant; None
-    when the mutant changed nothing there (no mutant)."""
+# --- a lesson's answers ---------------------------------------------------------------------------
+
+@dataclass(eq=False)  # one object per lesson: its moments are cached by it
+class Lesson:
+    """What the harness needs of a lesson: its answer files by step, its recordings, its
+    operators and harmless variations, the survivors it accepts, and the survivors that are
+    checker bugs still open (each one fails the test once it is killed, so the list stays true)."""
+
+    id: str
+    files: dict[int, tuple[str, ...]]  # step -> the answer files its checker reads
+    recordings: Callable[[], list[str]]
+    mutants: Callable[[str, str], list[Mutant]]
+    harmless: Callable[[str, str], dict[str, str]]
+    accepted: list[Rule]
+    open_bugs: list[Rule] = field(default_factory=list)  # (file, op, regex, the bug in a few words)
+    # step -> (what it asks that no answer file holds, its evidence mutants by name)
+    evidence: dict[int, tuple[str, dict[str, Callable[[], Evidence]]]] = field(default_factory=dict)
+
+
+def lws_recordings() -> list[str]:
+    return ["walkthrough"] + sorted(p.stem for p in RECORDINGS.glob("*.jsonl"))
+
+
+LWS = Lesson("lws", {n: (f,) for n, f in FILES.items()}, lws_recordings, mutants, harmless, ACCEPTED,
+             evidence={5: ("which pod failed", EVIDENCE_MUTANTS)})
+
+
+def recording_names(lesson: Lesson = LWS) -> list[str]:
+    return lesson.recordings()
+
+
+# --- where the answers pass ----------------------------------------------------------------------
+
+# The recorder turns each watch's first list into one event per object, one resource after
+# another; a live tutor judges nothing until every list is in (Session.awaiting_lists). In the
+# LWS lesson's recordings the lists are in within the first second; the gang lab lists more, for
+# up to some seconds: a moment is taken after the recording's opening run of listed objects (and
+# of answer files not there yet), and after the first second.
+LISTED_BY = 1.0
+
+
+def listed_by(name: str) -> float:
+    t = LISTED_BY
+    for item in recording(name).items:
+        if not (isinstance(item, ObjectEvent) and item.type == "ADDED"
+                or isinstance(item, FileChanged) and item.content is None):
+            break
+        t = max(t, item.t)
+    return t
+
+
+def session_for(name: str):
+    """An empty Session for a recording, of the lesson its header names, as states.state makes one."""
     from tutor.lesson.loader import load
     from tutor.session import Session
 
-    s = Session(load(), "/root/gsb-lws", "en")
+    rec = recording(name)
+    lesson = load(rec.header.lesson or "lws")
+    s = Session(lesson, rec.header.workdir or lesson.workdir, "en")
     s.store.started_at = started_at(name)
-    change = EVIDENCE_MUTANTS[op]()
+    return s
+
+
+@lru_cache(maxsize=None)
+def passing_moments(lesson: Lesson = LWS) -> list[tuple[str, int, int]]:
+    """(recording, step, index of the item after which it first passed), one per distinct
+    (step, answer files): the same answers in another recording add nothing but time."""
+    from tutor.checks import run_checker
+
+    out, seen = [], set()
+    for name in recording_names(lesson):
+        s = session_for(name)
+        todo = dict(lesson.files)
+        after = listed_by(name)
+        for i, item in enumerate(recording(name).items):
+            if not s.apply(item) or item.t < after:
+                continue
+            for n in list(todo):
+                if run_checker(s.lesson.step(n), s.context()).passed:
+                    key = (n, tuple(s.workspace.get(f).text for f in lesson.files[n]))
+                    if key not in seen:
+                        seen.add(key)
+                        out.append((name, n, i))
+                    del todo[n]
+    return out
+
+
+def answers(lesson: Lesson = LWS) -> list[tuple[str, int, str, int]]:
+    """(recording, step, answer file, index): each answer file of each passing moment."""
+    return [(name, n, f, i) for name, n, i in passing_moments(lesson) for f in lesson.files[n]]
+
+
+def state_at(name: str, index: int):
+    target = recording(name).items[index]
+    return state(name, after=lambda it: it is target)
+
+
+@dataclass
+class Result:
+    recording: str
+    step: int
+    file: str
+    mutants: int
+    killed: int
+    survivors: list[tuple[Mutant, str | None]]  # (mutant, accepted reason or None)
+    harmless_failed: list[tuple[str, str]]
+    open_bugs: list[tuple[Mutant, str]] = field(default_factory=list)  # survivors that are known checker bugs
+
+    @property
+    def unaccepted(self) -> list[Mutant]:
+        return [m for m, why in self.survivors if why is None]
+
+
+def run_one(name: str, step: int, index: int, file: str | None = None, lesson: Lesson = LWS) -> Result:
+    s = state_at(name, index)
+    file = file or lesson.files[step][0]
+    original = s.workspace.get(file).text
+    # Each variant is the file as it might have been written at that same moment: a late start
+    # judges a file by when it was written (its mtime), and a variant keeps that.
+    written = s.workspace.get(file).written_at
+    survivors, bugs, killed, total = [], [], 0, 0
+    for m in lesson.mutants(file, original):
+        total += 1
+        s.apply(FileChanged(file, m.text, s.store.now, written))
+        if not check(s, step).passed:
+            killed += 1
+        elif (bug := matches(lesson.open_bugs, file, m)) and not matches(lesson.accepted, file, m):
+            bugs.append((m, bug))
+        else:
+            survivors.append((m, matches(lesson.accepted, file, m)))
+    bad = []
+    for label, text in lesson.harmless(file, original).items():
+        s.apply(FileChanged(file, text, s.store.now, written))
+        v = check(s, step)
+        if not v.passed:
+            bad.append((label, v.message))
+    s.apply(FileChanged(file, original, s.store.now, written))
+    return Result(name, step, file, total, killed, survivors, bad, bugs)
+
+
+def run_all(lesson: Lesson = LWS) -> list[Result]:
+    return [run_one(name, step, i, f, lesson) for name, step, f, i in answers(lesson)]
+
+
+# --- evidence no answer file holds ------------------------------------------------------------------
+
+def evidence_state(name: str, index: int, make: Callable[[], Evidence]):
+    """The recording replayed through item `index`, each object passed through the mutant; None
+    when the mutant changed nothing there (no mutant)."""
+    s = session_for(name)
+    change = make()
     for item in recording(name).items[:index + 1]:
         if isinstance(item, ObjectEvent):
             for obj in change(item.obj):
@@ -471,33 +614,46 @@ def evidence_state(name: str, index: int, op: str):
     return s if change.changed else None
 
 
-def evidence_mutants(name: str, index: int) -> dict[str, bool]:
-    """Each evidence mutant of step 5 at a moment it passed (one that changes something there),
+def evidence_mutants(name: str, index: int, step: int = 5, lesson: Lesson = LWS) -> dict[str, bool]:
+    """Each evidence mutant of a step at a moment it passed (one that changes something there),
     and whether it still passes (each must fail)."""
-    states = {op: evidence_state(name, index, op) for op in EVIDENCE_MUTANTS}
-    return {op: check(s, 5).passed for op, s in states.items() if s is not None}
+    _, table = lesson.evidence[step]
+    states = {op: evidence_state(name, index, make) for op, make in table.items()}
+    return {op: check(s, step).passed for op, s in states.items() if s is not None}
 
 
-def main() -> int:
-    results = run_all()
+# --- the figures ------------------------------------------------------------------------------------
+
+def report(lesson: Lesson) -> None:
+    results = run_all(lesson)
     total = sum(r.mutants for r in results)
     killed = sum(r.killed for r in results)
     acc = sum(1 for r in results for _, why in r.survivors if why)
+    bugs = sum(len(r.open_bugs) for r in results)
+    print(f"--- lesson {lesson.id}")
     for r in results:
-        print(f"{r.recording:34} step {r.step} {r.file:12} {r.mutants:4} mutants, {r.killed:4} killed")
+        print(f"{r.recording:34} step {r.step} {r.file:14} {r.mutants:4} mutants, {r.killed:4} killed")
         for m, why in r.survivors:
             print(f"    survivor {m.op:16} {m.where[:60]!r}: {why or 'NOT ACCEPTED'}")
+        for m, bug in r.open_bugs:
+            print(f"    survivor {m.op:16} {m.where[:60]!r}: OPEN CHECKER BUG: {bug}")
         for label, msg in r.harmless_failed:
             print(f"    harmless variation failed: {label}: {msg}")
-    print(f"{total} mutants over {len(results)} passing answers in {len(recording_names())} recordings: "
+    print(f"{total} mutants over {len(results)} passing answers in {len(recording_names(lesson))} recordings: "
           f"{killed} killed ({100 * killed / max(total, 1):.1f}%), {acc} accepted survivors, "
-          f"{total - killed - acc} unaccepted")
-    moments = [(name, i) for name, step, i in passing_moments() if step == 5]
-    found = {(name, i): evidence_mutants(name, i) for name, i in moments}
-    n = sum(len(v) for v in found.values())
-    survived = [(name, op) for (name, _), v in found.items() for op, ok in v.items() if ok]
-    print(f"step 5, which pod failed: {n} evidence mutants at {len(moments)} passing moments: "
-          f"{n - len(survived)} killed" + "".join(f"\n    survivor {name} {op}" for name, op in survived))
+          + (f"{bugs} open checker bugs, " if lesson.open_bugs else "")
+          + f"{total - killed - acc - bugs} unaccepted")
+    for step, (what, _) in sorted(lesson.evidence.items()):
+        moments = [(name, i) for name, n, i in passing_moments(lesson) if n == step]
+        found = {(name, i): evidence_mutants(name, i, step, lesson) for name, i in moments}
+        n = sum(len(v) for v in found.values())
+        survived = [(name, op) for (name, _), v in found.items() for op, ok in v.items() if ok]
+        print(f"step {step}, {what}: {n} evidence mutants at {len(moments)} passing moments: "
+              f"{n - len(survived)} killed" + "".join(f"\n    survivor {name} {op}" for name, op in survived))
+
+
+def main() -> int:
+    report(LWS)
     return 0
 
 
