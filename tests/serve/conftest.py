@@ -96,13 +96,15 @@ def alive(pid: int) -> bool:
 class Served:
     """`lwstutor serve` as the learner starts it, in a process of its own."""
 
-    def __init__(self, tmp: Path, *extra: str, lang: str = "en"):
+    def __init__(self, tmp: Path, *extra: str, lang: str = "en", lwstutor: list[str] | None = None,
+                 cwd: Path = REPO):
+        """`lwstutor` is the command that runs the CLI (this checkout's by default), `cwd` where."""
         self.state = tmp / "progress.json"
         env = {**os.environ, "XDG_STATE_HOME": str(tmp / "state")}
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tutor", "serve", "--port", "0", "--lang", lang, "--replay", str(RECORDING),
-             "--state-file", str(self.state), *extra],
-            cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            [*(lwstutor or [sys.executable, "-m", "tutor"]), "serve", "--port", "0", "--lang", lang,
+             "--replay", str(RECORDING), "--state-file", str(self.state), *extra],
+            cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.said = self._read_until(r"\?token=")
         self.url = re.search(r"(https?://\S+?)/?\?token=", self.said).group(1)
         self.token = re.search(r"\?token=(\S+)", self.said).group(1)

@@ -92,8 +92,11 @@ def checked_public_url(url: str | None) -> str:
 
 
 def tutor_command(args, lang: str) -> str:
-    """The shell command each tab's tutor runs: this Python, `-m tutor`, the options given."""
-    argv = [sys.executable, "-m", "tutor", "--lang", lang]
+    """The shell command each tab's tutor runs: this Python, `-P -m tutor`, the options given.
+
+    `-P` keeps the current directory off sys.path: run from a clone, its source folder `tutor/`
+    would otherwise shadow the installed package (which alone holds `tutor/lessons`)."""
+    argv = [sys.executable, "-P", "-m", "tutor", "--lang", lang]
     for dest in PASSED_ON:
         value = getattr(args, dest, None)
         flag = "--" + dest.replace("_", "-")
