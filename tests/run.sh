@@ -23,17 +23,17 @@ else
   echo "go is not installed: the e2e tests will skip (or fail when CI=true)"
 fi
 # The browser tests (marker browser, tests/serve) drive Debian's chromium through Playwright, which
-# never downloads one. As root, install it when it is missing; otherwise they skip and say why
-# (under CI=true they fail).
-if [ ! -x /usr/lib/chromium/chromium ]; then
+# never downloads one, with a Korean monospace font for the Korean tutor. As root, install them when
+# missing; otherwise they skip and say why (under CI=true they fail).
+if [ ! -x /usr/lib/chromium/chromium ] || ! fc-list 2>/dev/null | grep -qi nanumgothiccoding; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     start=$(date +%s)
     { DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
-      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core \
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core fonts-nanum-coding \
         >/dev/null; } || [ "${CI:-}" != true ]
     echo "chromium for the browser tests ready ($(( $(date +%s) - start ))s)"
   else
-    echo "chromium is not installed (Debian: apt-get install chromium fonts-dejavu-core): the browser tests will skip"
+    echo "chromium is not installed (Debian: apt-get install chromium fonts-dejavu-core fonts-nanum-coding): the browser tests will skip"
   fi
 fi
 # The contracts first: a layering or lint error fails in seconds, not after the suite.

@@ -16,11 +16,27 @@ from html import escape
 from tutor.serve import words
 from tutor.words import pick
 
-_STYLE = """
-@font-face { font-family: "Roboto Mono"; src: url("static/fonts/RobotoMono-VariableFont_wght.ttf") format("truetype");
-             font-weight: 100 700; }
-html, body { margin: 0; height: 100%; background: #0c181f; color: #e8eef2;
-             font-family: "Roboto Mono", "DejaVu Sans Mono", monospace; }
+# The Korean fonts learners' systems have, monospace first: local() only, nothing is fetched.
+_HANGUL_FONTS = ("D2Coding", "NanumGothicCoding", "Nanum Gothic Coding", "Noto Sans Mono CJK KR",
+                 "NotoSansMonoCJKkr-Regular", "Noto Sans CJK KR", "Malgun Gothic", "Apple SD Gothic Neo",
+                 "AppleSDGothicNeo-Regular", "NanumGothic", "UnDotum")
+_HANGUL_RANGE = "U+1100-11FF, U+3130-318F, U+A960-A97F, U+AC00-D7AF, U+D7B0-D7FF"
+_LOCAL = ", ".join(f'local("{f}")' for f in _HANGUL_FONTS)
+_FAMILIES = ", ".join(f'"{f}"' for f in _HANGUL_FONTS)
+
+# textual.js gives the terminal the family "Roboto Mono" and nothing with Hangul. A second face of
+# that family, for Hangul alone, points at the local Korean fonts, so the terminal draws Korean
+# with them and everything else with Roboto Mono.
+_STYLE = f"""
+@font-face {{ font-family: "Roboto Mono"; src: url("static/fonts/RobotoMono-VariableFont_wght.ttf") format("truetype");
+             font-weight: 100 700; }}
+@font-face {{ font-family: "Roboto Mono"; src: {_LOCAL}; unicode-range: {_HANGUL_RANGE}; }}
+html, body {{ margin: 0; height: 100%; background: #0c181f; color: #e8eef2;
+             font-family: "Roboto Mono", {_FAMILIES}, "DejaVu Sans Mono", monospace; }}
+#no-hangul {{ display: none; position: absolute; left: 0; right: 0; bottom: 0; z-index: 6; padding: 0.5em 1em;
+             background: #8f2f2f; color: #fff; line-height: 1.4; }}
+body.-no-hangul #no-hangul {{ display: block; }}
+""" + """
 .notice { position: absolute; inset: 0; display: flex; flex-direction: column; align-items: center;
           justify-content: center; gap: 1em; padding: 2em; text-align: center; line-height: 1.5; }
 .notice p { max-width: 40em; margin: 0; }
@@ -43,10 +59,41 @@ _WEBSOCKET = """
   url.search = "";
   url.hash = "";
   document.getElementById("terminal").dataset.sessionWebsocketUrl = url.href;
+  // The token has been kept as a cookie with this page: take it out of the address bar, where a
+  // screen share or a screenshot would show it. A reload goes by the cookie.
+  var here = new URL(location.href);
+  if (here.searchParams.has("token")) {
+    here.searchParams.delete("token");
+    history.replaceState(history.state, "", here.pathname + here.search + here.hash);
+  }
+  // Is there a font for this text? A glyph no font has is drawn as the same box as a code point
+  // no font has (U+0378 is unassigned).
+  window.lwstutorHasFont = function (text) {
+    var c = document.createElement("canvas");
+    c.width = 64; c.height = 64;
+    var g = c.getContext("2d", {willReadFrequently: true});
+    g.font = "40px " + getComputedStyle(document.body).fontFamily;
+    function ink(s) {
+      g.clearRect(0, 0, 64, 64);
+      g.fillText(s, 4, 48);
+      return Array.prototype.join.call(g.getImageData(0, 0, 64, 64).data, ",");
+    }
+    return ink(text) !== ink("\u0378");
+  };
+  if (document.documentElement.lang === "ko") {
+    document.fonts.load("40px 'Roboto Mono'", "\ud55c").then(function () {
+      if (!window.lwstutorHasFont("\ud55c")) document.body.classList.add("-no-hangul");
+    });
+  }
   // The websocket closed: the tutor ended, or the server had no place for it (at the cap it
   // refuses the websocket, which a page cannot tell apart). Ask which, to say the right thing.
   new MutationObserver(function () {
     var body = document.body;
+    // The tutor drew its first bytes: keys go to it at once, with no click first.
+    if (body.classList.contains("-first-byte") && !body.dataset.focused) {
+      var input = document.querySelector(".xterm-helper-textarea");
+      if (input) { input.focus(); body.dataset.focused = "1"; }
+    }
     if (!body.classList.contains("-closed") || body.dataset.asked) return;
     body.dataset.asked = "1";
     fetch(new URL("status", document.baseURI), {cache: "no-store", credentials: "same-origin"})
@@ -80,6 +127,7 @@ def tutor_page(lang: str, full: str, base: str = "", font_size: int = 16) -> str
 <div id="full" class="notice"><p id="full-text">{escape(full)}</p>
 <button type="button" onclick="location.reload()">{escape(pick(words.RELOAD, lang))}</button></div>
 <div id="terminal" class="textual-terminal" data-font-size="{int(font_size)}"></div>
+<div id="no-hangul"><p lang="en">{escape(pick(words.NO_HANGUL, "en"))}</p><p lang="ko">{escape(pick(words.NO_HANGUL, "ko"))}</p></div>
 <script>{_WEBSOCKET}</script>
 </body>
 </html>

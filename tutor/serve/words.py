@@ -26,6 +26,11 @@ STARTING = ("Starting the tutor…", "튜터를 시작하는 중…")
 ENDED = ("This tab's tutor has ended. Reload the page to start it again: your progress is kept.",
          "이 탭의 튜터가 끝났습니다. 페이지를 새로 고치면 다시 시작합니다. 진행 상황은 그대로입니다.")
 RELOAD = ("Reload", "새로 고침")
+# The page says this in both languages at once: without a Korean font, the Korean line is not drawn.
+NO_HANGUL = ("This browser has no font for Korean, so the tutor's Korean text is not drawn. Install a Korean font "
+             "(on Debian: apt-get install fonts-nanum-coding), or start the server with --lang en.",
+             "이 브라우저에는 한글 글꼴이 없어서 튜터의 한국어가 보이지 않습니다. 한글 글꼴을 설치하거나"
+             "(데비안: apt-get install fonts-nanum-coding) 서버를 --lang en으로 시작하세요.")
 NO_TOKEN = ("This tutor needs the address with its token, as the server printed it when it started. "
             "Ask whoever runs the lab for it.",
             "이 튜터는 토큰이 든 주소로만 열립니다. 서버가 시작할 때 출력한 주소를 쓰세요. "
