@@ -127,7 +127,8 @@ def tutor_page(lang: str, full: str, base: str = "", font_size: int = 16) -> str
 <div id="full" class="notice"><p id="full-text">{escape(full)}</p>
 <button type="button" onclick="location.reload()">{escape(pick(words.RELOAD, lang))}</button></div>
 <div id="terminal" class="textual-terminal" data-font-size="{int(font_size)}"></div>
-<div id="no-hangul"><p lang="en">{escape(pick(words.NO_HANGUL, "en"))}</p><p lang="ko">{escape(pick(words.NO_HANGUL, "ko"))}</p></div>
+<div id="no-hangul"><p lang="en">{escape(pick(words.NO_HANGUL, "en"))}</p>
+<p lang="ko">{escape(pick(words.NO_HANGUL, "ko"))}</p></div>
 <script>{_WEBSOCKET}</script>
 </body>
 </html>
