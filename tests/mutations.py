@@ -1,11 +1,15 @@
 """Mutation testing of answers: every single-token change of a passing answer file must fail.
 
+This module holds the harness and the operators, and the LWS lesson's answers;
+tests/mutations_gang.py gives the gang lesson's to the same harness.
+
 For each committed recording, each step with an answer file is taken at the moment it first
 passed; its answer is mutated one token at a time (a digit or hex character of a UID or IP, an
 index, a value, a line dropped, two values swapped, a scheduler clause dropped, the
 exclusive-topology annotation moved, a toleration dropped) and checked against that same cluster
 state. A mutant that still passes "survives". Survivors the lab cannot tell apart from a right
-answer are listed in ACCEPTED with the reason; every other survivor is a checker bug.
+answer are listed in ACCEPTED with the reason; every other survivor is a checker bug (a lesson
+may list the ones not fixed yet as open bugs: each fails the test once it is killed).
 Harmless variations (spacing, CRLF, line order, extra lines, other printed forms) must still pass.
 
 Step 5 is also judged on evidence no answer file holds: which pod failed. Its evidence mutants
@@ -13,7 +17,7 @@ are the same recording up to that moment with the failure told of another pod of
 leader llm-0 (LWS's event naming it, or the restart itself moved onto it, as `kubectl exec llm-0
 -- touch /tmp/fail` leaves it), with the right restart.txt: each must fail.
 
-    python -m tests.mutations      # the figures the README quotes
+    python -m tests.mutations      # the figures the README quotes, for both lessons
 """
 
 from __future__ import annotations
@@ -207,16 +211,16 @@ def lws_structure(doc: dict) -> list[tuple[str, str, dict]]:
                 out.append(("move-annotation", f"{key} -> {tmpl}",
                             moved(doc, ("metadata", "annotations", key), (*LWT, tmpl, "metadata", "annotations", key))))
     for tmpl in TEMPLATES:
-        for field in ("tolerations", "nodeSelector", "resources"):
+        for key in ("tolerations", "nodeSelector", "resources"):
             spec = o.as_dict(o.dig(lwt, tmpl, "spec"))
-            if field in spec or (field == "resources" and "resources" in o.as_dict(o.dig(spec, "containers", 0))):
+            if key in spec or (key == "resources" and "resources" in o.as_dict(o.dig(spec, "containers", 0))):
                 dropped = copy.deepcopy(doc)
                 tspec = o.dig(dropped, *LWT, tmpl, "spec")
-                if field == "resources":
+                if key == "resources":
                     tspec["containers"][0].pop("resources", None)
                 else:
-                    tspec.pop(field)
-                out.append((f"drop-{field}", tmpl, dropped))
+                    tspec.pop(key)
+                out.append((f"drop-{key}", tmpl, dropped))
     for key in ("size", "restartPolicy"):
         if key in lwt:
             out.append(("move-field", f"{key} -> spec", moved(doc, (*LWT, key), ("spec", key))))
@@ -469,6 +473,7 @@ class Lesson:
     open_bugs: list[Rule] = field(default_factory=list)  # (file, op, regex, the bug in a few words)
     # step -> (what it asks that no answer file holds, its evidence mutants by name)
     evidence: dict[int, tuple[str, dict[str, Callable[[], Evidence]]]] = field(default_factory=dict)
+    open_evidence_bugs: dict[tuple[int, str], str] = field(default_factory=dict)  # (step, op) -> the bug
 
 
 def lws_recordings() -> list[str]:
@@ -649,11 +654,16 @@ def report(lesson: Lesson) -> None:
         n = sum(len(v) for v in found.values())
         survived = [(name, op) for (name, _), v in found.items() for op, ok in v.items() if ok]
         print(f"step {step}, {what}: {n} evidence mutants at {len(moments)} passing moments: "
-              f"{n - len(survived)} killed" + "".join(f"\n    survivor {name} {op}" for name, op in survived))
+              f"{n - len(survived)} killed" + "".join(
+                  f"\n    survivor {name} {op}: {lesson.open_evidence_bugs.get((step, op), 'NOT ACCEPTED')}"
+                  for name, op in survived))
 
 
 def main() -> int:
-    report(LWS)
+    from tests.mutations_gang import GANG
+
+    for lesson in (LWS, GANG):
+        report(lesson)
     return 0
 
 
