@@ -86,6 +86,8 @@ def check(ctx: Context) -> Verdict:
                                     path=ctx.path(FILE), name=looked_up[0]),
                       lookup_again(ctx))
     if ip in found:
+        # source: k8s.io/kubernetes@v1.37.2 pkg/controller/statefulset/stateful_set_utils.go «Subdomain = set.Spec.ServiceName»
+        # source: k8s.io/endpointslice@v0.37.2 utils.go «ep.Hostname = &pod.Spec.Hostname»
         return passed(say(ctx.lang, "The lookup returned {ip}, the IP of leader pod {pod}: the headless Service "
                                     "gives every pod in the group a stable name.",
                                     "조회 결과가 리더 파드 {pod}의 IP {ip}입니다. 헤드리스 서비스가 "
@@ -144,6 +146,7 @@ def check(ctx: Context) -> Verdict:
                                     path=ctx.path(FILE), old=", ".join(sorted(found & old)), pod=LEADER),
                       lookup_again(ctx))
     if "NXDOMAIN" in text.upper() or "can't find" in text:
+        # source: k8s.io/kubernetes@v1.37.2 pkg/kubelet/network/dns/dns.go «svcDomain := fmt.Sprintf("svc.%s", c.ClusterDomain)»
         return failed(say(ctx.lang, "The lookup failed (NXDOMAIN). A pod's name lives under its headless Service, and "
                                     "busybox nslookup adds the search domains only to a name without a dot: look up the "
                                     "leader's full name, as the step builds it.",

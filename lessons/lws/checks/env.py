@@ -29,6 +29,7 @@ def check(ctx: Context) -> Verdict:
         return waiting(say(ctx.lang, "Waiting for pod {pod} (step 1).", "파드 {pod:을} 기다립니다(1단계).", pod=POD))
     want = pod_lws_env(pod)
     if not want:
+        # source: sigs.k8s.io/lws@v0.9.0 pkg/webhooks/pod_webhook.go «if err := podutils.AddLWSVariables(pod); err != nil {»
         return failed(say(ctx.lang, "{pod} has no LWS_ variables in its spec: the LWS pod webhook did not run.",
                                     "{pod}의 spec에 LWS_ 변수가 없습니다. LWS 파드 웹훅이 동작하지 않았습니다.", pod=POD))
     got: dict[str, str] = {}

@@ -39,6 +39,7 @@ def spec_problems(ctx: Context, obj: dict, where: str) -> list[str]:
         on_template = [label for label, t in templates(obj)
                        if o.annotations(t).get(o.EXCLUSIVE_ANNOTATION) is not None]
         if on_template:
+            # source: sigs.k8s.io/lws@v0.9.0 pkg/controllers/pod_controller.go «found := leaderWorkerSet.Annotations[»
             probs.append(say(ctx.lang, "{where}: the exclusive-topology annotation is on {tmpl}'s metadata, where LWS does "
                                        "not read it: a pod template's annotations only go to its pods. The step says whose "
                                        "metadata LWS reads it from.",

@@ -52,6 +52,8 @@ def check(ctx: Context) -> Verdict:
         want_g = o.labels(pod).get(o.GROUP_INDEX_LABEL)
         want_w = o.labels(pod).get(o.WORKER_INDEX_LABEL)
         if want_g is None or want_w is None:
+            # source: sigs.k8s.io/lws@v0.9.0 pkg/webhooks/pod_webhook.go «GroupIndexLabelKey] = fmt.Sprint(groupIndex)»
+            # source: sigs.k8s.io/lws@v0.9.0 pkg/webhooks/pod_webhook.go «WorkerIndexLabelKey] = fmt.Sprint(workerIndex)»
             return failed(say(ctx.lang, "Pod {pod} has no group-index/worker-index label: is the LWS webhook running?",
                                         "파드 {pod}에 group-index/worker-index 라벨이 없습니다. LWS 웹훅이 동작하나요?",
                                         pod=name))

@@ -105,6 +105,8 @@ def check(ctx: Context) -> Verdict:
                                                           WORKER + "에 대한 스케줄러의 사유")))
     for msg in reasons:
         if all(c in text for c in clauses(msg)):
+            # source: sigs.k8s.io/lws@v0.9.0 cmd/main.go «if cfg.GangSchedulingManagement != nil {»
+            # source: k8s.io/kubernetes@v1.37.2 pkg/scheduler/schedule_one.go «the entire scheduling workflow for a single pod.»
             return passed(say(ctx.lang, "{a} runs while {w} waits: by default LWS hands a group's pods to the scheduler, "
                                         "which places them one by one, so half a group can hold resources; gang scheduling "
                                         "prevents that (LWS can use Volcano's, since v0.7).",
