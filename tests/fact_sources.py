@@ -89,7 +89,7 @@ def notes_in_lesson_yaml(path: Path) -> list[Note]:
             for c in q.get("choices") or ():
                 if c.get("why") or c.get("source"):
                     src = str(c.get("source") or "")
-                    out.append(Note(rel, 0, f"{step['id']}/{q['id']}/{c['id']}: {src}".strip(), citations(src)))
+                    out.append(Note(f"{rel} {step['id']}/{q['id']}/{c['id']}", 0, src, citations(src)))
     return out
 
 
