@@ -287,7 +287,7 @@ def _gated(api_client, reads: tuple[kinds.Kind, ...], timeout, lang: str, lab: L
                                      "기능 게이트 {gates}: 스케줄러와 컨트롤러 매니저의 설정은 튜터가 볼 수 없습니다",
                                      gates=", ".join(lab.feature_gates)),
                            say(lang, "if the lesson's objects get no status, check that k3s runs with these flags",
-                                     "수업에서 만든 객체에 status가 생기지 않으면 k3s가 이 플래그로 실행 중인지 확인하세요"),
+                                     "수업에서 만든 오브젝트에 status가 생기지 않으면 k3s가 이 플래그로 실행 중인지 확인하세요"),
                            k3s_fix(list(lab.feature_gates), [], lang), warn=True))
     return out
 

@@ -57,8 +57,9 @@ def check(ctx: Context) -> Verdict:
     spread = ""
     if all(t is not None for t in times):
         gap = max(times) - min(times)  # PodScheduled times have whole seconds
-        spread = say(ctx.lang, "Both were bound in the same second.", "두 파드가 같은 1초 안에 배치됐습니다.") if gap < 1 else \
-            say(ctx.lang, "Both were bound within {s:.0f} s of each other.", "두 파드가 {s:.0f}초 안에 함께 배치됐습니다.", s=gap)
+        spread = say(ctx.lang, "Both were bound in the same second.", "두 파드가 1초도 안 되는 사이에 바인딩됐습니다.") \
+            if gap < 1 else say(ctx.lang, "Both were bound within {s:.0f} s of each other.",
+                                          "두 파드가 {s:.0f}초 안에 함께 바인딩됐습니다.", s=gap)
     return passed(say(ctx.lang, "Room was made, and the gang {pg} landed whole: both pods of orphan run.",
                                 "자리가 나자 갱 {pg:이} 통째로 배치됐습니다. orphan의 두 파드가 모두 돌고 있습니다.",
                                 pg=PODGROUP), *([spread] if spread else []))
