@@ -130,7 +130,7 @@ def test_a_member_bound_alone_with_no_condition_names_the_schedulers_gate():
     s = state(WALK, stop=event("PodGroup", "orphan-0", where=lambda pg: bool(o.condition(pg, "PodGroupInitiallyScheduled"))))
     _modify(s, "Pod", "orphan-0", lambda p: p["spec"].update(nodeName="lab-server"))
     v = check(s, 4)
-    assert v.status is Status.FAIL and "scheduler placed it alone" in v.message, v
+    assert v.status is Status.FAIL and "scheduler placed pods one by one" in v.message and "orphan-0" in v.message, v
 
 
 def test_an_api_file_without_podgroups_points_at_doctor_and_the_flags():
@@ -147,6 +147,34 @@ def test_a_worker_of_big_bound_alone_fails_step_7():
     _modify(s, "Pod", "big-0-1", lambda p: p["spec"].update(nodeName="lab-server"))
     v = check(s, 7)
     assert v.status is Status.FAIL and "big-0-1" in v.message, v
+
+
+def test_the_advice_to_see_the_gang_wait_again_makes_its_podgroup_anew():
+    """PodGroupInitiallyScheduled never goes back from True (k8s.io/api scheduling/v1beta1, and the
+    scheduler's updatePodGroupCondition): once the gang is placed, deleting orphan and scaling llm
+    back leaves the PodGroup placed, and step 4 would wait forever. The advice deletes the PodGroup
+    too, after orphan's pods, and makes both again."""
+    for lang, words in (("en", ["delete orphan", "the PodGroup orphan-0 as well", "PodGroupInitiallyScheduled",
+                                "never goes back from True", "scale llm back to 2 groups",
+                                "apply orphan-pg.yaml and orphan.yaml again"]),
+                        ("ko", ["orphan을 지우고", "PodGroup orphan-0도 지우세요", "다시 바뀌지 않습니다",
+                                "llm을 다시 그룹 둘로", "orphan-pg.yaml과 orphan.yaml을 다시 적용하세요"])):
+        s = state(WALK, lang=lang)
+        for step in (4, 5):
+            v = check(s, step)
+            assert v.status is Status.UNCONFIRMED, (step, v)
+            assert all(w in " ".join(v.details) for w in words), (step, v.details)
+        text = " ".join(check(s, 4).details)
+        assert text.index("orphan") < text.index("orphan-0") < text.index("llm"), text  # in the order that works
+
+
+def test_big_placed_whole_is_told_to_make_its_podgroup_anew():
+    s = state(WALK)
+    for pod in ("big-0", "big-0-1", "big-0-2"):
+        _modify(s, "Pod", pod, lambda p: p["spec"].update(nodeName="lab-server"))
+    v = check(s, 7)
+    assert v.status is Status.FAIL and "big fit whole" in v.message, v
+    assert "the PodGroup big-0 too" in v.details[0] and "apply big.yaml again" in v.details[0], v
 
 
 def test_a_files_podgroup_without_a_gang_policy_fails_step_3():

@@ -9,7 +9,7 @@ from __future__ import annotations
 from tutor.checks.api import (answer_text, Context, failed, find_lws_doc, live_lws, o, passed, Reads, unconfirmed, say,
                               Verdict, waiting)
 
-from .members import CONDITION, KIND, bound, gang_of, normalise, podgroup, scheduled, silent_faults, template_problems
+from .members import CONDITION, KIND, again, bound, gang_of, normalise, podgroup, scheduled, silent_faults, template_problems
 
 LWS = "orphan"
 PODGROUP = "orphan-0"
@@ -48,14 +48,13 @@ def check(ctx: Context) -> Verdict:
                                          "갱 {pg:은} 그 뒤에 배치되었습니다({c} 조건이 True). 기다리던 때의 메시지가 사라져서 "
                                          "지금은 {path:을} 그 메시지와 견줄 수 없습니다.",
                                          pg=PODGROUP, c=CONDITION, path=ctx.path(ANSWER)),
-                           say(ctx.lang, "To prove it again: delete orphan, scale llm back to 2 groups, and apply orphan.yaml.",
-                                         "다시 보이려면 orphan을 지우고 llm을 다시 그룹 둘로 늘린 뒤 orphan.yaml을 적용하세요."))
+                           again(ctx))
     if all(bound(p) for p in pods):
-        return failed(say(ctx.lang, "The gang {pg} was placed whole ({nodes}): there was room for it. For this step llm must "
-                                    "hold all 4 GPUs of lab-server (is llm running with 2 groups of 2?).",
-                                    "갱 {pg:이} 통째로 배치됐습니다({nodes}). 자리가 있었다는 뜻입니다. 이 단계에서는 llm이 "
-                                    "lab-server의 GPU 4장을 모두 쥐고 있어야 합니다(llm이 2×2로 실행 중인가요?).",
-                                    pg=PODGROUP, nodes=", ".join(sorted({o.node_name(p) for p in pods}))))
+        return failed(say(ctx.lang, "The gang {pg} was placed whole ({nodes}): there was room for it. This step needs llm, at 2 "
+                                    "groups of 2, to hold all 4 GPUs of lab-server.",
+                                    "갱 {pg:이} 통째로 배치됐습니다({nodes}). 자리가 있었다는 뜻입니다. 이 단계에서는 2×2로 "
+                                    "실행 중인 llm이 lab-server의 GPU 4장을 모두 쥐고 있어야 합니다.",
+                                    pg=PODGROUP, nodes=", ".join(sorted({o.node_name(p) for p in pods}))), again(ctx))
     if cond.get("status") != "False":
         return waiting(say(ctx.lang, "Both pods wait; waiting for the scheduler to try the gang {pg} (its {c} condition).",
                                      "두 파드가 기다립니다. 스케줄러가 갱 {pg:을} 시도하기를 기다립니다({c} 조건).",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from tutor.checks.api import answer_text, Context, failed, MAX_LINES, o, passed, Reads, unconfirmed, Verdict, waiting, say
 
-from .members import CONDITION, KIND, bound, clauses, gang_of, messages, names_pod, normalise, podgroup, scheduled
+from .members import CONDITION, KIND, again, bound, clauses, gang_of, messages, names_pod, normalise, podgroup, scheduled
 
 LWS = "orphan"
 PODGROUP = "orphan-0"
@@ -45,19 +45,18 @@ def check(ctx: Context) -> Verdict:
         return unconfirmed(say(ctx.lang, "The gang {pg} has been placed since: the messages it waited with are gone, so "
                                          "{path} cannot be checked against them now.",
                                          "갱 {pg:은} 그 뒤에 배치되었습니다. 기다리던 때의 메시지가 사라져서 지금은 "
-                                         "{path:을} 견줄 수 없습니다.",
+                                         "{path:을} 그 메시지와 견줄 수 없습니다.",
                                          pg=PODGROUP, path=ctx.path(FILE)),
-                           say(ctx.lang, "To prove it again: do step 4 again, with llm at 2 groups.",
-                                         "다시 보이려면 llm을 그룹 둘로 두고 4단계를 다시 하세요."))
+                           again(ctx))
     if all(bound(p) for p in pods) or cond.get("status") != "False":
         return waiting(say(ctx.lang, "The gang {pg} is not waiting now ({state}): this step reads why it waits, as in step 4.",
-                                     "갱 {pg:이} 지금 기다리고 있지 않습니다({state}). 이 단계는 "
-                                     "4단계처럼 갱이 기다리는 까닭을 읽습니다.",
+                                     "갱 {pg:이} 지금 기다리고 있지 않습니다({state}). 이 단계에서는 "
+                                     "4단계처럼 갱이 기다리는 이유를 읽습니다.",
                                      pg=PODGROUP, state=cond.get("reason") or "-"))
     found = blockers(ctx, pods, str(cond.get("message") or ""))
     if not found:
         return waiting(say(ctx.lang, "Waiting for the scheduler to say why each pod of {pg} waits.",
-                                     "스케줄러가 {pg}의 파드마다 기다리는 까닭을 남기기를 기다립니다.", pg=PODGROUP))
+                                     "스케줄러가 {pg}의 각 파드가 기다리는 이유를 남기기를 기다립니다.", pg=PODGROUP))
     text = answer_text(ctx, FILE, say(ctx.lang, "the pod that blocks the gang, then its message",
                                                 "갱을 붙잡는 파드와 그 메시지"), max_lines=MAX_LINES)
     first = next(line for line in text.splitlines() if line.strip())
@@ -71,10 +70,10 @@ def check(ctx: Context) -> Verdict:
     if held:
         return failed(say(ctx.lang, "{pod} waits only for its gang: its scheduler message repeats the PodGroup's. The pod that "
                                     "blocks has a reason of its own.",
-                                    "{pod:은} 갱을 기다릴 뿐입니다. 스케줄러 메시지가 PodGroup의 메시지를 되풀이합니다. 갱을 "
-                                    "붙잡는 파드에는 자기만의 사유가 있습니다.", pod=held[0]),
+                                    "{pod:은} 갱을 기다릴 뿐입니다. 이 파드의 스케줄러 메시지는 PodGroup의 메시지를 "
+                                    "되풀이합니다. 갱을 붙잡는 파드에는 자기만의 이유가 있습니다.", pod=held[0]),
                       say(ctx.lang, "Where to look: the PodScheduled condition of each pod, beside the PodGroup's message.",
-                                    "볼 곳: 파드마다의 PodScheduled 조건과 PodGroup의 메시지."))
+                                    "볼 곳: 각 파드의 PodScheduled 조건과 PodGroup의 메시지."))
     pod, message = next((p, m) for p, m in found if o.name(p) == o.name(named[0]))
     wanted = clauses(message)
     missing = [c for c in wanted if c not in normalise(text)]
@@ -88,6 +87,6 @@ def check(ctx: Context) -> Verdict:
                                     "볼 곳: {pod}의 PodScheduled 조건 또는 FailedScheduling 이벤트.", pod=o.name(pod)))
     return passed(say(ctx.lang, "{pod} holds the gang back: its own reason is about nodes, while the other pod only "
                                 "waits for its gang.",
-                                "{pod:이} 갱을 붙잡고 있습니다. 이 파드의 사유는 노드에 관한 것이고, "
+                                "{pod:이} 갱을 붙잡고 있습니다. 이 파드가 기다리는 이유는 노드에 관한 것이고, "
                                 "다른 파드는 갱을 기다릴 뿐입니다.",
                                 pod=o.name(pod)), normalise(message))

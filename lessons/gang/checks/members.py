@@ -60,18 +60,18 @@ def podgroup_problems(ctx: Context, pg: dict, where: str, size: int, lws: str) -
     api = str(pg.get("apiVersion") or "")
     if not api:  # kubectl refuses a file without one
         probs.append(say(ctx.lang, "{where}: apiVersion is missing; Kubernetes 1.37 serves PodGroups at {want}.",
-                                   "{where}: apiVersion이 없습니다. Kubernetes 1.37은 PodGroup을 {want:으로} 제공합니다.",
+                                   "{where}: apiVersion이 없습니다. 쿠버네티스 1.37은 PodGroup을 {want:으로} 제공합니다.",
                                    where=where, want=API_VERSION))
     elif api != API_VERSION:
         probs.append(say(ctx.lang, "{where}: apiVersion is {api}; Kubernetes 1.37 serves PodGroups at {want}.",
-                                   "{where}: apiVersion이 {api}입니다. Kubernetes 1.37은 PodGroup을 {want:으로} 제공합니다.",
+                                   "{where}: apiVersion이 {api}입니다. 쿠버네티스 1.37은 PodGroup을 {want:으로} 제공합니다.",
                                    where=where, api=api, want=API_VERSION))
     policy = o.as_dict(o.dig(pg, "spec", "schedulingPolicy"))
     if "gang" not in policy:
         probs.append(say(ctx.lang, "{where}: spec.schedulingPolicy has no gang policy ({found}): only a gang is placed all "
                                    "together or not at all.",
-                                   "{where}: spec.schedulingPolicy에 gang 정책이 없습니다({found}). 갱이어야 전부 함께 "
-                                   "배치되거나 하나도 배치되지 않습니다.",
+                                   "{where}: spec.schedulingPolicy에 gang 정책이 없습니다({found}). gang 정책이어야 파드가 "
+                                   "모두 함께 배치되거나 하나도 배치되지 않습니다.",
                                    where=where, found=", ".join(sorted(policy)) or "-"))
         return probs
     count = min_count(pg)
@@ -106,8 +106,9 @@ def template_problems(ctx: Context, lws_obj: dict, where: str, pg_name: str) -> 
         elif named != pg_name and podgroup(ctx, named) is None:
             probs.append(say(ctx.lang, "{where}: {t} names the PodGroup {name}, and namespace {ns} has no PodGroup of that "
                                        "name: its pods would be held with no event.",
-                                       "{where}: {t:이} 가리키는 PodGroup {name:은} 네임스페이스 {ns}에 없습니다. 그 파드는 "
-                                       "이벤트도 없이 붙잡혀 있게 됩니다.", where=where, t=label, name=named, ns=ctx.ns))
+                                       "{where}: {t:이} 가리키는 PodGroup {name:은} 네임스페이스 {ns}에 없습니다. 이 템플릿으로 "
+                                       "만든 파드는 이벤트도 없이 붙잡혀 있게 됩니다.",
+                                       where=where, t=label, name=named, ns=ctx.ns))
         elif named != pg_name:
             probs.append(say(ctx.lang, "{where}: {t} names the PodGroup {name}, not the one this step's gang is made of.",
                                        "{where}: {t:이} 가리키는 PodGroup {name:은} 이 단계의 갱이 아닙니다.",
@@ -124,7 +125,7 @@ def silent_faults(ctx: Context, pods: list[dict], lws_obj: dict | None) -> list[
         return [say(ctx.lang, "The templates of {lws} name a PodGroup, but its pods ({pods}) have no spec.schedulingGroup: the "
                               "API server dropped the field, as it does when its GenericWorkload feature gate is off.",
                               "{lws}의 템플릿에는 PodGroup이 있는데 파드({pods})에는 spec.schedulingGroup이 없습니다. "
-                              "API 서버의 GenericWorkload 기능 게이트가 꺼져 있으면 이 필드를 지웁니다.",
+                              "API 서버는 GenericWorkload 기능 게이트가 꺼져 있으면 이 필드를 지웁니다.",
                               lws=o.name(lws_obj), pods=", ".join(stripped)),
                 say(ctx.lang, "lwstutor doctor --lesson gang checks the cluster.",
                               "lwstutor doctor --lesson gang으로 클러스터를 점검하세요.")]
@@ -133,10 +134,10 @@ def silent_faults(ctx: Context, pods: list[dict], lws_obj: dict | None) -> list[
     if members and outside:
         return [say(ctx.lang, "{out} is in no gang (no spec.schedulingGroup) while {inside} is: the scheduler places {out} on "
                               "its own, and the gang counts only the pods that name its PodGroup.",
-                              "{inside:은} 갱에 들었는데 {out:은} 어느 갱에도 없습니다(spec.schedulingGroup 없음). 스케줄러는 "
-                              "{out:을} 따로 배치하고, 갱은 자기 PodGroup을 가리키는 파드만 셉니다.",
+                              "{inside:은} 갱에 들었는데 {out:은} 어느 갱에도 속하지 않습니다(spec.schedulingGroup "
+                              "없음). 스케줄러는 {out:을} 따로 배치하고, 갱은 자기 PodGroup을 가리키는 파드만 셉니다.",
                               out=", ".join(o.name(p) for p in outside), inside=", ".join(o.name(p) for p in members)),
-                say(ctx.lang, "Where to look: the spec of each template of {lws}.", "볼 곳: {lws}의 각 템플릿의 spec.",
+                say(ctx.lang, "Where to look: the spec of each template of {lws}.", "볼 곳: {lws}의 각 템플릿에 있는 spec.",
                               lws=o.lws_name(members[0]) or "?")]
     for name in sorted({group_of(p) for p in members}):
         pg = podgroup(ctx, name)
@@ -154,21 +155,34 @@ def silent_faults(ctx: Context, pods: list[dict], lws_obj: dict | None) -> list[
         if not scheduled(pg) and count is not None and count > len(of_it):
             return [say(ctx.lang, "The PodGroup {name} waits for {n} pods, and only {k} name it: the scheduler keeps them all "
                                   "waiting for more, with no event and no condition.",
-                                  "PodGroup {name:은} 파드 {n}개를 기다리는데 가리키는 파드는 {k}개뿐입니다. 스케줄러는 "
-                                  "더 올 파드를 기다리며 모두 붙잡아 두고, 이벤트도 조건도 남기지 않습니다.",
+                                  "PodGroup {name:은} 파드 {n}개를 기다리는데, 이 PodGroup을 가리키는 파드는 {k}개뿐입니다. "
+                                  "스케줄러는 더 올 파드를 기다리며 모두 붙잡아 두고, 이벤트도 조건도 남기지 않습니다.",
                                   name=name, n=count, k=len(of_it)),
                     say(ctx.lang, "Where to look: its spec.schedulingPolicy.gang.", "볼 곳: 그 PodGroup의 "
                                   "spec.schedulingPolicy.gang.")]
         placed = [p for p in of_it if bound(p)]
         if placed and not scheduled(pg) and len(placed) < len(of_it):
-            return [say(ctx.lang, "{pods} of the gang {name} was placed while the PodGroup has no condition: the scheduler "
-                                  "placed it alone, as it does when its GenericWorkload feature gate is off.",
-                                  "갱 {name}의 {pods:이} PodGroup에 조건이 없는데도 배치됐습니다. 스케줄러의 GenericWorkload "
+            return [say(ctx.lang, "Placed while the PodGroup has no condition: {pods} of the gang {name}. The scheduler "
+                                  "placed pods one by one, as it does when its GenericWorkload feature gate is off.",
+                                  "갱 {name}의 {pods:이} PodGroup에 조건이 없는데도 배치됐습니다. 스케줄러는 GenericWorkload "
                                   "기능 게이트가 꺼져 있으면 파드를 하나씩 따로 배치합니다.",
                                   pods=", ".join(o.name(p) for p in placed), name=name),
                     say(ctx.lang, "lwstutor doctor --lesson gang checks the cluster.",
                                   "lwstutor doctor --lesson gang으로 클러스터를 점검하세요.")]
     return []
+
+
+def again(ctx: Context) -> str:
+    """How to see orphan's gang wait again (steps 4 and 5) once it has been placed: its PodGroup
+    has to be made anew, since the condition it was placed with stays True whatever the pods do."""
+    # source: k8s.io/api@v0.37.2 scheduling/v1beta1/types.go «it serves as a terminal state and will never revert to False»
+    # source: k8s.io/kubernetes@v1.37.2 pkg/scheduler/schedule_one_podgroup.go «already successfully scheduled, don't regress the»
+    return say(ctx.lang, "To see it wait again: delete orphan, and big too if you made it; once orphan's pods are gone, delete "
+                         "the PodGroup orphan-0 as well, since its {c} condition never goes back from True. Then scale llm "
+                         "back to 2 groups, and apply orphan-pg.yaml and orphan.yaml again.",
+                         "다시 확인하려면 orphan을 지우고, big을 만들었다면 big도 지우세요. orphan의 파드가 사라지면 "
+                         "PodGroup orphan-0도 지우세요. {c} 조건은 한번 True가 되면 다시 바뀌지 않습니다. 그다음 llm을 "
+                         "다시 그룹 둘로 늘리고 orphan-pg.yaml과 orphan.yaml을 다시 적용하세요.", c=CONDITION)
 
 
 def messages(ctx: Context, pod: dict) -> list[str]:

@@ -38,9 +38,10 @@ def lws_problems(ctx: Context, obj: dict, where: str) -> list[str]:
         gpus = template_gpus(template, ctx.gpu)
         want = 0 if label == "leaderTemplate" else 1
         if gpus != want:
-            probs.append(say(ctx.lang, "{where}: {t} asks for {n} {gpu}; the leader asks for none and each worker for one.",
-                                       "{where}: {t}의 {gpu} 한도가 {n}개입니다. 리더는 요청하지 "
-                                       "않고 워커는 하나씩 요청해야 합니다.",
+            probs.append(say(ctx.lang, "{where}: {t} has a {gpu} limit of {n}; the leader's must be none, and each "
+                                       "worker's one.",
+                                       "{where}: {t}의 {gpu} 한도(limits)가 {n}장입니다. 리더는 0장, 워커는 "
+                                       "한 장씩이어야 합니다.",
                                        where=where, t=label, n=f"{gpus:g}", gpu=ctx.gpu))
     return probs + template_problems(ctx, obj, where, PODGROUP)
 
@@ -59,7 +60,7 @@ def check(ctx: Context) -> Verdict:
         probs += podgroup_problems(ctx, pg, say(ctx.lang, "live {name}", "클러스터의 {name}", name=PODGROUP), SIZE, LWS)
     if probs:
         return failed(say(ctx.lang, "What is in the cluster differs from {path}: apply the file again.",
-                                    "클러스터의 객체가 {path:과} 다릅니다. 파일을 다시 적용하세요.", path=where), *probs)
+                                    "클러스터의 오브젝트가 {path:과} 다릅니다. 파일을 다시 적용하세요.", path=where), *probs)
     pods = gang_of(ctx, LWS, PODS)
     if pods is None:
         return waiting(say(ctx.lang, "Waiting for the pods of big ({pods}).", "big의 파드 {pods:을} 기다립니다.",
@@ -69,14 +70,21 @@ def check(ctx: Context) -> Verdict:
         return failed(fault[0], *fault[1:])
     placed = [p for p in pods if bound(p)]
     if placed and len(placed) == len(pods):
+        # source: k8s.io/api@v0.37.2 scheduling/v1beta1/types.go «it serves as a terminal state and will never revert to False»
+        # source: k8s.io/kubernetes@v1.37.2 pkg/scheduler/schedule_one_podgroup.go «successfully scheduled, don't regress the»
+        again = say(ctx.lang, "To see it wait: delete big, and once its pods are gone the PodGroup {pg} too, since its {c} "
+                              "condition never goes back from True. Then, with one GPU free on lab-server, apply {file} again.",
+                              "다시 확인하려면 big을 지우고, big의 파드가 사라지면 PodGroup {pg}도 지우세요. {c} 조건은 한번 "
+                              "True가 되면 다시 바뀌지 않습니다. 그다음 lab-server에 남는 GPU가 1장뿐일 때 {file:을} 다시 "
+                              "적용하세요.", pg=PODGROUP, c=CONDITION, file=FILE)
         return failed(say(ctx.lang, "big fit whole ({nodes}): there were 2 free GPUs. For this step lab-server must have only "
                                     "one: llm at one group, and orphan running.",
                                     "big이 통째로 배치됐습니다({nodes}). 남는 GPU가 2장 있었다는 뜻입니다. 이 단계에서는 "
                                     "lab-server에 남는 GPU가 1장뿐이어야 합니다. llm은 그룹 하나, orphan은 실행 중이어야 합니다.",
-                                    nodes=", ".join(sorted({o.node_name(p) for p in pods}))))
+                                    nodes=", ".join(sorted({o.node_name(p) for p in pods}))), again)
     if placed:
-        return failed(say(ctx.lang, "{pods} of big was bound while the rest wait: the gang {pg} did not hold it back.",
-                                    "나머지가 기다리는데 big의 {pods:이} 배치됐습니다. 갱 {pg:이} 붙잡지 않았습니다.",
+        return failed(say(ctx.lang, "Bound while the rest of big waits: {pods}. The gang {pg} did not hold them back.",
+                                    "나머지가 기다리는데 big의 {pods:이} 바인딩됐습니다. 갱 {pg:이} 붙잡지 않았습니다.",
                                     pods=", ".join(o.name(p) for p in placed), pg=PODGROUP))
     cond = scheduled(pg) if pg is not None else {}
     if cond.get("status") != "False":
@@ -96,12 +104,15 @@ def check(ctx: Context) -> Verdict:
                                     "기다립니다. 이 단계는 남는 GPU를 건드리지 않는 갱을 보여 줍니다. "
                                     "6단계를 마치면 한 장이 남아야 합니다.",
                                     node=NODE, held=held, total=total),
-                      say(ctx.lang, "Where to look: the node ledger (g).", "볼 곳: 노드 장부(g)."))
+                      say(ctx.lang, "Where to look: the node ledger (g). To do the step again: delete big, finish step 6, "
+                                    "then apply {file} again.",
+                                    "볼 곳: 노드 장부(g). 단계를 다시 하려면 big을 지우고 6단계를 마친 뒤 {file:을} 다시 "
+                                    "적용하세요.", file=FILE))
     free = say(ctx.lang, "{node} has {held:g} of its {total:g} GPUs allocated: the free one stays free.",
-                         "{node}의 GPU {total:g}장 가운데 {held:g}장만 할당되어 있습니다. 남는 GPU는 그대로 남아 있습니다.",
+                         "{node}의 GPU {total:g}장 가운데 {held:g}장만 할당되어 있습니다. 남는 GPU는 그대로 비어 있습니다.",
                          node=NODE, held=held, total=total) if total is not None else ""
     return passed(say(ctx.lang, "big waits whole: none of its 3 pods is bound, not even the worker that would fit on its own.",
-                                "big이 통째로 기다립니다. 세 파드 가운데 하나도 배치되지 않았고, "
+                                "big이 통째로 기다립니다. 세 파드 가운데 하나도 바인딩되지 않았고, "
                                 "혼자라면 들어갈 워커도 마찬가지입니다."),
                   *([free] if free else []), str(cond.get("message") or ""))
 
@@ -112,7 +123,7 @@ def predict_free_gpu(episode: Episode, story: Story) -> Seen:
     binds = [line for e in story.of(LWS, "gang-placed", episode.group) for line in e.lines if line.kind == "gang-bound"]
     if binds:
         pods = ", ".join(line.pods[0] for line in binds)
-        return Seen("yes", (f"{pods} of big was bound.", f"big의 {attach(pods, '이')} 배치됐습니다."), tuple(binds))
+        return Seen("yes", (f"big had pods bound: {pods}.", f"big의 {attach(pods, '이')} 바인딩됐습니다."), tuple(binds))
     return Seen("no", ("the scheduler held big whole: none of its pods was bound, and the free GPU stayed free.",
-                       "스케줄러가 big을 통째로 붙잡아 두었습니다. 파드가 하나도 배치되지 않았고, 남는 GPU는 그대로 "
-                       "남았습니다."), episode.lines)
+                       "스케줄러가 big을 통째로 붙잡아 두었습니다. 파드가 하나도 바인딩되지 않았고, 남는 GPU는 그대로 "
+                       "비어 있었습니다."), episode.lines)
