@@ -67,7 +67,11 @@ WRONG_TURNS = {
     "lesson-gang-min-count": (4, "only 2 name it"),
     "lesson-gang-name-typo": (4, "names the PodGroup orpahn-0, and namespace infer has no PodGroup of that name"),
     "lesson-gang-worker-only": (4, "leaderTemplate has no spec.schedulingGroup"),
-    "lesson-gang-orphan-kept": (2, "changed in place"),
+}
+# name -> the steps that pass at its end: paths to a right state other than the walkthrough's
+OTHER_PATHS = {
+    # step 2 by changing orphan's templates in place (after the PodGroup was made), not by deleting it
+    "lesson-gang-orphan-kept": ["api", "clear-orphan", "podgroup", "all-or-nothing"],
 }
 
 
@@ -80,6 +84,105 @@ def test_each_wrong_turn_fails_its_step_naming_the_fault(name, tmp_path):
     assert words in verdict["message"] + " ".join(verdict["details"]), verdict
     _, ko = run_check(name, lang="ko", tmp_path=tmp_path)
     assert ko["steps"][step - 1]["status"] == "fail" and ko["steps"][step - 1]["message"] != verdict["message"]
+
+
+@pytest.mark.parametrize("name", sorted(OTHER_PATHS))
+def test_another_path_to_a_right_state_passes_its_steps(name, tmp_path):
+    _, report = run_check(name, tmp_path=tmp_path)
+    assert [s["id"] for s in report["steps"] if s["status"] == "pass"] == OTHER_PATHS[name], report["steps"]
+
+
+# --- step 2 judges the state reached, whichever way the learner went ----------------------------------
+
+KEPT = "lesson-gang-orphan-kept"
+
+
+def _verdicts(items, name: str, step: int = 2, lang: str = "en") -> list[tuple[Status, str]]:
+    """A step's verdict (status, message) each time it changes, along a list of recorded items."""
+    from tests.states import started_at
+    from tutor.session import Session
+
+    s = Session(load("gang"), "/root/gsb-gang", lang)
+    s.store.started_at = started_at(name)
+    out: list[tuple[Status, str]] = []
+    for item in items:
+        s.apply(item)
+        v = check(s, step)
+        if not out or out[-1] != (v.status, v.message):
+            out.append((v.status, v.message))
+    return out
+
+
+def _podgroup_last(name: str) -> list:
+    """The recording with its PodGroup made only at its end, after everything else: the other
+    order of making the PodGroup and changing (or making again) orphan."""
+    items = recording(name).items
+    is_pg = [isinstance(it, ObjectEvent) and o.kind(it.obj) == "PodGroup" for it in items]
+    rest = [it for it, pg in zip(items, is_pg) if not pg]
+    end = rest[-1].t
+    moved = []
+    for it, pg in zip(items, is_pg):
+        if pg:
+            obj = copy.deepcopy(it.obj)
+            obj["metadata"]["creationTimestamp"] = "2099-01-01T00:00:00Z"  # made after all the rest
+            moved.append(ObjectEvent(it.type, obj, end))
+    return rest + moved
+
+
+def test_an_in_place_change_rolls_the_group_and_step_2_says_what_it_did():
+    """Changing orphan's templates in place starts LWS's group rolling update: the old leader is
+    deleted and waits out its grace period, its worker goes with it, and the group is made again
+    from the new templates, its pods gang members (the recording: "Updating replica 0")."""
+    rolling = state(KEPT, after=event("Pod", "orphan-0", where=o.is_terminating))
+    v = check(rolling, 2)
+    assert v.status is Status.WAITING and "rolls its group" in v.message, v
+    assert "orphan-0" in v.message and "orphan-0-1" in v.message, v
+    assert any("orphan-0 is Terminating" in d and "grace period (30 s)" in d for d in v.details), v
+    worker_left = state(KEPT, after=event("Pod", "orphan-0", "DELETED"))
+    v = check(worker_left, 2)
+    assert v.status is Status.WAITING and "(orphan-0-1)" in v.message, v
+    for lang, words in (("en", "changed in place"), ("ko", "그 자리에서 바꾸자")):
+        v = check(state(KEPT, lang=lang), 2)
+        assert v.passed and words in v.message, v
+    v = check(state(KEPT), 2)
+    assert "rolled its group" in v.message and "grace period" in v.message and "bound keeps" not in said(v), v
+    assert all(o.scheduling_group(p) == "orphan-0" for p in state(KEPT).context().pods_of("orphan")), \
+        "the recording's new pods are gang members"
+
+
+def test_the_old_pods_in_no_gang_fail_step_2_before_the_learner_acts():
+    s = state(KEPT, stop=event("LeaderWorkerSet", "orphan", "MODIFIED"))
+    v = check(s, 2)
+    assert v.status is Status.FAIL and "orphan-0, orphan-0-1" in v.message and "runs on lab-server" in v.message, v
+    assert "Delete orphan" in v.details[0] and "schedulingGroup cannot be changed" in v.details[0], v
+
+
+@pytest.mark.parametrize("name", [WALK, KEPT, "lesson-gang-no-podgroup"])
+def test_step_2_is_the_same_whether_the_podgroup_came_first_or_last(name):
+    """Deleted (the walkthrough, and no PodGroup at all) or changed in place: step 2's verdicts
+    along the way and at the end are the same with the PodGroup made before orphan or after it."""
+    first, last = _verdicts(recording(name).items, name), _verdicts(_podgroup_last(name), name)
+    assert first == last
+    assert last[-1][0] is Status.PASS, last
+
+
+def test_a_deleted_orphans_worker_is_waited_for_not_failed():
+    """Deleting orphan takes its leader at once (it waits out its grace period) and its worker only
+    once the leader is gone: the worker StatefulSet belongs to the leader pod."""
+    s = state(WALK, after=event("LeaderWorkerSet", "orphan", "DELETED"))
+    v = check(s, 2)
+    assert v.status is Status.WAITING and "orphan is deleted" in v.message and "once the leader is gone" in v.message, v
+    statuses = [status for status, _ in _verdicts(recording(WALK).items, WALK)]
+    assert statuses[statuses.index(Status.FAIL):] == [Status.FAIL, Status.FAIL, Status.WAITING, Status.PASS, Status.PASS], \
+        _verdicts(recording(WALK).items, WALK)
+
+
+def test_pods_left_by_a_cascade_orphan_delete_fail_step_2():
+    s = state(WALK, stop=event("LeaderWorkerSet", "orphan", "DELETED"))
+    _modify(s, "StatefulSet", "orphan", lambda sts: sts["metadata"].pop("ownerReferences", None))
+    s.apply(ObjectEvent("DELETED", s.store.get("LeaderWorkerSet", "orphan", "infer"), s.store.now))
+    v = check(s, 2)
+    assert v.status is Status.FAIL and "orphan-0" in v.message and "--cascade=orphan" in v.details[0], v
 
 
 def test_a_min_count_above_the_group_fails_step_3_by_the_rule_not_the_number():
@@ -261,7 +364,7 @@ def test_no_mutant_of_a_passing_gang_answer_passes(step):
 
 # --- what each checker declares it reads (READS) is all it reads ------------------------------------
 
-GANG_RECORDINGS = [WALK, *sorted(WRONG_TURNS)]
+GANG_RECORDINGS = [WALK, *sorted(WRONG_TURNS), *sorted(OTHER_PATHS)]
 
 
 @pytest.mark.parametrize("name", GANG_RECORDINGS)
@@ -325,3 +428,57 @@ def test_a_leader_first_prediction_is_graded_wrong_with_its_why():
     assert grades and grades[0].right is False, grades
     for lang, words in (("en", "Permit stage"), ("ko", "Permit 단계")):
         assert words in markdown(grades, lang)
+
+
+@pytest.mark.parametrize("stop", [None, file_written("blocker.txt")], ids=["end", "before-room-was-made"])
+def test_the_leader_waited_with_its_worker(stop):
+    """Step 4's question: the leader, which needs no GPU, got no node while its worker had none;
+    the gang's later binds (step 6, together) do not make it a leader that ran alone."""
+    got, episode = _seen(4, "leader-alone", **({"stop": stop} if stop else {}))
+    assert got.choice == "waits", got
+    assert got.lines == episode.lines and [line.kind for line in got.lines] == ["gang-held"]
+
+
+def test_a_leader_bound_without_its_worker_ran_alone():
+    from tutor.cluster.story import Episode, Fields, Line, Story
+
+    def bound(at: float, pod: str) -> Line:
+        return Line(at, 0, "gang-bound", Fields.of(pod=pod, node="lab-server"), pods=(pod,))
+
+    held = Episode("orphan", "gang-held", 0, Fields(), (Line(10.0, 0, "gang-held", Fields()),))
+    def placed(*binds: Line) -> Story:
+        return Story((held, Episode("orphan", "gang-placed", 0, Fields(), binds)))
+
+    grade = load("gang").step(4).checks().predict_leader_alone
+    got = grade(held, placed(bound(5.0, "orphan-0")))
+    assert got.choice == "runs" and got.lines[0].pods == ("orphan-0",) and "lab-server" in got.said[0], got
+    assert grade(held, placed(bound(5.0, "orphan-0"), bound(40.0, "orphan-0-1"))).choice == "runs"
+    assert grade(held, placed(bound(40.0, "orphan-0"), bound(40.001, "orphan-0-1"))).choice == "waits"
+
+
+@pytest.mark.parametrize("name", ["lesson-gang-no-podgroup", "lesson-gang-min-count", "lesson-gang-name-typo",
+                                  "lesson-gang-worker-only"])
+def test_a_gang_the_scheduler_never_tried_leaves_step_4s_question_open(name):
+    """No PodGroup, too high a minCount, a misspelt name, a leader left out: the scheduler never
+    tries the gang, so there is no held episode to grade the question by."""
+    from tutor.checks.prediction import open_questions, story_and_episode
+
+    s = state(name)
+    step = s.lesson.step(4)
+    assert story_and_episode(s.store, "infer", step)[1] is None
+    assert [q.id for q in open_questions(step, s.store, "infer", {})] == ["leader-alone"]
+
+
+def test_step_4s_graded_answers_read_right_in_both_languages():
+    from tests.test_korean import problems
+    from tutor.checks.prediction import graded, markdown
+
+    s = state(WALK)
+    step = s.lesson.step(4)
+    for choice, right in (("runs", False), ("kept", False), ("waits", True)):
+        (g,) = graded(step, s.store, "infer", {"leader-alone": {"choice": choice, "at": 0.0}})
+        assert g.right is right, (choice, g)
+        ko = markdown([g], "ko")
+        assert not problems(ko), problems(ko)
+        if not right:
+            assert step.predict[0].choice(choice).why_not("en") in markdown([g], "en")
