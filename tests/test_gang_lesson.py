@@ -289,6 +289,21 @@ def test_a_files_podgroup_without_a_gang_policy_fails_step_3():
     assert v.status is Status.FAIL and "no gang policy" in v.message, v
 
 
+def test_a_podgroup_made_without_a_gang_is_made_again_not_applied_over():
+    """A PodGroup's policy cannot change once it is made (scheduling/v1beta1 PodGroupSchedulingPolicy):
+    applying the right file over a basic one is refused, so step 3 says to delete it first; a wrong
+    minCount, which can change, is fixed by applying the file again."""
+    s = state(WALK)
+    _modify(s, "PodGroup", "orphan-0", lambda pg: pg["spec"].update(schedulingPolicy={"basic": {}}))
+    v = check(s, 3)
+    assert v.status is Status.FAIL and "delete the PodGroup orphan-0, then apply" in v.message, v
+    assert any("no gang policy" in d for d in v.details), v
+    s = state(WALK)
+    _modify(s, "PodGroup", "orphan-0", lambda pg: pg["spec"]["schedulingPolicy"]["gang"].update(minCount=3))
+    v = check(s, 3)
+    assert v.status is Status.FAIL and "apply the file again" in v.message and "delete" not in v.message, v
+
+
 # --- mutation testing of the gang answers (the operators of tests/mutations.py) ---------------------
 
 GANG_FILES = {1: "api.txt", 3: "orphan-pg.yaml", 4: "gang.txt", 5: "blocker.txt", 7: "big.yaml"}

@@ -93,6 +93,19 @@ def podgroup_problems(ctx: Context, pg: dict, where: str, size: int, lws: str) -
     return probs
 
 
+def made_anew(ctx: Context, live: dict, path: str) -> str:
+    """What fixes a PodGroup in the cluster that differs from its file: applying the file again, or,
+    when the PodGroup was made without a gang policy, deleting it and making it again ("" when it
+    has its gang policy: applying the file changes its minCount)."""
+    if "gang" in o.as_dict(o.dig(live, "spec", "schedulingPolicy")):
+        return ""
+    # source: k8s.io/api@v0.37.2 scheduling/v1beta1/types.go «The PodGroup may not change policy after creation.»
+    return say(ctx.lang, "The PodGroup {name} in the cluster was made without a gang policy, and a PodGroup's policy cannot "
+                         "change once it is made: delete the PodGroup {name}, then apply {path} again.",
+                         "클러스터의 PodGroup {name:은} gang 정책 없이 만들어졌고, PodGroup의 정책은 만든 뒤에는 바꿀 수 "
+                         "없습니다. PodGroup {name:을} 지운 뒤 {path:을} 다시 적용하세요.", name=o.name(live), path=path)
+
+
 def template_problems(ctx: Context, lws_obj: dict, where: str, pg_name: str) -> list[str]:
     """The templates of an LWS (file or live) that do not put their pods into the PodGroup."""
     probs = []

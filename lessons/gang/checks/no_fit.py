@@ -8,7 +8,7 @@ from tutor.checks.api import (attach, Context, Episode, evidence, EXPLAIN, faile
                               say, lwt, merged, o, passed, Reads, Seen, Story, template_gpus, templates, Verdict, waiting)
 
 from . import NOTES
-from .members import (CONDITION, KIND, allocatable_gpus, bound, gang_of, gpus_bound, podgroup,
+from .members import (CONDITION, KIND, allocatable_gpus, bound, gang_of, gpus_bound, made_anew, podgroup,
                       podgroup_problems, scheduled, silent_faults, template_problems)
 
 LWS = "big"
@@ -59,7 +59,8 @@ def check(ctx: Context) -> Verdict:
     if pg is not None:
         probs += podgroup_problems(ctx, pg, say(ctx.lang, "live {name}", "클러스터의 {name}", name=PODGROUP), SIZE, LWS)
     if probs:
-        return failed(say(ctx.lang, "What is in the cluster differs from {path}: apply the file again.",
+        return failed((made_anew(ctx, pg, where) if pg is not None else "") or
+                      say(ctx.lang, "What is in the cluster differs from {path}: apply the file again.",
                                     "클러스터의 오브젝트가 {path:과} 다릅니다. 파일을 다시 적용하세요.", path=where), *probs)
     pods = gang_of(ctx, LWS, PODS)
     if pods is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tutor.checks.api import Context, failed, find_doc, passed, Reads, Verdict, say
 
-from .members import KIND, podgroup, podgroup_problems
+from .members import KIND, made_anew, podgroup, podgroup_problems
 
 FILE = "orphan-pg.yaml"
 NAME = "orphan-0"
@@ -26,7 +26,8 @@ def check(ctx: Context) -> Verdict:
                                     name=NAME, ns=ctx.ns, path=ctx.path(FILE)))
     probs = podgroup_problems(ctx, live, say(ctx.lang, "live {name}", "클러스터의 {name}", name=NAME), SIZE, LWS)
     if probs:
-        return failed(say(ctx.lang, "The {name} in the cluster differs from {path}: apply the file again.",
+        return failed(made_anew(ctx, live, ctx.path(FILE)) or
+                      say(ctx.lang, "The {name} in the cluster differs from {path}: apply the file again.",
                                     "클러스터의 {name:이} {path:과} 다릅니다. 파일을 다시 적용하세요.",
                                     name=NAME, path=ctx.path(FILE)), *probs)
     return passed(say(ctx.lang, "PodGroup {name} is a gang of one whole group of orphan: its pods go together or not at all.",
