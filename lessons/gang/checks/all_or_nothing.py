@@ -72,3 +72,28 @@ def check(ctx: Context) -> Verdict:
                                 path=ctx.path(ANSWER), pg=PODGROUP, c=CONDITION),
                   say(ctx.lang, "Where to look: the PodGroup's status.conditions; save the message only, whole.",
                                 "볼 곳: PodGroup의 status.conditions. 메시지만 통째로 저장하세요."))
+
+
+# --- predict, then see: the step's question (lesson.yaml), graded on the story --------------------------
+
+from tutor.checks.api import attach, Episode, Seen, Story  # noqa: E402
+
+from .make_room import TOGETHER  # noqa: E402
+
+
+def predict_leader_alone(episode: Episode, story: Story) -> Seen:
+    """Whether orphan's leader, which asks for no GPU, was bound without its worker (the step's
+    question): the gang's binds the story has, else the held episode. Binds less than TOGETHER
+    apart came with the gang, once room was made (step 6)."""
+    binds = {line.pods[0]: line for e in story.of(LWS, "gang-placed", episode.group) for line in e.lines
+             if line.kind == "gang-bound"}
+    leader, worker = binds.get(PODS[0]), binds.get(PODS[1])
+    if leader is not None and (worker is None or worker.at - leader.at >= TOGETHER):
+        node = leader.what.as_dict().get("node") or "?"
+        return Seen("runs", (f"the leader {PODS[0]} was bound to {node} while its worker had no node.",
+                             f"리더 {attach(PODS[0], '은')} 워커가 노드를 받지 못한 사이에 {node}에 바인딩됐습니다."),
+                    (leader,))
+    return Seen("waits", (f"the scheduler gave the leader {PODS[0]} no node while its worker had none: both pods of "
+                          "orphan stayed Pending.",
+                          f"워커가 노드를 받지 못하는 동안 스케줄러는 리더 {PODS[0]}에게도 노드를 주지 않았습니다. "
+                          "orphan의 두 파드 모두 Pending으로 남았습니다."), episode.lines)
