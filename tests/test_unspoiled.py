@@ -1,7 +1,10 @@
 """A prediction is asked before the cluster acts, so nothing the learner reads before the step
-passes answers it: not the intro, the step's title, its instructions, hints or solution. Each
-question's answer phrases are lesson data (`spoilers:` beside the question in lesson.yaml), in each
-language; the answer itself lives in the recap, shown once the step has passed."""
+passes answers it: not the intro, the lesson's title (the status bar shows it on every step), any
+step's title (the step list shows them all), the step's instructions, hints, solution or question,
+nor what the earlier steps showed once they passed (their recaps, and their graded predictions:
+questions, choices and why a choice was wrong). Each question's answer phrases are lesson data
+(`spoilers:` beside the question in lesson.yaml), in each language; the answer itself lives in the
+recap, shown once the step has passed."""
 
 from __future__ import annotations
 
@@ -33,13 +36,20 @@ def before_the_pass(name: str, step_id: str, lang: str) -> dict[str, str]:
     lesson = load(name)
     step = next(s for s in lesson.steps if s.id == step_id)
     text = step.text(lang)
-    shown = {"intro": lesson.intro.get(lang, ""), "title": step.title(lang), "instructions": text.body,
+    shown = {"intro": lesson.intro.get(lang, ""), "lesson title": lesson.title(lang), "instructions": text.body,
              "solution": text.solution}
+    shown.update({f"step {s.number} title": s.title(lang) for s in lesson.steps})
     shown.update({f"hint {i}": h for i, h in enumerate(text.hints, start=1)})
+    shown.update({f"question {q.id}": q.text(lang) for q in step.predict})
     for earlier in lesson.steps[:step.number - 1]:
         t = earlier.text(lang)
         shown.update({f"step {earlier.number} {part}": getattr(t, part) for part in ("body", "solution", "recap")})
         shown.update({f"step {earlier.number} hint {i}": h for i, h in enumerate(t.hints, start=1)})
+        for q in earlier.predict:  # graded in that step's recap: the question, the choice, why it was wrong
+            shown[f"step {earlier.number} question {q.id}"] = q.text(lang)
+            for c in q.choices:
+                shown[f"step {earlier.number} question {q.id} choice {c.id}"] = c.text(lang)
+                shown[f"step {earlier.number} question {q.id} why not {c.id}"] = c.why_not(lang)
     return shown
 
 
@@ -48,7 +58,8 @@ def spoiled(shown: dict[str, str], phrases: list[str]) -> list[str]:
 
 
 def test_there_are_questions_to_guard():
-    assert {q["id"] for _, _, q in QUESTIONS} >= {"new-uids", "first-group", "old-leader"}
+    assert {q["id"] for _, _, q in QUESTIONS} >= {"new-uids", "first-group", "old-leader", "leader-alone",
+                                                  "first-bound", "free-gpu"}
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
@@ -71,3 +82,13 @@ def test_the_recap_gives_the_answer(name, step_id, q, lang):
 def test_the_scan_would_catch_one():
     shown = {"instructions": "LWS rebuilds the entire group,\nand only that group."}
     assert spoiled(shown, ["and only that group"]) and not spoiled(shown, ["group 1 first"])
+
+
+def test_titles_and_earlier_predictions_are_read_before_a_question():
+    """The lesson's and every step's title are on screen from the start, and an earlier step's
+    graded prediction is in its recap: all of it is scanned."""
+    shown = before_the_pass("gang", "make-room", "en")
+    assert shown["lesson title"] == load("gang").title("en")
+    assert {f"step {n} title" for n in range(1, 8)} <= set(shown)
+    assert "step 4 question leader-alone why not kept" in shown and "question first-bound" in shown
+    assert "step 6 question first-bound" not in shown  # its own choices name the answer: they are the options
