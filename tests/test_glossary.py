@@ -172,7 +172,8 @@ def test_kubernetes_is_flagged_in_korean_prose_only():
           "[쿠버네티스 문서](https://kubernetes.io/docs/Kubernetes) 와 `Kubernetes` 그리고 "
           "<!-- source: k8s.io/kubernetes@v1.37.2 pkg/a.go «Kubernetes v1» -->\n")
     assert not offences(md, prose(md))
-    assert offences(md + "Kubernetes 1.37에는 갱 스케줄링이 있습니다.\n", prose(md + "Kubernetes 1.37에는 갱 스케줄링이 있습니다.\n"))
+    more = md + "Kubernetes 1.37에는 갱 스케줄링이 있습니다.\n"
+    assert offences(more, prose(more))
     en = Path("lessons/gang/steps/01-api.en.md")
     assert korean_of(en, "Kubernetes 1.37 serves PodGroups.") == ""
     lesson = "title: {en: \"Kubernetes: gang scheduling\", ko: \"쿠버네티스 문서: 갱 스케줄링\"}\n"
