@@ -538,8 +538,8 @@ class TutorApp(ConfirmedActions, App):
             self.say(say(self.lang, "Progress saved again.", "진행 상황을 다시 저장했습니다."), timeout=4)
 
     def redraw_live(self) -> None:
-        for _ in self._redraw_panes():
-            pass
+        """Redraws the panes now, from the state now (a refresh being drawn in turns ends with it)."""
+        self.pump.redraw_now(self._redraw_panes())
 
     def _redraw_panes(self):
         """Redraws the panes whose data changed, yielding after each one that was redrawn."""

@@ -161,6 +161,16 @@ class RefreshPump:
         self.redraws = self.host.run_checks()
         self._turn(self.clock.now() - start)
 
+    def redraw_now(self, redraws: Iterator[None]) -> None:
+        """Draws `redraws` (the panes, from the state now) at once: a step chosen, the ledger
+        switched. A refresh whose panes are being drawn in turns ends with it: its next turn
+        would go on drawing from what it read when it began (the step then on screen) over
+        what was just drawn, and that would stay until the cluster next changed."""
+        for _ in redraws:
+            pass
+        if self.redraws is not None:
+            self.redraws = iter(())  # its next turn finds nothing left to draw and ends the refresh
+
     def _turn(self, spent: float = 0.0) -> None:
         redraws = self.redraws
         if redraws is None or self.host.closing:
