@@ -114,7 +114,10 @@ def _gang_line(store: Store, namespace: str, name: str, naming: int, size: int, 
 
 
 def _gang_key(store: Store, namespace: str, members: list[dict]) -> tuple:
-    return tuple((name, naming, id(store.get("PodGroup", name, namespace))) for name, naming in _gangs_of(members))
+    """What the gang lines show, as values. Not the PodGroup's id(): nothing keeps that object
+    alive, and one changed twice between two draws could be given the freed address of the one
+    drawn, so the pane kept its old state."""
+    return tuple((name, naming, gg.state(store.get("PodGroup", name, namespace))) for name, naming in _gangs_of(members))
 
 
 def _group_row(p: dict) -> GroupRow:
