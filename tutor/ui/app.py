@@ -31,6 +31,7 @@ from tutor.ui.i18n import keyed, localise_bindings, localised
 from tutor.ui.inbox import Inbox
 from tutor.ui.messages import DoctorDone, SourceReady
 from tutor.ui.notices import step_ranges
+from tutor.ui.oracle import Oracle
 from tutor.ui.panes.common import LiveData
 from tutor.ui.panes.events import EventList
 from tutor.ui.panes.groups import GroupsPane
@@ -184,6 +185,9 @@ class TutorApp(ConfirmedActions, App):
         self._paced = False  # the source moves the view itself (the demo): its end opens the finish screen
         self._finish_opened = False  # the finish screen opens by itself once a run
         self._finish_due = False  # ...after the screen that was up when the lesson was finished
+        # The pane-vs-store oracle, behind LWSTUTOR_ORACLE (tutor/ui/oracle.py): each settled
+        # refresh's panes compared with a rebuild from the store, and a mismatch dumped.
+        self.oracle = Oracle.from_env()
 
     # --- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -295,6 +299,8 @@ class TutorApp(ConfirmedActions, App):
             if self._unjudged and t != self._instant:
                 self._judge_instant()
             self._instant = t
+        if self.oracle is not None:
+            self.oracle.applied(item)
         if self.session.apply(item):
             self._unjudged = self.replay
             return True
@@ -349,8 +355,11 @@ class TutorApp(ConfirmedActions, App):
         return self.pump.refreshing
 
     def refresh_drawn(self) -> None:
-        """A refresh is on screen (from the next frame): quiet from here, a full collection may run."""
+        """A refresh is on screen (from the next frame): quiet from here, a full collection may run.
+        With the oracle on, a refresh that leaves nothing to apply is compared with the store."""
         self._gc.busy()
+        if self.oracle is not None and self.pump.idle and not self.inbox.waiting:
+            self.oracle.check(self)
 
     def _toast_passed(self, newly: list[int]) -> None:
         """One short line for the steps that passed. A fast replay or a catch-up passes several at
@@ -554,12 +563,17 @@ class TutorApp(ConfirmedActions, App):
         # Each pane redraws only when what it shows may have changed (tutor/ui/panes/), and notes
         # what it drew from once drawn: a redraw dropped between two panes (or half-way through
         # the events) leaves no pane marked as drawn that was not.
-        data = LiveData(s.store, s.lesson.namespace, s.lesson.gpu_resource, s.lang, self._unavailable,
-                        self.step_pods())
+        data = self.live_data()
         for pane in (groups, ledger, self.query_one(PodList), self.query_one(EventList)):
             yield from pane.redraw(data)
         self._draw_status()
         self.redraw_timeline()
+
+    def live_data(self) -> LiveData:
+        """What the live panes are drawn from, now."""
+        s = self.session
+        return LiveData(s.store, s.lesson.namespace, s.lesson.gpu_resource, s.lang, self._unavailable,
+                        self.step_pods())
 
     def redraw_timeline(self) -> None:
         if isinstance(self.screen, TimelineScreen):  # built only while shown
