@@ -13,6 +13,7 @@ from tests.states import file_written, recording
 from tests.ui.harness import empty_recording, make_app
 from tests.ui.settle import settled
 from tutor.checks.verdict import Status
+from tutor.ui.oracle import compare
 
 
 async def test_a_source_change_updates_verdict_and_panes(tmp_path):
@@ -94,66 +95,104 @@ async def test_reconnecting_dims_the_panes_and_keeps_the_data(tmp_path):
         assert not app.query_one("#live").has_class("-stale")
 
 
-async def test_a_refresh_redraws_its_panes_in_turns_of_the_loop_and_ends_as_one(tmp_path, monkeypatch):
-    """With no time for more than one pane per turn, a burst's refresh takes several turns of
-    the loop; no second refresh starts and nothing is applied meanwhile (what comes is applied
-    after), and the panes end as a refresh in one go draws them."""
+async def _redrawn_in_turns(tmp_path, monkeypatch, slice_s: float, overtaken: bool = False):
+    """The walkthrough from half-way: the first half of the rest sent by a source thread, the
+    second while the burst's refresh is drawn; the screen once every item was applied and drawn,
+    with how the refresh went. `overtaken`: the thread is held after its first item until the
+    second half was sent, as a loaded machine once held it (the second half then overtakes it)."""
     import tutor.ui.pump as pump_module
 
     rec = recording("walkthrough")
     cut = rec.items[len(rec.items) // 2].t
+    monkeypatch.setattr(pump_module, "REDRAW_SLICE", slice_s)
+    app = make_app(WALKTHROUGH, upto=cut, state_file=tmp_path / f"p{slice_s}{overtaken}.json")
+    turns, overlaps, applied_while_drawing, deferred, later = [], [], [], [], []
+    redraw_turn, recheck, apply = app.pump._turn, app.run_checks, app.session.apply
+    sent_later = threading.Event()
+    applied_ids = set()
 
-    async def panes(slice_s: float) -> tuple:
-        monkeypatch.setattr(pump_module, "REDRAW_SLICE", slice_s)
-        app = make_app(WALKTHROUGH, upto=cut, state_file=tmp_path / f"p{slice_s}.json")
-        turns, overlaps, applied_while_drawing, deferred, later = [], [], [], [], []
-        redraw_turn, recheck, apply = app.pump._turn, app.run_checks, app.session.apply
+    def noted_apply(item):
+        applied_while_drawing.append(app.refreshing)
+        applied_ids.add(id(item))
+        return apply(item)
 
-        applied_ids = set()
+    def counted_turn(*args):
+        turns.append(app.checks_run)
+        deferred.append(app.pump.drain_after_redraw)  # items came while the panes were drawn
+        if later and app.checks_run > 1:  # the rest comes while the burst's refresh is drawn
+            for it in later.pop():
+                app.inbox.put(it)
+            sent_later.set()
+        redraw_turn(*args)
 
-        def noted_apply(item):
-            applied_while_drawing.append(app.refreshing)
-            applied_ids.add(id(item))
-            return apply(item)
+    def noted_recheck():
+        overlaps.append(app.refreshing and app.pump.timer is None)
+        return recheck()
 
-        def counted_turn(*args):
-            turns.append(app.checks_run)
-            deferred.append(app.pump.drain_after_redraw)  # items came while the panes were drawn
-            if later and app.checks_run > 1:  # the rest comes while the burst's refresh is drawn
-                for it in later.pop():
-                    app.inbox.put(it)
-            redraw_turn(*args)
+    app.pump._turn, app.run_checks, app.session.apply = counted_turn, noted_recheck, noted_apply
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settled(pilot)
+        rest = [it for it in rec.items if it.t > cut]
+        first = rest[:len(rest) // 2]
+        later.append(rest[len(rest) // 2:])
 
-        def noted_recheck():
-            overlaps.append(app.refreshing and app.pump.timer is None)
-            return recheck()
+        def send_first():
+            app.inbox.put(first[0])
+            if overtaken:
+                sent_later.wait(30)
+            for it in first[1:]:
+                app.inbox.put(it)
 
-        app.pump._turn, app.run_checks, app.session.apply = counted_turn, noted_recheck, noted_apply
-        async with app.run_test(size=(100, 40)) as pilot:
-            await settled(pilot)
-            rest = [it for it in rec.items if it.t > cut]
-            later.append(rest[len(rest) // 2:])
-            threading.Thread(target=lambda: [app.inbox.put(it) for it in rest[:len(rest) // 2]]).start()
-            # Until everything came and was drawn: on a loaded machine (a whole run on two
-            # workers) that took more than the 10 s this once waited, and the panes were compared
-            # half-way through the last refresh.
-            for _ in range(1200):
-                await pilot.pause(0.05)
-                if all(id(it) in applied_ids for it in rest) and app.pump.idle:
-                    break
-            assert all(id(it) in applied_ids for it in rest) and app.pump.idle, "the burst was not drawn in 60 s"
-            await settled(pilot, timeout=60)
-            pods, events = app.query_one("#pods"), app.query_one("#events")
-            shown = (tuple(pods.keys()), tuple(map(str, (pods.cells(k) for k in pods.keys()))), events.text(),
-                     _segments(app.query_one("#groups").content))
-        assert applied_while_drawing and not any(applied_while_drawing)  # one state per refresh
-        return shown, turns, overlaps, deferred
+        source = threading.Thread(target=send_first)
+        source.start()
+        if not overtaken:
+            # Every item of the first half is in the inbox before the loop's next turn, so no
+            # refresh can send the second half ahead of it. (A source thread left to run beside
+            # the loop was once overtaken on a loaded machine: llm-0-1's new pod came before its
+            # old one was deleted, and the store, rightly, showed it as the events came.)
+            source.join()
+        # Until everything came and was drawn: on a loaded machine (a whole run on two
+        # workers) that took more than the 10 s this once waited, and the panes were compared
+        # half-way through the last refresh.
+        for _ in range(1200):
+            await pilot.pause(0.05)
+            if all(id(it) in applied_ids for it in rest) and app.pump.idle:
+                break
+        assert all(id(it) in applied_ids for it in rest) and app.pump.idle, "the burst was not drawn in 60 s"
+        await settled(pilot, timeout=60)
+        source.join()
+        assert compare(app) == []  # every pane says what the store holds
+        pods, events = app.query_one("#pods"), app.query_one("#events")
+        shown = (tuple(pods.keys()), tuple(map(str, (pods.cells(k) for k in pods.keys()))), events.text(),
+                 _segments(app.query_one("#groups").content))
+        llm01 = (str(pods.cells("llm-0-1").pod), str(pods.cells("llm-0-1").phase))
+    assert applied_while_drawing and not any(applied_while_drawing)  # one state per refresh
+    return shown, turns, overlaps, deferred, llm01
 
-    sliced, turns, overlaps, deferred = await panes(0.0)
-    whole, whole_turns, _, _ = await panes(10.0)
+
+async def test_a_refresh_redraws_its_panes_in_turns_of_the_loop_and_ends_as_one(tmp_path, monkeypatch):
+    """With no time for more than one pane per turn, a burst's refresh takes several turns of
+    the loop; no second refresh starts and nothing is applied meanwhile (what comes is applied
+    after), and the panes end as a refresh in one go draws them."""
+    sliced, turns, overlaps, deferred, llm01 = await _redrawn_in_turns(tmp_path, monkeypatch, 0.0)
+    whole, whole_turns, _, _, _ = await _redrawn_in_turns(tmp_path, monkeypatch, 10.0)
     assert sliced == whole
+    assert llm01 == ("llm-0-1 ↻2", "Running")  # as the walkthrough ends
     assert len(turns) > len(set(turns)) and len(whole_turns) == len(set(whole_turns))
     assert any(deferred) and not any(overlaps)
+
+
+@pytest.mark.parametrize("slice_s", [0.0, 10.0], ids=["sliced", "whole"])
+async def test_a_source_overtaken_by_the_rest_shows_the_pod_as_the_events_came(tmp_path, monkeypatch, slice_s):
+    """The mismatch a loaded machine once gave the test above (the sliced run showed llm-0-1 ↻2
+    Running, the whole one llm-0-1 ↻4 Pending), made on purpose: the thread sending the first
+    half is held after its first item until the second half was sent. The store then sees
+    llm-0-1's newest pod (13fc473e, Pending, then Running) before the pod it replaced (d6f9195b)
+    fails and is deleted, and that pod's last events after: five UIDs in turn, the last one
+    Pending. Every pane shows exactly that; the screen was not stale, the test's source had sent
+    the walkthrough out of order."""
+    _, _, _, _, llm01 = await _redrawn_in_turns(tmp_path, monkeypatch, slice_s, overtaken=True)
+    assert llm01 == ("llm-0-1 ↻4", "Pending")
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
