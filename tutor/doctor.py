@@ -89,7 +89,7 @@ def run(api_client, namespace: str, workdir: str, gpu: str = "nvidia.com/gpu", l
     # 1. reachable: if not, the cluster's checks cannot run, and the local ones still do -------
     try:
         version = client.VersionApi(api_client).get_code(_request_timeout=timeout).git_version
-        out.append(Finding("cluster", True, say(lang, "cluster reachable (Kubernetes {v})", "클러스터에 연결됨 (Kubernetes {v})",
+        out.append(Finding("cluster", True, say(lang, "cluster reachable (Kubernetes {v})", "클러스터에 연결됨 (쿠버네티스 {v})",
                                                       v=version)))
     except Exception as exc:  # noqa: BLE001 - refused, TLS, DNS, timeout, 401, 403: one line each
         failure = describe(exc, str(api_client.configuration.host))

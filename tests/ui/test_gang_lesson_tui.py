@@ -20,7 +20,7 @@ async def test_the_tutor_plays_the_gang_lesson_from_its_walkthrough(tmp_path):
         assert s.lesson.id == "gang" and sorted(s.progress.passed) == list(range(1, 8))
         await pilot.press("6")
         assert app.ledger_shown()  # make-room is about where pods land (lesson.yaml `ledger`)
-        assert "# 6. Make room: the whole group lands" in app.step_markdown(6)
+        assert "# 6. Make room for the gang" in app.step_markdown(6)
         await pilot.press("t")
         await pilot.pause(0.3)
         shown = "\n".join(screen_lines(app))

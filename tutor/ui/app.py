@@ -122,7 +122,7 @@ class TutorApp(ConfirmedActions, App):
         keyed("h", "hint", ("Hint", "힌트"), ("Reveal the next hint", "다음 힌트 보기")),
         keyed("s", "solution", ("Solution", "풀이"),
               ("Show the step's solution, the whole answer (asks first until the step passes)",
-               "이 단계의 풀이, 곧 답 전체 보기(통과하기 전에는 먼저 묻습니다)")),
+               "이 단계의 풀이, 즉 답 전체 보기(통과하기 전에는 먼저 묻습니다)")),
         keyed("r", "recheck", ("Re-check", "재검사"), ("Run the checkers now", "지금 다시 검사")),
         keyed("l", "toggle_lang", ("ko/en", "ko/en"), ("Switch the language live", "언어를 바로 바꾸기")),
         keyed("t", "timeline", ("Timeline", "타임라인"), ("What happened, in order, per LWS group",

@@ -44,7 +44,7 @@ def spec_problems(ctx: Context, obj: dict, where: str) -> list[str]:
                                        "not read it: a pod template's annotations only go to its pods. The step says whose "
                                        "metadata LWS reads it from.",
                                        "{where}: exclusive-topology 주석이 {tmpl}의 metadata에 있는데, LWS는 거기서 "
-                                       "읽지 않습니다. 파드 템플릿의 주석은 그 파드에만 붙습니다. LWS가 어느 객체의 "
+                                       "읽지 않습니다. 파드 템플릿의 주석은 그 파드에만 붙습니다. LWS가 어느 오브젝트의 "
                                        "metadata에서 읽는지는 단계 설명에 있습니다.",
                                        where=where, tmpl=", ".join(on_template)))
         else:

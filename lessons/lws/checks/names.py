@@ -77,7 +77,7 @@ def check(ctx: Context) -> Verdict:
     if problems:
         return failed(problems[0], *problems[1:],
                       say(ctx.lang, "Where to look: each pod's labels {gl} and {wl}, which LWS set (the pods pane shows them).",
-                                    "볼 곳: LWS가 붙인 파드마다의 {gl}, {wl} 라벨(파드 창에도 나옵니다).",
+                                    "볼 곳: LWS가 파드마다 붙인 {gl}, {wl} 라벨(파드 창에도 나옵니다).",
                                     gl=o.GROUP_INDEX_LABEL, wl=o.WORKER_INDEX_LABEL))
     return passed(say(ctx.lang, "names.txt matches the group-index and worker-index labels of all four pods.",
                                 "names.txt가 파드 넷의 group-index·worker-index 라벨과 일치합니다."))

@@ -89,7 +89,7 @@ def check(ctx: Context) -> Verdict:
                                     "scheduling), so no half group forms here. The lab assumes what LWS does by default: the "
                                     "default scheduler placing each pod on its own.",
                                     "{a}도 Pending입니다. 붙잡고 있는 것: {why}. 이 클러스터는 LWS 그룹을 한 덩어리로 "
-                                    "배치하므로(갱 스케줄링) 반쪽 그룹이 생기지 않습니다. 실습은 LWS의 기본 동작, 곧 기본 "
+                                    "배치하므로(갱 스케줄링) 반쪽 그룹이 생기지 않습니다. 실습은 LWS의 기본 동작, 즉 기본 "
                                     "스케줄러가 파드를 하나씩 배치하는 것을 전제로 합니다.", a=LEADER, why=held),
                       say(ctx.lang, "Ask whoever runs the lab whether gang scheduling can be off for this step.",
                                     "이 단계에서 갱 스케줄링을 끌 수 있는지 실습 운영자에게 물어보세요."))
@@ -100,9 +100,9 @@ def check(ctx: Context) -> Verdict:
     reasons = scheduler_reasons(ctx, worker)
     if not reasons:
         return waiting(say(ctx.lang, "{w} is Pending; waiting for the scheduler's reason.",
-                                     "{w:이} Pending입니다. 스케줄러의 사유를 기다립니다.", w=WORKER))
+                                     "{w:이} Pending입니다. 스케줄러의 이유를 기다립니다.", w=WORKER))
     text = normalise(answer_text(ctx, FILE, say(ctx.lang, "the scheduler's reason for " + WORKER,
-                                                          WORKER + "에 대한 스케줄러의 사유")))
+                                                          WORKER + "에 대한 스케줄러의 이유")))
     for msg in reasons:
         if all(c in text for c in clauses(msg)):
             # source: sigs.k8s.io/lws@v0.9.0 cmd/main.go «if cfg.GangSchedulingManagement != nil {»
@@ -120,7 +120,7 @@ def check(ctx: Context) -> Verdict:
     missing = [c for c in wanted if c not in text]
     return failed(say(ctx.lang, "{path} does not hold the scheduler's reason for {w}: {k} of the {n} \"<count> <reason>\" "
                                 "clauses of its message are missing.",
-                                "{path}에 담긴 {w}의 스케줄러 사유가 온전하지 않습니다. 메시지의 \"<개수> <사유>\" 구절 "
+                                "{path}에 담긴 {w}의 스케줄러 이유가 온전하지 않습니다. 메시지의 \"<개수> <이유>\" 구절 "
                                 "{n}개 중 {k}개가 빠졌습니다.",
                                 path=ctx.path(FILE), w=WORKER, k=len(missing), n=len(wanted)),
                   say(ctx.lang, "Where to look: {w}'s FailedScheduling event (the Events pane), or its PodScheduled condition.",
