@@ -21,6 +21,7 @@ Every call here is a read (list/watch); the tutor never writes to the cluster.
 
 from __future__ import annotations
 
+import heapq
 import socket
 import threading
 import time
@@ -28,7 +29,8 @@ from dataclasses import replace
 from functools import partial
 from typing import Callable
 
-from tutor.cluster import objects as o
+from tutor.cluster import kinds, objects as o
+from tutor.cluster import store as store_module
 from tutor.cluster.wire import decode
 from tutor.cluster.events import Conn, ObjectEvent, Relisted, SourceState
 from tutor.cluster.failure import describe, silent_watch
@@ -107,11 +109,33 @@ def server_of(api_client) -> str:
     return str(getattr(getattr(api_client, "configuration", None), "host", "") or "")
 
 
-def list_once(api_client, res: Resource, namespace: str) -> tuple[list[dict], str]:
-    """Lists every object (paged), as raw dicts with kind/apiVersion filled in."""
+def kept_from_a_list(res: Resource) -> int | None:
+    """How many objects of a list the store keeps (None: all). Events: the newest MAX_EVENTS of
+    the namespace (tutor/cluster/store.py); a namespace keeps about an hour of them, and a list
+    read whole before the store cut it grew the tutor with the namespace's history."""
+    return store_module.MAX_EVENTS if res.kind == kinds.EVENT.kind else None
+
+
+def _newest_order(ev: dict) -> tuple:
+    """The order "newest" means for a listed Event: its last time (as the events pane orders
+    them), then its resourceVersion as a number (a shorter one is older)."""
+    rv = o.resource_version(ev)
+    return (o.event_time(ev), len(rv), rv)
+
+
+def list_once(api_client, res: Resource, namespace: str,
+              held: dict[tuple[str, str], str] | None = None) -> tuple[list[dict], str]:
+    """Lists every object (paged), as raw dicts with kind/apiVersion filled in, and the list's
+    resourceVersion (a watch starts from it). Of a kind the store keeps only the newest few of
+    (kept_from_a_list: Events), only those are kept while paging, so the list never holds more
+    than that many and one page: the newest by _newest_order, returned oldest first, as the store
+    takes them (what it applies last is its newest). `held`, when given, gets every object's key
+    and resourceVersion, kept or not: the watchdog compares their count with the API server's."""
     fn = list_call(api_client, res)
     args = (namespace,) if res.namespaced else ()
-    items: list[dict] = []
+    keep = kept_from_a_list(res)
+    items: list = []  # every object, or a heap of (order, position, object) of the newest `keep`
+    seq = 0
     cont = None
     while True:
         kw = {"limit": PAGE, "_preload_content": False,
@@ -120,15 +144,36 @@ def list_once(api_client, res: Resource, namespace: str) -> tuple[list[dict], st
             kw["_continue"] = cont
         resp = fn(*args, **kw)
         body = decode(resp.data)
+        del resp  # its bytes: one page at a time
         for item in body.get("items") or []:
-            o.drop_managed_fields(item)
-            item.setdefault("kind", res.kind)
-            item.setdefault("apiVersion", res.api_version)
-            items.append(item)
+            if held is not None:
+                held[_key(item)] = o.resource_version(item)
+            if keep is None:
+                items.append(_as_listed(item, res))
+                continue
+            seq += 1
+            entry = (_newest_order(item), seq, item)
+            if len(items) < keep:
+                heapq.heappush(items, entry)
+            elif keep and entry[:2] > items[0][:2]:
+                heapq.heapreplace(items, entry)  # the oldest kept goes
+            else:
+                continue
+            _as_listed(item, res)
         meta = body.get("metadata") or {}
+        body = None  # the page's objects not kept go with it
         cont = meta.get("continue")
         if not cont:
+            if keep is not None:
+                items = [entry[2] for entry in sorted(items, key=lambda e: e[:2])]
             return items, str(meta.get("resourceVersion") or "")
+
+
+def _as_listed(item: dict, res: Resource) -> dict:
+    o.drop_managed_fields(item)
+    item.setdefault("kind", res.kind)
+    item.setdefault("apiVersion", res.api_version)
+    return item
 
 
 def _key(obj: dict) -> tuple[str, str]:
@@ -229,8 +274,9 @@ class LiveSource:
             if state not in (Conn.FORBIDDEN, Conn.CRD_MISSING) and not failed_shown:
                 self._state(res, state)
             try:
-                items, rv = list_once(self.api_client, res, self.namespace)
-                self.held[res.name] = {_key(obj): o.resource_version(obj) for obj in items}
+                held: dict[tuple[str, str], str] = {}
+                items, rv = list_once(self.api_client, res, self.namespace, held)
+                self.held[res.name] = held
                 self._heard(res, rv)
                 self.emit(Relisted(res.kind, items, self.clock()))
                 self._state(res, Conn.OK)

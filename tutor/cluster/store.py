@@ -30,7 +30,8 @@ __all__ = ["KINDS", "MAX_EVENTS", "Changes", "Store", "named_after"]
 # Events (live or expired) kept: the newest MAX_EVENTS per namespace by last change, so a busy
 # namespace cannot grow the tutor without end. The events pane shows the newest 60; checkers
 # read the events about one object (the scheduler keeps updating a FailedScheduling; LWS's
-# RecreateGroup names a group), far fewer than this in a lab namespace.
+# RecreateGroup names a group), far fewer than this in a lab namespace. A list of Events brings
+# only the newest MAX_EVENTS, kept as its pages come (tutor/cluster/live.py, list_once).
 MAX_EVENTS = 1000
 
 _SUFFIX_RE = re.compile(r"-\d+$")
