@@ -135,3 +135,17 @@ def test_the_memory_a_list_holds_is_bounded_by_the_cap_not_by_the_namespaces_his
     long = _peak(20_000, held=True)
     assert long - _peak(cap + live.PAGE, held=True) < 0.2 * per_event * more, (long, whole)
     assert long < whole / 3, (long, whole)
+
+
+def test_a_relist_past_the_cap_keeps_the_newest_not_those_the_list_left_out(server, monkeypatch):
+    """A relist (after a 410, or the watchdog's) in a namespace past the cap: the Events the list
+    left out for being older than the newest MAX_EVENTS are not listed, so the store takes them
+    as deleted. A deletion is no change of the Event: it keeps its place, and the new Events
+    push those out, not the newest the list kept."""
+    monkeypatch.setattr(store_module, "MAX_EVENTS", 50)
+    st = Store()
+    server(60)
+    st.replace(Relisted("Event", live.list_once(None, kinds.EVENT, NS)[0], 1.0))  # events 10..59
+    server(70)
+    st.replace(Relisted("Event", live.list_once(None, kinds.EVENT, NS)[0], 2.0))  # 20..69: ten new
+    assert sorted(o.uid(e) for e in st.events_for(NS)) == [f"uid-{i:08d}" for i in range(20, 70)]

@@ -194,7 +194,7 @@ class Store:
             return False
         self._touch_object(kind, obj)
         if kind == "Event":
-            self._event_seen(obj)
+            self._event_seen(obj, changed=ev.type != "DELETED")
         if kind == "StatefulSet":
             forgotten = self.obs.statefulset_changed(obj, ev.type == "DELETED", ev.t)
             if forgotten is not None:
@@ -276,7 +276,10 @@ class Store:
             self._touch(deps.NamedAfter(lws))
 
     # --- the Events seen, kept past their expiry ----------------------------------------------
-    def _event_seen(self, ev: dict) -> None:
+    def _event_seen(self, ev: dict, changed: bool = True) -> None:
+        """Notes an Event seen. `changed` False: its deletion (it expired, or a relist left it out
+        for being older than the newest MAX_EVENTS), which changes nothing it says: it keeps its
+        place among the least recently changed, the first to be forgotten."""
         key = event_key(ev)
         old = self.obs.events_seen.get(key)
         if old is not None:
@@ -287,7 +290,7 @@ class Store:
         if about.get("kind") == "Pod" and about.get("uid") and self.obs.own_uid(str(about["uid"]), subject):
             self._touch(deps.UIDS)
         self._events_about.update(old, ev)  # a known event keeps its place
-        self._events_in.update(old, ev, last=True)  # re-added last: the newest change
+        self._events_in.update(old, ev, last=changed)  # a change re-adds it last: the newest
         self.journal.note("event", (ns, key))
         in_ns = self._events_in.get(ns)
         if len(in_ns) > MAX_EVENTS:
