@@ -221,26 +221,9 @@ ACCEPTED: list[Rule] = [
 
 # --- survivors that are checker bugs, not fixed yet -------------------------------------------------
 
-ORPHAN_GPU = ("step 4 does not compare orphan.yaml's GPU limits with the live orphan: a file whose worker "
-              "asks no GPU, or whose leader asks it, would not make the gang wait")
-OPEN_BUGS: list[Rule] = [
-    ("orphan.yaml", None, r"^replicas: 1$",
-     "step 4 checks no replicas in orphan.yaml: with 2 groups, one podGroupName in the templates puts every "
-     "pod of orphan into the one gang orphan-0"),
-    ("orphan.yaml", None, r"^size: 2$|^size -> spec$",
-     "step 4 checks no size in orphan.yaml: the group no longer has the 2 pods the PodGroup's minCount waits for"),
-    ("orphan.yaml", None, r"^(limits:|nvidia\.com/gpu: 1)$", ORPHAN_GPU),
-    ("orphan.yaml", "drop-resources", r"^workerTemplate$", ORPHAN_GPU),
-    ("orphan.yaml", "move-field", r"^resources workerTemplate -> leaderTemplate$", ORPHAN_GPU),
-    *[(f, "move-field", r"^restartPolicy -> spec$",
-       f"step {n} does not refuse a field of leaderWorkerTemplate put directly under spec, which kubectl refuses "
-       "(unknown field)") for f, n in (("orphan.yaml", 4), ("big.yaml", 7))],
-]
+OPEN_BUGS: list[Rule] = []
 # (step, evidence mutant) -> the bug
-OPEN_EVIDENCE_BUGS: dict[tuple[int, str], str] = {
-    (4, "leader-bound"): "step 4 passes with the leader orphan-0 bound while its worker waits: the verdict says "
-                         "neither pod runs and does not check it",
-}
+OPEN_EVIDENCE_BUGS: dict[tuple[int, str], str] = {}
 
 
 # --- evidence no answer file holds ------------------------------------------------------------------

@@ -252,6 +252,41 @@ def test_a_worker_of_big_bound_alone_fails_step_7():
     assert v.status is Status.FAIL and "big-0-1" in v.message, v
 
 
+def test_a_leader_bound_while_its_worker_waits_fails_step_4_saying_where_to_look():
+    """The gang held (its condition False) but its leader bound: step 4's pass says neither pod is
+    bound, so this is checked, not assumed."""
+    stop = file_written("blocker.txt")
+    for lang, words in (("en", ["Bound while the rest of the gang orphan-0 waits: orphan-0, on lab-server",
+                                "Where to look: spec.nodeName and spec.schedulerName of orphan-0"]),
+                        ("ko", ["갱 orphan-0의 나머지 파드가 기다리는데 orphan-0이 lab-server에 바인딩됐습니다",
+                                "볼 곳: orphan-0의 spec.nodeName과 spec.schedulerName"])):
+        s = state(WALK, stop=stop, lang=lang)
+        assert check(s, 4).passed
+        _modify(s, "Pod", "orphan-0", lambda p: p["spec"].update(nodeName="lab-server"))
+        v = check(s, 4)
+        assert v.status is Status.FAIL and words[0] in v.message and words[1] in v.details[0], v
+
+
+@pytest.mark.parametrize("change,words", [
+    (lambda d: d["spec"].update(replicas=2), ["spec.replicas is 2", "all 2 groups would name the one PodGroup orphan-0"]),
+    (lambda d: d["spec"]["leaderWorkerTemplate"].update(size=3), ["leaderWorkerTemplate.size is 3",
+                                                                  "a leader and one worker"]),
+    (lambda d: d["spec"].update(restartPolicy=d["spec"]["leaderWorkerTemplate"].pop("restartPolicy")),
+     ["restartPolicy must go under spec.leaderWorkerTemplate"]),
+    (lambda d: d["spec"]["leaderWorkerTemplate"]["leaderTemplate"]["spec"]["containers"][0].update(
+        resources=d["spec"]["leaderWorkerTemplate"]["workerTemplate"]["spec"]["containers"][0].pop("resources")),
+     ["leaderTemplate has a nvidia.com/gpu limit of 1"]),
+], ids=["replicas", "size", "restartPolicy-under-spec", "gpu-on-the-leader"])
+def test_an_orphan_file_unlike_the_group_the_gang_is_made_for_fails_step_4(change, words):
+    stop = file_written("blocker.txt")
+    s = state(WALK, stop=stop)
+    doc = yaml.safe_load(s.workspace.get("orphan.yaml").text)
+    change(doc)
+    s.apply(FileChanged("orphan.yaml", yaml.safe_dump(doc), s.store.now))
+    v = check(s, 4)
+    assert v.status is Status.FAIL and all(w in said(v) for w in words), v
+
+
 def test_the_advice_to_see_the_gang_wait_again_makes_its_podgroup_anew():
     """PodGroupInitiallyScheduled never goes back from True (k8s.io/api scheduling/v1beta1, and the
     scheduler's updatePodGroupCondition): once the gang is placed, deleting orphan and scaling llm
@@ -276,7 +311,7 @@ def test_big_placed_whole_is_told_to_make_its_podgroup_anew():
     for pod in ("big-0", "big-0-1", "big-0-2"):
         _modify(s, "Pod", pod, lambda p: p["spec"].update(nodeName="lab-server"))
     v = check(s, 7)
-    assert v.status is Status.FAIL and "big fit whole" in v.message, v
+    assert v.status is Status.FAIL and "All 3 pods of big are bound" in v.message, v
     assert "the PodGroup big-0 too" in v.details[0] and "apply big.yaml again" in v.details[0], v
 
 

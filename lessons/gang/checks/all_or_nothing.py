@@ -1,5 +1,6 @@
-"""Step 4: orphan made again as a gang: both templates name PodGroup orphan-0, both pods wait
-(neither bound) while the PodGroup says why, and gang.txt holds that condition's message.
+"""Step 4: orphan made again as a gang: in orphan.yaml and in the cluster, one group of a leader
+that asks no GPU and a worker that asks one, both templates naming PodGroup orphan-0; both pods
+wait (neither bound) while the PodGroup says why, and gang.txt holds that condition's message.
 
 The message is read from the live PodGroup, never written here: its wording (and its
 `pod group preemption: ...` tail) belongs to the scheduler's version."""
@@ -9,22 +10,24 @@ from __future__ import annotations
 from tutor.checks.api import (answer_text, Context, failed, find_lws_doc, live_lws, o, passed, Reads, unconfirmed, say,
                               Verdict, waiting)
 
-from .members import CONDITION, KIND, again, bound, gang_of, normalise, podgroup, scheduled, silent_faults, template_problems
+from .members import (CONDITION, KIND, again, bound, bound_alone, gang_of, lws_problems, normalise, podgroup, scheduled,
+                      silent_faults)
 
 LWS = "orphan"
 PODGROUP = "orphan-0"
 PODS = ("orphan-0", "orphan-0-1")
+SIZE = 2  # orphan's leaderWorkerTemplate.size, from the LWS lab (lessons/lws step 8)
 FILE, ANSWER = "orphan.yaml", "gang.txt"
 READS = Reads(lws=(LWS,), pods=PODS, pods_of=(LWS,), kinds=(KIND,), events_about=(LWS, PODS[0]), files=(FILE, ANSWER))
 
 
 def check(ctx: Context) -> Verdict:
     where = ctx.path(FILE)
-    probs = template_problems(ctx, find_lws_doc(ctx, FILE, LWS), where, PODGROUP)
+    probs = lws_problems(ctx, find_lws_doc(ctx, FILE, LWS), where, PODGROUP, SIZE)
     if probs:
         return failed(probs[0], *probs[1:])
     live = live_lws(ctx, LWS, FILE)
-    probs = template_problems(ctx, live, say(ctx.lang, "live orphan", "클러스터의 orphan"), PODGROUP)
+    probs = lws_problems(ctx, live, say(ctx.lang, "live orphan", "클러스터의 orphan"), PODGROUP, SIZE)
     if probs:
         return failed(say(ctx.lang, "The orphan in the cluster differs from {path}: apply the file again.",
                                     "클러스터의 orphan이 {path:과} 다릅니다. 파일을 다시 적용하세요.", path=where), *probs)
@@ -50,23 +53,28 @@ def check(ctx: Context) -> Verdict:
                                          pg=PODGROUP, c=CONDITION, path=ctx.path(ANSWER)),
                            again(ctx))
     if all(bound(p) for p in pods):
-        return failed(say(ctx.lang, "The gang {pg} was placed whole ({nodes}): there was room for it. This step needs llm, at 2 "
-                                    "groups of 2, to hold all 4 GPUs of lab-server.",
-                                    "갱 {pg:이} 통째로 배치됐습니다({nodes}). 자리가 있었다는 뜻입니다. 이 단계에서는 2×2로 "
-                                    "실행 중인 llm이 lab-server의 GPU 4장을 모두 쥐고 있어야 합니다.",
+        return failed(say(ctx.lang, "Both pods of the gang {pg} are bound ({nodes}): there was room for them. This step needs "
+                                    "llm, at 2 groups of 2, to hold all 4 GPUs of lab-server.",
+                                    "갱 {pg}의 두 파드가 모두 바인딩됐습니다({nodes}). 자리가 있었다는 뜻입니다. 이 "
+                                    "단계에서는 2×2로 실행 중인 llm이 lab-server의 GPU 4장을 모두 쥐고 있어야 합니다.",
                                     pg=PODGROUP, nodes=", ".join(sorted({o.node_name(p) for p in pods}))), again(ctx))
+    alone = bound_alone(ctx, pods, pg, again(ctx))
+    if alone:
+        return failed(*alone)
     if cond.get("status") != "False":
-        return waiting(say(ctx.lang, "Both pods wait; waiting for the scheduler to try the gang {pg} (its {c} condition).",
-                                     "두 파드가 기다립니다. 스케줄러가 갱 {pg:을} 시도하기를 기다립니다({c} 조건).",
+        return waiting(say(ctx.lang, "The pods of orphan are there; waiting for the scheduler to try the gang {pg} (its {c} "
+                                     "condition).",
+                                     "orphan의 파드가 생겼습니다. 스케줄러가 갱 {pg:을} 시도하기를 기다립니다({c} 조건).",
                                      pg=PODGROUP, c=CONDITION))
     text = normalise(answer_text(ctx, ANSWER, say(ctx.lang, "the message of the PodGroup's condition",
                                                             "PodGroup 조건의 메시지")))
     message = normalise(str(cond.get("message") or ""))
     if message and message in text:
-        return passed(say(ctx.lang, "Neither pod of orphan runs, the leader included: the scheduler tried the gang {pg} as one, "
-                                    "found no place for all of it, and placed nothing.",
-                                    "리더까지 orphan의 파드가 하나도 돌지 않습니다. 스케줄러가 갱 {pg:을} 한 덩어리로 시도해 "
-                                    "전부 들어갈 자리가 없자 아무것도 배치하지 않았습니다.", pg=PODGROUP), message)
+        return passed(say(ctx.lang, "Neither pod of orphan is bound, the leader included: the scheduler tried the gang {pg}, "
+                                    "found no node for the worker, and gave the leader none either.",
+                                    "리더를 포함해 orphan의 파드가 하나도 바인딩되지 않았습니다. 스케줄러는 갱 {pg:을} "
+                                    "시도해 워커의 노드를 찾지 못했고, 리더에게도 노드를 주지 않았습니다.", pg=PODGROUP),
+                      message)
     return failed(say(ctx.lang, "{path} does not hold the message of {pg}'s {c} condition as the PodGroup has it now.",
                                 "{path}에 {pg}의 {c} 조건 메시지가 지금 PodGroup에 있는 그대로 담겨 있지 않습니다.",
                                 path=ctx.path(ANSWER), pg=PODGROUP, c=CONDITION),

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from tutor.checks.api import Context, o, templates, say
+from tutor.checks.api import Context, lwt, misplaced_fields, o, template_gpus, templates, say
 
 KIND = "PodGroup"
 API_VERSION = "scheduling.k8s.io/v1beta1"  # the version Kubernetes 1.37 serves (beta)
@@ -68,10 +68,11 @@ def podgroup_problems(ctx: Context, pg: dict, where: str, size: int, lws: str) -
                                    where=where, api=api, want=API_VERSION))
     policy = o.as_dict(o.dig(pg, "spec", "schedulingPolicy"))
     if "gang" not in policy:
-        probs.append(say(ctx.lang, "{where}: spec.schedulingPolicy has no gang policy ({found}): only a gang is placed all "
-                                   "together or not at all.",
-                                   "{where}: spec.schedulingPolicy에 gang 정책이 없습니다({found}). gang 정책이어야 파드가 "
-                                   "모두 함께 배치되거나 하나도 배치되지 않습니다.",
+        # source: k8s.io/api@v0.37.2 scheduling/v1beta1/types.go «minCount is the minimum number of pods that must be schedulable»
+        probs.append(say(ctx.lang, "{where}: spec.schedulingPolicy has no gang policy ({found}): only the gang policy has a "
+                                   "minCount, the least number of pods the gang needs.",
+                                   "{where}: spec.schedulingPolicy에 gang 정책이 없습니다({found}). 갱에 필요한 최소 파드 "
+                                   "수인 minCount는 gang 정책에만 있습니다.",
                                    where=where, found=", ".join(sorted(policy)) or "-"))
         return probs
     count = min_count(pg)
@@ -85,10 +86,10 @@ def podgroup_problems(ctx: Context, pg: dict, where: str, size: int, lws: str) -
                                    "파드를 기다리게 됩니다. minCount는 리더를 포함한 그룹 하나의 파드 수입니다.",
                                    where=where, n=count, lws=lws))
     elif count < size:
-        probs.append(say(ctx.lang, "{where}: minCount is {n}, fewer than the pods of one group of {lws}: part of the group could "
-                                   "be placed without the rest. minCount counts the pods of one group, its leader included.",
-                                   "{where}: minCount({n})가 {lws} 그룹 하나의 파드 수보다 적습니다. 그룹 일부만 먼저 "
-                                   "배치될 수 있습니다. minCount는 리더를 포함한 그룹 하나의 파드 수입니다.",
+        probs.append(say(ctx.lang, "{where}: minCount is {n}, fewer than the pods of one group of {lws}: the gang would need "
+                                   "only part of its group. minCount counts the pods of one group, its leader included.",
+                                   "{where}: minCount({n})가 {lws} 그룹 하나의 파드 수보다 적습니다. 갱이 그룹의 일부만 "
+                                   "필요로 하게 됩니다. minCount는 리더를 포함한 그룹 하나의 파드 수입니다.",
                                    where=where, n=count, lws=lws))
     return probs
 
@@ -104,6 +105,57 @@ def made_anew(ctx: Context, live: dict, path: str) -> str:
                          "change once it is made: delete the PodGroup {name}, then apply {path} again.",
                          "클러스터의 PodGroup {name:은} gang 정책 없이 만들어졌고, PodGroup의 정책은 만든 뒤에는 바꿀 수 "
                          "없습니다. PodGroup {name:을} 지운 뒤 {path:을} 다시 적용하세요.", name=o.name(live), path=path)
+
+
+WORKERS = {1: ("one worker", "워커 하나"), 2: ("two workers", "워커 둘")}
+
+
+def lws_problems(ctx: Context, obj: dict, where: str, pg_name: str, size: int) -> list[str]:
+    """What keeps an LWS of the lesson (file or live) from being the one group of `size` pods that
+    the gang `pg_name` is made for: more groups than one, a field of leaderWorkerTemplate put
+    directly under spec (kubectl refuses it), another size, a GPU limit other than none for the
+    leader and one for each worker, a template that does not name the PodGroup."""
+    lws = o.name(obj) or "?"
+    probs = []
+    replicas = o.as_dict(obj.get("spec")).get("replicas", 1)  # the CRD's default is one group
+    if o.int_or_none(replicas) != 1:
+        more = o.int_or_none(replicas) is not None and o.int_or_none(replicas) > 1
+        # source: sigs.k8s.io/lws@v0.9.0 pkg/controllers/leaderworkerset_controller.go «LeaderTemplate.DeepCopy()»
+        # source: sigs.k8s.io/lws@v0.9.0 pkg/controllers/pod_controller.go «currentLws.Spec.LeaderWorkerTemplate.WorkerTemplate»
+        probs.append(say(ctx.lang, "{where}: spec.replicas is {v}; {lws} is one group here.{more}",
+                                   "{where}: spec.replicas 값이 {v}입니다. 여기서 {lws:은} 그룹 하나입니다.{more}",
+                                   where=where, v=replicas, lws=lws,
+                                   more=say(ctx.lang, " The templates' podGroupName is copied into the pods of every group, "
+                                                      "so the pods of all {v} groups would name the one PodGroup {pg}, "
+                                                      "whose minCount counts one group.",
+                                                      " 템플릿의 podGroupName은 모든 그룹의 파드에 그대로 복사되므로, "
+                                                      "그룹 {v}개의 파드가 모두 PodGroup {pg} 하나를 가리키게 됩니다. 이 "
+                                                      "PodGroup의 minCount는 그룹 하나를 셉니다.",
+                                            v=replicas, pg=pg_name) if more else ""))
+    probs += misplaced_fields(ctx, obj, where)
+    got = lwt(obj).get("size")
+    if o.int_or_none(got) != size:
+        probs.append(say(ctx.lang, "{where}: leaderWorkerTemplate.size is {v}; {lws} is one group of a leader and {w}.",
+                                   "{where}: leaderWorkerTemplate.size 값이 {v}입니다. {lws:은} 리더 하나와 {w:으로} 된 "
+                                   "그룹 하나입니다.",
+                                   where=where, v=got if got is not None else "-", lws=lws,
+                                   w=WORKERS.get(size - 1, (f"{size - 1} workers", f"워커 {size - 1}개"))))
+    if "leaderTemplate" not in lwt(obj):
+        # source: sigs.k8s.io/lws@v0.9.0 pkg/controllers/leaderworkerset_controller.go «} else { podTemplateSpec =»
+        probs.append(say(ctx.lang, "{where}: leaderWorkerTemplate has no leaderTemplate, so the leader is made from "
+                                   "workerTemplate, with its {gpu} limit; the leader's must be none.",
+                                   "{where}: leaderWorkerTemplate에 leaderTemplate이 없으므로 리더도 workerTemplate으로 "
+                                   "만들어지고 그 {gpu} 한도(limits)를 그대로 받습니다. 리더는 0장이어야 합니다.",
+                                   where=where, gpu=ctx.gpu))
+    for label, template in templates(obj):
+        gpus = template_gpus(template, ctx.gpu)
+        if gpus != (0 if label == "leaderTemplate" else 1):
+            probs.append(say(ctx.lang, "{where}: {t} has a {gpu} limit of {n}; the leader's must be none, and each "
+                                       "worker's one.",
+                                       "{where}: {t}의 {gpu} 한도(limits)가 {n}장입니다. 리더는 0장, 워커는 "
+                                       "한 장씩이어야 합니다.",
+                                       where=where, t=label, n=f"{gpus:g}" if gpus >= 0 else "?", gpu=ctx.gpu))
+    return probs + template_problems(ctx, obj, where, pg_name)
 
 
 def template_problems(ctx: Context, lws_obj: dict, where: str, pg_name: str) -> list[str]:
@@ -183,6 +235,35 @@ def silent_faults(ctx: Context, pods: list[dict], lws_obj: dict | None) -> list[
                     say(ctx.lang, "lwstutor doctor --lesson gang checks the cluster.",
                                   "lwstutor doctor --lesson gang으로 클러스터를 점검하세요.")]
     return []
+
+
+def bound_alone(ctx: Context, pods: list[dict], pg: dict | None, again_text: str) -> list[str]:
+    """The verdict's lines when some members of a gang have a node and the rest none, where the
+    step shows the gang's members all waiting (steps 4 and 7), or []. A gang placed before (its
+    condition True) is seen wait again as `again_text` says; else the pods bound alone are looked
+    at: a pod made with a nodeName, or for another scheduler, is never queued by this one."""
+    placed = [p for p in pods if bound(p)]
+    if not placed or len(placed) == len(pods):
+        return []
+    name = group_of(placed[0]) or (o.name(pg) if pg else "?")
+    first = say(ctx.lang, "Bound while the rest of the gang {pg} waits: {pods}, on {nodes}. In this step no pod of the gang "
+                          "has a node.",
+                          "갱 {pg}의 나머지 파드가 기다리는데 {pods:이} {nodes}에 바인딩됐습니다. 이 단계에서는 갱의 "
+                          "어느 파드에도 노드가 없어야 합니다.",
+                          pg=name, pods=", ".join(o.name(p) for p in placed),
+                          nodes=", ".join(sorted({o.node_name(p) for p in placed})))
+    if pg is not None and scheduled(pg).get("status") == "True":
+        return [first, again_text]
+    # source: k8s.io/kubernetes@v1.37.2 pkg/scheduler/eventhandlers.go «(!assignedPod(pod) || isPodDeferred) {»
+    # source: k8s.io/kubernetes@v1.37.2 pkg/scheduler/eventhandlers.go «return len(pod.Spec.NodeName) != 0»
+    # source: k8s.io/kubernetes@v1.37.2 pkg/scheduler/eventhandlers.go «profiles.HandlesSchedulerName(pod.Spec.SchedulerName)»
+    return [first, say(ctx.lang, "Where to look: spec.nodeName and spec.schedulerName of {pods} and of {lws}'s templates. The "
+                                 "scheduler does not queue a pod made with a nodeName, or for another scheduler, so no gang "
+                                 "holds it back.",
+                                 "볼 곳: {pods}의 spec.nodeName과 spec.schedulerName, 그리고 {lws} 템플릿의 같은 필드. "
+                                 "nodeName을 지정해 만든 파드나 다른 스케줄러에 맡긴 파드는 이 스케줄러의 큐에 들어가지 "
+                                 "않으므로, 어떤 갱도 붙잡아 두지 않습니다.",
+                                 pods=", ".join(o.name(p) for p in placed), lws=o.lws_name(placed[0]) or "?")]
 
 
 def again(ctx: Context) -> str:

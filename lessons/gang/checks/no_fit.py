@@ -5,11 +5,11 @@ stays free (the node ledger's count)."""
 from __future__ import annotations
 
 from tutor.checks.api import (attach, Context, Episode, evidence, EXPLAIN, failed, find_doc, find_lws_doc, grace_note, live_lws,
-                              say, lwt, merged, o, passed, Reads, Seen, Story, template_gpus, templates, Verdict, waiting)
+                              say, merged, o, passed, Reads, Seen, Story, Verdict, waiting)
 
 from . import NOTES
-from .members import (CONDITION, KIND, allocatable_gpus, bound, gang_of, gpus_bound, made_anew, podgroup,
-                      podgroup_problems, scheduled, silent_faults, template_problems)
+from .members import (CONDITION, KIND, allocatable_gpus, bound, bound_alone, gang_of, gpus_bound, lws_problems, made_anew,
+                      podgroup, podgroup_problems, scheduled, silent_faults)
 
 LWS = "big"
 PODGROUP = "big-0"
@@ -20,41 +20,27 @@ FILE = "big.yaml"
 READS = merged(evidence(LWS), Reads(lws=(LWS,), pods=PODS, pods_of=(LWS,), kinds=(KIND, *EXPLAIN), files=(FILE,)))
 
 
-def lws_problems(ctx: Context, obj: dict, where: str) -> list[str]:
-    probs = []
-    replicas = o.as_dict(obj.get("spec")).get("replicas", 1)  # the CRD's default is one group
-    if o.int_or_none(replicas) != 1:
-        probs.append(say(ctx.lang, "{where}: spec.replicas is {v}; big is one group, and its PodGroup holds one group's pods.",
-                                   "{where}: spec.replicas 값이 {v}입니다. big은 그룹 하나이고, "
-                                   "PodGroup은 그룹 하나의 파드를 담습니다.",
-                                   where=where, v=replicas))
-    size = lwt(obj).get("size")
-    if o.int_or_none(size) != SIZE:
-        probs.append(say(ctx.lang, "{where}: leaderWorkerTemplate.size is {v}; big is one group of a leader and two workers.",
-                                   "{where}: leaderWorkerTemplate.size 값이 {v}입니다. big은 리더 "
-                                   "하나와 워커 둘로 된 그룹 하나입니다.",
-                                   where=where, v=size if size is not None else "-"))
-    for label, template in templates(obj):
-        gpus = template_gpus(template, ctx.gpu)
-        want = 0 if label == "leaderTemplate" else 1
-        if gpus != want:
-            probs.append(say(ctx.lang, "{where}: {t} has a {gpu} limit of {n}; the leader's must be none, and each "
-                                       "worker's one.",
-                                       "{where}: {t}의 {gpu} 한도(limits)가 {n}장입니다. 리더는 0장, 워커는 "
-                                       "한 장씩이어야 합니다.",
-                                       where=where, t=label, n=f"{gpus:g}", gpu=ctx.gpu))
-    return probs + template_problems(ctx, obj, where, PODGROUP)
+def again(ctx: Context) -> str:
+    """How to see big wait once it has been placed: its PodGroup made anew, with one GPU free."""
+    # source: k8s.io/api@v0.37.2 scheduling/v1beta1/types.go «it serves as a terminal state and will never revert to False»
+    # source: k8s.io/kubernetes@v1.37.2 pkg/scheduler/schedule_one_podgroup.go «successfully scheduled, don't regress the»
+    return say(ctx.lang, "To see it wait: delete big, and once its pods are gone the PodGroup {pg} too, since its {c} "
+                         "condition never goes back from True. Then, with one GPU free on lab-server, apply {file} again.",
+                         "다시 확인하려면 big을 지우고, big의 파드가 사라지면 PodGroup {pg}도 지우세요. {c} 조건은 한번 "
+                         "True가 되면 다시 바뀌지 않습니다. 그다음 lab-server에 남는 GPU가 1장뿐일 때 {file:을} 다시 "
+                         "적용하세요.", pg=PODGROUP, c=CONDITION, file=FILE)
 
 
 def check(ctx: Context) -> Verdict:
     where = ctx.path(FILE)
     pg_doc = find_doc(ctx, FILE, KIND, PODGROUP, ("the PodGroup big-0 and the LeaderWorkerSet big",
                                                  "PodGroup big-0과 LeaderWorkerSet big"))
-    probs = podgroup_problems(ctx, pg_doc, where, SIZE, LWS) + lws_problems(ctx, find_lws_doc(ctx, FILE, LWS), where)
+    probs = podgroup_problems(ctx, pg_doc, where, SIZE, LWS)
+    probs += lws_problems(ctx, find_lws_doc(ctx, FILE, LWS), where, PODGROUP, SIZE)
     if probs:
         return failed(probs[0], *probs[1:])
     live = live_lws(ctx, LWS, FILE)
-    probs = lws_problems(ctx, live, say(ctx.lang, "live big", "클러스터의 big"))
+    probs = lws_problems(ctx, live, say(ctx.lang, "live big", "클러스터의 big"), PODGROUP, SIZE)
     pg = podgroup(ctx, PODGROUP)
     if pg is not None:
         probs += podgroup_problems(ctx, pg, say(ctx.lang, "live {name}", "클러스터의 {name}", name=PODGROUP), SIZE, LWS)
@@ -69,28 +55,21 @@ def check(ctx: Context) -> Verdict:
     fault = silent_faults(ctx, pods, live)
     if fault:
         return failed(fault[0], *fault[1:])
-    placed = [p for p in pods if bound(p)]
-    if placed and len(placed) == len(pods):
-        # source: k8s.io/api@v0.37.2 scheduling/v1beta1/types.go «it serves as a terminal state and will never revert to False»
-        # source: k8s.io/kubernetes@v1.37.2 pkg/scheduler/schedule_one_podgroup.go «successfully scheduled, don't regress the»
-        again = say(ctx.lang, "To see it wait: delete big, and once its pods are gone the PodGroup {pg} too, since its {c} "
-                              "condition never goes back from True. Then, with one GPU free on lab-server, apply {file} again.",
-                              "다시 확인하려면 big을 지우고, big의 파드가 사라지면 PodGroup {pg}도 지우세요. {c} 조건은 한번 "
-                              "True가 되면 다시 바뀌지 않습니다. 그다음 lab-server에 남는 GPU가 1장뿐일 때 {file:을} 다시 "
-                              "적용하세요.", pg=PODGROUP, c=CONDITION, file=FILE)
-        return failed(say(ctx.lang, "big fit whole ({nodes}): there were 2 free GPUs. For this step lab-server must have only "
-                                    "one: llm at one group, and orphan running.",
-                                    "big이 통째로 배치됐습니다({nodes}). 남는 GPU가 2장 있었다는 뜻입니다. 이 단계에서는 "
-                                    "lab-server에 남는 GPU가 1장뿐이어야 합니다. llm은 그룹 하나, orphan은 실행 중이어야 합니다.",
-                                    nodes=", ".join(sorted({o.node_name(p) for p in pods}))), again)
-    if placed:
-        return failed(say(ctx.lang, "Bound while the rest of big waits: {pods}. The gang {pg} did not hold them back.",
-                                    "나머지가 기다리는데 big의 {pods:이} 바인딩됐습니다. 갱 {pg:이} 붙잡지 않았습니다.",
-                                    pods=", ".join(o.name(p) for p in placed), pg=PODGROUP))
+    if all(bound(p) for p in pods):
+        return failed(say(ctx.lang, "All 3 pods of big are bound ({nodes}): there were 2 free GPUs. For this step lab-server "
+                                    "must have only one: llm at one group, and orphan running.",
+                                    "big의 세 파드가 모두 바인딩됐습니다({nodes}). 남는 GPU가 2장 있었다는 뜻입니다. 이 "
+                                    "단계에서는 lab-server에 남는 GPU가 1장뿐이어야 합니다. llm은 그룹 하나, orphan은 실행 "
+                                    "중이어야 합니다.",
+                                    nodes=", ".join(sorted({o.node_name(p) for p in pods}))), again(ctx))
+    alone = bound_alone(ctx, pods, pg, again(ctx))
+    if alone:
+        return failed(*alone)
     cond = scheduled(pg) if pg is not None else {}
     if cond.get("status") != "False":
-        return waiting(say(ctx.lang, "All pods of big wait; waiting for the scheduler to try the gang {pg} (its {c} condition).",
-                                     "big의 파드가 모두 기다립니다. 스케줄러가 갱 {pg:을} 시도하기를 기다립니다({c} 조건).",
+        return waiting(say(ctx.lang, "The pods of big are there; waiting for the scheduler to try the gang {pg} (its {c} "
+                                     "condition).",
+                                     "big의 파드가 생겼습니다. 스케줄러가 갱 {pg:을} 시도하기를 기다립니다({c} 조건).",
                                      pg=PODGROUP, c=CONDITION))
     held, total = gpus_bound(ctx, NODE), allocatable_gpus(ctx, NODE)
     if total is not None and held >= total:
@@ -100,9 +79,9 @@ def check(ctx: Context) -> Verdict:
                                          "{node}의 종료 중인 파드가 사라질 때까지는 남는 GPU가 없습니다.", node=NODE),
                            *(grace_note(ctx, p, NOTES) for p in going))
         return failed(say(ctx.lang, "{node} has no free GPU ({held:g} of {total:g} allocated), so big would wait anyway: this "
-                                    "step shows a gang that leaves a free GPU alone. After step 6 one should be free.",
+                                    "step asks what big does while {node} has one GPU free. After step 6 one should be free.",
                                     "{node}에 남는 GPU가 없습니다({total:g}장 가운데 {held:g}장 할당). 그러면 big은 어차피 "
-                                    "기다립니다. 이 단계는 남는 GPU를 건드리지 않는 갱을 보여 줍니다. "
+                                    "기다립니다. 이 단계는 {node}에 GPU가 1장 남아 있을 때 big이 어떻게 되는지 봅니다. "
                                     "6단계를 마치면 한 장이 남아야 합니다.",
                                     node=NODE, held=held, total=total),
                       say(ctx.lang, "Where to look: the node ledger (g). To do the step again: delete big, finish step 6, "
