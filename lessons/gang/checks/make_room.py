@@ -1,5 +1,6 @@
-"""Step 6: llm scaled to one group, and orphan's gang placed whole: both pods Running, the
-PodGroup's condition True; the verdict tells how far apart the two binds were."""
+"""Step 6: llm scaled to one group, and orphan's gang placed: both pods Running, the PodGroup's
+condition True; the verdict tells how far apart the two binds were, and no rule: step 7 asks
+what a gang does with a GPU it could use in part."""
 
 from __future__ import annotations
 
@@ -60,8 +61,8 @@ def check(ctx: Context) -> Verdict:
         spread = say(ctx.lang, "Both were bound in the same second.", "두 파드가 1초도 안 되는 사이에 바인딩됐습니다.") \
             if gap < 1 else say(ctx.lang, "Both were bound within {s:.0f} s of each other.",
                                           "두 파드가 {s:.0f}초 안에 함께 바인딩됐습니다.", s=gap)
-    return passed(say(ctx.lang, "Room was made, and the gang {pg} landed whole: both pods of orphan run.",
-                                "자리가 나자 갱 {pg:이} 통째로 배치됐습니다. orphan의 두 파드가 모두 돌고 있습니다.",
+    return passed(say(ctx.lang, "Room was made: both pods of the gang {pg} are bound, and run.",
+                                "자리가 나자 갱 {pg}의 두 파드가 모두 바인딩되어 돌고 있습니다.",
                                 pg=PODGROUP), *([spread] if spread else []))
 
 
@@ -75,9 +76,9 @@ def predict_bind_order(episode: Episode, story: Story) -> Seen:
     spread = placed.what.as_dict()["spread"]
     first = binds[0].pods[0]
     if spread < TOGETHER:
-        return Seen("together", (f"both pods were bound within {spread * 1000:.0f} ms, {first} a moment first: in one go.",
+        return Seen("together", (f"both pods were bound within {spread * 1000:.0f} ms, {first} a moment first.",
                                  f"두 파드가 {spread * 1000:.0f}밀리초 안에 바인딩됐습니다. {attach(first, '이')} "
-                                 "아주 조금 먼저였을 뿐, 한 번에 배치된 것입니다."), tuple(binds))
+                                 "아주 조금 먼저였을 뿐입니다."), tuple(binds))
     choice = "leader" if first == PODS[0] else "worker"
     return Seen(choice, (f"{first} was bound first, {spread:.1f} s before the other.",
                          f"{attach(first, '이')} {spread:.1f}초 먼저 바인딩됐습니다."), tuple(binds))

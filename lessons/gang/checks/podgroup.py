@@ -30,7 +30,8 @@ def check(ctx: Context) -> Verdict:
                       say(ctx.lang, "The {name} in the cluster differs from {path}: apply the file again.",
                                     "클러스터의 {name:이} {path:과} 다릅니다. 파일을 다시 적용하세요.",
                                     name=NAME, path=ctx.path(FILE)), *probs)
-    return passed(say(ctx.lang, "PodGroup {name} is a gang of one whole group of orphan: its pods go together or not at all.",
-                                "PodGroup {name:은} orphan 그룹 하나 전체를 묶는 갱입니다. 파드가 함께 "
-                                "배치되거나 하나도 배치되지 않습니다.",
+    return passed(say(ctx.lang, "PodGroup {name} is the gang of one whole group of orphan: its minCount counts the pods of one "
+                                "group, the leader included.",
+                                "PodGroup {name:은} orphan 그룹 하나 전체의 갱입니다. minCount가 리더를 포함한 그룹 하나의 "
+                                "파드 수와 같습니다.",
                                 name=NAME))
