@@ -54,10 +54,10 @@ def test_bad_options_are_refused_before_serving(tmp_path, argv, said):
 def test_each_tab_runs_the_tutor_with_the_options_given(tmp_path):
     args = SimpleNamespace(lesson="lws", kubeconfig=f"a.yaml{os.pathsep}~/b.yaml", context="lab", namespace="infer",
                            workdir="work", replay=None, speed=1.0, poll=True, state_file="p.json")
-    argv = tutor_command(args, "ko").split()
-    assert argv[:5] == [sys.executable, "-m", "tutor", "--lang", "ko"]
-    given = dict(zip(argv[5::2], argv[6::2])) if "--poll" not in argv[5:] else None
-    rest = argv[5:]
+    argv = tutor_command(args, "ko", "failed.json").split()
+    assert argv[:8] == [sys.executable, "-P", "-m", "tutor.serve.child", "--failure-file", "failed.json",
+                        "--lang", "ko"]
+    rest = argv[8:]
     assert "--poll" in rest
     rest.remove("--poll")
     given = dict(zip(rest[::2], rest[1::2]))

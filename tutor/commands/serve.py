@@ -12,6 +12,7 @@ import errno
 import os
 import shlex
 import sys
+import tempfile
 from urllib.parse import urlsplit
 
 from tutor.commands.results import EXIT_OK, UsageError
@@ -44,7 +45,18 @@ def run_serve(args) -> int:
         find_kubeconfig_for(args)
 
     gate = Gate(args.max_sessions)
-    server = TutorServer(tutor_command(args, lang), args.host, args.port, gate, lang, public_url)
+    # A tab's tutor that cannot start writes why in here, for its page; gone when the server stops.
+    with tempfile.TemporaryDirectory(prefix="lwstutor-serve-", ignore_cleanup_errors=True) as scratch:
+        failure_file = os.path.join(scratch, "failed.json")
+        server = TutorServer(tutor_command(args, lang, failure_file), args.host, args.port, gate, lang, public_url,
+                             failure_file=failure_file)
+        serve_until_stopped(server, args, lang, lesson, gate, public_url)
+    print(pick(words.STOPPED, lang), flush=True)
+    return EXIT_OK
+
+
+def serve_until_stopped(server, args, lang: str, lesson, gate, public_url: str) -> None:
+    from tutor.serve import words
 
     def listening(host: str, port: int) -> None:
         where = public_url or f"http://{address_for_browsers(host)}:{port}"
@@ -67,8 +79,6 @@ def run_serve(args) -> int:
         raise UsageError(pick(words.CANNOT_LISTEN, "en", host=args.host, port=args.port, reason=reason[0]),
                          pick(words.CANNOT_LISTEN, "ko", host=args.host, port=args.port, reason=reason[1]),
                          kind="port") from None
-    print(pick(words.STOPPED, lang), flush=True)
-    return EXIT_OK
 
 
 def address_for_browsers(host: str) -> str:
@@ -91,12 +101,17 @@ def checked_public_url(url: str | None) -> str:
     return url.rstrip("/")
 
 
-def tutor_command(args, lang: str) -> str:
-    """The shell command each tab's tutor runs: this Python, `-P -m tutor`, the options given.
+def tutor_command(args, lang: str, failure_file: str = "") -> str:
+    """The shell command each tab's tutor runs: this Python, `-P -m tutor.serve.child` (the
+    tutor, and a reason for the tab's page when it cannot start: in `failure_file`), the options
+    given.
 
     `-P` keeps the current directory off sys.path: run from a clone, its source folder `tutor/`
     would otherwise shadow the installed package (which alone holds `tutor/lessons`)."""
-    argv = [sys.executable, "-P", "-m", "tutor", "--lang", lang]
+    from tutor.serve.child import FAILURE_FLAG
+
+    argv = [sys.executable, "-P", "-m", "tutor.serve.child", *([FAILURE_FLAG, failure_file] if failure_file else []),
+            "--lang", lang]
     for dest in PASSED_ON:
         value = getattr(args, dest, None)
         flag = "--" + dest.replace("_", "-")

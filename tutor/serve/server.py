@@ -9,7 +9,11 @@ on or strip it), and binds before it says anything, so a port in use is an error
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import signal
+import sys
+import time
 from typing import Callable
 from urllib.parse import urlsplit
 
@@ -21,11 +25,15 @@ from tutor.serve.gate import Gate
 from tutor.words import pick
 
 SHUTDOWN_SECONDS = 5.0  # how long open tabs get to end their tutors when the server stops
+FAILURE_SECONDS = 60.0  # how long a tutor's failure to start is the reason /status gives
 
 
 class TutorServer(Server):
-    def __init__(self, command: str, host: str, port: int, gate: Gate, lang: str, public_url: str = ""):
+    def __init__(self, command: str, host: str, port: int, gate: Gate, lang: str, public_url: str = "",
+                 failure_file: str = ""):
+        """`failure_file`: where a tab's tutor that could not start writes why (tutor/serve/child.py)."""
         super().__init__(command, host=host, port=port, title=pick(words.TITLE, lang), public_url=public_url or None)
+        self.failure_file = failure_file
         self.gate, self.lang, self.given_public_url = gate, lang, public_url.rstrip("/")
         self.prefix = urlsplit(self.given_public_url).path.rstrip("/")  # "" or "/lab/tutor"
         self.bound: tuple[str, int] | None = None
@@ -88,9 +96,25 @@ class TutorServer(Server):
                             headers={"Cache-Control": "no-store"})
 
     async def handle_status(self, request: web.Request) -> web.StreamResponse:
-        """Whether the server is at its cap: the page asks when its websocket closed."""
-        return web.json_response({"full": self.gate.sessions >= self.gate.cap, "cap": self.gate.cap},
+        """Whether the server is at its cap, and why a tutor could not start (lately): the page
+        asks when its websocket closed."""
+        return web.json_response({"full": self.gate.sessions >= self.gate.cap, "cap": self.gate.cap,
+                                  "failed": self.last_failure()},
                                  headers={"Cache-Control": "no-store"})
+
+    def last_failure(self) -> str:
+        """The reason the last tutor that could not start gave, in the server's language, if it was
+        lately ("" if not: a tutor that starts removes it)."""
+        if not self.failure_file:
+            return ""
+        try:
+            with open(self.failure_file, encoding="utf-8") as f:
+                if time.time() - os.fstat(f.fileno()).st_mtime > FAILURE_SECONDS:
+                    return ""
+                reason = json.load(f).get("reason", "")
+        except (OSError, ValueError, AttributeError):
+            return ""
+        return reason if isinstance(reason, str) else ""
 
     async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
         """One tutor per websocket, while there is room (waiting a little for one): else refused
@@ -101,6 +125,7 @@ class TutorServer(Server):
             return await super().handle_websocket(request)
         finally:
             self.gate.leave()
+            sys.stdout.flush()  # what the tutor said on stderr, copied by textual-serve: now, not at exit
 
     # --- running ---------------------------------------------------------------------------
     def run(self, on_listening: Callable[[str, int], None]) -> None:

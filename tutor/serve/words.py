@@ -37,3 +37,13 @@ NO_TOKEN = ("This tutor needs the address with its token, as the server printed 
             "실습을 운영하는 사람에게 물어보세요.")
 FULL = ("{cap} tutors are open already, the most this server runs at once. Close a tutor tab, then reload this page.",
         "튜터가 이미 {cap}개 열려 있고, 이 서버는 그보다 많이 띄우지 않습니다. 튜터 탭을 하나 닫고 이 페이지를 새로 고치세요.")
+
+# A tab's tutor that could not start: one line on the server, the reason on the tab's page.
+TUTOR_FAILED = ("A tab's tutor could not start: {reason}", "탭의 튜터를 시작하지 못했습니다: {reason}")
+UNEXPECTED = ("an error the tutor does not expect: {error}", "튜터가 예상하지 못한 오류: {error}")
+FIX = ("fix", "해결")
+FAILED = ("This tab's tutor could not start:", "이 탭의 튜터를 시작하지 못했습니다:")
+FAILED_NEXT = ("Fix this where the server runs, or ask whoever runs the lab; then reload the page. "
+               "Your progress is kept.",
+               "서버를 실행한 곳에서 고치거나 실습을 운영하는 사람에게 알린 뒤, 페이지를 새로 고치세요. "
+               "진행 상황은 그대로입니다.")
