@@ -39,15 +39,17 @@ body.-no-hangul #no-hangul {{ display: block; }}
 """ + """
 .notice { position: absolute; inset: 0; display: flex; flex-direction: column; align-items: center;
           justify-content: center; gap: 1em; padding: 2em; text-align: center; line-height: 1.5; }
-.notice p { max-width: 40em; margin: 0; }
+.notice p { max-width: 40em; margin: 0; word-break: keep-all; overflow-wrap: anywhere; }
 .notice button { font: inherit; padding: 0.6em 1.6em; border: 0; background: #2f6f8f; color: inherit; cursor: pointer; }
 #terminal { position: absolute; inset: 0; opacity: 0; }
 body.-first-byte #terminal { opacity: 1; }
 body.-first-byte #starting { display: none; }
-#ended, #full { display: none; background: #0c181f; z-index: 5; }
+#ended, #full, #failed { display: none; background: #0c181f; z-index: 5; }
 body.-closed #ended { display: flex; }
-body.-closed.-full #ended { display: none; }
+body.-closed.-full #ended, body.-closed.-failed #ended { display: none; }
 body.-closed.-full #full { display: flex; }
+body.-closed.-failed #failed { display: flex; }
+#failed-reason { font-weight: bold; }
 """
 
 # textual.js opens `data-session-websocket-url` + "?width=..&height=.." when the window has
@@ -85,7 +87,8 @@ _WEBSOCKET = """
       if (!window.lwstutorHasFont("\ud55c")) document.body.classList.add("-no-hangul");
     });
   }
-  // The websocket closed: the tutor ended, or the server had no place for it (at the cap it
+  // The websocket closed: the tutor ended, or it could not start (the websocket opened, and
+  // closed before the tutor's first bytes), or the server had no place for it (at the cap it
   // refuses the websocket, which a page cannot tell apart). Ask which, to say the right thing.
   new MutationObserver(function () {
     var body = document.body;
@@ -98,7 +101,15 @@ _WEBSOCKET = """
     body.dataset.asked = "1";
     fetch(new URL("status", document.baseURI), {cache: "no-store", credentials: "same-origin"})
       .then(function (r) { return r.json(); })
-      .then(function (s) { if (s.full) body.classList.add("-full"); })
+      .then(function (s) {
+        var opened = document.getElementById("terminal").classList.contains("-connected");
+        if (s.failed && opened && !body.classList.contains("-first-byte")) {
+          document.getElementById("failed-reason").textContent = s.failed;
+          body.classList.add("-failed");
+        } else if (s.full) {
+          body.classList.add("-full");
+        }
+      })
       .catch(function () {});
   }).observe(document.body, {attributes: true, attributeFilter: ["class"]});
 })();
@@ -107,8 +118,9 @@ _WEBSOCKET = """
 
 def tutor_page(lang: str, full: str, base: str = "", font_size: int = 16) -> str:
     """The page a tab opens: a splash until the tutor's first bytes, then its terminal; a
-    notice with a reload button when the tutor has ended, or `full` when the server had no
-    place for it. `base`: the public URL, ending in /."""
+    notice with a reload button when the tutor has ended, why when it could not start (the
+    server's /status says), or `full` when the server had no place for it. `base`: the public
+    URL, ending in /."""
     head = f'<base href="{escape(base)}">' if base else ""
     return f"""<!DOCTYPE html>
 <html lang="{lang}">
@@ -125,6 +137,9 @@ def tutor_page(lang: str, full: str, base: str = "", font_size: int = 16) -> str
 <div id="ended" class="notice"><p>{escape(pick(words.ENDED, lang))}</p>
 <button type="button" onclick="location.reload()">{escape(pick(words.RELOAD, lang))}</button></div>
 <div id="full" class="notice"><p id="full-text">{escape(full)}</p>
+<button type="button" onclick="location.reload()">{escape(pick(words.RELOAD, lang))}</button></div>
+<div id="failed" class="notice"><p>{escape(pick(words.FAILED, lang))}</p><p id="failed-reason"></p>
+<p>{escape(pick(words.FAILED_NEXT, lang))}</p>
 <button type="button" onclick="location.reload()">{escape(pick(words.RELOAD, lang))}</button></div>
 <div id="terminal" class="textual-terminal" data-font-size="{int(font_size)}"></div>
 <div id="no-hangul"><p lang="en">{escape(pick(words.NO_HANGUL, "en"))}</p>
