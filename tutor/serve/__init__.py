@@ -3,6 +3,7 @@
 textual-serve runs the app and carries its terminal over a websocket. What it lacks for a lab,
 this package adds: a token that must be shown before a tutor starts (gate.py), a cap on the tutors
 running at once (gate.py), a page that fetches nothing from off the machine and finds its
-websocket from its own address or --public-url (page.py), and answering under a path prefix
-(server.py).
+websocket from its own address or --public-url (page.py), answering under a path prefix
+(server.py), and a tutor that cannot start saying why in its tab and in one line on the server,
+never a traceback (child.py).
 """
