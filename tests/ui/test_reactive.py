@@ -74,6 +74,7 @@ async def test_a_burst_is_one_recheck(tmp_path):
         # The end state of the lab passes every step, even seen in one go.
         assert all(v.status is Status.PASS for v in app.session.verdicts.values()), app.session.verdicts
         assert app.query_one("#pods").row_count == 10  # llm, wide and orphan pods
+        assert compare(app) == []  # and every pane says what the store holds
 
 
 async def test_reconnecting_dims_the_panes_and_keeps_the_data(tmp_path):
