@@ -51,12 +51,14 @@ MAKE = r"appl\w*|re-?appl\w*|creat\w*|mak\w*|re-?do|do"
 DELETE_ORPHAN = Move("delete the LeaderWorkerSet orphan", DELETE, r"\borphan\b(?![-.]\w)")
 DELETE_PODGROUP = Move("delete the PodGroup orphan-0", DELETE, r"\bPodGroups?\b")
 SCALE_LLM_BACK = Move("scale llm back to 2 groups", r"scal\w*", r"\bllm\b\W+(?:[\w`'-]+\W+){0,4}?(?:2|two)\b")
+# Applied before llm's second group runs, the gang can take the GPUs first and land whole.
+WAIT_FOR_LLM = Move("wait until llm's pods run", r"wait\w*", r"\bpods? run\w*|\bRunning\b")
 APPLY_PODGROUP = Move("apply orphan-pg.yaml", MAKE, r"orphan-pg\.yaml|\bsteps? 3\b")
 APPLY_ORPHAN = Move("apply orphan.yaml", MAKE, r"(?<![-\w])orphan\.yaml|\bsteps? (?:3,? and )?4\b")
 # Step 2's own answer, however it is put ("delete orphan", "the LeaderWorkerSet has to go").
 CLEAR_ORPHAN = Move("delete orphan", DELETE + r"|go", r"\borphan\b(?![-.]\w)|\bLeaderWorkerSet\b")
 # The moves that show the gang held again, in the order the learner makes them.
-AGAIN = (DELETE_ORPHAN, DELETE_PODGROUP, SCALE_LLM_BACK, APPLY_PODGROUP, APPLY_ORPHAN)
+AGAIN = (DELETE_ORPHAN, DELETE_PODGROUP, SCALE_LLM_BACK, WAIT_FOR_LLM, APPLY_PODGROUP, APPLY_ORPHAN)
 
 
 def advice(verdict: dict) -> str:

@@ -273,10 +273,12 @@ def again(ctx: Context) -> str:
     # source: k8s.io/kubernetes@v1.37.2 pkg/scheduler/schedule_one_podgroup.go «already successfully scheduled, don't regress the»
     return say(ctx.lang, "To see it wait again: delete orphan, and big too if you made it; once orphan's pods are gone, delete "
                          "the PodGroup orphan-0 as well, since its {c} condition never goes back from True. Then scale llm "
-                         "back to 2 groups, and apply orphan-pg.yaml and orphan.yaml again.",
+                         "back to 2 groups and wait until its 4 pods run, holding every GPU again; only then apply "
+                         "orphan-pg.yaml and orphan.yaml again.",
                          "다시 확인하려면 orphan을 지우고, big을 만들었다면 big도 지우세요. orphan의 파드가 사라지면 "
                          "PodGroup orphan-0도 지우세요. {c} 조건은 한번 True가 되면 다시 바뀌지 않습니다. 그다음 llm을 "
-                         "다시 그룹 둘로 늘리고 orphan-pg.yaml과 orphan.yaml을 다시 적용하세요.", c=CONDITION)
+                         "다시 그룹 둘로 늘리고, llm의 파드 4개가 모두 실행되어 GPU를 다시 다 차지할 때까지 기다리세요. "
+                         "그런 뒤에 orphan-pg.yaml과 orphan.yaml을 다시 적용하세요.", c=CONDITION)
 
 
 def messages(ctx: Context, pod: dict) -> list[str]:
