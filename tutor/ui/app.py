@@ -528,6 +528,13 @@ class TutorApp(ConfirmedActions, App):
             lesson.border_title = strip
 
     def on_resize(self) -> None:
+        """Textual calls this before App's own handler of the same Resize, the one that takes
+        the new size: until it has run, self.size is the old one. What fits the size is drawn
+        once it has (the footer fitted to the old width kept the old keys, q and ? cut off, until
+        a key made it fit again)."""
+        self.call_next(self._resized)
+
+    def _resized(self) -> None:
         self._draw_step_strip()
         self._fit_footer()
         self._refresh_notifications()  # cut again for the new width

@@ -1,0 +1,67 @@
+"""After a resize, with no key pressed, the footer fits the new width: q and ? whole, every key
+it shows whole, nothing left of a key the old width had room for; at 100 columns, every key.
+Both directions (80x24 -> 60x20 -> 100x30 -> 80x24), both languages (l switches between
+them, mid-way)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.ui.harness import empty_recording, make_app
+from tests.ui.screen_text import screen_lines
+from tests.ui.settle import until
+from tutor.ui.i18n import localised
+
+WAIT = 15  # seconds: a frame comes a few turns of the loop after the resize, more on a loaded machine
+SIZES = [(60, 20), (100, 30), (80, 24), (60, 20)]
+
+
+def words(app, action: str) -> str:
+    return localised(next(b for b in app.BINDINGS if b.action == action), app.lang).description
+
+
+def labels(app) -> set[str]:
+    """Every key as the footer draws one whole ("n/→ Next"), of all the keys the screen has."""
+    return {f"{app.get_key_display(b)} {b.description}".strip()
+            for _, b, _, _ in app.screen_stack[0].active_bindings.values() if b.description}
+
+
+def cut(app, row: str) -> str:
+    """What of the footer row is not a whole key: "" when it is keys, spaces and the palette's
+    key whole at the right. Korean words are two cells, so a cut one leaves half a cell blank."""
+    keys, bar, palette = row.partition("▏")
+    key = app.screen_stack[0].active_bindings[app.COMMAND_PALETTE_BINDING].binding
+    if not bar or palette.strip() != f"{app.get_key_display(key)} {key.description}":
+        return f"palette: {bar}{palette!r}"
+    rest, whole = keys.strip(), sorted(labels(app), key=len, reverse=True)
+    while rest:
+        label = next((w for w in whole if rest == w or rest.startswith(w + " ")), None)
+        if label is None:
+            return rest
+        rest = rest[len(label):].strip()
+    return ""
+
+
+def fits(app, width: int) -> bool:
+    """The footer row (the last) holds q and ? whole and nothing cut; at 100 columns every key."""
+    rows = screen_lines(app)
+    if app.size.width != width or len(rows) != app.size.height:
+        return False
+    row = rows[-1]
+    if f"q {words(app, 'quit')}" not in row or f"? {words(app, 'help')}" not in row or cut(app, row):
+        return False
+    return width < 100 or all(words(app, a) in row for a in ("next", "prev", "recheck", "maximize_pane"))
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+async def test_the_footer_follows_every_resize_with_no_key_pressed(lang, tmp_path):
+    app = make_app(empty_recording(tmp_path), lang=lang, state_file=tmp_path / "p.json")
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await until(pilot, lambda: fits(app, 80), WAIT), screen_lines(app)[-1]
+        for i, (w, h) in enumerate(SIZES):
+            if i == 2:  # the other language, then on with the resizes
+                await pilot.press("l")
+                assert await until(pilot, lambda: fits(app, 100), WAIT), screen_lines(app)[-1]
+            await pilot.resize_terminal(w, h)
+            assert await until(pilot, lambda w=w: fits(app, w), WAIT), ((w, h), app.lang, screen_lines(app)[-1])
+
