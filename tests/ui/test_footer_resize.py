@@ -1,7 +1,7 @@
 """After a resize, with no key pressed, the footer fits the new width: q and ? whole, every key
 it shows whole, nothing left of a key the old width had room for; at 100 columns, every key.
 Both directions (80x24 -> 60x20 -> 100x30 -> 80x24), both languages (l switches between
-them, mid-way)."""
+them, mid-way), and with the help open over the lesson while the window changes."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from tests.ui.harness import empty_recording, make_app
 from tests.ui.screen_text import screen_lines
 from tests.ui.settle import until
 from tutor.ui.i18n import localised
+from tutor.ui.screens import HelpScreen
 
 WAIT = 15  # seconds: a frame comes a few turns of the loop after the resize, more on a loaded machine
 SIZES = [(60, 20), (100, 30), (80, 24), (60, 20)]
@@ -65,3 +66,20 @@ async def test_the_footer_follows_every_resize_with_no_key_pressed(lang, tmp_pat
             await pilot.resize_terminal(w, h)
             assert await until(pilot, lambda w=w: fits(app, w), WAIT), ((w, h), app.lang, screen_lines(app)[-1])
 
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+async def test_the_footer_under_the_help_follows_a_resize(lang, tmp_path):
+    """The help covers the lesson but not its footer: the keys there fit the new width too,
+    while the help is up and after esc closes it."""
+    app = make_app(empty_recording(tmp_path), lang=lang, state_file=tmp_path / "p.json")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        assert await until(pilot, lambda: isinstance(app.screen, HelpScreen), WAIT)
+        for w, h in ((60, 20), (100, 30)):
+            await pilot.resize_terminal(w, h)
+            assert await until(pilot, lambda w=w: fits(app, w), WAIT), ((w, h), screen_lines(app)[-1])
+        await pilot.resize_terminal(60, 20)
+        assert await until(pilot, lambda: fits(app, 60), WAIT), screen_lines(app)[-1]
+        await pilot.press("escape")
+        assert await until(pilot, lambda: not isinstance(app.screen, HelpScreen) and fits(app, 60), WAIT), \
+            screen_lines(app)[-1]

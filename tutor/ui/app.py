@@ -498,7 +498,8 @@ class TutorApp(ConfirmedActions, App):
         if self._changed("bindings", cur, s.progress.hints.get(cur, 0), cur in s.progress.solutions,
                          cur in s.progress.passed, s.lang, self.size.width, self.query_one(DoctorPanel).display):
             self.footer_keys()
-            self.refresh_bindings()
+            for screen in self.screen_stack:  # a footer under a modal shows too (refresh_bindings tells the top's)
+                screen.refresh_bindings()
 
     def _draw_verdict(self) -> None:
         s = self.session
