@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -83,3 +84,73 @@ def test_replay_reaction_times_every_pod_change_and_splits_each_refresh(tmp_path
     assert out["passed"] == list(range(1, 9))
     assert out["store_to_screen"]["n"] > 0 and out["updates_with_layout"]["n"] > 0
     assert set(out["phases"]) == {"wait", "checks", "panes", "to_frame"}
+
+
+def test_served_lab_times_each_change_on_every_screen():
+    from tests.bench.servedlab import figures
+
+    printed = {("llm-0", "10"): 100.0, ("llm-0", "11"): 100.5}
+    terminal = [{"event": "item", "i": 1, "kind": "Pod", "name": "llm-0", "rv": "10", "t": 100.01},
+                {"event": "frame", "t": 100.1, "upto": 1},
+                {"event": "item", "i": 2, "kind": "Pod", "name": "llm-0", "rv": "11", "t": 100.51},
+                {"event": "frame", "t": 100.6, "upto": 2}]
+    served = [{**r, "t": r["t"] + 0.05} for r in terminal]
+    arrivals = [[100_152.0, 100_160.0], [100_652.0, 100_660.0]]
+    out = figures([("apply -f lws.yaml", 99.9), ("scale leaderworkerset llm", 100.4)], printed, terminal, served,
+                  arrivals)
+    assert [a["pod"] for a in out["actions"]] == ["llm-0@10", "llm-0@11"]
+    first = out["actions"][0]
+    assert round(first["kubectl_s"], 3) == 0.1 and round(first["terminal_s"], 3) == 0.2
+    assert round(first["served_frame_s"], 3) == 0.25 and round(first["browser_frame_s"], 3) == 0.26
+    assert out["pod_changes_on_both_screens"] == 2 and out["command_to_browser_animation_frame"]["n"] == 2
+    assert out["served_frame_to_websocket_message"]["n"] == 2
+
+
+def test_served_lab_serves_the_servers_own_tab_command_with_its_hooks():
+    from tests.bench.servedlab import bench_command
+    from tutor.cli import build_parser
+    from tutor.commands.serve import tutor_command
+
+    args = build_parser().parse_args(["serve", "--kubeconfig", "/nonexistent/kubeconfig"])
+    cmd = bench_command(tutor_command(args, "en", "/nonexistent/failed.json"))
+    assert " -P -m tests.bench.servedlab_tutor --failure-file " in cmd
+
+
+def test_served_lab_hooks_run_under_the_real_server_in_chromium(tmp_path):
+    """The served tutor with its hooks under `lwstutor serve`, a replay in place of the lab, one
+    Chromium tab: frames reported, messages timed, every process stopped."""
+    pytest.importorskip("playwright")
+    from playwright.sync_api import sync_playwright
+
+    from tests.bench import servedlab as sl
+    from tests.serve.browser import CHROMIUM
+    from tutor.demo import walkthrough
+
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"no {CHROMIUM}")
+    reports = tmp_path / "served.jsonl"
+    server = sl.Server(["--replay", str(walkthrough()), "--speed", "0", "--state-file", str(tmp_path / "p.json"),
+                        "--lang", "en", "--host", "127.0.0.1", "--port", "0"], reports)
+    started: set = set()
+    try:
+        before = sl.descendants(os.getpid())
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--disable-dev-shm-usage"])
+            try:
+                page = sl.open_tab(browser, server.url(), (1000, 700))
+                deadline = time.monotonic() + 60
+                while time.monotonic() < deadline and not any(r["event"] == "frame" for r in sl.reports(reports)):
+                    time.sleep(0.5)
+                time.sleep(2)
+                arrivals = page.evaluate("window.__arrivals")
+                started |= {d for d in sl.descendants(os.getpid()) - before if sl.browser_process(d[0])}
+                started |= sl.descendants(server.proc.pid)
+            finally:
+                browser.close()
+    finally:
+        sl.stop(server.proc)
+        sl.kill_left(started)
+    served = sl.reports(reports)
+    printed = {(r["name"], r["rv"]): r["t"] for r in served if r["event"] == "item" and r["kind"] == "Pod"}
+    out = sl.figures([], printed, served, served, arrivals)
+    assert out["pod_changes_on_both_screens"] > 0 and out["served_frame_to_websocket_message"]["n"] > 0
