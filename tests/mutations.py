@@ -245,9 +245,14 @@ def mutants(name: str, text: str) -> list[Mutant]:
         out = drop_lines(text) + clause_mutants(text)
     elif name.endswith(".yaml"):
         out += yaml_structure_mutants(text)
+    return distinct(text, out)
+
+
+def distinct(text: str, mutants: list[Mutant]) -> list[Mutant]:
+    """Each mutant once, and none that leaves the answer as it was: a change of nothing is no mutant."""
     seen, unique = {text}, []
-    for m in out:
-        if m.text not in seen:  # a mutation that changes nothing is no mutant
+    for m in mutants:
+        if m.text not in seen:
             seen.add(m.text)
             unique.append(m)
     return unique

@@ -26,7 +26,7 @@ import re
 
 from tests.conftest import LESSON_RECORDINGS
 from tests.mutations import (CLAUSE_RE, Evidence, LWT, Lesson, Mutant, Rule, TEMPLATES, _char_mutants, _lines,
-                             clause_mutants, drop_lines, harmless_base, moved, per_doc, value_mutants, word_mutants,
+                             clause_mutants, distinct, drop_lines, harmless_base, moved, per_doc, value_mutants, word_mutants,
                              yaml_structure_mutants)
 from tutor.cluster import objects as o
 from tutor.lesson.loader import load
@@ -151,12 +151,7 @@ def mutants(name: str, text: str) -> list[Mutant]:
     elif name == "blocker.txt":
         out += clause_mutants(text) + _char_mutants(text, NAME_RE, "name-digit") + member_swaps(text)
         out += swap_first_lines(text) + word_mutants(text)
-    seen, unique = {text}, []
-    for m in out:
-        if m.text not in seen:  # a mutation that changes nothing is no mutant
-            seen.add(m.text)
-            unique.append(m)
-    return unique
+    return distinct(text, out)
 
 
 def harmless(name: str, text: str) -> dict[str, str]:
