@@ -38,6 +38,7 @@ import threading
 import time
 from pathlib import Path
 
+from tests.procs import descendants as pids_below, started as start_time
 from tests.bench.labreact import PodLines, TimedLab, TutorChild, summary
 from tests.bench.servedlab_tutor import ENV
 
@@ -93,39 +94,16 @@ class Server:
 
 # --- processes, stopped by PID ------------------------------------------------------------------
 
-def _started(pid: int) -> str | None:
-    """The process's start time (field 22 of /proc/PID/stat), to tell it from a reused PID."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return stat.rsplit(")", 1)[1].split()[19]
-
-
 def descendants(pid: int) -> set[tuple[int, str]]:
-    """Every process under `pid`, each as (PID, start time)."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-            children.setdefault(ppid, []).append(int(entry.name))
-    out, todo = set(), [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            if (started := _started(child)) is not None:
-                out.add((child, started))
-                todo.append(child)
-    return out
+    """Every process under `pid` that still runs, each as (PID, start time)."""
+    return {(child, at) for child in pids_below(pid) if (at := start_time(child)) is not None}
 
 
 def kill_left(procs: set[tuple[int, str]]) -> list[int]:
     """SIGKILL to each of these that still runs (the same process: its start time unchanged)."""
     killed = []
     for pid, started in procs:
-        if _started(pid) == started:
+        if start_time(pid) == started:
             try:
                 os.kill(pid, signal.SIGKILL)
                 killed.append(pid)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.procs import alive, descendants
 from tests.serve.browser import CHROMIUM, Tab
 
 REPO = Path(__file__).resolve().parents[2]
@@ -65,32 +66,6 @@ def tabs(chromium):
     yield open_tab
     for c in contexts:
         c.close()
-
-
-def descendants(pid: int) -> set[int]:
-    """The processes below pid (from /proc), for the check that none outlive the server."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            children.setdefault(ppid, []).append(int(entry.name))
-    found, todo = set(), [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.add(child)
-            todo.append(child)
-    return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 class Served:
