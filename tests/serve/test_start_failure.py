@@ -12,7 +12,8 @@ import sys
 import pytest
 
 from tests.serve.conftest import RECORDING
-from tutor.serve import child, words
+from tutor.commands import served_tab as child
+from tutor.serve import words
 from tutor.words import pick
 
 GANGLION_EXIT = b'__GANGLION__\nM\x00\x00\x00\x10{"type": "exit"}'
@@ -49,7 +50,7 @@ def test_a_tutor_that_cannot_start_says_why_in_the_tab_and_once_on_the_server(se
 
 def run_child(tmp_path, *argv: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "TEXTUAL_DRIVER": child.WEB_DRIVER, "XDG_STATE_HOME": str(tmp_path / "state")}
-    return subprocess.run([sys.executable, "-P", "-m", "tutor.serve.child", "--failure-file",
+    return subprocess.run([sys.executable, "-P", "-m", "tutor.commands.served_tab", "--failure-file",
                            str(tmp_path / "failed.json"), *argv], cwd=tmp_path, env=env, stdin=subprocess.DEVNULL,
                           capture_output=True, timeout=60)
 

@@ -5,5 +5,5 @@ this package adds: a token that must be shown before a tutor starts (gate.py), a
 running at once (gate.py), a page that fetches nothing from off the machine and finds its
 websocket from its own address or --public-url (page.py), answering under a path prefix
 (server.py), and a tutor that cannot start saying why in its tab and in one line on the server,
-never a traceback (child.py).
+never a traceback (served_tab.py).
 """

@@ -1,4 +1,4 @@
-"""A served tab's tutor: `python -P -m tutor.serve.child [--failure-file FILE] <the tutor's options>`.
+"""A served tab's tutor: `python -P -m tutor.commands.served_tab [--failure-file FILE] <the tutor's options>`.
 
 It runs the plain tutor (the same parser, command and error report as `lwstutor`), and adds what
 a tab needs when the tutor fails before its first frame (an option that no longer holds, say a
