@@ -19,6 +19,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import struct
 import sys
 from contextlib import redirect_stderr
 
@@ -134,7 +135,7 @@ def end_session() -> None:
     meta = json.dumps({"type": "exit"}).encode()
     try:
         sys.stdout.flush()
-        os.write(sys.__stdout__.fileno(), b"__GANGLION__\n" + b"M" + len(meta).to_bytes(4, "big") + meta)
+        os.write(sys.__stdout__.fileno(), b"__GANGLION__\n" + b"M" + struct.pack(">I", len(meta)) + meta)
     except (OSError, ValueError, AttributeError):
         pass
 
