@@ -92,3 +92,40 @@ def test_titles_and_earlier_predictions_are_read_before_a_question():
     assert {f"step {n} title" for n in range(1, 8)} <= set(shown)
     assert "step 4 question leader-alone why not kept" in shown and "question first-bound" in shown
     assert "step 6 question first-bound" not in shown  # its own choices name the answer: they are the options
+
+
+def verdict_texts(name: str, step_id: str) -> dict[str, str]:
+    """What the checkers may say before the question's step passes: every string of the checker
+    modules of the earlier steps, and of the modules no step owns (shared by all of them), which
+    may be shown on any step. The step's own checker is left out: its pass says the answer."""
+    import ast
+
+    lesson = load(name)
+    step = next(s for s in lesson.steps if s.id == step_id)
+    owned = {s.id.replace("-", "_"): s.number for s in lesson.steps}
+    out: dict[str, str] = {}
+    for path in sorted((lesson_dir(name) / "checks").glob("*.py")):
+        number = owned.get(path.stem)
+        if path.stem == "__init__" or number == step.number or (number is not None and number > step.number):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docs = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)}  # docstrings: never shown
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+                out[f"checks/{path.name}:{node.lineno}"] = node.value
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("name,step_id,q", QUESTIONS, ids=lambda v: v["id"] if isinstance(v, dict) else v)
+def test_no_verdict_before_the_step_answers_the_question(name, step_id, q, lang):
+    """A verdict of an earlier step, or a shared one, is read before the question is asked."""
+    assert not spoiled(verdict_texts(name, step_id), q["spoilers"][lang])
+
+
+def test_the_verdict_scan_reads_earlier_and_shared_checkers_only():
+    texts = verdict_texts("gang", "no-fit")
+    files = {where.split(":")[0] for where in texts}
+    assert {"checks/make_room.py", "checks/members.py", "checks/clear_orphan.py"} <= files
+    assert "checks/no_fit.py" not in files
+    assert spoiled({"checks/make_room.py:1": "The gang landed whole, in one go."}, ["in one go"])

@@ -79,7 +79,7 @@ def check(ctx: Context) -> Verdict:
                                 "{path}에 {pg}의 {c} 조건 메시지가 지금 PodGroup에 있는 그대로 담겨 있지 않습니다.",
                                 path=ctx.path(ANSWER), pg=PODGROUP, c=CONDITION),
                   say(ctx.lang, "Where to look: the PodGroup's status.conditions; save the message only, whole.",
-                                "볼 곳: PodGroup의 status.conditions. 메시지만 통째로 저장하세요."))
+                                "볼 곳: PodGroup의 status.conditions. 메시지만, 빠짐없이 저장하세요."))
 
 
 # --- predict, then see: the step's question (lesson.yaml), graded on the story --------------------------
