@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import pytest
 import yaml
 
-from tests.e2e.learner import NS, GangLearner, end_of_lws_lab, podgroup
+from tests.e2e.learner import NS, GangLearner, big, end_of_lws_lab, podgroup
 from tests.e2e.test_live_source import tutor_check
 
 # --- reading the advice ---------------------------------------------------------------------------
@@ -284,3 +284,57 @@ def test_step_2_passes_by_every_path(lab, learner, gang, path):
         assert any(GRACE.search(advice(v)) for v in in_grace), in_grace
     gang.held()
     passes(lab, gang, 2, 3, 4)
+
+
+# --- doing step 7 again, as its verdicts say ----------------------------------------------------------
+
+DELETE_BIG = Move("delete the LeaderWorkerSet big", DELETE, r"\bbig\b(?![-.]\w)")
+FINISH_STEP_6 = Move("finish step 6", r"finish\w*|do", r"\bstep 6\b")
+APPLY_BIG = Move("apply big.yaml", MAKE, r"(?<![-\w])big\.yaml")
+
+
+def clear_big(g: GangLearner) -> None:
+    g.delete("leaderworkerset", "big")
+    g.wait("big's pods gone", lambda: not g.get("pods", selector="leaderworkerset.sigs.k8s.io/name=big")["items"])
+
+
+def test_big_made_with_no_gpu_free_is_redone_as_step_7_says(lab, learner, gang):
+    """big applied before step 6: lab-server has no GPU free, so big would wait whatever it was.
+    The verdict says to delete big, finish step 6 and apply big.yaml again; that ends in a pass."""
+    end_of_lws_lab(learner)
+    for do_step in (gang.api, gang.clear, gang.make_podgroup, lambda: (gang.gang(), gang.held())):
+        do_step()
+    gang.no_fit()
+    verdict = settle(lab, gang, 7)
+    assert verdict["status"] == "fail", verdict
+    assert_names(verdict, DELETE_BIG, FINISH_STEP_6, APPLY_BIG)
+
+    clear_big(gang)
+    gang.make_room()
+    passes(lab, gang, 6)
+    gang.reapply("big.yaml")
+    gang.wait("big-0 tried again", lambda: all(gang.pod(n) for n in ("big-0", "big-0-1", "big-0-2")))
+    assert settle(lab, gang, 7)["status"] == "pass"
+
+
+def test_big_placed_on_two_free_gpus_is_redone_as_step_7_says(lab, learner, gang):
+    """orphan deleted after step 6, so two GPUs are free and big is placed whole: the step cannot
+    show a free GPU left alone. The verdict says to delete big and its PodGroup, then apply big.yaml
+    again with one GPU free; the learner frees it back to one by making orphan again."""
+    end_of_lws_lab(learner)
+    for do_step in (gang.api, gang.clear, gang.make_podgroup, lambda: (gang.gang(), gang.held()), gang.make_room):
+        do_step()
+    gang.clear()  # orphan gone: 2 GPUs free
+    gang.apply([podgroup("big-0", 3), big()], "big.yaml")
+    gang.wait("big-0 placed", lambda: gang.condition("big-0").get("status") == "True", timeout=120)
+    verdict = settle(lab, gang, 7)
+    assert verdict["status"] == "fail", verdict
+    assert_names(verdict, DELETE_BIG, DELETE_PODGROUP, APPLY_BIG)
+
+    clear_big(gang)
+    gang.delete_podgroup("big-0")
+    gang.reapply("orphan.yaml")  # orphan's gang (orphan-0 stays placed) takes one of the two GPUs
+    gang.running(*gang.ORPHAN)
+    gang.reapply("big.yaml")
+    gang.wait("big-0 unschedulable", lambda: gang.condition("big-0").get("status") == "False")
+    assert settle(lab, gang, 7)["status"] == "pass"
