@@ -10,6 +10,7 @@ import pytest
 from textual.app import App
 from textual.binding import Binding
 
+from tests.footer_row import not_whole
 from tutor.ui.app import TutorApp
 from tutor.ui.i18n import localised
 
@@ -33,14 +34,7 @@ def cut(row: str, lang: str) -> str:
     keys, bar, palette = row.partition("▏")
     if not bar or palette.strip() != label(Binding("ctrl+p", "command_palette", "palette"), lang):
         return f"palette: {bar}{palette!r}"
-    labels = {label(b, lang) for b in TutorApp.BINDINGS if b.description}
-    rest, whole = keys.strip(), sorted(labels, key=len, reverse=True)
-    while rest:
-        first = next((w for w in whole if rest == w or rest.startswith(w + " ")), None)
-        if first is None:
-            return rest
-        rest = rest[len(first):].strip()
-    return ""
+    return not_whole(keys, {label(b, lang) for b in TutorApp.BINDINGS if b.description})
 
 
 def footer_fits(tab, lang: str, narrower_than: int, timeout: float = WAIT) -> str:

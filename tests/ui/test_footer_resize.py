@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.footer_row import not_whole
 from tests.ui.harness import empty_recording, make_app
 from tests.ui.screen_text import screen_lines
 from tests.ui.settle import until
@@ -34,13 +35,7 @@ def cut(app, row: str) -> str:
     key = app.screen_stack[0].active_bindings[app.COMMAND_PALETTE_BINDING].binding
     if not bar or palette.strip() != f"{app.get_key_display(key)} {key.description}":
         return f"palette: {bar}{palette!r}"
-    rest, whole = keys.strip(), sorted(labels(app), key=len, reverse=True)
-    while rest:
-        label = next((w for w in whole if rest == w or rest.startswith(w + " ")), None)
-        if label is None:
-            return rest
-        rest = rest[len(label):].strip()
-    return ""
+    return not_whole(keys, labels(app))
 
 
 def fits(app, width: int) -> bool:
