@@ -15,6 +15,7 @@ import pytest
 from tutor.cluster import kinds, live, objects as o
 from tutor.cluster import store as store_module
 from tutor.cluster.events import Relisted
+from tutor.cluster.held import Held
 from tutor.cluster.store import Store
 
 NS = "infer"
@@ -70,14 +71,16 @@ def server(monkeypatch):
 
 def test_a_long_list_keeps_the_newest_events_oldest_first_and_the_lists_resource_version(server):
     fake = server(20_000)
-    held: dict = {}
+    held = Held(store_module.MAX_EVENTS)
     items, rv = live.list_once(None, kinds.EVENT, NS, held)
     assert fake.pages == 20_000 // live.PAGE and rv == LIST_RV
     newest = [event(i) for i in range(20_000 - store_module.MAX_EVENTS, 20_000)]
     assert [o.uid(e) for e in items] == [o.uid(e) for e in newest]  # the newest, oldest first
     assert all(e["kind"] == "Event" and e["apiVersion"] == "v1" for e in items)
     assert len(held) == 20_000  # the watchdog still compares the whole count with the server's
-    assert held[(NS, o.name(event(7)))] == "1007"
+    first = min(range(20_000), key=lambda i: o.name(event(i)))  # the API server lists by name
+    assert held.get((NS, o.name(event(first)))) == o.resource_version(event(first))
+    assert len(held.versions) <= store_module.MAX_EVENTS * 5 // 4  # and keeps the cap of keys
 
 
 def test_a_list_under_the_cap_is_kept_whole(server):
@@ -105,7 +108,7 @@ def test_the_store_after_the_relist_holds_what_a_whole_list_would_leave(server, 
 
 def _peak(total: int, keep: bool = True, held: bool = False) -> int:
     """The most memory the list held at once, in bytes (what the fake server made included).
-    `held`: with the keys and resourceVersions the live source keeps for its watchdog."""
+    `held`: with what the live source keeps for its watchdog (tutor/cluster/held.py)."""
     fake = PagedEvents(total)
     saved, saved_kept = live.list_call, live.kept_from_a_list
     live.list_call = lambda api_client, res: fake
@@ -114,7 +117,7 @@ def _peak(total: int, keep: bool = True, held: bool = False) -> int:
     try:
         gc.collect()
         tracemalloc.start()
-        items, _ = live.list_once(None, kinds.EVENT, NS, {} if held else None)
+        items, _ = live.list_once(None, kinds.EVENT, NS, Held(store_module.MAX_EVENTS) if held else None)
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
     finally:
@@ -130,10 +133,10 @@ def test_the_memory_a_list_holds_is_bounded_by_the_cap_not_by_the_namespaces_his
     per_event = whole / 20_000
     # 18,500 more Events than the cap and a page: the Events kept hold no more memory...
     assert _peak(20_000) - at_cap < 0.01 * per_event * more, (at_cap, whole)
-    # ...and with the watchdog's key and resourceVersion of each (about a tenth of an Event)
-    # the whole peak stays far under a whole-list read
+    # ...nor with what the watchdog keeps: a count, and the keys and resourceVersions of the
+    # first MAX_EVENTS in list order (a map of every key was about a tenth of an Event each)
     long = _peak(20_000, held=True)
-    assert long - _peak(cap + live.PAGE, held=True) < 0.2 * per_event * more, (long, whole)
+    assert long - _peak(cap + live.PAGE, held=True) < 0.01 * per_event * more, (long, whole)
     assert long < whole / 3, (long, whole)
 
 

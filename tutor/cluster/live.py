@@ -34,6 +34,7 @@ from tutor.cluster import store as store_module
 from tutor.cluster.wire import decode
 from tutor.cluster.events import Conn, ObjectEvent, Relisted, SourceState
 from tutor.cluster.failure import describe, silent_watch
+from tutor.cluster.held import Held
 from tutor.cluster.kinds import DEFAULT, Kind, chosen
 
 WATCH_SECONDS = 240  # server-side timeout: the server ends the watch, we resume from the last RV
@@ -124,13 +125,14 @@ def _newest_order(ev: dict) -> tuple:
 
 
 def list_once(api_client, res: Resource, namespace: str,
-              held: dict[tuple[str, str], str] | None = None) -> tuple[list[dict], str]:
+              held: Held | None = None) -> tuple[list[dict], str]:
     """Lists every object (paged), as raw dicts with kind/apiVersion filled in, and the list's
     resourceVersion (a watch starts from it). Of a kind the store keeps only the newest few of
     (kept_from_a_list: Events), only those are kept while paging, so the list never holds more
     than that many and one page: the newest by _newest_order, returned oldest first, as the store
-    takes them (what it applies last is its newest). `held`, when given, gets every object's key
-    and resourceVersion, kept or not: the watchdog compares their count with the API server's."""
+    takes them (what it applies last is its newest). `held`, when given, is told every object's
+    key and resourceVersion, kept or not: the watchdog compares the count and the first object
+    with the API server's (it keeps as few of them as the store keeps: tutor/cluster/held.py)."""
     fn = list_call(api_client, res)
     args = (namespace,) if res.namespaced else ()
     keep = kept_from_a_list(res)
@@ -147,7 +149,7 @@ def list_once(api_client, res: Resource, namespace: str,
         del resp  # its bytes: one page at a time
         for item in body.get("items") or []:
             if held is not None:
-                held[_key(item)] = o.resource_version(item)
+                held.listed(_key(item), o.resource_version(item))
             if keep is None:
                 items.append(_as_listed(item, res))
                 continue
@@ -233,9 +235,10 @@ class LiveSource:
         self._threads: list[threading.Thread] = []
         self._responses: dict[str, object] = {}
         self.gone: dict[str, int] = {}  # 410s seen per resource (each one caused a relist)
-        # What the source has passed on, per resource: each object's resourceVersion, and when
-        # its watch last heard anything (an event or a bookmark), for the watchdog and a dump.
-        self.held: dict[str, dict[tuple[str, str], str]] = {res.name: {} for res in resources}
+        # What the source has passed on, per resource: how many objects and the resourceVersions
+        # of the first in list order, and when its watch last heard anything (an event or a
+        # bookmark), for the watchdog and a dump.
+        self.held: dict[str, Held] = {res.name: Held(kept_from_a_list(res)) for res in resources}
         self.heard: dict[str, tuple[str, float]] = {}  # resource -> (resourceVersion, clock time)
         self.relisted: dict[str, int] = {}  # the watchdog's relists per resource
         self._relist: set[str] = set()  # resources whose watch the watchdog dropped
@@ -274,7 +277,7 @@ class LiveSource:
             if state not in (Conn.FORBIDDEN, Conn.CRD_MISSING) and not failed_shown:
                 self._state(res, state)
             try:
-                held: dict[tuple[str, str], str] = {}
+                held = Held(kept_from_a_list(res))
                 items, rv = list_once(self.api_client, res, self.namespace, held)
                 self.held[res.name] = held
                 self._heard(res, rv)
@@ -337,11 +340,8 @@ class LiveSource:
             said = peek(self.api_client, res, self.namespace)
         except Exception:  # noqa: BLE001 - the watch's own errors report a broken link
             return
-        held = self.held[res.name]
-        count, first, first_rv = said
-        agrees = count in (None, len(held)) and (first is None or held.get(first) == first_rv)
         heard = self.heard.get(res.name)
-        if agrees:
+        if self.held[res.name].agrees(*said):
             self._doubts.pop(res.name, None)
             return
         doubt = self._doubts.get(res.name)
@@ -381,9 +381,11 @@ class LiveSource:
                 if typ in ("ADDED", "MODIFIED", "DELETED"):
                     held = self.held[res.name]
                     if typ == "DELETED":
-                        held.pop(_key(obj), None)
+                        held.deleted(_key(obj))
+                    elif typ == "ADDED":
+                        held.added(_key(obj), o.resource_version(obj))
                     else:
-                        held[_key(obj)] = o.resource_version(obj)
+                        held.modified(_key(obj), o.resource_version(obj))
                     o.drop_managed_fields(obj)  # here, on the watch's thread: less to queue and keep
                     obj.setdefault("kind", res.kind)
                     obj.setdefault("apiVersion", res.api_version)
