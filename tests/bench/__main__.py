@@ -15,6 +15,11 @@ Each part runs in its own process so one does not skew another's memory or start
   churn      tests.bench.churn: 1,000 pods churned on the lab, the tutor against kubectl;
   lab        tests.bench.labreact: the walkthrough on the lab's real node, the tutor's screen
              against `kubectl get pods -w` after each command the learner runs.
+
+Each part's tutor has its panes compared with a rebuild from the store (tutor/ui/oracle.py): the
+app and the naive baseline once after each settled phase, the lab reaction once at its end (not
+after every refresh: their timings would pay for it), the churn's tutor after every refresh that
+leaves it idle. `oracle` in the JSON has each part's checks and mismatches and their totals.
 """
 
 from __future__ import annotations
@@ -149,6 +154,23 @@ def fmt(v, unit: str = "", digits: int = 0) -> str:
     return f"{v}{unit}"
 
 
+def oracle_summary(r: dict) -> dict:
+    """Each part's pane-vs-store checks and mismatches, and the totals (a part that did not run,
+    or whose tutor reported nothing, is left out)."""
+    parts = {"app": r.get("app", {}), "naive_app": r.get("naive_app", {})}
+    for key in ("design", "naive"):
+        oracle = ((r.get("churn") or {}).get(key) or {}).get("oracle") or {}
+        parts[f"churn_{key}"] = {"oracle_checks": oracle.get("checks"), "oracle_mismatches": oracle.get("mismatches")}
+    lab = ((r.get("lab_reaction") or {}).get("tutor_stats") or {}).get("oracle")
+    if lab:  # one compare at the end, or none when the tutor did not settle
+        parts["lab_reaction"] = {"oracle_checks": 0 if lab["mismatches"] is None else 1,
+                                 "oracle_mismatches": lab["mismatches"]}
+    by_part = {name: {"checks": p.get("oracle_checks"), "mismatches": p.get("oracle_mismatches")}
+               for name, p in parts.items() if p.get("oracle_checks") is not None}
+    return {"checks": sum(p["checks"] for p in by_part.values()),
+            "mismatches": sum(p["mismatches"] or 0 for p in by_part.values()), "by_part": by_part}
+
+
 def table(r: dict) -> list[tuple[str, str, str, str]]:
     rows = []
     a, s = r.get("app", {}), r.get("startup", {})
@@ -207,6 +229,12 @@ def table(r: dict) -> list[tuple[str, str, str, str]]:
             sm = lr.get(key) or {}
             row(f"{label} p50 (n={sm.get('n')})", sm.get("p50_ms"), None, " ms", 0)
             row(f"{label} p99", sm.get("p99_ms"), None, " ms", 0)
+    oracle = r.get("oracle") or {}
+    if oracle.get("checks"):
+        row(f"pane-vs-store oracle: checks, every part ({', '.join(oracle['by_part'])})", oracle["checks"], None)
+        mismatches = oracle["mismatches"]
+        rows.append(("pane-vs-store oracle: mismatches, every part", fmt(mismatches), "0",
+                     "yes" if mismatches == 0 else "NO"))
     return rows
 
 
@@ -265,6 +293,7 @@ def main(argv: list[str] | None = None) -> int:
 
             results["lab_reaction"] = labreact.run()
     results["duration_s"] = time.monotonic() - t0
+    results["oracle"] = oracle_summary(results)
     rows = table(results)
     results["table"] = [dict(zip(("metric", "measured", "target", "met"), r)) for r in rows]
     w = [max(len(r[i]) for r in rows + [("metric", "measured", "target", "met")]) for i in range(4)]

@@ -7,6 +7,11 @@ go into its inbox from a thread exactly as the live source's watch threads put t
 same json.loads of the watch line. A frame is the screen's compositor update; in headless mode
 Textual skips turning it into terminal bytes, so this harness does that too (render_segments),
 as a terminal would need it.
+
+After each phase has settled (population, stream, burst), and once its figures are taken, every
+pane is compared once with its rebuild from the store (tutor/ui/oracle.py): `oracle` has each
+phase's mismatches, `oracle_mismatches` their total. Not after every refresh: the reaction
+figures would pay for it.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from tutor.lesson.loader import load
 from tutor.progress import Progress
 from tutor.session import Session
 from tutor.ui.app import TutorApp
+from tutor.ui.oracle import compare, reported, settled
 from tutor.ui.quiet_gc import hold_until_first_frame
 from tutor.ui.panes.events import EventList, LessonEvents, WaitingPods
 from tutor.ui.panes.groups import GroupsKey, GroupsPane
@@ -134,6 +140,25 @@ class Probe:
         return None
 
 
+async def oracle_compare(app: TutorApp, timeout: float = 60) -> dict:
+    """Every pane against its rebuild from the store, once the app has settled (bounded: an app
+    that does not settle is reported as such, not compared)."""
+    deadline = time.perf_counter() + timeout
+    while not settled(app):
+        if time.perf_counter() > deadline:
+            return {"mismatches": None, "skipped": f"not settled after {timeout:.0f} s: pending "
+                    f"{len(app.pump.pending)}, drawing {app.pump.refreshing}, inbox {app.inbox.waiting}"}
+        await asyncio.sleep(0.05)
+    found = compare(app)
+    return {"mismatches": len(found), **({"first": reported(found)} if found else {})}
+
+
+def oracle_total(out: dict) -> None:
+    """The phases' compares summed: how many ran, and their mismatches."""
+    ran = [r["mismatches"] for r in out["oracle"].values() if r["mismatches"] is not None]
+    out["oracle_checks"], out["oracle_mismatches"] = len(ran), sum(ran)
+
+
 def make_naive(app: TutorApp) -> None:
     """The baseline: every item re-runs every checker and redraws every pane at once, the pod
     table rebuilt from scratch, no reuse of per-pod rows, no slicing, no coalescing."""
@@ -215,6 +240,7 @@ async def run(args) -> dict:
         out["population_s"] = time.perf_counter() - t0
         out["pods_in_namespace"] = len(session.store.all("Pod", session.lesson.namespace))
         out["rss_population_mb"], _ = rss_mb()
+        out["oracle"] = {"population": await oracle_compare(app)}
         await asyncio.sleep(0.5)
         if args.naive:
             make_naive(app)
@@ -266,6 +292,7 @@ async def run(args) -> dict:
         out["stream_recheck_p50_ms"] = pct(probe.recheck_ms, 50)
         out["stream_recheck_max_ms"] = max(probe.recheck_ms, default=0)
         out["stream_checker_runs"] = sum(session.checker_runs.values()) - runs0  # of 8 per re-check
+        out["oracle"]["stream"] = await oracle_compare(app, args.catch_up)
         await asyncio.sleep(0.5)  # not pilot.pause: a naive app may still be busy
 
         # --- burst: `burst` events at once ----------------------------------------------------------
@@ -313,6 +340,9 @@ async def run(args) -> dict:
             out["burst_final_state_ok"] = wrong == 0 and table.row_count == len(session.store.all("Pod", ns))
             out["burst_pods_checked"] = len(expect)
         out["rss_after_burst_mb"], out["rss_peak_mb"] = rss_mb()
+        if args.burst:
+            out["oracle"]["burst"] = await oracle_compare(app, args.catch_up)
+        oracle_total(out)
 
         # --- idle ---------------------------------------------------------------------------------
         if args.idle:

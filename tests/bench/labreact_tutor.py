@@ -10,7 +10,11 @@ Prints JSON lines, wall-clock times (the parent compares them with its kubectl r
   {"event": "stats", ...}                          on stdin EOF, then it exits; `phases` splits
                                                    each refresh's store -> screen time (ms, p50 and
                                                    p90): waiting for the refresh, its checks, its
-                                                   panes, and from then to the frame
+                                                   panes, and from then to the frame; and
+                                                   `oracle`: every pane compared once with its
+                                                   rebuild from the store, the walkthrough done
+                                                   (not after every refresh: the figures would
+                                                   pay for it)
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import threading
 import time
 from pathlib import Path
 
-from tests.bench.app_run import SIZE
+from tests.bench.app_run import SIZE, oracle_compare
 from tests.bench.churn_tutor import say
 from tests.bench.screen_timing import ScreenTiming
 from tutor.cluster import objects as o
@@ -69,7 +73,8 @@ async def run(args) -> None:
         while not done.is_set():
             await asyncio.sleep(0.05)
         say(event="stats", items=timing.seq["applied"], rechecks=app.checks_run,
-            passed=sorted(session.progress.passed), phases=timing.phase_summary())
+            passed=sorted(session.progress.passed), phases=timing.phase_summary(),
+            oracle=await oracle_compare(app, 15))  # well within the 30 s the parent gives it to end
 
 
 def main() -> int:

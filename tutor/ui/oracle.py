@@ -133,6 +133,18 @@ def compare(app) -> list[Mismatch]:
             *_pods(app.query_one(PodList), live), *_events(app.query_one("#events"), live)]
 
 
+def settled(app) -> bool:
+    """Whether a compare means something now: nothing left to apply, nothing waiting in the
+    inbox, no refresh being drawn (the app's own check after a refresh asks the same)."""
+    return app.pump.idle and not app.inbox.waiting
+
+
+def reported(found: list[Mismatch], limit: int = 3) -> list[dict]:
+    """The first mismatches for a bench's JSON: the pane, the row and both versions (the dump
+    has the store's object and the last items)."""
+    return [{"pane": m.pane, "row": m.row, "shown": m.shown, "store": m.rebuilt} for m in found[:limit]]
+
+
 def _brief(item: Any) -> str:
     obj = getattr(item, "obj", None)
     if isinstance(obj, dict):
