@@ -17,16 +17,22 @@ from tutor.cluster import objects as o
 from tutor.cluster.events import Conn, SourceState
 from tutor.commands.tui import tui_app
 from tutor.ui.app import TutorApp
+from tutor.ui.oracle import Oracle
 
 NS = "infer"
 RESOURCES = ("pods", "leaderworkersets", "events", "statefulsets", "nodes")
 
 
-def live_app(kubeconfig: Path, workdir: Path, state_file: Path, states: list | None = None) -> TutorApp:
+def live_app(kubeconfig: Path, workdir: Path, state_file: Path, states: list | None = None,
+             oracle: Path | None = None) -> TutorApp:
     """The app as `lwstutor` runs it live. `states`, when given, collects every SourceState the
-    watches report, in order (what the header and panes were told, not just the latest)."""
+    watches report, in order (what the header and panes were told, not just the latest).
+    `oracle`, when given, turns the pane-vs-store oracle on (as LWSTUTOR_ORACLE=FILE does): each
+    refresh that leaves the app idle is compared with the store, a mismatch appended there."""
     app = tui_app(build_parser().parse_args(["--kubeconfig", str(kubeconfig), "--workdir", str(workdir),
                                              "--state-file", str(state_file), "--lang", "en"]))
+    if oracle is not None:
+        app.oracle = Oracle(str(oracle))
     if states is not None:
         put = app.inbox.put
 

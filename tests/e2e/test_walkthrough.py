@@ -39,7 +39,12 @@ def revisions(app, pods) -> set[str]:
 
 
 async def test_the_whole_lab_on_the_real_control_plane(lab, learner, tmp_path):
-    app = live_app(lab.kubeconfig, learner.workdir, tmp_path / "progress.json")
+    """...with the pane-vs-store oracle on: every refresh that leaves the app idle has each pane
+    compared with a rebuild from the store; it checks during every step and finds no pane
+    unlike the store."""
+    oracle = tmp_path / "oracle.jsonl"
+    app = live_app(lab.kubeconfig, learner.workdir, tmp_path / "progress.json", oracle=oracle)
+    checks: dict[int, int] = {}  # the oracle's checks during each step
     steps = {1: learner.step1, 2: learner.step2, 3: learner.step3, 4: learner.step4, 5: learner.step5,
              6: learner.step6, 7: learner.step7, 8: learner.step8}
     async with app.run_test(size=(120, 50)) as pilot:
@@ -53,6 +58,7 @@ async def test_the_whole_lab_on_the_real_control_plane(lab, learner, tmp_path):
             assert n not in s.progress.passed, f"the TUI passed step {n} before the learner did it"
             if n == 6:
                 old_revision = revisions(app, learner.LLM_PODS)
+            checks_before = app.oracle.checks
             await blocking(do_step)
             after = await blocking(check_step, lab, learner, n)
             assert after["status"] == "pass", (n, after)
@@ -60,6 +66,9 @@ async def test_the_whole_lab_on_the_real_control_plane(lab, learner, tmp_path):
             await until(pilot, lambda: PANES[n](app, old_revision), f"step {n}'s panes")
             if n in STORY:
                 STORY[n](after["timeline"], story(s.store, s.lesson.namespace))
+            # the step's changes drawn, the app idle: its panes were compared with the store
+            await until(pilot, lambda: app.oracle.checks > checks_before, f"the oracle's check during step {n}")
+            checks[n] = app.oracle.checks - checks_before
         assert sorted(s.progress.passed) == list(range(1, 9))
         assert "8/8" in header(app)
         from tutor.ui.finish_screen import FinishScreen
@@ -73,6 +82,9 @@ async def test_the_whole_lab_on_the_real_control_plane(lab, learner, tmp_path):
         app.screen.query_one(TimelineView).scroll_home(animate=False)
         await until(pilot, lambda: "group 0 recreated" in app.export_screenshot().replace("&#160;", " "),
                     "group 0's story in view")
+    assert all(checks.get(n, 0) >= 1 for n in steps), checks
+    dumped = oracle.read_text() if oracle.exists() else ""
+    assert app.oracle.mismatches == 0, f"panes unlike the store ({app.oracle.checks} checks):\n{dumped}"
 
 
 def _story5(entries: list[dict], st) -> None:
