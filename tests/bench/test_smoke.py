@@ -86,6 +86,20 @@ def test_replay_reaction_times_every_pod_change_and_splits_each_refresh(tmp_path
     assert set(out["phases"]) == {"wait", "checks", "panes", "to_frame"}
 
 
+def test_replays_compare_every_pane_with_the_store_and_find_no_mismatch(tmp_path):
+    """One run of the walkthrough replayed with the oracle on: it checked, and every pane equalled
+    its rebuild from the store (the dumped mismatches are shown when one did not)."""
+    res = run("tests.bench.replays", "1", tmp_path=tmp_path)
+    assert res.returncode == 0, res.stderr[-3000:]
+    out = json.loads(res.stdout)
+    summary, first = out["summary"], out["runs"][0]
+    assert summary["settled"] == 1, first.get("not_settled")
+    assert summary["oracle_checks"] > 0 and first["last_check_mismatches"] is not None
+    dumped = Path(first["oracle_dump"]).read_text() if "oracle_dump" in first else ""
+    assert summary["oracle_mismatches"] == 0, dumped
+    assert first["passed"] == list(range(1, first["steps"] + 1))
+
+
 def test_served_lab_times_each_change_on_every_screen():
     from tests.bench.servedlab import figures
 
