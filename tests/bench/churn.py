@@ -5,6 +5,10 @@ process) and by `kubectl get pods -w -o json` (the lab's kubectl, same Kubernete
 For each consumer, the time from the scale command until it has seen the final state:
   up:   every pod of the LWS (replicas x size) Running, none terminating;
   down: no pod of the LWS left.
+
+The tutor runs with the pane-vs-store oracle on (tests/bench/churn_tutor.py): its stats carry the
+checks and the mismatches, and each mismatch is dumped to a JSON-lines file per tutor in a
+directory of its own (OracleDumps), which outlives the lab and is kept only when one was found.
 """
 
 from __future__ import annotations
@@ -13,8 +17,10 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+from pathlib import Path
 
 LWS = "churn"
 MARKER = "bench-marker"
@@ -167,9 +173,34 @@ class ChildReports:
 
 
 class TutorChild(ChildReports):
-    def __init__(self, lab, want: int, naive: bool, stall: bool = False):
+    def __init__(self, lab, want: int, naive: bool, stall: bool = False, oracle_dump: Path | None = None):
         super().__init__([sys.executable, "-m", "tests.bench.churn_tutor", "--kubeconfig", str(lab.kubeconfig),
-                          "--pods", str(want)] + (["--naive"] if naive else []) + (["--stall"] if stall else []))
+                          "--pods", str(want)] + (["--naive"] if naive else []) + (["--stall"] if stall else [])
+                         + (["--oracle-dump", str(oracle_dump)] if oracle_dump else []))
+
+
+class OracleDumps:
+    """Where the tutors' oracles dump their mismatches, a file per tutor: not the lab's logs,
+    which go with the lab. The directory is removed at the end when no tutor found any."""
+
+    def __init__(self):
+        self.dir = Path(tempfile.mkdtemp(prefix="lwstutor-oracle-"))
+
+    def file(self, name: str) -> Path:
+        return self.dir / f"{name}.jsonl"
+
+    def close(self) -> None:
+        if not any(self.dir.iterdir()):
+            self.dir.rmdir()
+
+
+def oracle_figures(stats: dict) -> dict:
+    """A tutor's oracle, from its stats: checks, mismatches, and where they were dumped."""
+    out = {"checks": stats.get("oracle_checks"), "mismatches": stats.get("oracle_mismatches")}
+    for key in ("oracle_dump", "oracle_last_check"):
+        if key in stats:
+            out[key.removeprefix("oracle_")] = stats[key]
+    return out
 
 
 def wait(cond, timeout: float, what: str) -> bool:
@@ -194,11 +225,13 @@ def tutor_reached(tutor: "TutorChild", phase: str, timeout: float, out: dict) ->
     return False
 
 
-def cycle(lab, replicas: int, size: int, naive: bool, timeout: float, slack: float, stall: bool = False) -> dict:
+def cycle(lab, replicas: int, size: int, naive: bool, timeout: float, slack: float, stall: bool = False,
+          oracle_dump: Path | None = None) -> dict:
     """One churn (up, then down) watched by kubectl and by a tutor; returns the times (and, when
-    the tutor never showed a phase, its dump). `stall` injects one (churn_tutor --stall)."""
+    the tutor never showed a phase, its dump) and its oracle's figures. `stall` injects one
+    (churn_tutor --stall)."""
     want = replicas * size
-    tutor = TutorChild(lab, want, naive, stall)
+    tutor = TutorChild(lab, want, naive, stall, oracle_dump)
     kubectl = KubectlWatch(lab, want)
     out: dict = {"naive": naive, "pods": want}
     try:
@@ -227,6 +260,7 @@ def cycle(lab, replicas: int, size: int, naive: bool, timeout: float, slack: flo
     finally:
         kubectl.stop()
         out["tutor_stats"] = tutor.stop()
+        out["oracle"] = oracle_figures(out["tutor_stats"])
     return out
 
 
@@ -237,12 +271,18 @@ def run(replicas: int = 500, size: int = 2, naive_replicas: int = 100, timeout: 
     from tests.bench.lab_run import bench_lab
 
     t0 = time.monotonic()
-    with bench_lab(**LAB_ARGS) as lab:
-        res: dict = {"lab_start_s": time.monotonic() - t0, "replicas": replicas, "size": size}
-        lab.kubectl("apply", "-f", "-", input=json.dumps(marker_pod()))
-        res["design"] = cycle(lab, replicas, size, naive=False, timeout=timeout, slack=timeout)
-        if naive_replicas:
-            res["naive"] = cycle(lab, naive_replicas, size, naive=True, timeout=timeout, slack=naive_slack)
+    dumps = OracleDumps()
+    try:
+        with bench_lab(**LAB_ARGS) as lab:
+            res: dict = {"lab_start_s": time.monotonic() - t0, "replicas": replicas, "size": size}
+            lab.kubectl("apply", "-f", "-", input=json.dumps(marker_pod()))
+            res["design"] = cycle(lab, replicas, size, naive=False, timeout=timeout, slack=timeout,
+                                  oracle_dump=dumps.file("design"))
+            if naive_replicas:
+                res["naive"] = cycle(lab, naive_replicas, size, naive=True, timeout=timeout, slack=naive_slack,
+                                     oracle_dump=dumps.file("naive"))
+    finally:
+        dumps.close()
     return res
 
 

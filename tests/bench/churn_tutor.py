@@ -5,9 +5,14 @@ Prints JSON lines (wall-clock times, to compare with the kubectl reader in anoth
   {"event": "ready", "t"}                       every watch is OK and the marker pod was seen
   {"event": "up", "store_t", "screen_t"}        N pods of the LWS, all Running, none terminating
   {"event": "down", "store_t", "screen_t"}      no pod of the LWS left (after "up")
-  {"event": "stats", ...}                       on stdin EOF, then it exits
+  {"event": "stats", ...}                       on stdin EOF, then it exits; with the pane-vs-store
+                                                oracle's checks and mismatches (oracle_*)
   {"event": "dump", ...}                        on SIGUSR1 (a bench or the soak that waited too
                                                 long): tests/bench/tutor_dump.py
+
+The pane-vs-store oracle (tutor/ui/oracle.py) is on: every refresh that leaves the app idle has
+its panes compared with a rebuild from the store, and once more at the end; a mismatch is
+dumped to the log and, with --oracle-dump FILE, to FILE as a JSON line.
 """
 
 from __future__ import annotations
@@ -32,6 +37,11 @@ from tutor.lesson.loader import load
 from tutor.progress import Progress
 from tutor.session import Session
 from tutor.ui.app import TutorApp
+from tutor.ui.oracle import Oracle, settled
+
+# At the end, for the last changes to be applied and drawn before the last check; well within
+# the 30 s the parent gives the child to end (tests.bench.churn.ChildReports.stop).
+SETTLE_S = 15.0
 
 
 def say(**kw) -> None:
@@ -92,6 +102,7 @@ async def run(args) -> None:
         live[0] = start_live(conn.api_client, the_app, poll=False)
 
     app = TutorApp(session, context=conn.context, start_sources=start_sources)
+    app.oracle = Oracle(args.oracle_dump or "1")
     w = Watcher(args.lws, args.pods, args.marker)
     apply = session.apply
 
@@ -156,7 +167,27 @@ async def run(args) -> None:
         say(event="ready", t=time.time())
         while not done.is_set():
             await asyncio.sleep(0.05)
-        say(event="stats", items=w.items, rechecks=app.checks_run, rss_peak_mb=rss_mb()[1], phase=w.phase)
+        say(event="stats", items=w.items, rechecks=app.checks_run, rss_peak_mb=rss_mb()[1], phase=w.phase,
+            **await last_check(app, 0 if args.stall else SETTLE_S))
+
+
+async def last_check(app, settle_s: float) -> dict:
+    """The oracle's figures, after one more check once the app has settled (bounded: a stalled
+    pump is reported as such, not compared)."""
+    deadline = time.monotonic() + settle_s
+    while not settled(app) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    out: dict = {}
+    if settled(app):
+        app.oracle.check(app)
+    else:
+        out["oracle_last_check"] = (f"skipped: not settled after {settle_s:.0f} s (pending {len(app.pump.pending)}, "
+                                    f"drawing {app.pump.refreshing}, inbox {app.inbox.waiting})")
+    oracle = app.oracle
+    out.update(oracle_checks=oracle.checks, oracle_mismatches=oracle.mismatches)
+    if oracle.mismatches and oracle.path:
+        out["oracle_dump"] = oracle.path
+    return out
 
 
 def main() -> int:
@@ -167,6 +198,7 @@ def main() -> int:
     ap.add_argument("--marker", default="bench-marker")
     ap.add_argument("--naive", action="store_true")
     ap.add_argument("--stall", action="store_true", help="an injected stall: see lose_the_screen")
+    ap.add_argument("--oracle-dump", help="where the oracle appends its mismatches (JSON lines)")
     asyncio.run(run(ap.parse_args()))
     return 0
 
