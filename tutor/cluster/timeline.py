@@ -154,6 +154,15 @@ class Timeline:
         before = [f for f in self.uids(pod) if f.at <= at]
         return before[-1] if before else None
 
+    def earlier_uids(self, pod: str, uid: str) -> set[str]:
+        """The UIDs a pod name had before this one (lower case; none when this UID is unknown).
+        A name is held by one object at a time, so each was gone before the next was created, and
+        the kubelet restarts no container of a pod marked for deletion: a restart of an earlier
+        UID, and a recreation that deleted one, came before this UID existed, whichever whole
+        second their timestamps and its creationTimestamp read."""
+        chain = [f.uid.lower() for f in self.uids(pod)]
+        return set(chain[:chain.index(uid.lower())]) if uid.lower() in chain else set()
+
     def successor(self, pod: str, uid: str) -> Fact | None:
         """The UID that replaced this one, if known."""
         return next((f for f in self.uids(pod) if f.detail == uid), None)

@@ -152,7 +152,8 @@ def check(ctx: Context) -> Verdict:
                                       "group0_before={v:은} llm-0의 UID였던 적이 없습니다(llm-0의 metadata.uid, 그리고 아래 "
                                       "타임라인에 나오는 llm-0의 예전 UID와 비교해 보세요).", v=g0))
 
-    counted = [r for r in rec0 if born0 is None or r.at >= born0.earliest]
+    gone = tl.earlier_uids("llm-0", g0)  # the recreation that made group0_before's llm-0 is none since
+    counted = [r for r in rec0 if (born0 is None or r.at >= born0.earliest) and deleted_by(tl, r) not in gone]
     restart0 = [f for f in tl.of(LWS, 0, (Kind.RESTARTED,), pod="llm-0-1",
                                  since=born0.at if born0 else None) if not tl.in_rollout(f)]
     if not counted and not restart0:
@@ -233,12 +234,17 @@ def _what_failed(tl: Timeline, rec0: list[Fact], g0: str, born0: Fact | None) ->
     that deleted group0_before, else the first since it was current, else none yet): that
     RecreateGroup event, and every restart in group 0 since group0_before was current, up to it."""
     since = born0.at if born0 is not None else None
-    after = [r for r in rec0 if born0 is None or r.at >= born0.earliest]
+    # What befell an earlier llm-0 came before group0_before existed, though its time may fall in the
+    # second of slack before the whole-second creationTimestamp: the recreation that made it (about
+    # 2 s before it when the old pods stop at once) and the old leader's restart are not since then.
+    gone = tl.earlier_uids("llm-0", g0)
+    after = [r for r in rec0 if (born0 is None or r.at >= born0.earliest) and deleted_by(tl, r) not in gone]
     rec = next((r for r in after if deleted_by(tl, r) == g0), after[0] if after else None)
     # a restart the tutor saw comes with the watch, which can be a moment after LWS's event on it:
     # up to a second after the recreation still counts
     restarts = [f for f in tl.of(LWS, 0, (Kind.RESTARTED,), since=since)
-                if (rec is None or Instant(f.at, False).maybe_before(rec.at)) and not tl.in_rollout(f)]
+                if f.uid.lower() not in gone and (rec is None or Instant(f.at, False).maybe_before(rec.at))
+                and not tl.in_rollout(f)]
     return restarts + ([rec] if rec is not None else [])
 
 
