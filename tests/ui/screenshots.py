@@ -39,7 +39,7 @@ async def shoot(moment: str, lang: str, size: tuple[int, int], keys: tuple[str, 
                        upto=None if gang else moments()[moment], state_file=Path(tmp) / "p.json")
         async with app.run_test(size=size) as pilot:
             if gang:
-                await settled(pilot, timeout=60)
+                await settled(pilot)
             else:
                 await show_moment(pilot, moment)
             if keys:

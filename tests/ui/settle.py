@@ -1,70 +1,115 @@
-"""Waits until a replayed app has applied everything and finished its debounced re-check."""
+"""Waits until a replayed app has applied everything and finished its debounced re-check, and the
+other waits of the Pilot tests; every bound comes from tests/waits.py."""
 
 from __future__ import annotations
 
-import asyncio
-
+from tests import waits
 from tutor.cluster.events import Conn
 
 
-async def until(pilot, cond, timeout: float = 5) -> bool:
-    """Waits until cond() holds (True), or the time is up (False): what a frame shows comes a few
-    turns of the loop after what made it, and more on a loaded machine."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while loop.time() < deadline:
-        if cond():
-            return True
-        await pilot.pause(0.05)
-    return False
+async def until(pilot, cond, what: str, timeout: float = waits.MOMENT, seen=None):
+    """Waits until cond() holds and returns its value; when the bound runs out, fails saying `what`
+    it waited for, how long, and the last value seen (seen() when given). What a frame shows comes
+    a few turns of the loop after what made it, and more on a loaded machine."""
+    return await waits.until(pilot.pause, cond, what, timeout, seen)
 
 
-async def settled(pilot, timeout: float = 20, close_the_end: bool = True) -> None:
+async def still(pilot, cond, what: str, spell: float = waits.SPELL) -> None:
+    """A negative wait: cond() holds for a short spell while the app runs (waits.still)."""
+    await waits.still(pilot.pause, cond, what, spell)
+
+
+async def on_screen(pilot, kind, timeout: float = waits.MOMENT):
+    """Waits until the top screen is a `kind` (pushed a few frames after its key, some by a worker)
+    and returns it."""
+    await until(pilot, lambda: isinstance(pilot.app.screen, kind), f"a {kind.__name__} on top", timeout,
+                seen=lambda: pilot.app.screen)
+    return pilot.app.screen
+
+
+async def off_screen(pilot, kind, timeout: float = waits.MOMENT) -> None:
+    """Waits until the top screen is no longer a `kind` (closed a few frames after its key)."""
+    await until(pilot, lambda: not isinstance(pilot.app.screen, kind), f"the {kind.__name__} to close", timeout,
+                seen=lambda: pilot.app.screen)
+
+
+async def screen_reads(pilot, has: tuple[str, ...], lacks: tuple[str, ...] = (), rows: slice = slice(None)) -> None:
+    """Waits until the screen's `rows` show every text of `has` and none of `lacks`: a screen pushed,
+    the palette's entries, the footer's keys are drawn a few frames after the key that changed them."""
+    from tests.ui.screen_text import screen_lines
+
+    def text() -> str:
+        return "\n".join(screen_lines(pilot.app)[rows])
+    await until(pilot, lambda: all(t in text() for t in has) and not any(t in text() for t in lacks),
+                f"{list(has)} on screen and not {list(lacks)}", seen=text)
+
+
+async def footer_reads(pilot, has: tuple[str, ...], lacks: tuple[str, ...] = ()) -> None:
+    """screen_reads() of the footer, the last row."""
+    await screen_reads(pilot, has, lacks, rows=slice(-1, None))
+
+
+def palette_choice(app) -> str:
+    """The command the open palette highlights, as its list shows it ("" when none): the palette
+    searches as each key is typed and lists what it found a few frames later."""
+    from textual.command import CommandList, CommandPalette
+
+    if not CommandPalette.is_open(app):
+        return ""
+    found = app.screen.query_one(CommandList)
+    return "" if found.highlighted is None else str(found.get_option_at_index(found.highlighted).prompt)
+
+
+def _replay_state(app) -> str:
+    replay = app.session.states.get("replay")
+    return (f"replay {replay.state.value if replay else None}, pump idle {app.pump.idle}, "
+            f"{app.checks_run} re-checks run")
+
+
+async def settled(pilot, timeout: float = waits.REPLAY, close_the_end: bool = True) -> None:
     """...and, when the replay passed every step and the finish screen opened over the lesson,
     closes it as a learner does (esc), unless `close_the_end` is False: the tests of the lesson
     at the end of the lab read the lesson, and the finish screen has its own (test_finish.py)."""
     app = pilot.app
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while loop.time() < deadline:
-        await pilot.pause(0.05)
+
+    def done() -> bool:
         replay = app.session.states.get("replay")
-        if replay is not None and replay.state is Conn.ENDED and app.pump.idle and app.checks_run:
-            await pilot.pause(0.05)
-            if close_the_end:
-                await past_the_end(pilot)
-            return
-    raise AssertionError("the replay did not settle")
+        return replay is not None and replay.state is Conn.ENDED and app.pump.idle and bool(app.checks_run)
+
+    await pilot.pause(waits.STEP)
+    await until(pilot, done, "the replay to end, its items applied and checked", timeout,
+                seen=lambda: _replay_state(app))
+    await pilot.pause(waits.STEP)
+    if close_the_end:
+        await past_the_end(pilot)
 
 
-
-async def hint_in_view(pilot, step: int, i: int, timeout: float = 10) -> None:
+async def hint_in_view(pilot, step: int, i: int, timeout: float = waits.MOMENT) -> None:
     """Waits until hint i of the step is mounted and scrolled to the top of the lesson pane (or
     the pane is at its end), as revealing it leaves it. The markdown parses in a thread, so
     this takes a few frames."""
     await heading_in_view(pilot, pilot.app.hint_heading(step, i), timeout)
 
 
-async def heading_in_view(pilot, text: str, timeout: float = 10) -> None:
+async def heading_in_view(pilot, text: str, timeout: float = waits.MOMENT) -> None:
     """Waits until the lesson pane's heading `text` is mounted and scrolled to the top of the
     pane (or the pane is at its end)."""
     from tutor.ui.widgets.lesson_pane import LessonPane
 
-    app = pilot.app
-    pane = app.query_one(LessonPane)
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while loop.time() < deadline:
-        await pilot.pause(0.05)
+    pane = pilot.app.query_one(LessonPane)
+
+    def in_view() -> bool:
         block = pane.heading(text)
-        if pane.drawn and block is not None and block.region.height and (
-                block.region.y - block.styles.margin.top == pane.content_region.y
-                or pane.scroll_y == pane.max_scroll_y):
-            return
-    raise AssertionError(f"{text!r} did not come into view: scroll {pane.scroll_y} of {pane.max_scroll_y}")
+        return bool(pane.drawn and block is not None and block.region.height and (
+            block.region.y - block.styles.margin.top == pane.content_region.y
+            or pane.scroll_y == pane.max_scroll_y))
+
+    await pilot.pause(waits.STEP)
+    await until(pilot, in_view, f"{text!r} at the top of the lesson pane", timeout,
+                seen=lambda: f"drawn {pane.drawn}, scroll {pane.scroll_y} of {pane.max_scroll_y}")
 
 
-async def past_the_end(pilot, timeout: float = 5) -> None:
+async def past_the_end(pilot, timeout: float = waits.MOMENT) -> None:
     """Closes the finish screen when the replay reached the end of the lab and it opened (the
     pictures of the lab's last moments show the lesson, as a learner sees it after esc)."""
     from tutor.ui.finish_screen import FinishScreen
@@ -72,9 +117,5 @@ async def past_the_end(pilot, timeout: float = 5) -> None:
     if not isinstance(pilot.app.screen, FinishScreen):
         return
     await pilot.press("escape")
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while isinstance(pilot.app.screen, FinishScreen):
-        if loop.time() > deadline:
-            raise AssertionError("the finish screen did not close")
-        await pilot.pause(0.05)
+    await until(pilot, lambda: not isinstance(pilot.app.screen, FinishScreen), "the finish screen to close",
+                timeout, seen=lambda: pilot.app.screen)

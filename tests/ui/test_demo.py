@@ -33,7 +33,7 @@ async def test_the_demo_passes_every_step_in_order_and_follows_along():
 
     app.action_finish = opening
     async with app.run_test(size=(80, 40)) as pilot:
-        await settled(pilot, timeout=120, close_the_end=False)
+        await settled(pilot, close_the_end=False)
         # The end shows the finish screen, once, at the demo's end (after the last recap's pause).
         assert ends == [True] and isinstance(app.screen, FinishScreen)
         await past_the_end(pilot)
@@ -53,7 +53,7 @@ async def test_a_step_the_learner_chose_holds_while_the_demo_plays_on():
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await pilot.pause(0.3)
         await pilot.press("1")
-        await settled(pilot, timeout=120)
+        await settled(pilot)
         assert app.session.progress.current == 1  # the demo's own steps did not overrule the key
         assert sorted(app.session.progress.passed) == list(range(1, 9))  # the recording played on
         assert any(n.title == say(app.lang, *END_TITLE) for n in app._notifications)
@@ -63,7 +63,7 @@ async def test_the_demo_at_speed_0_is_instant_and_still_passes_every_step():
     """`demo --help` says 0 = instant: the cluster's activity comes at once, the pauses stay."""
     app = demo_app(build_parser().parse_args(["demo", "--speed", "0", "--pause", "0.05", "--lang", "en"]))
     async with app.run_test(size=(80, 40)) as pilot:
-        await settled(pilot, timeout=120)
+        await settled(pilot)
         assert sorted(app.session.progress.passed) == list(range(1, 9)) and app.session.progress.current == 8
 
 
@@ -84,7 +84,7 @@ async def test_the_gang_lessons_demo_plays_its_walkthrough_to_the_end():
                                               "--lang", "en"]))
     assert app.session.lesson.id == "gang"
     async with app.run_test(size=(80, 40)) as pilot:
-        await settled(pilot, timeout=120)
+        await settled(pilot)
         assert sorted(app.session.progress.passed) == list(range(1, 8)) and app.session.progress.current == 7
         assert any("lwstutor --lesson gang" in (n.message or "") for n in app._notifications)
 

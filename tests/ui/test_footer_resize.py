@@ -14,7 +14,6 @@ from tests.ui.settle import until
 from tutor.ui.i18n import localised
 from tutor.ui.screens import HelpScreen
 
-WAIT = 15  # seconds: a frame comes a few turns of the loop after the resize, more on a loaded machine
 SIZES = [(60, 20), (100, 30), (80, 24), (60, 20)]
 
 
@@ -38,6 +37,10 @@ def cut(app, row: str) -> str:
     return not_whole(keys, labels(app))
 
 
+def footer(app) -> str:
+    return screen_lines(app)[-1]
+
+
 def fits(app, width: int) -> bool:
     """The footer row (the last) holds q and ? whole and nothing cut; at 100 columns every key."""
     rows = screen_lines(app)
@@ -53,13 +56,15 @@ def fits(app, width: int) -> bool:
 async def test_the_footer_follows_every_resize_with_no_key_pressed(lang, tmp_path):
     app = make_app(empty_recording(tmp_path), lang=lang, state_file=tmp_path / "p.json")
     async with app.run_test(size=(80, 24)) as pilot:
-        assert await until(pilot, lambda: fits(app, 80), WAIT), screen_lines(app)[-1]
+        await until(pilot, lambda: fits(app, 80), "the footer to fit 80 columns", seen=lambda: footer(app))
         for i, (w, h) in enumerate(SIZES):
             if i == 2:  # the other language, then on with the resizes
                 await pilot.press("l")
-                assert await until(pilot, lambda: fits(app, 100), WAIT), screen_lines(app)[-1]
+                await until(pilot, lambda: fits(app, 100), f"the footer in {app.lang} after l to fit 100 columns",
+                            seen=lambda: footer(app))
             await pilot.resize_terminal(w, h)
-            assert await until(pilot, lambda w=w: fits(app, w), WAIT), ((w, h), app.lang, screen_lines(app)[-1])
+            await until(pilot, lambda w=w: fits(app, w), f"the footer in {app.lang} to fit {w}x{h}",
+                        seen=lambda: footer(app))
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
@@ -69,12 +74,13 @@ async def test_the_footer_under_the_help_follows_a_resize(lang, tmp_path):
     app = make_app(empty_recording(tmp_path), lang=lang, state_file=tmp_path / "p.json")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("question_mark")
-        assert await until(pilot, lambda: isinstance(app.screen, HelpScreen), WAIT)
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help to open", seen=lambda: app.screen)
         for w, h in ((60, 20), (100, 30)):
             await pilot.resize_terminal(w, h)
-            assert await until(pilot, lambda w=w: fits(app, w), WAIT), ((w, h), screen_lines(app)[-1])
+            await until(pilot, lambda w=w: fits(app, w), f"the footer under the help to fit {w}x{h}",
+                        seen=lambda: footer(app))
         await pilot.resize_terminal(60, 20)
-        assert await until(pilot, lambda: fits(app, 60), WAIT), screen_lines(app)[-1]
+        await until(pilot, lambda: fits(app, 60), "the footer under the help to fit 60x20", seen=lambda: footer(app))
         await pilot.press("escape")
-        assert await until(pilot, lambda: not isinstance(app.screen, HelpScreen) and fits(app, 60), WAIT), \
-            screen_lines(app)[-1]
+        await until(pilot, lambda: not isinstance(app.screen, HelpScreen) and fits(app, 60),
+                    "the help to close and the footer to fit 60x20", seen=lambda: (app.screen, footer(app)))

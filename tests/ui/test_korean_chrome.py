@@ -3,10 +3,13 @@ timeline's footer speak the learner's language, switch with l, and fit 80 column
 
 from __future__ import annotations
 
+from textual.command import CommandPalette
+
 from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
 from tests.ui.screen_text import screen_lines
-from tests.ui.settle import settled, until
+from tests.ui.settle import footer_reads, on_screen, screen_reads, settled, until
+from tutor.ui.timeline_screen import TimelineScreen
 from tutor.words import say
 
 
@@ -14,15 +17,10 @@ async def test_the_footer_speaks_korean_and_switches_with_l(tmp_path):
     app = make_app(WALKTHROUGH, lang="ko", state_file=tmp_path / "p.json")
     async with app.run_test(size=(80, 24)) as pilot:
         await settled(pilot)
-        footer = screen_lines(app)[-1]
         # the step shown has passed: s (the solution, to compare) has h's place
-        for word in ("다음", "이전", "풀이", "확대", "도움말", "종료", "팔레트"):
-            assert word in footer, footer
-        assert "Next" not in footer and "Quit" not in footer
+        await footer_reads(pilot, ("다음", "이전", "풀이", "확대", "도움말", "종료", "팔레트"), ("Next", "Quit"))
         await pilot.press("l")
-        await pilot.pause(0.1)
-        footer = screen_lines(app)[-1]
-        assert "Next" in footer and "Quit" in footer and "종료" not in footer, footer  # every key fits 80 columns
+        await footer_reads(pilot, ("Next", "Quit"), ("종료",))  # every key fits 80 columns
 
 
 async def test_help_and_palette_in_korean(tmp_path):
@@ -30,15 +28,10 @@ async def test_help_and_palette_in_korean(tmp_path):
     async with app.run_test(size=(80, 30)) as pilot:
         await settled(pilot)
         await pilot.press("question_mark")
-        await pilot.pause(0.2)
-        shown = "\n".join(screen_lines(app))
-        assert "다음 힌트 보기" in shown and "선택한 창을 크게 보기" in shown and "Reveal the next hint" not in shown
+        await screen_reads(pilot, ("다음 힌트 보기", "선택한 창을 크게 보기"), ("Reveal the next hint",))
         await pilot.press("escape")
         await pilot.press("ctrl+p")
-        await pilot.pause(0.5)
-        shown = "\n".join(screen_lines(app))
-        assert "명령 찾기" in shown and "Search for commands" not in shown
-        assert "1단계로 가기" in shown  # the tutor's own entries
+        await screen_reads(pilot, ("명령 찾기", "1단계로 가기"), ("Search for commands",))  # the tutor's own entries
         titles = [c.title for c in app.get_system_commands(app.screen)]  # Textual's, listed as its provider answers
         assert "도움말: 키" in titles and "테마" in titles and "Theme" not in titles, titles
 
@@ -48,9 +41,8 @@ async def test_the_timelines_footer_in_korean(tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await settled(pilot)
         await pilot.press("t")
-        await pilot.pause(0.2)
-        footer = screen_lines(app)[-1]
-        assert "닫기" in footer and "Close" not in footer, footer
+        await on_screen(pilot, TimelineScreen)
+        await footer_reads(pilot, ("닫기",), ("Close",))
 
 
 async def test_a_confirm_dialog_wraps_its_question_in_both_languages(tmp_path):
@@ -67,7 +59,7 @@ async def test_a_confirm_dialog_wraps_its_question_in_both_languages(tmp_path):
                 return " ".join(" ".join(line.strip(" │╭╮╰╯─") for line in screen_lines(app)).split())
 
             # the question comes from a worker, a few frames after the action
-            assert await until(pilot, lambda: " ".join(want.split()) in shown()), shown()
+            await until(pilot, lambda: " ".join(want.split()) in shown(), "the whole question", seen=shown)
 
 
 async def test_at_60x20_every_pane_keeps_its_first_rows(tmp_path):
@@ -75,7 +67,8 @@ async def test_at_60x20_every_pane_keeps_its_first_rows(tmp_path):
     async with app.run_test(size=(60, 20)) as pilot:
         await settled(pilot)
         await pilot.press("5")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: "5." in screen_lines(app)[app.query_one("#lesson").region.y + 1],
+                    "step 5's title on the lesson's first row", seen=lambda: screen_lines(app))
         bottom = 19  # the footer's row
         for pane in ("#lesson", "#verdict", "#groups", "#pods", "#events"):
             region = app.query_one(pane).region
@@ -91,9 +84,8 @@ async def test_the_palette_says_nothing_matched_in_korean(tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await settled(pilot)
         await pilot.press("ctrl+p")
-        await pilot.pause(0.2)
+        await on_screen(pilot, CommandPalette)
         await pilot.press(*"zqzq")
-        await pilot.pause(1.0)  # Textual waits half a second before saying nothing matched
-        shown = "\n".join(screen_lines(app))
-        assert "맞는 명령이 없습니다" in shown and "No matches" not in shown, shown
-        assert "Exit the command palette" not in shown and "palette" not in shown.lower(), shown
+        # Textual waits half a second before saying nothing matched
+        await screen_reads(pilot, ("맞는 명령이 없습니다",), ("No matches", "Exit the command palette"))
+        assert "palette" not in "\n".join(screen_lines(app)).lower()

@@ -19,6 +19,13 @@ def _wide_pod_item(rec):
     return rec.items[i], rec.items[i - 1].t
 
 
+async def _idle_on(pilot, step: int) -> None:
+    """Waits until step `step` is the current one and the pump has redrawn for it."""
+    app = pilot.app
+    await until(pilot, lambda: app.session.progress.current == step and app.pump.idle, f"step {step}, the pump idle",
+                seen=lambda: (app.session.progress.current, app.pump.idle))
+
+
 async def test_every_pane_equals_its_rebuild_from_the_store_after_the_walkthrough(tmp_path):
     app = make_app(WALKTHROUGH, state_file=tmp_path / "p.json")
     async with app.run_test(size=(100, 40)) as pilot:
@@ -26,7 +33,7 @@ async def test_every_pane_equals_its_rebuild_from_the_store_after_the_walkthroug
         assert compare(app) == []
         for step in ("7", "8"):  # the steps that show the node ledger in the groups pane's place
             await pilot.press(step)
-            await pilot.pause(0.05)
+            await _idle_on(pilot, int(step))
             assert compare(app) == []
 
 
@@ -46,7 +53,8 @@ async def test_the_oracle_names_the_pane_and_the_row_of_a_stale_pod(tmp_path):
         m = next(m for m in found if m.pane == "pods")
         assert "Running" in m.shown and "Pending" in m.rebuilt and m.obj is pending
         app.recheck()
-        assert await until(pilot, lambda: app.pump.idle and compare(app) == [])
+        await until(pilot, lambda: app.pump.idle and compare(app) == [], "the re-check to redraw the stale pod's row",
+                    seen=lambda: compare(app))
 
 
 async def test_a_step_chosen_while_a_refresh_is_drawn_leaves_no_pane_drawn_for_the_step_before(tmp_path, monkeypatch):
@@ -72,11 +80,12 @@ async def test_a_step_chosen_while_a_refresh_is_drawn_leaves_no_pane_drawn_for_t
     async with app.run_test(size=(100, 40)) as pilot:
         await settled(pilot)
         await pilot.press("7")
-        await pilot.pause(0.05)
+        await _idle_on(pilot, 7)
         assert app.query_one("#ledger").display and compare(app) == []
         app.pump._turn = turn
         app.inbox.put(item)  # a wide pod comes: a pod changed, every pane has something to redo
-        assert await until(pilot, lambda: len(turns) >= 2 and app.pump.idle, 20), turns
+        await until(pilot, lambda: len(turns) >= 2 and app.pump.idle, "the refresh drawn in turns to end",
+                    seen=lambda: (turns, app.pump.idle))
         app.pump._turn = real_turn
         assert app.session.progress.current == 8 and app.query_one("#ledger").display
         assert compare(app) == []
@@ -102,7 +111,7 @@ async def test_behind_the_flag_each_settled_refresh_is_compared_and_a_mismatch_d
         pending = {**pod, "metadata": {**pod["metadata"], "resourceVersion": "999999"},
                    "status": {**pod["status"], "phase": "Pending"}}
         app.inbox.put(ObjectEvent("MODIFIED", pending, app.session.store.now))
-        assert await until(pilot, lambda: app.oracle.mismatches > 0, 20)
+        await until(pilot, lambda: app.oracle.mismatches > 0, "the oracle to count the stale pods pane")
         found = [json.loads(line) for line in dump.read_text().splitlines()]
         m = next(m for m in found if m["pane"] == "pods")
         assert m["row"] == "llm-0-1" and "Running" in m["shown"] and "Pending" in m["store"]

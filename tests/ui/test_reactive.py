@@ -160,7 +160,7 @@ async def _redrawn_in_turns(tmp_path, monkeypatch, slice_s: float, overtaken: bo
             if all(id(it) in applied_ids for it in rest) and app.pump.idle:
                 break
         assert all(id(it) in applied_ids for it in rest) and app.pump.idle, "the burst was not drawn in 60 s"
-        await settled(pilot, timeout=60)
+        await settled(pilot)
         source.join()
         assert compare(app) == []  # every pane says what the store holds
         pods, events = app.query_one("#pods"), app.query_one("#events")

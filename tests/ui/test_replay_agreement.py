@@ -26,7 +26,7 @@ def check_passed(path, tmp_path) -> set[int]:
 async def test_the_tutor_at_speed_0_passes_what_check_replay_passes(path, tmp_path):
     app = make_app(path, speed=0, state_file=tmp_path / "p.json")
     async with app.run_test(size=(100, 30)) as pilot:
-        await settled(pilot, timeout=60)
+        await settled(pilot)
         tui = set(app.session.progress.passed)
     assert tui == check_passed(path, tmp_path), path.stem
 
@@ -37,5 +37,5 @@ async def test_a_fast_replay_keeps_a_step_that_passed_for_a_moment(name, tmp_pat
     path = next(p for p in ALL if p.stem == name)
     app = make_app(path, speed=200, state_file=tmp_path / "p.json")
     async with app.run_test(size=(100, 30)) as pilot:
-        await settled(pilot, timeout=60)
+        await settled(pilot)
         assert set(app.session.progress.passed) == check_passed(path, tmp_path)

@@ -13,11 +13,16 @@ import shutil
 
 import pytest
 import yaml
+from textual.command import CommandPalette
 
 from tests.conftest import RECORDINGS, WALKTHROUGH, recording_path
 from tests.ui.audit import Audit
 from tests.ui.harness import make_app
-from tests.ui.settle import heading_in_view, hint_in_view, settled, until
+from tests.ui.settle import heading_in_view, hint_in_view, off_screen, on_screen, palette_choice, settled, until
+from tutor.ui.predict import PredictScreen
+from tutor.ui.screens import ConfirmScreen, HelpScreen
+from tutor.ui.timeline_screen import TimelineScreen
+from tutor.words import say
 
 pytestmark = pytest.mark.audit
 
@@ -46,23 +51,32 @@ def _done(audit: Audit, name: str) -> None:
 
 
 async def _step(pilot, n: int) -> None:
-    """Goes to step n by its key and waits until its title is drawn at the lesson's top."""
+    """Goes to step n by its key and waits until its title is drawn at the lesson's top (a wait
+    that runs out ends the drive: a finding, did-not-settle)."""
     app = pilot.app
     await pilot.press(str(n))
     title = app.session.lesson.step(n).text(app.session.lang).title
-    try:
-        await heading_in_view(pilot, f"{n}. {title}", timeout=5)
-    except AssertionError:
-        pass  # the frame is looked at all the same: what is on screen is what is judged
+    await heading_in_view(pilot, f"{n}. {title}")
+    await _painted(pilot)
+
+
+async def _shown(pilot, cond, what: str, seen=None) -> None:
+    """Waits until cond() holds (a screen pushed, a pane zoomed: a few frames after the key) and
+    the screen could be painted: the frame looked at is the one the key leads to."""
+    await until(pilot, cond, what, seen=seen)
+    await _painted(pilot)
 
 
 async def _look_verdict_zoomed(pilot, audit: Audit, moment: str) -> None:
     app = pilot.app
-    app.query_one("#verdict").focus()
+    verdict = app.query_one("#verdict")
+    verdict.focus()
     await pilot.press("z")
-    await pilot.pause(0.05)
+    await _shown(pilot, lambda: app.screen.maximized is verdict, "the verdict zoomed", seen=lambda: app.screen.maximized)
     audit.look(app, f"{moment}, verdict zoomed (z)")
     await pilot.press("escape")
+    await _shown(pilot, lambda: app.screen.maximized is None, "the verdict back in its place",
+                 seen=lambda: app.screen.maximized)
     app.query_one("#lesson").focus()
 
 
@@ -71,41 +85,55 @@ async def _look_hints_and_solution(pilot, audit: Audit, n: int) -> None:
     hints = len(app.session.lesson.step(n).text(app.session.lang).hints)
     for i in range(1, hints + 1):
         await pilot.press("h")
-        try:
-            await hint_in_view(pilot, n, i, timeout=5)
-        except AssertionError:
-            pass
+        await hint_in_view(pilot, n, i)
+        await _painted(pilot)
         audit.look(app, f"step {n}, hint {i} of {hints} (h)")
-    await pilot.press("h")
-    await pilot.pause(0.05)
+    await pilot.press("h")  # dimmed: nothing to wait for
+    await _painted(pilot)
     audit.look(app, f"step {n}, h with no hint left")
-    await pilot.press("s")
-    await pilot.pause(0.1)
-    audit.look(app, f"step {n}, the solution's confirm (s)")
-    await pilot.press("y")
-    await pilot.pause(0.2)
+    await pilot.press("s")  # on a step that passed it shows without asking
+    await until(pilot, lambda: isinstance(app.screen, ConfirmScreen) or n in app.session.progress.solutions,
+                "the solution's question, or the solution", seen=lambda: app.screen)
+    if isinstance(app.screen, ConfirmScreen):
+        await _painted(pilot)
+        audit.look(app, f"step {n}, the solution's confirm (s)")
+        await pilot.press("y")
+        await off_screen(pilot, ConfirmScreen)
+    await heading_in_view(pilot, say(app.lang, "Solution", "풀이"))
+    await _painted(pilot)
     audit.look(app, f"step {n}, the solution (y)")
 
 
 async def _look_overlays(pilot, audit: Audit) -> None:
     app = pilot.app
-    await pilot.press("t")
-    await pilot.pause(0.2)
-    audit.look(app, "the timeline (t)")
-    await pilot.press("t")
+    await _look_timeline(pilot, audit)
     await pilot.press("question_mark")
-    await pilot.pause(0.1)
+    await on_screen(pilot, HelpScreen)
+    await _painted(pilot)
     audit.look(app, "help (?)")
     await pilot.press("escape")
+    await off_screen(pilot, HelpScreen)
     await pilot.press("ctrl+p")
-    await pilot.pause(0.2)
+    await on_screen(pilot, CommandPalette)
+    await _shown(pilot, lambda: palette_choice(app), "the palette's first entries")
     audit.look(app, "the palette (ctrl+p)")
-    for ch in ("힌트" if app.session.lang == "ko" else "hint"):
+    word = "힌트" if app.session.lang == "ko" else "hint"
+    for ch in word:
         await pilot.press(ch)
-    await pilot.pause(0.3)
+    await _shown(pilot, lambda: word in palette_choice(app).lower(), f"the palette's entries for {word!r}",
+                 seen=lambda: palette_choice(app))
     audit.look(app, "the palette, searched")
     await pilot.press("escape")
-    await pilot.pause(0.05)
+    await off_screen(pilot, CommandPalette)
+
+
+async def _look_timeline(pilot, audit: Audit) -> None:
+    await pilot.press("t")
+    await on_screen(pilot, TimelineScreen)
+    await _painted(pilot)
+    audit.look(pilot.app, "the timeline (t)")
+    await pilot.press("t")
+    await off_screen(pilot, TimelineScreen)
 
 
 def _dead_kubeconfig(tmp_path):
@@ -124,8 +152,10 @@ async def _look_doctor_panel(pilot, audit: Audit, tmp_path) -> None:
 
     app = pilot.app
     app.run_doctor(connect(str(_dead_kubeconfig(tmp_path))).api_client)
-    if not await until(pilot, lambda: app.query_one("#doctor").display, 20):
-        audit.add("app-ended", "the lab check panel never showed on a refusing cluster", "doctor")
+    try:
+        await until(pilot, lambda: app.query_one("#doctor").display, "the lab check panel")
+    except AssertionError as exc:
+        audit.add("app-ended", f"the lab check panel never showed on a refusing cluster: {exc}", "doctor")
         return
     for n in (1, 5, 8):
         await _step(pilot, n)
@@ -133,17 +163,29 @@ async def _look_doctor_panel(pilot, audit: Audit, tmp_path) -> None:
     # l: the panel's findings are asked again, in the other language (a mixed panel is a finding)
     await pilot.press("l")
     body = app.query_one("#doctor-body")
-    if not await until(pilot, lambda: bool(re.search("[가-힣]", str(body.content))) == (app.session.lang == "ko"), 20):
-        audit.add("did-not-settle", "the lab check panel's findings stayed in the other language after l", "doctor")
+
+    def in_its_language() -> bool:
+        return bool(re.search("[가-힣]", str(body.content))) == (app.session.lang == "ko")
+
+    try:
+        await until(pilot, in_its_language, "the lab check panel's findings in the language l chose",
+                    seen=lambda: str(body.content))
+    except AssertionError as exc:
+        audit.add("did-not-settle", f"the lab check panel's findings stayed in the other language after l: {exc}",
+                  "doctor")
     audit.look(app, "the lab check panel after l")
     await pilot.press("l")
-    await until(pilot, lambda: bool(re.search("[가-힣]", str(body.content))) == (app.session.lang == "ko"), 20)
-    app.query_one("#doctor").focus()
+    await until(pilot, in_its_language, "the lab check panel's findings back in the first language",
+                seen=lambda: str(body.content))
+    doctor = app.query_one("#doctor")
+    doctor.focus()
     await pilot.press("z")
-    await pilot.pause(0.05)
+    await _shown(pilot, lambda: app.screen.maximized is doctor, "the lab check panel zoomed",
+                 seen=lambda: app.screen.maximized)
     audit.look(app, "the lab check panel zoomed")
     await pilot.press("escape", "x")
-    await pilot.pause(0.05)
+    await _shown(pilot, lambda: app.screen.maximized is None and not doctor.display, "the lab check panel hidden",
+                 seen=lambda: (app.screen.maximized, doctor.display))
     audit.look(app, "the lab check panel dismissed (x)")
 
 
@@ -153,7 +195,7 @@ async def test_every_screen_reads_well(name, w, h, lang, tmp_path):
     app = make_app(recording_path(name), lang=lang, state_file=tmp_path / "p.json")
     try:
         async with app.run_test(size=(w, h), notifications=True) as pilot:
-            await settled(pilot, timeout=60)
+            await settled(pilot)
             audit.look(app, "settled")
             walkthrough = name == "walkthrough"
             for n in range(1, len(app.session.lesson.steps) + 1):
@@ -165,10 +207,7 @@ async def test_every_screen_reads_well(name, w, h, lang, tmp_path):
             if walkthrough:
                 await _look_overlays(pilot, audit)
             else:  # the timeline is the recording's own; the other overlays are the walkthrough's
-                await pilot.press("t")
-                await pilot.pause(0.2)
-                audit.look(app, "the timeline (t)")
-                await pilot.press("t")
+                await _look_timeline(pilot, audit)
             if walkthrough:
                 await _look_doctor_panel(pilot, audit, tmp_path)
             audit.look(app, "the end of the walk")
@@ -189,18 +228,20 @@ async def test_predictions_read_well(w, h, lang, tmp_path):
     app = make_app(WALKTHROUGH, lang=lang, state_file=tmp_path / "p.json", upto=moments()["start"])
     try:
         async with app.run_test(size=(w, h), notifications=True) as pilot:
-            await settled(pilot, timeout=60)
+            await settled(pilot)
             for n in (5, 6):
                 await _step(pilot, n)
                 audit.look(app, f"step {n}, offered a prediction")
                 await pilot.press("w")
-                await pilot.pause(0.2)
-                for q in range(1, 4):
-                    if app.screen is app.screen_stack[0]:
-                        break
+                asking = await on_screen(pilot, PredictScreen)
+                for q in range(1, len(asking._questions) + 1):
+                    await _painted(pilot)
                     audit.look(app, f"step {n}, prediction question {q} (w)")
                     await pilot.press("1")
-                    await pilot.pause(0.2)
+                    await until(pilot, lambda q=q: app.screen is not asking or asking._at == q,
+                                f"question {q + 1} or the lesson", seen=lambda: (app.screen, asking._at))
+                await off_screen(pilot, PredictScreen)
+                await _painted(pilot)
                 audit.look(app, f"step {n}, predicted")
     except Exception as exc:  # noqa: BLE001
         audit.fell(app, exc, "while driven")
@@ -229,13 +270,15 @@ async def test_progress_file_problems_read_well(problem, w, h, lang, tmp_path):
         async with app.run_test(size=(w, h), notifications=True) as pilot:
             await pilot.pause(0.1)
             audit.look(app, "first frame")
-            await settled(pilot, timeout=60)
+            await settled(pilot)
             audit.look(app, "settled")
             if problem == "saving-fails":
                 shutil.rmtree(where.parent)
                 where.parent.write_text("not a directory")
+                notices = len(app._notifications)
                 await pilot.press("h")
-                await pilot.pause(0.2)
+                await _shown(pilot, lambda: len(app._notifications) > notices, "the notice that a save failed",
+                             seen=lambda: [m.message for m in app._notifications])
                 audit.look(app, "a save failed (h)")
                 await _step(pilot, 8)
                 audit.look(app, "a save failed, step 8")
@@ -257,8 +300,9 @@ async def test_the_end_of_the_demo_reads_well(w, h, lang):
     app = demo_app(build_parser().parse_args(["demo", "--speed", "1000", "--pause", "0", "--lang", lang]))
     try:
         async with app.run_test(size=(w, h), notifications=True) as pilot:
-            await settled(pilot, timeout=120)
-            await until(pilot, lambda: any(n.title for n in app._notifications), 5)
+            await settled(pilot)
+            await until(pilot, lambda: any(n.title for n in app._notifications), "the demo's closing notice",
+                        seen=lambda: [n.message for n in app._notifications])
             await _painted(pilot)
             audit.look(app, "the end of the demo")
     except Exception as exc:  # noqa: BLE001
@@ -316,7 +360,7 @@ async def test_a_key_storm_never_ends_the_app_and_every_frame_reads_well(w, h, t
     pressed: list[str] = []
     try:
         async with app.run_test(size=(w, h), notifications=True) as pilot:
-            await settled(pilot, timeout=60)
+            await settled(pilot)
             for i in range(STORM_KEYS):
                 key = rng.choice(PALETTE_KEYS if CommandPalette.is_open(app) else KEYS)
                 pressed.append(key)

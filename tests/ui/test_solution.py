@@ -11,7 +11,7 @@ import pytest
 
 from tests.ui.harness import empty_recording, make_app
 from tests.ui.screen_text import region_text, screen_lines
-from tests.ui.settle import heading_in_view
+from tests.ui.settle import footer_reads, heading_in_view, off_screen, on_screen, palette_choice, still, until
 from tutor.ui.screens import ConfirmScreen
 from tutor.ui.timeline_screen import TimelineScreen
 
@@ -43,20 +43,26 @@ def lesson_source(app) -> str:
     return app.query_one("#lesson").query_one("Markdown").source
 
 
+def footer(app) -> str:
+    return screen_lines(app)[-1]
+
+
 async def test_s_asks_first_and_n_or_esc_records_nothing(app, lang, state):
     async with app.run_test(size=(80, 24)) as pilot:
         for cancel in ("n", "escape"):
             await pilot.press("s")
-            await pilot.pause()
-            assert isinstance(app.screen, ConfirmScreen)
-            question = app.screen.query_one("#confirm Label")
-            shown = " ".join(region_text(app, question.region).split())  # as the lines read on
+            question = (await on_screen(pilot, ConfirmScreen)).query_one("#confirm Label")
             first, last = ASKS[lang]
-            assert shown.startswith(first) and shown.endswith(last), shown  # the whole question, wrapped
+
+            def shown() -> str:
+                return " ".join(region_text(app, question.region).split())  # as the lines read on
+
+            # the whole question, wrapped
+            await until(pilot, lambda: shown().startswith(first) and shown().endswith(last), "the whole question",
+                        seen=shown)
             assert question.region.right <= 80
             await pilot.press(cancel)
-            await pilot.pause()
-            assert not isinstance(app.screen, ConfirmScreen)
+            await off_screen(pilot, ConfirmScreen)
             assert app.session.progress.solutions == {} and not saved(state).get("solutions")
             assert f"### {HEADING[lang]}" not in lesson_source(app)
             assert app.check_action("solution", ()) is True
@@ -65,7 +71,7 @@ async def test_s_asks_first_and_n_or_esc_records_nothing(app, lang, state):
 async def test_yes_shows_it_scrolled_to_records_it_and_dims_s(app, lang, state):
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("s")
-        await pilot.pause()
+        await on_screen(pilot, ConfirmScreen)
         await pilot.press("y")
         await heading_in_view(pilot, HEADING[lang])
         assert app.query_one("#lesson").scroll_y > 0
@@ -76,8 +82,7 @@ async def test_yes_shows_it_scrolled_to_records_it_and_dims_s(app, lang, state):
         assert set(app.session.progress.solutions) == {1} and list(saved(state)["solutions"]) == ["1"]
         assert app.check_action("solution", ()) is None  # shown: dimmed
         await pilot.press("s")
-        await pilot.pause()
-        assert not isinstance(app.screen, ConfirmScreen)
+        await still(pilot, lambda: not isinstance(app.screen, ConfirmScreen), "no question for a shown solution")
         app.session.progress.latch(1, "done")  # a pass from here is one after the solution
         assert saved(state)["passed"]["1"]["after_solution"] is True
         await pilot.press("n")
@@ -88,24 +93,20 @@ async def test_the_footer_offers_s_in_the_place_of_h_once_the_hints_are_out(app,
     words = {"en": ("h Hint", "s Solution", "q Quit"), "ko": ("h 힌트", "s 풀이", "q 종료")}[lang]
     hint, solution, quit_ = words
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        footer = screen_lines(app)[-1]
-        assert hint in footer and solution not in footer, footer
+        await footer_reads(pilot, (hint, quit_), (solution,))
         for _ in app.session.lesson.step(1).text(lang).hints:
             await pilot.press("h")
-        await pilot.pause()
-        footer = screen_lines(app)[-1]
-        assert solution in footer and hint not in footer and quit_ in footer, footer  # it fits 80 columns
+        await footer_reads(pilot, (solution, quit_), (hint,))  # it fits 80 columns
         await app.action_hint()  # the palette's "next hint", with none left, points to s
         assert any(" s " in n.message for n in app._notifications), [n.message for n in app._notifications]
         await pilot.press("s")
-        await pilot.pause()
+        await on_screen(pilot, ConfirmScreen)
         await pilot.press("y")
-        await pilot.pause()
-        assert solution in screen_lines(app)[-1]  # still there, dimmed
+        await off_screen(pilot, ConfirmScreen)
+        await until(pilot, lambda: app.check_action("solution", ()) is None, "s dimmed, the solution shown")
+        await footer_reads(pilot, (solution,))  # still there, dimmed
         await pilot.press("n")
-        await pilot.pause()
-        assert hint in screen_lines(app)[-1]
+        await footer_reads(pilot, (hint,))
 
 
 async def test_a_step_without_a_solution_dims_s_and_says_so(app, lang, monkeypatch):
@@ -116,11 +117,11 @@ async def test_a_step_without_a_solution_dims_s_and_says_so(app, lang, monkeypat
         assert app.check_action("solution", ()) is None
         for _ in step.text(lang).hints:
             await pilot.press("h")
-        await pilot.pause()
-        assert ("h Hint" if lang == "en" else "h 힌트") in screen_lines(app)[-1]  # h stays, dimmed
+        h = "h Hint" if lang == "en" else "h 힌트"
+        await still(pilot, lambda: h in footer(app), "h in the footer, dimmed")  # h stays: no s in its place
         app.action_solution()
-        await pilot.pause()
-        assert not isinstance(app.screen, ConfirmScreen) and app.session.progress.solutions == {}
+        await still(pilot, lambda: not isinstance(app.screen, ConfirmScreen), "no question for no solution")
+        assert app.session.progress.solutions == {}
 
 
 async def test_the_palette_asks_too_and_brings_a_shown_solution_back_into_view(tmp_path):
@@ -128,29 +129,28 @@ async def test_the_palette_asks_too_and_brings_a_shown_solution_back_into_view(t
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("5", "ctrl+p")
         await pilot.press(*"show the solution")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: "solution" in palette_choice(app).lower(), "the palette to find the solution",
+                    seen=lambda: palette_choice(app))
         await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, ConfirmScreen)
+        await on_screen(pilot, ConfirmScreen)
         await pilot.press("y")
         await heading_in_view(pilot, "Solution")
         assert set(app.session.progress.solutions) == {5}
         app.query_one("#lesson").scroll_home(animate=False)
         app.action_solution()  # shown already: no question, back to it
-        await pilot.pause()
-        assert not isinstance(app.screen, ConfirmScreen)
         await heading_in_view(pilot, "Solution")
+        assert not isinstance(app.screen, ConfirmScreen)
 
 
 async def test_the_timeline_hides_s(tmp_path):
     app = make_app(empty_recording(tmp_path), state_file=tmp_path / "p.json")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("t")
-        await pilot.pause()
-        assert isinstance(app.screen, TimelineScreen) and app.check_action("solution", ()) is False
+        await on_screen(pilot, TimelineScreen)
+        assert app.check_action("solution", ()) is False
         await pilot.press("s")
-        await pilot.pause()
-        assert isinstance(app.screen, TimelineScreen) and app.session.progress.solutions == {}
+        await still(pilot, lambda: isinstance(app.screen, TimelineScreen), "the timeline on top, no question over it")
+        assert app.session.progress.solutions == {}
 
 
 def first_pass_t(step: int) -> float:
@@ -173,7 +173,7 @@ FOOTER_S = {"en": "s Solution", "ko": "s 풀이"}
 
 async def test_after_a_pass_the_notice_offers_it_and_s_shows_it_without_asking(lang, tmp_path, state):
     from tests.conftest import WALKTHROUGH
-    from tests.ui.settle import settled, until
+    from tests.ui.settle import settled
 
     app = make_app(WALKTHROUGH, lang=lang, upto=first_pass_t(1), state_file=state)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
@@ -181,7 +181,7 @@ async def test_after_a_pass_the_notice_offers_it_and_s_shows_it_without_asking(l
         assert app.session.progress.current == 1 and set(app.session.progress.passed) == {1}
         assert [n.message for n in app._notifications if n.message.startswith("✓")] == [COMPARE[lang]]
         # s in h's place, now that it compares (the footer recomposes its keys a few frames later)
-        assert await until(pilot, lambda: FOOTER_S[lang] in screen_lines(app)[-1]), screen_lines(app)[-1]
+        await footer_reads(pilot, (FOOTER_S[lang],))
         await pilot.press("s")
         await heading_in_view(pilot, HEADING[lang])
         assert not isinstance(app.screen, ConfirmScreen)  # nothing left to give away: no question
@@ -200,8 +200,7 @@ async def test_before_a_pass_it_still_asks_on_a_step_that_passed_elsewhere(lang,
     async with app.run_test(size=(80, 24)) as pilot:
         await settled(pilot)
         await pilot.press("2", "s")
-        await pilot.pause()
-        assert isinstance(app.screen, ConfirmScreen)
+        await on_screen(pilot, ConfirmScreen)
         await pilot.press("n")
-        await pilot.pause()
+        await off_screen(pilot, ConfirmScreen)
         assert 2 not in app.session.progress.solutions

@@ -54,7 +54,7 @@ async def test_the_screen_follows_the_replay_on_a_starved_loop(monkeypatch):
     app = make_app(walkthrough(), lang="en", speed=0)
     async with app.run_test(size=(100, 30)) as pilot:
         starved_clock(monkeypatch)
-        await settled(pilot, timeout=60)
+        await settled(pilot)
         # the last refresh checked what the store holds at the end: all eight steps passed
         assert [n for n, v in sorted(app.session.verdicts.items()) if v.passed] == list(range(1, 9))
         assert app.pump.idle and not app.inbox._q.qsize()
@@ -82,7 +82,7 @@ async def test_a_lost_refresh_is_found_and_redone(monkeypatch):
             return real_call_later(delay, fn)
 
         app.pump.clock.call_later = loses_the_first
-        await settled(pilot, timeout=60)
+        await settled(pilot)
         assert lost, "the test lost no call: it proves nothing"
         assert app.pump.unstuck >= 1
         assert [n for n, v in sorted(app.session.verdicts.items()) if v.passed] == list(range(1, 9))

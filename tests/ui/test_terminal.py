@@ -122,6 +122,6 @@ async def test_resizes_while_the_replay_is_still_playing(tmp_path):
             w, h = (20 + (i * 41) % 180, 5 + (i * 7) % 55)
             await pilot.resize_terminal(w, h)
         await pilot.resize_terminal(100, 40)
-        await settled(pilot, timeout=60)
+        await settled(pilot)
         assert app.query_one("#pods").row_count == 10
         assert app.is_running
