@@ -107,9 +107,10 @@ def drop_managed_fields(obj: dict) -> None:
 
 
 # What is derived from one object, kept while that very object is held (memo.ByIdentity): the
-# store replaces an object's dict on every change, so identity means "unchanged". Panes and the
-# scheduler model read thousands of pods per re-check and redo only those that changed.
-memo = ByIdentity(100_000)
+# store replaces an object's dict on every change, so identity means "unchanged", and forgets
+# the old one here. Panes and the scheduler model read thousands of pods per re-check and redo
+# only those that changed. The bound counts objects (each with its few results).
+memo = ByIdentity(20_000)
 
 
 def int_or_none(value: Any) -> int | None:

@@ -175,6 +175,8 @@ class Store:
             gone = bucket.pop(k, None)
             if gone is None:
                 return False
+            if kind != "Event":  # an Event's last version stays among those seen (_event_seen)
+                o.memo.forget(gone)
             self._touch_object(kind, gone)
             if kind == "Pod":
                 self._index_pod(gone, None)
@@ -185,6 +187,8 @@ class Store:
                 return False
             bucket[k] = obj
             if old is not None:
+                if kind != "Event" and old is not obj:  # an Event's old version: in _event_seen
+                    o.memo.forget(old)
                 self._touch_object(kind, old)
             if kind == "Pod":
                 self._index_pod(old, obj)
@@ -283,6 +287,8 @@ class Store:
         key = event_key(ev)
         old = self.obs.events_seen.get(key)
         if old is not None:
+            if old is not ev:
+                o.memo.forget(old)
             self._touch_object("Event", old)
         self.obs.events_seen[key] = ev
         about = o.event_regarding(ev)
@@ -299,6 +305,7 @@ class Store:
     def _forget_event(self, key: str) -> None:
         """Drops the event least recently changed in its namespace (see MAX_EVENTS)."""
         ev = self.obs.events_seen.pop(key)
+        o.memo.forget(ev)
         self._touch_object("Event", ev)
         ns = o.namespace(ev)
         self._events_in.discard(ns, key)
