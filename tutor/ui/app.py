@@ -291,6 +291,7 @@ class TutorApp(ConfirmedActions, App):
         return isinstance(item, ShowStep)  # the step shown must follow what the data before it passed
 
     def apply_item(self, item) -> bool:
+        self.inbox.applied()
         if isinstance(item, ShowStep):
             self._show_step(item)
             return False
