@@ -33,6 +33,19 @@ async def off_screen(pilot, kind, timeout: float = waits.MOMENT) -> None:
                 seen=lambda: pilot.app.screen)
 
 
+async def step_drawn(pilot, n: int, timeout: float = waits.MOMENT) -> None:
+    """Waits until step n is the current one and its text is drawn in the lesson pane, its verdict
+    with it: the markdown parses in a thread and the verdict box follows the text, a few frames
+    after the key."""
+    from tutor.ui.widgets.lesson_pane import LessonPane
+
+    app = pilot.app
+    pane = app.query_one(LessonPane)
+    await until(pilot, lambda: app.session.progress.current == n and pane.step == n and pane.drawn,
+                f"step {n}'s text and verdict drawn", timeout,
+                seen=lambda: f"step {app.session.progress.current}, pane at {pane.step}, drawn {pane.drawn}")
+
+
 async def screen_reads(pilot, has: tuple[str, ...], lacks: tuple[str, ...] = (), rows: slice = slice(None)) -> None:
     """Waits until the screen's `rows` show every text of `has` and none of `lacks`: a screen pushed,
     the palette's entries, the footer's keys are drawn a few frames after the key that changed them."""

@@ -7,7 +7,7 @@ import pytest
 
 from tests.conftest import RECORDINGS
 from tests.ui.harness import make_app
-from tests.ui.settle import settled
+from tests.ui.settle import settled, step_drawn
 from tutor.checks.verdict import Status
 
 
@@ -21,7 +21,7 @@ async def test_a_refutable_answer_is_never_latched(name, tmp_path):
     async with app.run_test(size=(100, 40)) as pilot:
         await settled(pilot)
         await pilot.press("5")
-        await pilot.pause(0.1)
+        await step_drawn(pilot, 5)
         assert 5 not in app.session.progress.passed
         assert app.session.verdicts[5].status is Status.FAIL
         assert "FAIL" in box_text(app)
@@ -39,7 +39,7 @@ async def test_tutor_started_after_step8_passes_every_step_it_can_confirm(tmp_pa
         assert sorted(app.session.progress.passed) == [1, 2, 3, 5, 6, 7, 8]
         assert [n for n, v in app.session.verdicts.items() if not v.passed] == [4]
         await pilot.press("4")
-        await pilot.pause(0.1)
+        await step_drawn(pilot, 4)
         assert "UNCONFIRMED" in box_text(app) and "FAIL" not in box_text(app)
         assert "cannot be confirmed" in box_text(app)
 
@@ -50,7 +50,7 @@ async def test_tutor_restarted_mid_rollout_sees_it_through(tmp_path):
         await settled(pilot)
         assert {5, 6} <= set(app.session.progress.passed)
         await pilot.press("6")
-        await pilot.pause(0.1)
+        await step_drawn(pilot, 6)
         assert "PASS" in box_text(app) and "one group at a time" in box_text(app)
 
 
@@ -61,5 +61,5 @@ async def test_tutor_after_a_rollout_that_recreated_group_1_keeps_step5(tmp_path
         await settled(pilot)
         assert 5 in app.session.progress.passed and app.session.verdicts[5].passed
         await pilot.press("5")
-        await pilot.pause(0.1)
+        await step_drawn(pilot, 5)
         assert "그룹 0만 다시" in box_text(app)

@@ -8,8 +8,8 @@ import pytest
 
 from tests.conftest import WALKTHROUGH
 from tests.ui.harness import empty_recording, make_app
-from tests.ui.screen_text import region_text, screen_lines
-from tests.ui.settle import past_the_end, settled
+from tests.ui.screen_text import region_text
+from tests.ui.settle import footer_reads, off_screen, on_screen, past_the_end, settled, still, until
 from tutor.lesson.loader import available
 from tutor.ui import finish_screen
 from tutor.ui.finish_screen import FinishScreen, finish_rows
@@ -38,7 +38,10 @@ async def read_all(pilot) -> str:
     y = 0
     while True:
         box.scroll_to(y=y, animate=False)
-        await pilot.pause(0.1)
+        want = min(y, box.max_scroll_y)
+        await until(pilot, lambda: round(box.scroll_y) == round(want), f"the finish screen scrolled to line {want}",
+                    seen=lambda: box.scroll_y)
+        await pilot.pause()  # the lines there drawn
         top = round(box.scroll_y)
         for i, line in enumerate(box_text(app).splitlines()):
             lines[top + i] = line
@@ -82,11 +85,9 @@ async def test_the_end_opens_once_closes_with_esc_and_f_shows_it_again(lang, tmp
         assert not isinstance(app.screen, FinishScreen) and opened == [8]
 
         await pilot.press("f")
-        await pilot.pause(0.2)
-        assert isinstance(app.screen, FinishScreen)
+        await on_screen(pilot, FinishScreen)
         await pilot.press("f")  # f closes it too
-        await pilot.pause(0.2)
-        assert not isinstance(app.screen, FinishScreen)
+        await off_screen(pilot, FinishScreen)
 
 
 async def test_the_language_switches_under_it(tmp_path):
@@ -95,13 +96,12 @@ async def test_the_language_switches_under_it(tmp_path):
         await settled(pilot, close_the_end=False)
         assert isinstance(app.screen, FinishScreen)
         await pilot.press("l")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: DONE_HEADING["ko"] in box_text(app), "the finish screen in Korean",
+                    seen=lambda: box_text(app))
         assert isinstance(app.screen, FinishScreen)
-        text = box_text(app)
-        assert DONE_HEADING["ko"] in text and DONE_HEADING["en"] not in text
+        assert DONE_HEADING["en"] not in box_text(app)
         # the footer under it, which the learner reads too, follows
-        footer = screen_lines(app)[-1]
-        assert "q 종료" in footer and "Quit" not in footer, footer
+        await footer_reads(pilot, ("q 종료",), ("Quit",))
 
 
 async def test_q_quits_from_it_as_the_footer_under_it_says(tmp_path):
@@ -112,8 +112,7 @@ async def test_q_quits_from_it_as_the_footer_under_it_says(tmp_path):
         await settled(pilot, close_the_end=False)
         assert isinstance(app.screen, FinishScreen)
         await pilot.press("q")
-        await pilot.pause(0.3)
-        assert not app.is_running
+        await until(pilot, lambda: not app.is_running, "the app to quit")
 
 
 def test_the_next_lesson_is_named_by_its_command_only_when_installed(tmp_path, monkeypatch):
@@ -132,12 +131,11 @@ async def test_before_the_end_f_is_dimmed_and_the_palette_says_why(tmp_path):
         await settled(pilot, close_the_end=False)
         assert app.check_action("finish", ()) is None
         await pilot.press("f")
-        await pilot.pause(0.1)
-        assert not isinstance(app.screen, FinishScreen)
+        await still(pilot, lambda: not isinstance(app.screen, FinishScreen), "no finish screen before the end")
         app.action_finish()  # what the palette's entry runs
-        await pilot.pause(0.1)
+        await until(pilot, lambda: any("모든 단계를 통과하면" in n.message for n in app._notifications),
+                    "the notice that says why", seen=lambda: [n.message for n in app._notifications])
         assert not isinstance(app.screen, FinishScreen)
-        assert any("모든 단계를 통과하면" in n.message for n in app._notifications)
 
 
 @pytest.mark.parametrize("size", [(60, 20), (80, 24), (100, 30), (160, 48)], ids=lambda s: f"{s[0]}x{s[1]}")
@@ -164,7 +162,7 @@ async def _the_end(pilot) -> None:
     app = pilot.app
     assert isinstance(app.screen, FinishScreen)
     app.clear_notifications()
-    await pilot.pause(0.2)
+    await pilot.pause()  # the notices' line redrawn empty
 
 
 @pytest.mark.parametrize("size", [(60, 20), (80, 24), (100, 30), (160, 48)], ids=lambda s: f"{s[0]}x{s[1]}")

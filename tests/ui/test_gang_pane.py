@@ -14,7 +14,7 @@ from tests.conftest import WALKTHROUGH
 from tests.states import state
 from tests.ui.harness import make_app
 from tests.ui.screen_text import region_text
-from tests.ui.settle import settled
+from tests.ui.settle import settled, until
 from tutor.cluster import objects as o
 from tutor.cluster.events import ObjectEvent
 from tutor.words import say
@@ -111,12 +111,15 @@ async def test_the_gang_line_is_whole_in_the_pane_at_80_columns(tmp_path, lang):
         for ev in [*gang_events(store, "orphan-0", "orphan-0-1"),
                    ObjectEvent("ADDED", pod_group("orphan-0", UNSCHEDULABLE), store.now)]:
             app.inbox.put(ev)
-        await pilot.pause(0.5)
+        await until(pilot, lambda: store.get("PodGroup", "orphan-0", NS) is not None and app.pump.idle,
+                    "the PodGroup applied and the panes redrawn")
         pane = app.query_one(GroupsPane)
         assert pane.display and pane.scrollable_content_region.width <= 34
         width = pane.scrollable_content_region.width
         at = next(i for i, ln in enumerate(lines(store, app.lang, width)) if "PodGroup" in ln)
         pane.scroll_to(y=at, animate=False)  # the orphan LWS, between llm and wide
-        await pilot.pause(0.3)
-        shown = region_text(app, pane.scrollable_content_region).splitlines()
-        assert any(ln.strip() == "PodGroup orphan-0 Unschedulable" for ln in shown), shown
+
+        def shown() -> list[str]:
+            return region_text(app, pane.scrollable_content_region).splitlines()
+        await until(pilot, lambda: any(ln.strip() == "PodGroup orphan-0 Unschedulable" for ln in shown()),
+                    "the orphan's PodGroup line in view", seen=shown)

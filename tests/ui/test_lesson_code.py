@@ -10,7 +10,7 @@ from textual.widgets.markdown import MarkdownFence
 
 from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
-from tests.ui.settle import settled
+from tests.ui.settle import settled, step_drawn
 from tutor.ui.widgets.lesson_pane import LessonPane
 
 
@@ -32,11 +32,8 @@ async def test_every_hint_and_solution_code_block_is_shown_whole(tmp_path, width
             s.progress.solutions[n] = "2026-01-01T00:00:00+00:00"  # and the solution shown
             app.action_goto(n)
             pane = app.query_one(LessonPane)
-            for _ in range(200):
-                await pilot.pause(0.02)
-                if pane.drawn and pane.step == n:
-                    break
-            await pilot.pause(0.1)
+            await step_drawn(pilot, n)
+            await pilot.pause()  # its blocks laid out
             fences = list(pane.query(MarkdownFence))
             assert fences, n
             for fence in fences:

@@ -11,6 +11,7 @@ from rich.cells import cell_len
 
 from tests.ui.harness import empty_recording, make_app
 from tests.ui.screen_text import screen_lines
+from tests.ui.settle import until
 from tutor.cluster.events import ShowStep
 from tutor.demo import END_BODY, END_TITLE
 from tutor.ui.widgets.notice_bar import notice_text
@@ -19,14 +20,12 @@ from tutor.words import say
 PANES = ("#status", "#doctor", "#steps", "#lesson", "#verdict", "#groups", "#ledger", "#pods", "#events", "Footer")
 
 
-async def _laid_out(pilot, limit_s: float = 10) -> None:
+async def _laid_out(pilot) -> None:
     """Until the notice line has its row: the layout that gives it one runs a few frames after the
     notice came, later on a loaded machine than a fixed pause allows."""
     bar = pilot.app.query_one("#notices")
-    for _ in range(int(limit_s / 0.05)):
-        if bar.display and bar.region.height:
-            break
-        await pilot.pause(0.05)
+    await until(pilot, lambda: bar.display and bar.region.height, "the notices' line laid out",
+                seen=lambda: (bar.display, bar.region))
     await pilot.pause()
 
 
@@ -85,5 +84,4 @@ async def test_a_progress_file_problem_covers_no_pane(size, lang, problem, tmp_p
         _assert_on_its_own_line(app)
         assert app.query_one("#doctor").display  # the whole of it, where x hides it
         await pilot.press("escape")
-        await pilot.pause(0.1)
-        assert not app.query_one("#notices").display
+        await until(pilot, lambda: not app.query_one("#notices").display, "esc to hide the notices' line")

@@ -9,7 +9,7 @@ import pytest
 from tests.conftest import WALKTHROUGH
 from tests.ui.harness import empty_recording, make_app
 from tests.ui.screen_text import screen_lines
-from tests.ui.settle import settled
+from tests.ui.settle import screen_reads, settled, until
 from tutor.ui.notices import step_ranges
 from tutor.words import say
 
@@ -20,16 +20,22 @@ def _notice_line(app) -> str:
     return screen_lines(app)[bar.region.y].strip() if bar.display else ""
 
 
+async def line_reads(pilot, text: str) -> None:
+    """Waits until the notices' line reads `text` ("" hidden): it is drawn a few frames after the
+    notice came or went."""
+    await until(pilot, lambda: _notice_line(pilot.app) == text, f"the notices' line to read {text!r}",
+                seen=lambda: _notice_line(pilot.app))
+
+
 @pytest.mark.parametrize("lang", ["ko", "en"])
 async def test_a_catch_up_names_every_passed_step_once_in_one_line(lang, tmp_path):
     app = make_app(WALKTHROUGH, lang=lang, state_file=tmp_path / "p.json")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settled(pilot)
-        await pilot.pause(0.1)
-        passes = [n.message for n in app._notifications if n.message.startswith("✓")]
         expected = "✓ 1–8단계 통과" if lang == "ko" else "✓ Steps 1–8 passed"
+        await line_reads(pilot, expected)  # one line under the header
+        passes = [n.message for n in app._notifications if n.message.startswith("✓")]
         assert passes == [expected]  # one notice, however many re-checks passed steps on the way
-        assert _notice_line(app) == expected  # one line under the header
 
 
 async def test_a_pass_while_a_notice_is_up_joins_it(tmp_path):
@@ -52,12 +58,11 @@ async def test_esc_closes_notices_and_restores_a_zoomed_pane_together(tmp_path):
         app.say("one")
         app.say("two", severity="warning", timeout=30)
         await pilot.press("z")
-        await pilot.pause()
-        assert _notice_line(app) == "two · one" and app.screen.maximized is not None
+        await line_reads(pilot, "two · one")
+        assert app.screen.maximized is not None
         await pilot.press("escape")
-        await pilot.pause()
-        assert not list(app._notifications) and not _notice_line(app)
-        assert app.screen.maximized is None
+        await line_reads(pilot, "")
+        assert not list(app._notifications) and app.screen.maximized is None
 
 
 async def test_a_long_korean_notice_keeps_every_character_up_to_its_cut(tmp_path):
@@ -67,9 +72,9 @@ async def test_a_long_korean_notice_keeps_every_character_up_to_its_cut(tmp_path
     recap = " ".join(app.session.lesson.step(5).text("ko").recap.replace("`", "").split())[:200]
     async with app.run_test(size=(81, 24), notifications=True) as pilot:
         app.say(recap, timeout=30)
-        await pilot.pause()
-        line = _notice_line(app)
-        assert line.endswith("…") and recap.startswith(line.rstrip("…").rstrip())
+        line = await until(pilot, lambda: _notice_line(app).endswith("…") and _notice_line(app),
+                           "the notice cut to its line", seen=lambda: _notice_line(app))
+        assert recap.startswith(line.rstrip("…").rstrip())
 
 
 def test_step_ranges():
@@ -84,8 +89,7 @@ async def test_ctrl_c_quits(lang, tmp_path):
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await pilot.press("h")
         await pilot.press("ctrl+c")
-        await pilot.pause()
-        assert app._exit  # quitting, as q does; no "press ctrl+q" notice
+        await until(pilot, lambda: app._exit, "ctrl+c to quit")  # as q does; no "press ctrl+q" notice
         assert not [n for n in app._notifications if "ctrl+q" in n.message]
     assert app.session.progress.hints == {1: 1}  # progress was kept, as q keeps it
 
@@ -97,12 +101,11 @@ async def test_ctrl_c_copies_a_selection_first_then_quits(tmp_path):
         app.copy_to_clipboard = copied.append
         app.screen.get_selected_text = lambda: "f08d70f6"  # as a mouse drag over a UID leaves it
         await pilot.press("ctrl+c")
-        await pilot.pause()
+        await until(pilot, lambda: copied, "the selection copied")
         assert copied == ["f08d70f6"] and not app._exit
         app.screen.get_selected_text = lambda: None
         await pilot.press("ctrl+c")
-        await pilot.pause()
-        assert app._exit
+        await until(pilot, lambda: app._exit, "the second ctrl+c to quit")
 
 
 async def test_notices_taken_away_leave_no_trace_before_the_next(tmp_path):
@@ -113,8 +116,7 @@ async def test_notices_taken_away_leave_no_trace_before_the_next(tmp_path):
             await pilot.pause(0.1)
         await pilot.press("escape")
         app._toast_passed([6])
-        await pilot.pause(0.1)
-        assert _notice_line(app) == "✓ Step 6 passed: recap in the step"
+        await line_reads(pilot, "✓ Step 6 passed: recap in the step")
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
@@ -123,10 +125,8 @@ async def test_a_pass_notice_goes_when_the_step_shown_changes(lang, tmp_path):
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         app._toast_passed([1])
         app.say("Progress saved again.", timeout=30)  # another notice stays
-        await pilot.pause(0.1)
         passed = say(app.lang, "✓ Step {n} passed: recap in the step", "✓ {n}단계 통과: 정리는 설명 끝에", n=1)
-        assert passed in "\n".join(screen_lines(app))
+        await screen_reads(pilot, (passed,))
         await pilot.press("2")
-        await pilot.pause(0.1)
+        await line_reads(pilot, "Progress saved again.")
         assert [n.message for n in app._notifications] == ["Progress saved again."]
-        assert _notice_line(app) == "Progress saved again."
