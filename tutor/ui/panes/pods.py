@@ -94,6 +94,13 @@ class RowChanges:
     rows: list[RowChange] = field(default_factory=list)
     moved: bool = False
     everything: bool = False
+    first_moved: int | None = None  # the first position where a row came, went or moved: rows above it stay put
+
+    def note_move(self, position: int) -> None:
+        """A row came to or went from `position`: every row from there may have moved (one
+        insertion or removal shifts only the rows after it, so those above the first stay put)."""
+        self.moved = True
+        self.first_moved = position if self.first_moved is None else min(self.first_moved, position)
 
 
 class PodRows:
@@ -123,9 +130,8 @@ class PodRows:
                 continue
             if pod is None:
                 del self._objs[name], self.cells[name]
-                self._remove(name)
+                out.note_move(self._remove(name))
                 out.rows.append(RowChange(name, None))
-                out.moved = True
                 continue
             self._objs[name] = pod
             cells = self.cells[name] = pod_cells(pod, store.obs.recreations(name))
@@ -133,20 +139,21 @@ class PodRows:
             key = pod_order(pod)
             if self._key_of.get(name) != key:
                 if old is not None:
-                    self._remove(name)
-                self._insert(name, key)
-                out.moved = True
+                    out.note_move(self._remove(name))
+                out.note_move(self._insert(name, key))
         return out
 
-    def _insert(self, name: str, key: tuple) -> None:
+    def _insert(self, name: str, key: tuple) -> int:
         i = bisect_left(self._sorted, key)
         self._sorted.insert(i, key)
         self.order.insert(i, name)
         self._key_of[name] = key
+        return i
 
-    def _remove(self, name: str) -> None:
+    def _remove(self, name: str) -> int:
         i = bisect_left(self._sorted, self._key_of.pop(name))
         del self._sorted[i], self.order[i]
+        return i
 
 
 # --- the widget ---------------------------------------------------------------------------------
@@ -240,14 +247,31 @@ class PodList(ScrollView, can_focus=True):
             if change.cells is None:
                 self._strips.pop(change.name, None)
         widened = self._fit_widths(changes)
-        if self._fit_columns() or widened or changes.moved or not self.virtual_size.height:
+        if self._fit_columns() or widened or not self.virtual_size.height:
             set_virtual_size(self, Size(self._table_width(), len(keys) + 1))
             self.cursor_row = min(self.cursor_row, max(0, len(keys) - 1))
             self.refresh()
             return
-        # Same rows in the same order: redraw only the visible lines whose cells changed.
+        # Same columns: redraw only the visible lines whose row moved (from the first row that
+        # came, went or moved) or whose cells changed. A rolling update far below the view
+        # redraws none of them (the scrollbar follows the new row count).
         top = self.scroll_offset.y
-        for i in range(top, min(len(keys), top + self.size.height)):
+        first = len(keys) if changes.first_moved is None else changes.first_moved
+        if changes.moved:
+            cursor = self.cursor_row
+            set_virtual_size(self, Size(self._table_width(), len(keys) + 1))
+            self.cursor_row = min(cursor, max(0, len(keys) - 1))
+            if self.scroll_offset.y != top:  # the range shrank under the view: every line moved
+                self.refresh()
+                return
+            if self.cursor_row != cursor:
+                first = min(first, self.cursor_row)
+        for i in range(top, top + self.size.height):
+            if i >= first:
+                self.refresh_line(i + 1)
+                continue
+            if i >= len(keys):
+                break
             cached = self._strips.get(keys[i])
             if cached is None or cached.cells is not rows[keys[i]]:
                 self.refresh_line(i + 1)

@@ -24,6 +24,23 @@ from textual.visual import Visual, visualize
 from tutor.ui.widgets.virtual_size import set_virtual_size
 
 
+def refresh_changed_lines(view: ScrollView, old: Sequence, new: Sequence, top: int, height: int) -> None:
+    """Refreshes the lines in view (from `top`, `height` of them) where `new` holds another
+    object than `old`: a frame then renders only those. Textual renders every line of a widget
+    that was refreshed whole, and a ledger where one node's count moved, or a pods pane whose
+    rows moved below the view, would draw 15 lines for one or none."""
+    start = None
+    for y in range(top, top + height + 1):
+        a = old[y] if y < len(old) else None
+        b = new[y] if y < len(new) else None
+        changed = y < top + height and a is not b
+        if changed and start is None:
+            start = y
+        elif not changed and start is not None:
+            view.refresh_lines(start, y - start)
+            start = None
+
+
 def _content(block: RenderableType, width: int, key=None) -> tuple:
     """What a block's wrapped lines depend on (Text is not hashable; another renderable is named
     by its caller's key, equal only when it shows the same)."""
@@ -103,11 +120,15 @@ class TextBlocks(ScrollView, can_focus=True):
             used.clear()
             lines = self._wrap(narrow, used)
         self._wrapped = {k: v for k, v in self._wrapped.items() if k in used}
-        if len(lines) == len(self._lines) and all(a is b for a, b in zip(lines, self._lines)):
+        old, top = self._lines, self.scroll_offset.y
+        if len(lines) == len(old) and all(a is b for a, b in zip(lines, old)):
             return
         self._lines = lines
         set_virtual_size(self, Size(0, len(lines)))
-        self.refresh()
+        if self.scroll_offset.y != top:  # the range shrank under the view: every line moved
+            self.refresh()
+            return
+        refresh_changed_lines(self, old, lines, top, self.scrollable_content_region.height)
 
     def _overflows(self, blocks: int, height: int) -> bool:
         return self.MIN_LINES_PER_BLOCK * blocks > height
