@@ -46,6 +46,18 @@ async def step_drawn(pilot, n: int, timeout: float = waits.MOMENT) -> None:
                 seen=lambda: f"step {app.session.progress.current}, pane at {pane.step}, drawn {pane.drawn}")
 
 
+async def quiet(pilot, timeout: float = waits.MOMENT) -> None:
+    """Waits until what a key or an item set off is drawn: the pump has nothing to apply, none
+    waiting and no pane left to redraw (it redraws a slice of time per turn of the loop), and the
+    lesson's markdown, parsed in a thread, is mounted."""
+    from tutor.ui.widgets.lesson_pane import LessonPane
+
+    app = pilot.app
+    pane = app.query_one(LessonPane)
+    await until(pilot, lambda: app.pump.idle and pane.drawn, "the pump idle and the lesson drawn", timeout,
+                seen=lambda: f"pump idle {app.pump.idle}, lesson drawn {pane.drawn}")
+
+
 async def screen_reads(pilot, has: tuple[str, ...], lacks: tuple[str, ...] = (), rows: slice = slice(None)) -> None:
     """Waits until the screen's `rows` show every text of `has` and none of `lacks`: a screen pushed,
     the palette's entries, the footer's keys are drawn a few frames after the key that changed them."""

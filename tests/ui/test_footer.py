@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.ui.harness import empty_recording, make_app
-from tests.ui.screen_text import screen_lines
+from tests.ui.settle import footer_reads, until
 from tutor.doctor import Finding
 from tutor.ui.messages import DoctorDone
 from tutor.ui.i18n import localised
@@ -30,14 +30,11 @@ async def test_the_footer_shows_q_and_help_whole(lang, width, panel, tmp_path):
     async with app.run_test(size=(width, 20 if width == 60 else 24)) as pilot:
         if panel:
             app.post_message(DoctorDone([PROBLEM]))
-            await pilot.pause(0.1)
-            assert app.query_one("#doctor").display
+            await until(pilot, lambda: app.query_one("#doctor").display, "the lab check panel up")
         for step in range(1, len(app.session.lesson.steps) + 1):
             await pilot.press(str(step))
-            await pilot.pause(0.05)
-            footer = screen_lines(app)[-1]
-            assert quit_key in footer and help_key in footer, (step, footer)
-            if panel and width >= 80:
-                assert f"x {words(app, 'dismiss_doctor')}" in footer, (step, footer)
+            await until(pilot, lambda step=step: app.session.progress.current == step, f"step {step}")
+            x_key = (f"x {words(app, 'dismiss_doctor')}",) if panel and width >= 80 else ()
+            await footer_reads(pilot, (quit_key, help_key, *x_key))
         if width >= 100:  # room for every key
-            assert words(app, "next") in footer and words(app, "maximize_pane") in footer, footer
+            await footer_reads(pilot, (words(app, "next"), words(app, "maximize_pane")))

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from textual.command import CommandPalette
 
 from tests.ui.harness import empty_recording, make_app
-from tests.ui.screen_text import screen_lines
-from tests.ui.settle import settled
+from tests.ui.settle import off_screen, on_screen, palette_choice, quiet, screen_reads, settled, until
 from tutor.ui.screens import ConfirmScreen, HelpScreen
 
 
@@ -65,12 +65,12 @@ async def test_each_revealed_hint_is_scrolled_into_view(app):
 
 async def test_language_switches_live(app):
     async with app.run_test(size=(100, 40)) as pilot:
-        await pilot.pause()
+        await quiet(pilot)
         md = app.query_one("#lesson").query_one("Markdown")
         en_title = app.session.lesson.step(1).title("en")
         assert en_title in md.source
         await pilot.press("l")
-        await pilot.pause()
+        await quiet(pilot)
         assert app.session.lang == "ko"
         assert app.session.lesson.step(1).title("ko") in md.source
         assert app.session.verdicts[1].message != ""
@@ -95,46 +95,50 @@ async def test_reset_step_asks_first(app):
         app.session.progress.latch(1, "done")
         await pilot.press("h")
         app.action_reset_step()
-        await pilot.pause()
-        assert isinstance(app.screen, ConfirmScreen)
+        await on_screen(pilot, ConfirmScreen)
         await pilot.press("n")
-        await pilot.pause()
+        await off_screen(pilot, ConfirmScreen)
         assert 1 in app.session.progress.passed
         app.action_reset_step()
-        await pilot.pause()
+        await on_screen(pilot, ConfirmScreen)
         await pilot.press("y")
-        await pilot.pause()
-        assert 1 not in app.session.progress.passed and 1 not in app.session.progress.hints
+        await until(pilot, lambda: 1 not in app.session.progress.passed, "y to reset the step",
+                    seen=lambda: app.session.progress.passed)
+        assert 1 not in app.session.progress.hints
 
 
 async def test_palette_has_tutor_commands(app):
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.press("ctrl+p")
-        await pilot.pause()
+        await on_screen(pilot, CommandPalette)
         await pilot.press(*"go to step 5")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: "step 5" in palette_choice(app).lower(), "the palette to find step 5",
+                    seen=lambda: palette_choice(app))
         await pilot.press("enter")
-        await pilot.pause()
-        assert app.session.progress.current == 5
+        await until(pilot, lambda: app.session.progress.current == 5, "step 5 chosen in the palette",
+                    seen=lambda: app.session.progress.current)
+        await off_screen(pilot, CommandPalette)
         await pilot.press("ctrl+p")
+        await on_screen(pilot, CommandPalette)
         await pilot.press(*"reveal")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: "reveal" in palette_choice(app).lower(), "the palette to find the next hint",
+                    seen=lambda: palette_choice(app))
         await pilot.press("enter")
-        await pilot.pause()
-        assert app.session.progress.hints == {5: 1}
+        await until(pilot, lambda: app.session.progress.hints == {5: 1}, "a hint revealed from the palette",
+                    seen=lambda: app.session.progress.hints)
 
 
 async def test_help_is_generated_from_bindings(app):
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.press("question_mark")
+        await on_screen(pilot, HelpScreen)
         await pilot.pause()
-        assert isinstance(app.screen, HelpScreen)
         text = app.export_screenshot().replace("&#160;", " ")
         for b in app.BINDINGS:
             if b.description and b.action not in ("goto(9)", "dismiss_doctor"):  # no step 9, no panel up
                 assert b.description in text
         await pilot.press("escape")
-        assert not isinstance(app.screen, HelpScreen)
+        await off_screen(pilot, HelpScreen)
 
 
 @pytest.mark.parametrize("recording, steps", [("walkthrough", 8), ("lesson-scale", 2)])
@@ -145,11 +149,10 @@ async def test_help_lists_the_digits_of_the_lessons_steps_only(recording, steps,
     async with app.run_test(size=(100, 40)) as pilot:
         await settled(pilot)  # (the finish screen, up once the replay passed every step, closed)
         await pilot.press("question_mark")
-        await pilot.pause()
+        await on_screen(pilot, HelpScreen)
         listed = [b.key for b in app.screen._keys]
         assert [k for k in listed if k.isdigit()] == [str(n) for n in range(1, steps + 1)]
-        text = "\n".join(screen_lines(app))
-        assert f"Step {steps}" in text and f"Step {steps + 1}" not in text
+        await screen_reads(pilot, (f"Step {steps}",), (f"Step {steps + 1}",))
 
 
 async def test_tiny_terminal_does_not_crash(app):
@@ -158,10 +161,11 @@ async def test_tiny_terminal_does_not_crash(app):
         for size in ((60, 20), (10, 3), (200, 50), (69, 40), (71, 40)):
             await pilot.resize_terminal(*size)
             await pilot.pause()
-        assert app.screen.has_class("-wide")
+        await until(pilot, lambda: app.screen.has_class("-wide"), "the screen wide at 71 columns",
+                    seen=lambda: app.screen.classes)
         await pilot.resize_terminal(60, 40)
-        await pilot.pause()
-        assert app.screen.has_class("-narrow")
+        await until(pilot, lambda: app.screen.has_class("-narrow"), "the screen narrow at 60 columns",
+                    seen=lambda: app.screen.classes)
 
 
 async def test_tab_cycles_panes_and_z_maximises(app):

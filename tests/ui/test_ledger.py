@@ -8,7 +8,7 @@ from rich.console import Console
 
 from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
-from tests.ui.settle import settled
+from tests.ui.settle import on_screen, quiet, settled
 from tutor.ui.screens import HelpScreen
 from tutor.ui.panes.groups import GroupsPane
 from tutor.ui.panes.ledger import NodeLedger
@@ -58,8 +58,7 @@ async def test_ledger_on_placement_steps_and_g_switches_it(tmp_path):
         await pilot.pause()
         assert ledger.display and not groups.display
         await pilot.press("question_mark")
-        await pilot.pause()
-        assert isinstance(app.screen, HelpScreen)
+        await on_screen(pilot, HelpScreen)
         assert "Switch the groups pane and the node ledger" in _plain(app.screen.query_one("Static").content)
 
 
@@ -70,7 +69,7 @@ async def test_ledger_redraws_only_when_placement_changes(tmp_path):
         ledger = app.query_one(NodeLedger)
         drawn, before = ledger._drawn_key.last, ledger._blocks
         app.recheck()  # nothing moved: the same key, the body is not updated
-        await pilot.pause()
+        await quiet(pilot)  # the refresh drawn, in its turns
         assert ledger._drawn_key.last is drawn and ledger._blocks is before
 
 

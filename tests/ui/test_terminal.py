@@ -8,12 +8,13 @@ each test also renders the screen (export_screenshot) at the sizes it visits.
 from __future__ import annotations
 
 import pytest
+from textual.command import CommandPalette
 from textual.events import Resize
 from textual.geometry import Size
 
 from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
-from tests.ui.settle import settled
+from tests.ui.settle import off_screen, on_screen, settled, step_drawn, until
 from tutor.ui.screens import ConfirmScreen, HelpScreen
 
 SIZES = [(20, 5), (30, 8), (69, 31), (70, 32), (80, 24), (200, 60)]
@@ -40,6 +41,20 @@ def _breakpoints_ok(app, w: int, h: int) -> None:
     assert screen.has_class("-short") == (h < 32) and screen.has_class("-tall") == (h >= 32)
 
 
+async def _at(pilot, w: int, h: int) -> None:
+    """Waits until the app has taken the size w x h and the lesson screen its breakpoint classes
+    (the resize events are handled a few turns of the loop after they are posted)."""
+    app = pilot.app
+
+    def taken() -> bool:
+        screen = app.screen_stack[0]
+        return (app.size == Size(w, h) and screen.has_class("-narrow") == (w < 70)
+                and screen.has_class("-short") == (h < 32))
+    await until(pilot, taken, f"the size {w}x{h} and its breakpoints",
+                seen=lambda: (app.size, app.screen_stack[0].classes))
+    _breakpoints_ok(app, w, h)
+
+
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 async def test_every_size_from_the_start(app, size):
     async with app.run_test(size=size) as pilot:
@@ -49,10 +64,10 @@ async def test_every_size_from_the_start(app, size):
             await pilot.press(*keys)
         app.export_screenshot()
         await pilot.press("question_mark")
-        assert isinstance(app.screen, HelpScreen)
+        await on_screen(pilot, HelpScreen)
         app.export_screenshot()
         await pilot.press("escape")
-        assert not isinstance(app.screen, HelpScreen)
+        await off_screen(pilot, HelpScreen)
         assert app.is_running and app.return_code is None
 
 
@@ -61,8 +76,7 @@ async def test_down_to_twenty_by_five_step_by_step(app):
         await settled(pilot)
         for w, h in [(100, 40), (70, 32), (69, 31), (50, 20), (30, 10), (20, 5), (200, 60), (20, 5)]:
             await pilot.resize_terminal(w, h)
-            await pilot.pause()
-            _breakpoints_ok(app, w, h)
+            await _at(pilot, w, h)
             app.export_screenshot()
         assert app.is_running
 
@@ -73,42 +87,41 @@ async def test_a_burst_of_resizes_on_each_screen(app):
         await settled(pilot)
         # main screen, with a pane maximised and without
         _burst(app, sweep + [(20, 5)])
-        await pilot.pause(0.2)
-        _breakpoints_ok(app, 20, 5)
+        await _at(pilot, 20, 5)
         await pilot.press("tab", "z")
+        first = sweep[0]
         _burst(app, reversed(sweep))
-        await pilot.pause(0.2)
+        await _at(pilot, *first)
         await pilot.press("escape")
         # help
         await pilot.press("question_mark")
-        assert isinstance(app.screen, HelpScreen)
+        await on_screen(pilot, HelpScreen)
         _burst(app, sweep + [(20, 5)])
-        await pilot.pause(0.2)
+        await _at(pilot, 20, 5)
         app.export_screenshot()
         await pilot.press("escape")
+        await off_screen(pilot, HelpScreen)
         # the confirm screen of "reset step"
         app.action_reset_step()
-        await pilot.pause(0.2)
-        assert isinstance(app.screen, ConfirmScreen)
+        await on_screen(pilot, ConfirmScreen)
         _burst(app, sweep + [(20, 5)])
-        await pilot.pause(0.2)
+        await _at(pilot, 20, 5)
         app.export_screenshot()
         await pilot.press("escape")
-        await pilot.pause(0.2)
-        assert not isinstance(app.screen, ConfirmScreen)
+        await off_screen(pilot, ConfirmScreen)
         # the command palette
         await pilot.press("ctrl+p")
-        await pilot.pause(0.2)
+        await on_screen(pilot, CommandPalette)
         _burst(app, sweep + [(20, 5)])
-        await pilot.pause(0.2)
+        await _at(pilot, 20, 5)
         app.export_screenshot()
         await pilot.press("escape")
+        await off_screen(pilot, CommandPalette)
         # and back to a normal size: everything is still there and still works
         await pilot.resize_terminal(100, 40)
-        await pilot.pause(0.2)
-        _breakpoints_ok(app, 100, 40)
+        await _at(pilot, 100, 40)
         await pilot.press("2")
-        assert app.session.progress.current == 2
+        await step_drawn(pilot, 2)
         assert "PASS" in app.query_one("#verdict").text()
         assert app.query_one("#pods").row_count == 10
         assert app.is_running and app.return_code is None
