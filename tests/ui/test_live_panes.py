@@ -8,7 +8,7 @@ from textual import events
 
 from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
-from tests.ui.settle import settled
+from tests.ui.settle import settled, until
 from tutor.cluster import objects as o
 from tutor.ui.panes.common import pod_order
 from tutor.ui.panes.events import lesson_events
@@ -44,19 +44,20 @@ async def test_pod_list_rows_cursor_and_scrolling(tmp_path):
         view = pods.scrollable_content_region.height - 1
         assert pods.row_count > view
         await pilot.press("ctrl+end")
-        await pilot.pause()
+        await until(pilot, lambda: pods.cursor_row == pods.row_count - 1 and pods.scroll_offset.y > 0,
+                    "ctrl+end to the last row, scrolled", seen=lambda: (pods.cursor_row, pods.scroll_offset))
         last = pods.keys()[-1]
-        assert pods.cursor_row == pods.row_count - 1 and pods.scroll_offset.y > 0
         assert _screen_line(pods, view).split()[0] == last
         assert _header_ok(pods)
         await pilot.press("ctrl+home", "down")
-        await pilot.pause()
-        assert pods.cursor_row == 1 and pods.scroll_offset.y == 0
+        await until(pilot, lambda: pods.cursor_row == 1 and pods.scroll_offset.y == 0, "ctrl+home and down to row 1",
+                    seen=lambda: (pods.cursor_row, pods.scroll_offset))
         # The mouse wheel scrolls without moving the cursor.
         pods.post_message(events.MouseScrollDown(pods, x=1, y=1, delta_x=0, delta_y=0, button=0,
                                                  shift=False, meta=False, ctrl=False))
-        await pilot.pause(0.2)
-        assert pods.scroll_offset.y > 0 and pods.cursor_row == 1
+        await until(pilot, lambda: pods.scroll_offset.y > 0, "the wheel to scroll the pods",
+                    seen=lambda: pods.scroll_offset)
+        assert pods.cursor_row == 1
 
 
 async def test_events_wrap_whole_messages(tmp_path):

@@ -13,7 +13,7 @@ from tests.conftest import WALKTHROUGH
 from tests.states import file_written, recording
 from tests.ui.harness import make_app
 from tests.ui.moments import first_t, moments
-from tests.ui.settle import settled
+from tests.ui.settle import settled, until
 from tutor.ui.predict import PredictScreen
 
 BEFORE_FAILURE = first_t(file_written("restart.txt"))  # step 5's file written, llm-0-1 not failed yet
@@ -141,10 +141,9 @@ async def test_an_answer_given_after_the_cluster_acted_is_not_graded(tmp_path):
         await pilot.press("2")
         await pilot.pause()
         assert 5 in app.session.progress.passed
-        for _ in range(100):  # the recap with the answer is parsed in a thread, drawn a few frames later
-            if "not graded as a prediction" in lesson_source(app):
-                break
-            await pilot.pause(0.05)
+        # the recap with the answer is parsed in a thread, drawn a few frames later
+        await until(pilot, lambda: "not graded as a prediction" in lesson_source(app), "the recap with the answer",
+                    seen=lambda: lesson_source(app)[-300:])
         md = lesson_source(app)
         assert "not graded as a prediction" in md and RIGHT["en"] not in md and WRONG["en"] not in md
 

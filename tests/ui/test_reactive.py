@@ -11,7 +11,8 @@ from tests.conftest import WALKTHROUGH
 from tests.ui.test_incremental import _segments
 from tests.states import file_written, recording
 from tests.ui.harness import empty_recording, make_app
-from tests.ui.settle import settled
+from tests import waits
+from tests.ui.settle import settled, still, until
 from tutor.checks.verdict import Status
 from tutor.ui.oracle import compare
 
@@ -30,11 +31,8 @@ async def test_a_source_change_updates_verdict_and_panes(tmp_path):
         # A source thread delivers the learner's names.txt, exactly as the file watcher would.
         item = next(it for it in rec.items if file_written("names.txt")(it))
         threading.Thread(target=app.inbox.put, args=(item,)).start()
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if app.session.verdicts[2].status is Status.PASS:
-                break
-        assert app.session.verdicts[2].status is Status.PASS
+        await until(pilot, lambda: app.session.verdicts[2].status is Status.PASS, "step 2 to pass on names.txt",
+                    seen=lambda: app.session.verdicts[2])
         assert app.checks_run == runs + 1  # one debounced re-check, triggered by the data
         assert 2 in app.session.progress.passed
         assert "PASS" in app.query_one("#verdict").text()
@@ -43,8 +41,7 @@ async def test_a_source_change_updates_verdict_and_panes(tmp_path):
         assert {n.message for n in app._notifications} & {"✓ Steps 1, 2 passed",
                                                           "✓ Step 2 passed: recap in the step · s compares with the solution"}
         # Nothing more happens while the data is still.
-        await pilot.pause(0.5)
-        assert app.checks_run == runs + 1
+        await still(pilot, lambda: app.checks_run == runs + 1, "no re-check while the data is still")
 
 
 async def test_a_burst_is_one_recheck(tmp_path):
@@ -65,10 +62,9 @@ async def test_a_burst_is_one_recheck(tmp_path):
         started = time.monotonic()
         t.start()
         t.join()
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if app.pump.idle and app.checks_run > runs:  # every item applied, its refresh drawn
-                break
+        # every item applied, its refresh drawn
+        await until(pilot, lambda: app.pump.idle and app.checks_run > runs, "the burst applied and drawn",
+                    waits.REPLAY, seen=lambda: (app.pump.idle, app.checks_run - runs))
         lasted = app.pump.refreshed_at - started
         assert app.checks_run - runs <= 2 + int(lasted / PROGRESS_EVERY), (app.checks_run - runs, lasted)
         # The end state of the lab passes every step, even seen in one go.
@@ -87,13 +83,12 @@ async def test_reconnecting_dims_the_panes_and_keeps_the_data(tmp_path):
         await settled(pilot)
         rows = app.query_one("#pods").row_count
         app.inbox.put(SourceState("pods", Conn.RECONNECTING, "ConnectionRefusedError"))
-        await pilot.pause(0.3)
-        assert app.query_one("#live").has_class("-stale")
-        assert "reconnecting" in str(app.query_one("#status").render())
+        await until(pilot, lambda: app.query_one("#live").has_class("-stale"), "the panes dimmed")
+        await until(pilot, lambda: "reconnecting" in str(app.query_one("#status").render()),
+                    "the header to say reconnecting", seen=lambda: str(app.query_one("#status").render()))
         assert app.query_one("#pods").row_count == rows
         app.inbox.put(SourceState("pods", Conn.OK))
-        await pilot.pause(0.3)
-        assert not app.query_one("#live").has_class("-stale")
+        await until(pilot, lambda: not app.query_one("#live").has_class("-stale"), "the panes back from dimmed")
 
 
 async def _redrawn_in_turns(tmp_path, monkeypatch, slice_s: float, overtaken: bool = False):
@@ -155,11 +150,9 @@ async def _redrawn_in_turns(tmp_path, monkeypatch, slice_s: float, overtaken: bo
         # Until everything came and was drawn: on a loaded machine (a whole run on two
         # workers) that took more than the 10 s this once waited, and the panes were compared
         # half-way through the last refresh.
-        for _ in range(1200):
-            await pilot.pause(0.05)
-            if all(id(it) in applied_ids for it in rest) and app.pump.idle:
-                break
-        assert all(id(it) in applied_ids for it in rest) and app.pump.idle, "the burst was not drawn in 60 s"
+        await until(pilot, lambda: all(id(it) in applied_ids for it in rest) and app.pump.idle,
+                    "the rest of the walkthrough applied and drawn", waits.REPLAY,
+                    seen=lambda: (sum(id(it) in applied_ids for it in rest), len(rest), app.pump.idle))
         await settled(pilot)
         source.join()
         assert compare(app) == []  # every pane says what the store holds
@@ -212,10 +205,11 @@ async def test_before_the_cluster_first_answers_the_verdict_says_so(lang, tmp_pa
         app.session.awaiting_lists, app.session.listed_once = {"pods"}, False
         failure = describe(ConnectionRefusedError(111, "Connection refused"), "https://127.0.0.1:1")
         app.inbox.put(SourceState("pods", Conn.RECONNECTING, "ConnectionRefusedError", failure=failure))
-        await pilot.pause(0.3)
-        said = " ".join(app.query_one("#verdict").text().split())
         want = {"ko": "클러스터가 응답하지 않습니다", "en": "the cluster does not answer"}[lang]
-        assert want in said and "checking" not in said and "확인 중" not in said, said
+
+        def said() -> str:
+            return " ".join(app.query_one("#verdict").text().split())
+        await until(pilot, lambda: want in said(), "the verdict to say the cluster does not answer", seen=said)
+        assert "checking" not in said() and "확인 중" not in said(), said()
         app.inbox.put(SourceState("pods", Conn.OK))
-        await pilot.pause(0.3)
-        assert want not in " ".join(app.query_one("#verdict").text().split())
+        await until(pilot, lambda: want not in said(), "the verdict to stop saying so", seen=said)

@@ -23,7 +23,7 @@ import textual._time as textual_time
 from textual.app import App
 
 from tests.ui.harness import make_app
-from tests.ui.settle import settled
+from tests.ui.settle import settled, still, until
 from tutor.demo import walkthrough
 from tutor.ui.app import LoopClock
 
@@ -46,7 +46,8 @@ async def test_a_delayed_call_runs_on_a_starved_loop(monkeypatch):
         clock.call_later(0.001, lambda: called.append("late"))
         timer = clock.call_later(0.001, lambda: called.append("stopped"))
         timer.stop()
-        await pilot.pause(0.1)
+        await until(pilot, lambda: called, "the delayed call")
+        await still(pilot, lambda: "stopped" not in called, "the stopped call never run")
         assert called == ["late"]
 
 

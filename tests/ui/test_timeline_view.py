@@ -4,11 +4,12 @@ lab, and snapshots at split-terminal sizes in both languages."""
 from __future__ import annotations
 
 import pytest
+from textual.command import CommandPalette
 
 from tests.conftest import WALKTHROUGH
 from tests.ui.harness import empty_recording, make_app
 from tests.ui.moments import moments
-from tests.ui.settle import settled
+from tests.ui.settle import off_screen, on_screen, palette_choice, settled, until
 from tutor.ui.timeline_screen import TimelineScreen, TimelineView
 
 
@@ -17,11 +18,21 @@ def shown(app) -> str:
 
 
 async def open_timeline(pilot) -> None:
+    """t, and waits until the timeline is laid out and scrolled to its newest line."""
     await settled(pilot)
     await pilot.press("t")
-    await pilot.pause(0.2)
+    view = (await on_screen(pilot, TimelineScreen)).query_one(TimelineView)
+    await until(pilot, lambda: view.virtual_size.height and view.scroll_y == view.max_scroll_y,
+                "the timeline laid out and scrolled to its end",
+                seen=lambda: (view.virtual_size, view.scroll_y, view.max_scroll_y))
     pilot.app.clear_notifications()
     await pilot.pause()
+
+
+async def reads(pilot, *texts: str) -> None:
+    """Waits until the screen shows every one of `texts`."""
+    await until(pilot, lambda: all(t in shown(pilot.app) for t in texts), f"{list(texts)} on screen",
+                seen=lambda: shown(pilot.app))
 
 
 async def test_t_opens_the_story_and_follows_the_language(tmp_path):
@@ -35,32 +46,28 @@ async def test_t_opens_the_story_and_follows_the_language(tmp_path):
         assert "orphan-0-1 FailedScheduling" in text and "node ledger" in text
         assert app.check_action("next", ()) is False and app.check_action("recheck", ()) is True
         await pilot.press("l")
-        await pilot.pause(0.2)
-        text = shown(app)
-        assert "노드 장부" in text and "타임라인" in text
+        await reads(pilot, "노드 장부", "타임라인")
         view.scroll_home(animate=False)
-        await pilot.pause(0.2)
-        text = shown(app)
-        assert "LWS RecreateGroup: 리더 llm-0" in text and "가비지 컬렉션" in text
+        await reads(pilot, "LWS RecreateGroup: 리더 llm-0", "가비지 컬렉션")
         await pilot.press("escape")
-        assert not isinstance(app.screen, TimelineScreen)
+        await off_screen(pilot, TimelineScreen)
         await pilot.press("t")
-        assert isinstance(app.screen, TimelineScreen)
+        await on_screen(pilot, TimelineScreen)
         await pilot.press("t")
-        assert not isinstance(app.screen, TimelineScreen)
+        await off_screen(pilot, TimelineScreen)
 
 
 async def test_the_palette_opens_the_timeline_and_an_empty_one_says_so(tmp_path):
     app = make_app(empty_recording(tmp_path), state_file=tmp_path / "p.json")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("ctrl+p")
-        await pilot.pause()
+        await on_screen(pilot, CommandPalette)
         await pilot.press(*"timeline")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: "timeline" in palette_choice(app).lower(), "the palette to find the timeline",
+                    seen=lambda: palette_choice(app))
         await pilot.press("enter")
-        await pilot.pause(0.2)
-        assert isinstance(app.screen, TimelineScreen)
-        assert "Nothing has happened in infer yet" in shown(app)
+        await on_screen(pilot, TimelineScreen)
+        await reads(pilot, "Nothing has happened in infer yet")
 
 
 SIZES = [(80, 24), (100, 40)]
