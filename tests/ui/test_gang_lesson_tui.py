@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from tests.conftest import recording_path
 from tests.ui.harness import make_app
-from tests.ui.screen_text import screen_lines
-from tests.ui.settle import settled
+from tests.ui.settle import on_screen, screen_reads, settled
+from tutor.ui.timeline_screen import TimelineScreen
 
 REC = recording_path("lesson-gang")
 
@@ -22,9 +22,8 @@ async def test_the_tutor_plays_the_gang_lesson_from_its_walkthrough(tmp_path):
         assert app.ledger_shown()  # make-room is about where pods land (lesson.yaml `ledger`)
         assert "# 6. Make room for the gang" in app.step_markdown(6)
         await pilot.press("t")
-        await pilot.pause(0.3)
-        shown = "\n".join(screen_lines(app))
-        assert "gang orphan-0 held" in shown and "gang orphan-0 placed" in shown, shown
+        await on_screen(pilot, TimelineScreen)
+        await screen_reads(pilot, ("gang orphan-0 held", "gang orphan-0 placed"))
 
 
 async def test_the_gang_timeline_in_korean(tmp_path):
@@ -32,6 +31,5 @@ async def test_the_gang_timeline_in_korean(tmp_path):
     async with app.run_test(size=(120, 40)) as pilot:
         await settled(pilot)
         await pilot.press("t")
-        await pilot.pause(0.3)
-        shown = "\n".join(screen_lines(app))
-        assert "갱 orphan-0 배치" in shown and "갱 big-0 대기" in shown, shown
+        await on_screen(pilot, TimelineScreen)
+        await screen_reads(pilot, ("갱 orphan-0 배치", "갱 big-0 대기"))

@@ -12,7 +12,7 @@ from textual.widgets import Markdown
 
 from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
-from tests.ui.settle import settled
+from tests.ui.settle import settled, until
 from tutor.ui.widgets.lesson_pane import LessonPane
 from tutor.ui.widgets.verdict_box import VerdictBox
 
@@ -75,10 +75,8 @@ async def _verdict_texts(pilot, steps) -> dict[int, str]:
     out = {}
     for n in steps:
         await pilot.press(str(n))
-        for _ in range(100):
-            await pilot.pause(0.02)
-            if _title_step(app) == n and app.query_one(LessonPane).drawn:
-                break
+        await until(pilot, lambda n=n: _title_step(app) == n and app.query_one(LessonPane).drawn,
+                    f"step {n} drawn", seen=lambda: (_title_step(app), app.query_one(LessonPane).drawn))
         out[n] = app.query_one(VerdictBox).text()
     return out
 
@@ -117,10 +115,8 @@ async def test_a_burst_of_keys_draws_the_step_it_ends_on(tmp_path):
         assert len(burst) == 20
         for key in burst:  # no wait between them, as a key held down
             app._driver.send_message(events.Key(key, key))
-        for _ in range(40):
-            await pilot.pause(0.05)
-            if app.query_one(LessonPane).drawn and _title_step(app) == 4:
-                break
+        await until(pilot, lambda: app.query_one(LessonPane).drawn and _title_step(app) == 4,
+                    "the burst's last step, 4, drawn", seen=lambda: (_title_step(app), app.query_one(LessonPane).drawn))
         assert app.session.progress.current == 4 and _title_step(app) == 4
         assert app.query_one(VerdictBox).text() == verdicts[4]
         # the steps passed over are not parsed: the one drawn when the burst began, and the last

@@ -11,7 +11,7 @@ from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
 from tests.ui.moments import moments
 from tests.ui.screen_text import region_text
-from tests.ui.settle import settled
+from tests.ui.settle import settled, step_drawn, until
 from tutor.cluster import objects as o
 from tutor.cluster import resources as res
 from tutor.words import say
@@ -29,9 +29,14 @@ async def test_pod_rows_keep_name_and_phase_whole(tmp_path, size, lang, moment, 
     async with app.run_test(size=size) as pilot:
         await settled(pilot)
         await pilot.press(str(step))
-        await pilot.pause(0.2)
+        await step_drawn(pilot, step)
         pods = app.query_one(PodList)
-        lines = region_text(app, pods.scrollable_content_region).splitlines()
+
+        def drawn() -> list[str]:
+            return region_text(app, pods.scrollable_content_region).splitlines()
+        await until(pilot, lambda: drawn() and say(lang, *HEADERS["pod"]) in drawn()[0], "the pods pane drawn",
+                    seen=drawn)
+        lines = drawn()
         # the header: whole words, in the learner's language, in the columns' order
         headers = [say(lang, *HEADERS[h]) for h in POD_COLUMNS]
         shown = lines[0].split()
@@ -54,10 +59,15 @@ async def test_nodes_a_line_each_and_the_steps_nodes_in_view(tmp_path, size, lan
     async with app.run_test(size=size) as pilot:
         await settled(pilot)
         await pilot.press(str(step))
-        await pilot.pause(0.2)
+        await step_drawn(pilot, step)
         ledger = app.query_one(NodeLedger)
         assert ledger.display
-        shown = region_text(app, ledger.scrollable_content_region).splitlines()
+
+        def drawn() -> list[str]:
+            return region_text(app, ledger.scrollable_content_region).splitlines()
+        await until(pilot, lambda: any(re.match(r"\s*[●✗] \S+ GPU", line) for line in drawn()), "the ledger drawn",
+                    seen=drawn)
+        shown = drawn()
         store = app.session.store
         gpu = app.session.lesson.gpu_resource
         heads = {}

@@ -10,15 +10,13 @@ import pytest
 
 from tests.ui.harness import empty_recording, make_app
 from tests.ui.screen_text import screen_lines
+from tests.ui.settle import until
 
 
 async def _screenshot(app, pilot) -> None:
     app.deliver_screenshot()
-    for _ in range(60):  # the driver writes the file in a thread, then posts the outcome
-        await pilot.pause(0.05)
-        if app._notifications:
-            return
-    raise AssertionError("no notice after the screenshot")
+    # the driver writes the file in a thread, then posts the outcome
+    await until(pilot, lambda: app._notifications, "the notice after the screenshot")
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
@@ -41,6 +39,9 @@ async def test_the_screenshot_is_saved_and_said_in_the_learners_language(lang, d
         assert not list(tmp_path.glob("*.svg"))  # nothing in the working directory
         (notice,) = app._notifications
         assert notice.severity == "information" and saved[0].name in notice.message.replace("\n", "")
+        word = "스크린샷" if lang == "ko" else "Screenshot"
+        await until(pilot, lambda: word in "\n".join(screen_lines(app)), "the notice drawn",
+                    seen=lambda: screen_lines(app))
         shown = "\n".join(screen_lines(app))
         assert ("스크린샷" in shown) == (lang == "ko") and ("Screenshot" in shown) == (lang == "en"), shown
         assert "Failed" not in shown

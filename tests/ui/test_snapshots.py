@@ -25,12 +25,16 @@ def test_snapshot(snap_compare, moment, lang, size, tmp_path):
 
 async def _zoom_ledger(pilot) -> None:
     """Step 8 at the end of the lab, the node ledger focused and maximised."""
-    from tests.ui.settle import settled
+    from tests.ui.settle import settled, step_drawn, until
 
     await settled(pilot)
     await pilot.press("8")
-    pilot.app.query_one("#ledger").focus()
+    await step_drawn(pilot, 8)
+    ledger = pilot.app.query_one("#ledger")
+    ledger.focus()
     await pilot.press("z")
+    await until(pilot, lambda: pilot.app.screen.maximized is ledger, "the ledger zoomed",
+                seen=lambda: pilot.app.screen.maximized)
     pilot.app.clear_notifications()
     await pilot.pause()
 
@@ -44,21 +48,27 @@ def test_ledger_snapshot(snap_compare, lang, size, tmp_path):
 
 async def _ask_for_the_solution(pilot) -> None:
     """Step 5 of an empty replay, s pressed: the question, in the learner's language."""
-    from tests.ui.settle import settled
+    from tests.ui.settle import hint_in_view, on_screen, settled
     from tutor.ui.screens import ConfirmScreen
 
     await settled(pilot)
-    await pilot.press("5", "h", "s")
-    while not isinstance(pilot.app.screen, ConfirmScreen):
-        await pilot.pause(0.05)
+    await pilot.press("5", "h")
+    await hint_in_view(pilot, 5, 1)
+    await pilot.press("s")
+    await on_screen(pilot, ConfirmScreen)
+    await pilot.pause()
 
 
 async def _ask_step_5(pilot) -> None:
     """Step 5 before llm-0-1 fails, its question up (key w)."""
-    from tests.ui.settle import settled
+    from tests.ui.settle import on_screen, settled, step_drawn
+    from tutor.ui.predict import PredictScreen
 
     await settled(pilot)
-    await pilot.press("5", "w")
+    await pilot.press("5")
+    await step_drawn(pilot, 5)
+    await pilot.press("w")
+    await on_screen(pilot, PredictScreen)
     pilot.app.clear_notifications()
     await pilot.pause()
 

@@ -8,7 +8,7 @@ import pytest
 from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
 from tests.ui.screen_text import cells, screen_lines
-from tests.ui.settle import settled
+from tests.ui.settle import settled, step_drawn, until
 from tutor.ui.widgets.lesson_pane import LessonPane
 from tutor.ui.widgets.step_list import MARKS, StepList
 
@@ -19,16 +19,21 @@ async def test_short_screens_show_where_the_learner_is(tmp_path, size):
     async with app.run_test(size=size) as pilot:
         await settled(pilot)
         await pilot.press("3")
-        await pilot.pause(0.3)
+        await step_drawn(pilot, 3)
         assert not app.query_one(StepList).display or not app.query_one(StepList).region.height
         lesson = app.query_one(LessonPane)
         region = lesson.region
-        border = cells(screen_lines(app)[region.y], region.x, region.right)
+        current = " 3" + MARKS[app.step_mark(3)][0] + " "
+
+        def border() -> str:
+            return cells(screen_lines(app)[region.y], region.x, region.right)
+        await until(pilot, lambda: current in border(), "the strip in the lesson's border at step 3", seen=border)
+        border = border()
         for st in app.session.lesson.steps:
             n = st.number
             sign = MARKS[app.step_mark(n)][0]
             assert f"{n}{sign}" in border, (n, border)
-        assert " 3" + MARKS[app.step_mark(3)][0] + " " in border  # the current step stands out
+        assert current in border  # the current step stands out
         # the lesson keeps its rows: the border line was there anyway
         assert lesson.content_region.y == region.y + 1
 

@@ -9,7 +9,7 @@ import pytest
 from tests.conftest import RECORDINGS
 from tests.ui.harness import make_app
 from tests.ui.screen_text import region_text
-from tests.ui.settle import settled
+from tests.ui.settle import settled, step_drawn, until
 
 LONG = RECORDINGS / "both-workers-failed.jsonl"  # step 5's verdict: message, fix, timeline
 
@@ -20,6 +20,13 @@ def _last_words(verdict) -> str:
 
 def _in_pane(app, pane) -> str:
     return region_text(app, pane.region)
+
+
+async def _at_end(pilot, verdict, what: str) -> None:
+    """Waits until the verdict is scrolled to its end and its last words are drawn in it."""
+    app = pilot.app
+    await until(pilot, lambda: verdict.scroll_y == verdict.max_scroll_y and _last_words(verdict) in _in_pane(app, verdict),
+                what, seen=lambda: (verdict.scroll_y, verdict.max_scroll_y, _in_pane(app, verdict)))
 
 
 async def _focus_verdict(pilot) -> None:
@@ -39,6 +46,7 @@ async def test_every_line_of_a_long_verdict_is_reached_by_keyboard(lang, size, t
     async with app.run_test(size=size) as pilot:
         await settled(pilot)
         await pilot.press("5")
+        await step_drawn(pilot, 5)
         await _focus_verdict(pilot)
         verdict = app.query_one("#verdict")
         await pilot.pause()
@@ -46,20 +54,16 @@ async def test_every_line_of_a_long_verdict_is_reached_by_keyboard(lang, size, t
             assert verdict.border_subtitle == more
             for _ in range(verdict.max_scroll_y):
                 await pilot.press("down")
-        await pilot.pause()
-        assert verdict.scroll_y == verdict.max_scroll_y
+        await _at_end(pilot, verdict, "the verdict scrolled line by line to its end")
         assert verdict.border_subtitle == ""
-        assert _last_words(verdict) in _in_pane(app, verdict)
         # zoomed, the whole verdict is on screen, its start and its end
         await pilot.press("home", "z")
-        await pilot.pause()
-        assert app.screen.maximized is verdict
+        await until(pilot, lambda: app.screen.maximized is verdict, "the verdict zoomed")
         await pilot.press("end")
-        await pilot.pause()
-        shown = _in_pane(app, verdict)
-        assert _last_words(verdict) in shown and ("실패" if lang == "ko" else "FAIL") in shown
+        await _at_end(pilot, verdict, "the zoomed verdict at its end")
+        assert ("실패" if lang == "ko" else "FAIL") in _in_pane(app, verdict)
         await pilot.press("escape")
-        assert app.screen.maximized is None
+        await until(pilot, lambda: app.screen.maximized is None, "the verdict back in its place")
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
@@ -70,11 +74,10 @@ async def test_every_steps_verdict_reaches_its_end_at_80x24(lang, tmp_path):
         verdict = app.query_one("#verdict")
         for step in range(1, 9):
             await pilot.press(str(step))
+            await step_drawn(pilot, step)
             verdict.focus()
             await pilot.press("end")
-            await pilot.pause()
-            assert verdict.scroll_y == verdict.max_scroll_y, step
-            assert _last_words(verdict) in _in_pane(app, verdict), step
+            await _at_end(pilot, verdict, f"step {step}'s verdict at its end")
 
 
 async def test_another_step_shows_its_verdict_from_the_top(tmp_path):
@@ -82,21 +85,25 @@ async def test_another_step_shows_its_verdict_from_the_top(tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await settled(pilot)
         await pilot.press("5")
+        await step_drawn(pilot, 5)
         verdict = app.query_one("#verdict")
         verdict.focus()
         await pilot.press("end")
-        await pilot.pause()
-        assert verdict.scroll_y > 0
+        await until(pilot, lambda: verdict.scroll_y > 0, "the verdict scrolled down", seen=lambda: verdict.scroll_y)
         await pilot.press("6", "5")
-        await pilot.pause()
-        assert verdict.scroll_y == 0
+        await step_drawn(pilot, 5)
+        await until(pilot, lambda: verdict.scroll_y == 0, "the verdict from the top", seen=lambda: verdict.scroll_y)
 
 
 async def _zoomed_at_its_end(pilot) -> None:
     await settled(pilot)
     await pilot.press("5")
+    await step_drawn(pilot, 5)
     await _focus_verdict(pilot)
+    verdict = pilot.app.query_one("#verdict")
     await pilot.press("z", "end")
+    await until(pilot, lambda: pilot.app.screen.maximized is verdict, "the verdict zoomed")
+    await _at_end(pilot, verdict, "the zoomed verdict at its end")
     pilot.app.clear_notifications()
     await pilot.pause()
 
@@ -112,8 +119,10 @@ def test_verdict_focused_scrolled_snapshot(snap_compare, lang, tmp_path):
     async def scrolled(pilot) -> None:
         await settled(pilot)
         await pilot.press("5")
+        await step_drawn(pilot, 5)
         await _focus_verdict(pilot)
         await pilot.press("end")
+        await _at_end(pilot, pilot.app.query_one("#verdict"), "the verdict at its end")
         pilot.app.clear_notifications()
         await pilot.pause()
 
