@@ -15,7 +15,7 @@ from pathlib import Path
 from tests.conftest import WALKTHROUGH, recording_path
 from tests.ui.harness import make_app
 from tests.ui.moments import moments, show_moment
-from tests.ui.settle import settled
+from tests.ui.settle import on_screen, settled, step_drawn, until
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "screenshots"
@@ -32,6 +32,23 @@ SHOTS = [  # name, moment, language, terminal size, keys pressed then
 ]
 
 
+async def shown(pilot, key: str) -> None:
+    """Waits until what the key shows is drawn: a step's text (parsed in a thread), the timeline
+    scrolled to its newest line, the finish screen."""
+    from tutor.ui.finish_screen import FinishScreen
+    from tutor.ui.timeline_screen import TimelineScreen, TimelineView
+
+    if key.isdigit():
+        await step_drawn(pilot, int(key))
+    elif key == "t":
+        view = (await on_screen(pilot, TimelineScreen)).query_one(TimelineView)
+        await until(pilot, lambda: view.virtual_size.height and view.scroll_y == view.max_scroll_y,
+                    "the timeline laid out and scrolled to its end")
+    elif key == "f":
+        await on_screen(pilot, FinishScreen)
+    await pilot.pause()
+
+
 async def shoot(moment: str, lang: str, size: tuple[int, int], keys: tuple[str, ...] = ()) -> str:
     with tempfile.TemporaryDirectory() as tmp:
         gang = moment == GANG_END
@@ -44,7 +61,7 @@ async def shoot(moment: str, lang: str, size: tuple[int, int], keys: tuple[str, 
                 await show_moment(pilot, moment)
             if keys:
                 await pilot.press(*keys)
-                await pilot.pause(0.2)
+                await shown(pilot, keys[-1])
             return app.export_screenshot(title=f"lwstutor — {moment}")
 
 

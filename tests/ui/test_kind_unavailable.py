@@ -7,7 +7,7 @@ import pytest
 
 from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
-from tests.ui.settle import settled
+from tests.ui.settle import settled, until
 from tutor.cluster import kinds
 from tutor.cluster.events import Conn, SourceState
 from tutor.ui.panes.groups import GroupsPane
@@ -19,9 +19,9 @@ async def test_the_groups_pane_says_lws_is_not_installed_in_the_learners_languag
     async with app.run_test(size=(100, 40)) as pilot:
         await settled(pilot)
         app.inbox.put(SourceState("leaderworkersets", Conn.CRD_MISSING, kinds.LEADER_WORKER_SET.absent_brief()))
-        await pilot.pause(0.3)
+        await until(pilot, lambda: str(app.query_one(GroupsPane).content) == kinds.LEADER_WORKER_SET.absent(lang),
+                    "the groups pane to say LWS is not installed", seen=lambda: str(app.query_one(GroupsPane).content))
         shown = str(app.query_one(GroupsPane).content)
-        assert shown == kinds.LEADER_WORKER_SET.absent(lang), shown
         assert ("LeaderWorkerSet이 설치되어 있지 않습니다" if lang == "ko" else "LeaderWorkerSet is not installed") in shown
 
 
@@ -30,8 +30,8 @@ async def test_a_gated_kind_not_served_is_named_with_its_gate(tmp_path):
     async with app.run_test(size=(100, 40)) as pilot:
         await settled(pilot)
         app.inbox.put(SourceState("podgroups", Conn.CRD_MISSING, kinds.POD_GROUP.absent_brief()))
-        await pilot.pause(0.3)
-        assert app._unavailable("podgroups") == kinds.POD_GROUP.absent("ko")
+        await until(pilot, lambda: app._unavailable("podgroups") == kinds.POD_GROUP.absent("ko"),
+                    "PodGroup named as not served", seen=lambda: app._unavailable("podgroups"))
         assert "GenericWorkload" in app._unavailable("podgroups") and app._unavailable("leaderworkersets") == ""
 
 
@@ -44,13 +44,13 @@ async def test_the_header_names_the_kind_that_is_not_served(tmp_path, lang, lws_
     app = make_app(WALKTHROUGH, lang=lang, state_file=tmp_path / "p.json")
     async with app.run_test(size=(160, 40)) as pilot:
         await settled(pilot)
+        def header() -> str:
+            app._draw_status()
+            return str(app.query_one(StatusBar).content)
+
         app.inbox.put(SourceState("podgroups", Conn.CRD_MISSING, kinds.POD_GROUP.absent_brief()))
-        await pilot.pause(0.3)
-        app._draw_status()
-        header = str(app.query_one(StatusBar).content)
-        assert f"({gang_words})" in header and lws_words not in header, header
+        await until(pilot, lambda: f"({gang_words})" in header(), "the header to name PodGroup", seen=header)
+        assert lws_words not in header(), header()
         app.inbox.put(SourceState("leaderworkersets", Conn.CRD_MISSING, kinds.LEADER_WORKER_SET.absent_brief()))
-        await pilot.pause(0.3)
-        app._draw_status()
-        header = str(app.query_one(StatusBar).content)
-        assert lws_words in header and gang_words in header, header
+        await until(pilot, lambda: lws_words in header() and gang_words in header(), "the header to name both kinds",
+                    seen=header)

@@ -6,6 +6,7 @@ import asyncio
 import gc
 from contextlib import contextmanager
 
+from tests import waits
 from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
 from tests.ui.settle import settled
@@ -39,10 +40,7 @@ async def test_a_full_collection_runs_once_refreshes_stop():
     with started_collector() as (qc, full):
         qc.busy()
         qc.busy()  # a second refresh replaces the first's pending collection
-        for _ in range(100):
-            await asyncio.sleep(0.05)
-            if full:
-                break
+        await waits.until(asyncio.sleep, lambda: full, "a full collection")
         assert len(full) == 1
 
 
@@ -52,12 +50,12 @@ async def test_a_busy_stream_still_collects_in_full_after_the_longest_wait(monke
     monkeypatch.setattr(quiet_gc, "LONGEST", 0.2)
     with started_collector() as (qc, full):
         # refreshes every 0.1 s: never quiet for QUIET seconds, yet a full collection comes
-        for _ in range(40):
+        async def a_refresh_later(_step: float) -> None:
             qc.busy()
             await asyncio.sleep(0.1)
-            if full:
-                break
-        assert full
+
+        qc.busy()
+        await waits.until(a_refresh_later, lambda: full, "a full collection in a stream of refreshes")
 
 
 async def test_the_app_restores_the_thresholds(tmp_path):
@@ -122,11 +120,7 @@ def freezing_collector(monkeypatch):
 async def quiet_collection(qc, full) -> None:
     runs = len(full)
     qc.busy()
-    for _ in range(100):
-        await asyncio.sleep(0.02)
-        if len(full) > runs:
-            return
-    raise AssertionError("no quiet collection")
+    await waits.until(asyncio.sleep, lambda: len(full) > runs, "a quiet collection")
 
 
 async def test_what_a_quiet_collection_leaves_is_frozen_for_the_next(monkeypatch):

@@ -6,7 +6,7 @@ import pytest
 
 from tests.conftest import recording_path
 from tests.ui.harness import make_app
-from tests.ui.settle import settled
+from tests.ui.settle import settled, step_drawn
 
 REC = recording_path("lesson-scale")
 
@@ -32,6 +32,7 @@ def test_scale_lesson_snapshot(snap_compare, lang, tmp_path):
     async def step_2(pilot) -> None:
         await settled(pilot)
         await pilot.press("2")
+        await step_drawn(pilot, 2)
         pilot.app.clear_notifications()
         await pilot.pause()
 
