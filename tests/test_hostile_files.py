@@ -20,9 +20,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests import waits
 from tests.conftest import WALKTHROUGH
 from tests.states import check, final_file, state
-from tests.ui.settle import settled
+from tests.ui.settle import quiet, settled, step_drawn, until
 from tutor.checks.common import MAX_YAML_ALIASES, MAX_YAML_BYTES, MAX_YAML_DEPTH, _BoundedLoader
 from tutor.checks.verdict import Status
 from tutor.cli import build_parser
@@ -75,8 +76,8 @@ def read_bounded(path: Path) -> FileRead:
     out: dict[str, FileRead] = {}
     t = threading.Thread(target=lambda: out.setdefault("r", read_answer(str(path), path.name)), daemon=True)
     t.start()
-    t.join(30)  # generous on a loaded machine; a blocked open of a FIFO never returns at all
-    assert not t.is_alive(), f"reading {path.name} blocked"
+    t.join(waits.MOMENT)  # a blocked open of a FIFO never returns at all
+    assert not t.is_alive(), f"reading {path.name} blocked for {waits.MOMENT:.0f} s"
     return out["r"]
 
 
@@ -453,25 +454,17 @@ def _app_on_workdir(workdir: Path, state_file: Path) -> TutorApp:
                     start_sources=lambda app: start_replay(args._recording, 0, app, use_files=False, poll=False))
 
 
-async def _until(pilot, cond, what: str, timeout_steps: int = 400) -> None:
-    for _ in range(timeout_steps):
-        if cond():
-            return
-        await pilot.pause(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 async def _files_seen(pilot, app, want: dict[str, Problem | None]) -> None:
     ws = app.session.workspace
-    await _until(pilot, lambda: all(ws.get(n).problem is p and (p is not None or ws.get(n).ok)
-                                    for n, p in want.items()), f"the file watcher to read {want}")
-    await _until(pilot, lambda: app.pump.timer is None, "the re-check")
-    await pilot.pause(0.1)
+    await until(pilot, lambda: all(ws.get(n).problem is p and (p is not None or ws.get(n).ok)
+                                   for n, p in want.items()), f"the file watcher to read {want}",
+                seen=lambda: {n: ws.get(n).problem for n in want})
+    await quiet(pilot)  # the re-check they set off, drawn
 
 
 async def _box(pilot, app, step: int) -> str:
     await pilot.press(str(step))
-    await pilot.pause()
+    await step_drawn(pilot, step)
     return app.query_one("#verdict").text()
 
 

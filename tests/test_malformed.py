@@ -22,7 +22,7 @@ from rich.console import Console
 from tests.conftest import recording_path
 from tests.states import state
 from tests.ui.harness import make_app
-from tests.ui.settle import settled
+from tests.ui.settle import settled, step_drawn
 from tutor.checks.verdict import Status
 from tutor.cluster import objects as o
 from tutor.cluster.events import ObjectEvent
@@ -177,7 +177,7 @@ async def test_malformed_recording_in_the_app(tmp_path):
         await settled(pilot)
         for step, words in ((2, ["no LWS labels"]), (3, ["has no LWS_ variables"]), (5, ["no sign that LWS"])):
             await pilot.press(str(step))
-            await pilot.pause()
+            await step_drawn(pilot, step)
             box = app.query_one("#verdict").text()
             assert "FAIL" in box and all(w in box for w in words), (step, box)
         assert app.query_one("#pods").row_count == 10

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.ui.harness import empty_recording, make_app
+from tests.ui.settle import until
 from tutor import progress as progress_mod
 from tutor.progress import MAX_BYTES, Progress
 
@@ -254,8 +255,9 @@ async def test_the_tui_shows_the_notice_and_starts_clean(tmp_path, monkeypatch):
     state.write_text('{"version": 1, "current": 4, "passed": {"1": ')
     app = make_app(rec)
     async with app.run_test(size=(100, 40)) as pilot:
-        await pilot.pause()
-        notes = [n for n in app._notifications if "is not valid JSON" in n.message.replace("\n", " ")]
+        notes = await until(pilot, lambda: [n for n in app._notifications
+                                            if "is not valid JSON" in n.message.replace("\n", " ")],
+                            "the notice of the damaged file", seen=lambda: list(app._notifications))
         assert len(notes) == 1 and notes[0].severity == "warning", list(app._notifications)
         message = notes[0].message.replace("\n", " ")  # wrapped to the toast's width, where its path's length says
         assert "moved it to" in message and "started fresh" in message
@@ -276,9 +278,10 @@ async def test_the_tui_shows_the_notice_in_the_sessions_language(tmp_path, monke
     state.write_text("{ half")
     app = make_app(rec, lang="ko")
     async with app.run_test(size=(100, 40)) as pilot:
-        await pilot.pause()
-        notes = [re.sub(r"\s", "", n.message) for n in app._notifications]  # wrapped to the toast's width
-        assert any("올바른JSON이아닙니다" in n and "처음부터시작합니다" in n for n in notes), notes
+        def notes() -> list[str]:
+            return [re.sub(r"\s", "", n.message) for n in app._notifications]  # wrapped to the toast's width
+        await until(pilot, lambda: any("올바른JSON이아닙니다" in n and "처음부터시작합니다" in n for n in notes()),
+                    "the notice in Korean", seen=notes)
 
 
 async def test_the_tui_starts_with_a_directory_at_its_own_state_path(tmp_path, monkeypatch):
@@ -289,8 +292,8 @@ async def test_the_tui_starts_with_a_directory_at_its_own_state_path(tmp_path, m
     state.mkdir(parents=True)
     app = make_app(rec)
     async with app.run_test(size=(100, 40)) as pilot:
-        await pilot.pause()
-        assert any("left as it is" in n.message.replace("\n", " ") for n in app._notifications), list(app._notifications)
+        await until(pilot, lambda: any("left as it is" in n.message.replace("\n", " ") for n in app._notifications),
+                    "the notice of the directory", seen=lambda: list(app._notifications))
         await pilot.press("2")
     assert state.is_dir() and not list(state.iterdir())
 
