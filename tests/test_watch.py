@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from tests import waits
 from tutor.workspace.files import Problem
 from tutor.workspace.watch import FileWatcher
 
@@ -21,9 +22,9 @@ class Reads:
     def put(self, item) -> None:
         self.q.put(item)
 
-    def wait(self, name: str, pred, timeout: float = 10):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+    def wait(self, name: str, pred, timeout: float = waits.MOMENT):
+        start = time.monotonic()
+        while time.monotonic() - start < timeout:
             r = self.latest.get(name)
             if r is not None and pred(r):
                 return r
@@ -32,7 +33,7 @@ class Reads:
             except queue.Empty:
                 continue
             self.latest[item.name] = item
-        raise AssertionError(f"no matching read of {name}: last {self.latest.get(name)}")
+        raise waits.ran_out(f"a matching read of {name}", time.monotonic() - start, self.latest.get(name))
 
 
 @pytest.mark.parametrize("poll", [False, True], ids=["events", "poll"])
@@ -53,7 +54,7 @@ def test_changes_are_seen(tmp_path, poll):
         assert w.mode == ("poll" if poll else "events")
     finally:
         w.stop()
-        w.join(5)
+        w.join(waits.MOMENT)
 
 
 def test_workdir_created_after_start(tmp_path):
@@ -67,5 +68,5 @@ def test_workdir_created_after_start(tmp_path):
         q.wait("dns.txt", lambda r: r.ok and r.text == "Address: 10.42.0.2\n")
     finally:
         w.stop()
-        w.join(5)
+        w.join(waits.MOMENT)
     assert not w._thread.is_alive()
