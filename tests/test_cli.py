@@ -8,13 +8,14 @@ import sys
 
 import pytest
 
+from tests import waits
 from tests.conftest import RECORDINGS, WALKTHROUGH
 
 WALK = str(WALKTHROUGH)
 
 
 def run(*args, env=None):
-    return subprocess.run([sys.executable, "-m", "tutor", *args], capture_output=True, text=True, timeout=120,
+    return subprocess.run([sys.executable, "-m", "tutor", *args], capture_output=True, text=True, timeout=waits.PROCESS,
                           stdin=subprocess.DEVNULL)
 
 
@@ -146,7 +147,7 @@ def test_tui_on_a_recording_with_a_bad_line_ends_with_that_line(tmp_path, lang, 
     bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
     res = subprocess.run([sys.executable, "-c", HEADLESS_TUI, "--replay", str(bad), "--speed", "0",
                           "--state-file", str(tmp_path / "p.json"), "--lang", lang],
-                         capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+                         capture_output=True, text=True, timeout=waits.PROCESS, stdin=subprocess.DEVNULL)
     assert res.returncode == 2, res.stderr
     assert f"lwstutor: {bad}:6: {said}" in res.stderr and "Traceback" not in res.stderr
 
@@ -155,7 +156,7 @@ def test_tui_refuses_a_file_that_is_not_a_recording_before_starting(tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text("not a recording\n")
     res = subprocess.run([sys.executable, "-c", HEADLESS_TUI, "--replay", str(bad), "--lang", "en"],
-                         capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+                         capture_output=True, text=True, timeout=waits.PROCESS, stdin=subprocess.DEVNULL)
     assert res.returncode == 2 and "not a lwstutor recording" in res.stderr and "Traceback" not in res.stderr
 
 

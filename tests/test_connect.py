@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests import waits
 from tutor.cluster.connect import ConnectError, NoCluster, Where, connect, find_kubeconfig
 
 
@@ -181,7 +182,7 @@ IN_ROOT = ("import sys, tutor.cluster.connect as c; c.K3S_KUBECONFIG = sys.argv.
 def lwstutor_in(vm: Where, *argv: str):
     env = {k: v for k, v in os.environ.items() if k not in ("KUBECONFIG", "KUBERNETES_SERVICE_HOST")}
     return subprocess.run([sys.executable, "-c", IN_ROOT, vm.k3s, *argv], capture_output=True, text=True,
-                          timeout=120, stdin=subprocess.DEVNULL, env={**env, "HOME": vm.home})
+                          timeout=waits.PROCESS, stdin=subprocess.DEVNULL, env={**env, "HOME": vm.home})
 
 
 @pytest.mark.parametrize(("lang", "words"), [("en", "no cluster found"), ("ko", "클러스터를 찾지 못했습니다")])

@@ -13,6 +13,7 @@ import sys
 import pytest
 import yaml
 
+from tests import waits
 from tests.conftest import recording_path
 from tests.states import check, event, file_written, recording, state
 from tutor.checks.verdict import Status
@@ -32,7 +33,7 @@ def run_check(name: str, *extra: str, lang: str = "en", tmp_path=None) -> tuple[
     env = {"XDG_STATE_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
     out = subprocess.run([sys.executable, "-m", "tutor", "check", "--json", "--lesson", "gang", "--lang", lang,
                           "--replay", str(recording_path(name)), *extra], capture_output=True, text=True, env=env,
-                         timeout=120, stdin=subprocess.DEVNULL)
+                         timeout=waits.PROCESS, stdin=subprocess.DEVNULL)
     return out.returncode, json.loads(out.stdout)
 
 

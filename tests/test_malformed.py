@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
+from tests import waits
 from tests.conftest import recording_path
 from tests.states import state
 from tests.ui.harness import make_app
@@ -151,7 +152,7 @@ def test_each_case_through_check_replay(tmp_path):
     for name, muts, step, status, words in CASES:
         rec = mutate_recording(tmp_path / "rec.jsonl", muts)
         res = subprocess.run([sys.executable, "-m", "tutor", "check", "--json", "--lang", "en", "--replay", str(rec)],
-                             capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+                             capture_output=True, text=True, timeout=waits.PROCESS, stdin=subprocess.DEVNULL)
         assert res.returncode in (0, 1, 3), (name, res.stderr)
         assert "Traceback" not in res.stderr, (name, res.stderr)
         steps = {s["step"]: s for s in json.loads(res.stdout)["steps"]}

@@ -13,6 +13,7 @@ import sys
 
 import pytest
 
+from tests import waits
 from tests.conftest import WALKTHROUGH
 from tutor.cli import COMMANDS, OPTIONS, build_parser, main
 
@@ -108,7 +109,7 @@ def test_version_loads_neither_the_lesson_nor_the_kubernetes_client():
     code = ("import sys; from tutor.cli import main\n"
             "try:\n    main(['--version'])\nexcept SystemExit as e:\n    assert e.code == 0\n"
             "print(sorted(m for m in sys.modules if m.startswith(('tutor.lesson', 'kubernetes', 'textual', 'yaml'))))")
-    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=waits.PROCESS)
     assert res.returncode == 0, res.stderr
     assert res.stdout.startswith("lwstutor ") and res.stdout.splitlines()[-1] == "[]"
 
@@ -116,7 +117,7 @@ def test_version_loads_neither_the_lesson_nor_the_kubernetes_client():
 # --- the options really reach the command, in a real process ------------------------------------
 
 def run(*argv):
-    return subprocess.run([sys.executable, "-m", "tutor", *argv], capture_output=True, text=True, timeout=120,
+    return subprocess.run([sys.executable, "-m", "tutor", *argv], capture_output=True, text=True, timeout=waits.PROCESS,
                           stdin=subprocess.DEVNULL)
 
 
@@ -173,7 +174,7 @@ def test_commands_do_not_import_the_cli():
             "for m in ('check', 'demo', 'doctor', 'record', 'serve', 'setup', 'tui'):\n"
             "    importlib.import_module('tutor.commands.' + m)\n"
             "print('tutor.cli' in sys.modules)")
-    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=waits.PROCESS)
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip() == "False"
 

@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 
+from tests import waits
 from tests.conftest import recording_path
 from tutor.checks import run_checker
 from tutor.checks.verdict import Status
@@ -86,7 +87,7 @@ def test_a_file_of_the_wrong_size_fails_step_1_in_both_languages():
 def test_check_replay_picks_the_lesson_the_recording_names(tmp_path):
     env = {"XDG_STATE_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
     out = subprocess.run([sys.executable, "-m", "tutor", "check", "--replay", str(REC), "--json", "--lang", "en"],
-                         capture_output=True, text=True, env=env, timeout=60)
+                         capture_output=True, text=True, env=env, timeout=waits.PROCESS)
     report = json.loads(out.stdout)
     assert out.returncode == 0 and report["lesson"] == "scale"
     assert [(st["id"], st["status"]) for st in report["steps"]] == [("create-solo", "pass"), ("scale-up", "pass")]
@@ -95,7 +96,7 @@ def test_check_replay_picks_the_lesson_the_recording_names(tmp_path):
 def test_an_unknown_lesson_is_one_line_naming_those_there_are(tmp_path):
     env = {"XDG_STATE_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
     out = subprocess.run([sys.executable, "-m", "tutor", "check", "--lesson", "nope", "--lang", "en"],
-                         capture_output=True, text=True, env=env, timeout=60)
+                         capture_output=True, text=True, env=env, timeout=waits.PROCESS)
     assert out.returncode == 2 and out.stderr.strip().count("\n") == 0
     assert "--lesson nope" in out.stderr and "lws, scale" in out.stderr and "Traceback" not in out.stderr
 
@@ -110,12 +111,12 @@ def test_a_recording_made_for_another_lesson_is_refused_in_one_line(tmp_path):
         for lang, said in (("en", f"was recorded for lesson {made_for}"), ("ko", f"{made_for} 수업을 녹화한 파일입니다")):
             for cmd in (["check"], ["why", "llm-0"], []):
                 out = subprocess.run([sys.executable, "-m", "tutor", *cmd, "--replay", str(rec), "--lesson", lesson,
-                                      "--lang", lang], capture_output=True, text=True, env=env, timeout=60,
+                                      "--lang", lang], capture_output=True, text=True, env=env, timeout=waits.PROCESS,
                                      stdin=subprocess.DEVNULL)
                 assert out.returncode == 2 and out.stderr.strip().count("\n") == 0, (cmd, out.stderr)
                 assert said in out.stderr and str(rec) in out.stderr and "Traceback" not in out.stderr, out.stderr
     out = subprocess.run([sys.executable, "-m", "tutor", "check", "--replay", str(REC), "--lesson", "scale", "--json"],
-                         capture_output=True, text=True, env=env, timeout=60)
+                         capture_output=True, text=True, env=env, timeout=waits.PROCESS)
     assert out.returncode == 0, out.stderr
 
 

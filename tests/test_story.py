@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 
+from tests import waits
 from tests.conftest import RECORDINGS, WALKTHROUGH
 from tests.states import check, file_written, late, new_leader_running, not_yet_deleted, recording, state
 from tutor.cluster import objects as o
@@ -279,7 +280,7 @@ def test_step_5_and_6_verdicts_carry_their_part_of_the_story():
 def test_check_json_has_timeline_entries_on_steps_5_and_6():
     res = subprocess.run([sys.executable, "-m", "tutor", "check", "--json", "--step", "5", "--step", "6",
                           "--replay", str(WALKTHROUGH), "--lang", "en"],
-                         capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+                         capture_output=True, text=True, timeout=waits.PROCESS, stdin=subprocess.DEVNULL)
     assert res.returncode == 0, res.stderr
     steps = {s["step"]: s for s in json.loads(res.stdout)["steps"]}
     five, six = steps[5]["timeline"], steps[6]["timeline"]
@@ -291,7 +292,7 @@ def test_check_json_has_timeline_entries_on_steps_5_and_6():
     # a wrong turn without a failure has nothing to tell for step 5
     res = subprocess.run([sys.executable, "-m", "tutor", "check", "--json", "--step", "5", "--replay",
                           str(RECORDINGS / "names-swapped.jsonl")],
-                         capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+                         capture_output=True, text=True, timeout=waits.PROCESS, stdin=subprocess.DEVNULL)
     assert json.loads(res.stdout)["steps"][0]["timeline"] == []
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests import waits
 from tests.states import check, recording, running, state
 from tutor.checks.why import explain, explain_in_store
 from tutor.cluster import objects as o
@@ -291,7 +292,7 @@ def _why(*args):
     import subprocess
     import sys
     return subprocess.run([sys.executable, "-m", "tutor", "why", *args], capture_output=True, text=True,
-                          timeout=120, stdin=subprocess.DEVNULL)
+                          timeout=waits.PROCESS, stdin=subprocess.DEVNULL)
 
 
 def test_why_on_a_recording_prints_the_clauses_with_their_nodes():

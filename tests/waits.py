@@ -29,6 +29,10 @@ REPLAY = loaded(4)
 """A recording replayed to its end, checked and drawn (the walkthrough, the largest, and the demo
 at speed 1000 each take about a second on a quiet machine)."""
 
+PROCESS = loaded(4)
+"""A process of the tutor's run to its answer or its first frame, or a server's to its first
+line: Python imports the tutor (and Textual), a few seconds on a quiet machine."""
+
 SPELL = 0.5
 """A negative wait: how long a test watches for something that must NOT happen. Load cannot make
 it fail (a slow machine only makes the unwanted thing later), so it stays short and is no bound."""

@@ -12,6 +12,8 @@ import time
 
 import pyte
 
+from tests import waits
+
 CHROMIUM = "/usr/lib/chromium/chromium"  # Debian's chromium; /usr/bin/chromium is a shell wrapper
 
 RECORD_FRAMES = """
@@ -60,11 +62,11 @@ class Tab:
         page.on("request", lambda r: self.requests.append(r.url))
         page.add_init_script(RECORD_FRAMES)
 
-    def open(self, url: str, timeout: float = 60):
+    def open(self, url: str, timeout: float = waits.PROCESS):
         """Loads the page; returns the response of the page itself."""
         return self.page.goto(url, timeout=timeout * 1000)
 
-    def wait_started(self, timeout: float = 60) -> None:
+    def wait_started(self, timeout: float = waits.PROCESS) -> None:
         """Until the tutor's first bytes have arrived (textual.js marks the body)."""
         self.page.wait_for_selector("body.-first-byte", timeout=timeout * 1000, state="attached")
 
@@ -80,13 +82,13 @@ class Tab:
                 self.stream.feed(a)
         return "\n".join(line.rstrip() for line in self.screen.display)
 
-    def wait_for(self, text: str, timeout: float = 60) -> str:
+    def wait_for(self, text: str, timeout: float = waits.PROCESS) -> str:
         """The screen once it shows `text`; fails with the screen as it was."""
         deadline = time.monotonic() + timeout
         shown = self.read()
         while text not in shown:
             if time.monotonic() > deadline:
-                raise AssertionError(f"{text!r} not on the screen after {timeout} s:\n{shown}")
+                raise waits.ran_out(f"{text!r} on the screen", timeout, shown)
             time.sleep(0.2)
             shown = self.read()
         return shown

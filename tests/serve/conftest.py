@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import waits
 from tests.procs import alive, descendants
 from tests.serve.browser import CHROMIUM, Tab
 
@@ -87,7 +88,7 @@ class Served:
             else None
         self.seen: set[int] = set()
 
-    def _read_until(self, pattern: str, timeout: float = 60) -> str:
+    def _read_until(self, pattern: str, timeout: float = waits.PROCESS) -> str:
         # The pipe's own fd: a text-mode readline would buffer lines select() no longer sees.
         said, deadline, fd = "", time.monotonic() + timeout, self.proc.stdout.fileno()
         while not re.search(pattern + r"\S*\n", said):
@@ -106,7 +107,7 @@ class Served:
     def stop(self) -> str:
         self.tutors()
         self.proc.send_signal(signal.SIGTERM)
-        out, err = self.proc.communicate(timeout=30)
+        out, err = self.proc.communicate(timeout=waits.PROCESS)
         return out + err
 
 
@@ -123,7 +124,7 @@ def serve(tmp_path):
     for s in started:
         if s.proc.poll() is None:
             s.stop()
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + waits.MOMENT
         while any(alive(p) for p in s.seen) and time.monotonic() < deadline:
             time.sleep(0.2)
         left = [p for p in s.seen if alive(p)]
@@ -147,4 +148,4 @@ def proxy():
     yield start
     for p in procs:
         p.terminate()
-        p.wait(timeout=10)
+        p.wait(timeout=waits.MOMENT)

@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tests import waits
 from tutor.lesson.loader import load
 from tutor.serve import words
 from tutor.words import pick
@@ -25,7 +26,7 @@ LESSON = load()
 SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 
 
-def on_step(tab, n: int, timeout: float = 60) -> str:
+def on_step(tab, n: int, timeout: float = waits.PROCESS) -> str:
     """Waits until the lesson pane shows step n's heading ("2. The name is ..."), and returns the
     screen. The step list names every step too, but after a mark (✓, ✗, ·); the heading stands
     alone after the pane's border."""
@@ -36,11 +37,11 @@ def on_step(tab, n: int, timeout: float = 60) -> str:
         if heading.search(screen):
             return screen
         if time.monotonic() > deadline:
-            raise AssertionError(f"step {n}'s heading is not on the screen:\n{screen}")
+            raise waits.ran_out(f"step {n}'s heading on the screen", timeout, screen)
         time.sleep(0.2)
 
 
-def settled(path: Path, quiet: float = 2.0, timeout: float = 60) -> str:
+def settled(path: Path, quiet: float = 2.0, timeout: float = waits.MOMENT) -> str:
     """The file's text once it has not changed for `quiet` seconds."""
     deadline = time.monotonic() + timeout
     last, since = path.read_text(), time.monotonic()
@@ -150,7 +151,7 @@ def test_the_session_cap_says_so_and_frees_a_place_when_a_tab_closes(serve, tabs
     on_step(a, 1)
 
     b.open(f"{served.url}/?token={served.token}")
-    b.page.wait_for_selector("#full-text", state="visible", timeout=60_000)  # after the server's wait for a place
+    b.page.wait_for_selector("#full-text", state="visible", timeout=waits.PROCESS * 1000)  # after the server's wait for a place
     assert b.page.inner_text("#full-text") == pick(words.FULL, "en", cap=1)
     assert len(tutor_processes(served)) == 1
 

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import waits
+
 pytestmark = pytest.mark.browser
 
 SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
@@ -21,7 +23,7 @@ def test_keys_work_on_a_fresh_tab_without_a_click(serve, tabs):
     tab.wait_started()
     tab.wait_for("LeaderWorkerSet")
     tab.page.wait_for_function("document.activeElement && document.activeElement.classList.contains("
-                               "'xterm-helper-textarea')", timeout=30_000)
+                               "'xterm-helper-textarea')", timeout=waits.MOMENT * 1000)
     tab.page.keyboard.press("?")  # no click, no focus() of our own
     screen = tab.wait_for("Reveal the next hint")  # the help, with its keys
     assert "Keys" in screen

@@ -45,8 +45,8 @@ def test_an_installed_serve_starts_tutors_from_any_directory(installed, serve, t
     served = serve(lwstutor=[str(installed)], cwd=cwd)
     tab = tabs()
     tab.open(f"{served.url}/?token={served.token}")
-    tab.wait_started(timeout=90)
-    screen = tab.wait_for("LeaderWorkerSet", timeout=90)
+    tab.wait_started()
+    screen = tab.wait_for("LeaderWorkerSet")
     assert "1." in screen
     out = served.stop()
     assert "Traceback" not in out and "ModuleNotFoundError" not in out, out[-2000:]

@@ -10,13 +10,14 @@ import pytest
 from textual.app import App
 from textual.binding import Binding
 
+from tests import waits
 from tests.footer_row import not_whole
 from tutor.ui.app import TutorApp
 from tutor.ui.i18n import localised
 
 pytestmark = pytest.mark.browser
 
-WAIT = 60  # seconds: the machine may be loaded; each wait ends as soon as the screen shows it
+WAIT = waits.PROCESS  # each wait ends as soon as the screen shows it
 
 
 def label(binding: Binding, lang: str) -> str:

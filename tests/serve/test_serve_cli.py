@@ -13,6 +13,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from tests import waits
 from tests.serve.conftest import RECORDING, REPO
 from tutor.commands.serve import tutor_command
 from tutor.serve import words
@@ -23,7 +24,7 @@ from tutor.words import pick
 def serve(*argv: str, tmp) -> subprocess.CompletedProcess:
     env = {**os.environ, "XDG_STATE_HOME": str(tmp)}
     return subprocess.run([sys.executable, "-m", "tutor", "serve", "--replay", str(RECORDING), *argv], cwd=REPO,
-                          env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+                          env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=waits.PROCESS)
 
 
 @pytest.mark.parametrize("lang, said", [("en", "is already in use"), ("ko", "이미 쓰이고 있습니다")])

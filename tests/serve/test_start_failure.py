@@ -11,6 +11,7 @@ import sys
 
 import pytest
 
+from tests import waits
 from tests.serve.conftest import RECORDING
 from tutor.commands import served_tab as child
 from tutor.serve import words
@@ -52,7 +53,7 @@ def run_child(tmp_path, *argv: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "TEXTUAL_DRIVER": child.WEB_DRIVER, "XDG_STATE_HOME": str(tmp_path / "state")}
     return subprocess.run([sys.executable, "-P", "-m", "tutor.commands.served_tab", "--failure-file",
                            str(tmp_path / "failed.json"), *argv], cwd=tmp_path, env=env, stdin=subprocess.DEVNULL,
-                          capture_output=True, timeout=60)
+                          capture_output=True, timeout=waits.PROCESS)
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])

@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from tests import waits
 from tests.ui.harness import make_app
 from tests.ui.settle import settled
 from tests.verdict_lines import ALL
@@ -17,7 +18,7 @@ from tests.verdict_lines import ALL
 def check_passed(path, tmp_path) -> set[int]:
     env = {"XDG_STATE_HOME": str(tmp_path / "state"), "PATH": "/usr/bin:/bin"}
     out = subprocess.run([sys.executable, "-m", "tutor", "check", "--replay", str(path), "--json", "--lang", "en"],
-                         capture_output=True, text=True, env=env, timeout=120)
+                         capture_output=True, text=True, env=env, timeout=waits.PROCESS)
     assert out.returncode in (0, 1, 3), out.stderr  # 3: nothing failed, something cannot be confirmed
     return {s["step"] for s in json.loads(out.stdout)["steps"] if s["status"] == "pass"}
 
