@@ -33,6 +33,10 @@ PROCESS = loaded(4)
 """A process of the tutor's run to its answer or its first frame, or a server's to its first
 line: Python imports the tutor (and Textual), a few seconds on a quiet machine."""
 
+LAB = loaded(4)
+"""The lab's cluster acting on a change and the tutor seeing it: the API server, a controller, the
+scheduler, a KWOK node or the real kubelet, a few seconds on a quiet machine."""
+
 SPELL = 0.5
 """A negative wait: how long a test watches for something that must NOT happen. Load cannot make
 it fail (a slow machine only makes the unwanted thing later), so it stays short and is no bound."""

@@ -12,6 +12,7 @@ import json
 import time
 from pathlib import Path
 
+from tests import waits
 from tutor.cli import build_parser
 from tutor.cluster import objects as o
 from tutor.cluster.events import Conn, SourceState
@@ -44,7 +45,7 @@ def live_app(kubeconfig: Path, workdir: Path, state_file: Path, states: list | N
     return app
 
 
-async def until(pilot, cond, what: str, timeout: float = 90) -> float:
+async def until(pilot, cond, what: str, timeout: float = waits.LAB) -> float:
     """Waits (letting the app run) until cond() holds; returns the seconds it took."""
     start = time.monotonic()
     while time.monotonic() - start < timeout:
@@ -100,7 +101,7 @@ def table_keys(app) -> set[str]:
     return set(app.query_one("#pods").keys())
 
 
-async def store_equals_fresh_list(pilot, lab, what: str, timeout: float = 120) -> set[tuple[str, str]]:
+async def store_equals_fresh_list(pilot, lab, what: str, timeout: float = waits.LAB) -> set[tuple[str, str]]:
     """Waits until the app's pods (name, UID) equal a fresh `kubectl get pods` and the pod table
     shows exactly those pods; returns them."""
     start = time.monotonic()

@@ -137,7 +137,7 @@ async def test_the_tui_on_a_stopped_api_server_says_cannot_reach_until_it_had_da
     try:
         app = live_app(lab.kubeconfig, tmp_path, tmp_path / "progress.json")
         async with app.run_test(size=(120, 30)) as pilot:
-            await until(pilot, lambda: "cannot reach" in header(app), "the header to say it cannot reach", timeout=30)
+            await until(pilot, lambda: "cannot reach" in header(app), "the header to say it cannot reach")
             assert "connection refused" in header(app) and "reconnecting" not in header(app), header(app)
             await pilot.pause(2.5)  # a retry or two later: still no data, still not "reconnecting"
             assert "cannot reach" in header(app) and "reconnecting" not in header(app), header(app)

@@ -50,7 +50,7 @@ async def test_apiserver_killed_and_restarted_mid_lesson(lab, tmp_path):
         t0 = time.monotonic()
         api = await blocking(lab.kill, "kube-apiserver")
         lost = await until(pilot, lambda: "reconnecting" in header(app) and app.query_one("#live").has_class("-stale"),
-                           "the header to show the lost connection", timeout=30)
+                           "the header to show the lost connection")
         print(f"header showed the loss {lost:.1f}s after the kill")
         assert lost < 10, lost  # a few seconds, even on a busy machine
         # The last data stays on screen, dimmed; verdicts and progress are untouched.
@@ -67,7 +67,7 @@ async def test_apiserver_killed_and_restarted_mid_lesson(lab, tmp_path):
         t1 = time.monotonic()
         back = await until(pilot, lambda: states_ok(app) and "● live" in header(app)
                            and not app.query_one("#live").has_class("-stale"),
-                           "the tutor to reconnect by itself", timeout=90)
+                           "the tutor to reconnect by itself")
         print(f"outage {t1 - t0:.1f}s; reconnected {back:.1f}s after /readyz")
         after = await store_equals_fresh_list(pilot, lab, "after the restart")
         assert after == {(n, u) for n, u in before if n != "plain"}  # no ghost, nothing missing
@@ -80,7 +80,7 @@ async def test_apiserver_killed_and_restarted_mid_lesson(lab, tmp_path):
         # it is restarted, as an operator would, and the real one places the pods.
         await blocking(lambda: lab.restart(lab.kill("kube-scheduler")))
         await blocking(ln.step5)
-        await until(pilot, lambda: 5 in s.progress.passed, "step 5 to pass after the restart", timeout=120)
+        await until(pilot, lambda: 5 in s.progress.passed, "step 5 to pass after the restart")
         await store_equals_fresh_list(pilot, lab, "after step 5")
         assert s.verdicts[1].status is Status.PASS and s.verdicts[2].status is Status.PASS
         assert all(st.state is Conn.OK for st in s.states.values())

@@ -181,7 +181,7 @@ async def test_without_events_the_events_pane_says_so_and_the_rest_stays_live(la
         lab.kubectl("create", "clusterrolebinding", "noevents-gets-events", "--clusterrole=lwstutor-reader",
                     "--user=learner-noevents")
         try:
-            await until(pilot, lambda: st["events"].state is Conn.OK, "events access to be picked up", timeout=60)
+            await until(pilot, lambda: st["events"].state is Conn.OK, "events access to be picked up")
             await until(pilot, lambda: "pod/llm-" in text_of(app, "#events"), "the events pane to fill")
             assert "● live" in header(app) and "denied" not in header(app)
         finally:
@@ -223,7 +223,7 @@ async def test_without_the_lws_crd_the_lws_pane_says_so_and_nothing_crashes(lab,
         finally:
             await blocking(install_crds, lab)
         # Reinstalled while the tutor runs: the LWS watch comes back by itself.
-        await until(pilot, lambda: st["leaderworkersets"].state is Conn.OK, "LWS back", timeout=60)
+        await until(pilot, lambda: st["leaderworkersets"].state is Conn.OK, "LWS back")
         await until(pilot, lambda: "No LeaderWorkerSet in infer yet." in text_of(app, "#groups"), "empty LWS pane")
         assert "● live" in header(app) and "not installed" not in header(app)
     lab.kubectl("delete", "pod", "plain", "-n", NS, "--grace-period=0", "--force", "--wait=true")
