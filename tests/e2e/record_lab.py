@@ -27,6 +27,7 @@ import threading
 import time
 from pathlib import Path
 
+from tests import waits
 from tests.conftest import recording_path
 from tests.e2e.labcluster.lab import Lab, up
 from tests.e2e.learner import GANG_SCENARIOS, LATE_STARTS, NS, OTHER_LESSONS, WRONG_TURNS, Learner, nothing, walkthrough
@@ -103,9 +104,9 @@ def record(name: str, out_dir: Path | None) -> Path:
             threading.Thread(target=_follow, args=(rec.stderr, log, ready, watched), daemon=True).start()
             try:
                 ln = Learner(lab, workdir)
-                ln.wait("recorder listed every resource", ready.is_set, timeout=60)
+                ln.wait("recorder listed every resource", ready.is_set, timeout=waits.LAB)
                 during(ln)
-                ln.wait("recording caught up", lambda: caught_up(lab, fresh, lesson), timeout=60,
+                ln.wait("recording caught up", lambda: caught_up(lab, fresh, lesson), timeout=waits.LAB,
                         seen=lambda: ", ".join(lagging(lab, fresh, lesson)[:5]))
             except AssertionError:
                 print(f"the recorder said:\n{''.join(log)}", file=sys.stderr)  # a watch that stopped says so

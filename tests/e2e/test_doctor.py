@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import waits
 from tests.e2e.labcluster.lab import install_crds, running_lab, user_kubeconfig
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -85,7 +86,7 @@ def test_kwok_node_absent(lab, workdir):
     code, checks = doctor(lab, workdir)
     assert code == 1 and broken(checks) == ["node-gpu-b"] and "missing" in checks["node-gpu-b"]["title"]
     run_fix(lab, checks["node-gpu-b"]["fix"][0])  # the printed YAML, applied as printed
-    lab.wait_for("gpu-b Ready", lambda: doctor(lab, workdir)[0] == 0, timeout=60)
+    lab.wait_for("gpu-b Ready", lambda: doctor(lab, workdir)[0] == 0, timeout=waits.LAB)
 
 
 def test_lws_crd_absent(lab, workdir):
@@ -97,7 +98,7 @@ def test_lws_crd_absent(lab, workdir):
         assert any("kubectl get crd leaderworkersets.leaderworkerset.x-k8s.io" in f for f in checks["lws-crd"]["fix"])
     finally:
         install_crds(lab)  # the printed fix downloads from GitHub, which these machines cannot reach
-    lab.wait_for("CRD back", lambda: doctor(lab, workdir)[0] == 0, timeout=60)
+    lab.wait_for("CRD back", lambda: doctor(lab, workdir)[0] == 0, timeout=waits.LAB)
 
 
 def test_which_lws_runs_and_never_an_older_one_as_the_fix(lab, workdir):
@@ -128,7 +129,7 @@ def test_which_lws_runs_and_never_an_older_one_as_the_fix(lab, workdir):
             install_crds(lab)
     finally:
         lab.kubectl("delete", "namespace", "lws-system", "--wait=true", timeout=120)
-    lab.wait_for("CRD back", lambda: doctor(lab, workdir)[0] == 0, timeout=60)
+    lab.wait_for("CRD back", lambda: doctor(lab, workdir)[0] == 0, timeout=waits.LAB)
     crd = "crd/leaderworkersets.leaderworkerset.x-k8s.io"
     lab.kubectl("label", crd, "app.kubernetes.io/version=0.9.0")
     try:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import pytest
 import yaml
 
+from tests import waits
 from tests.e2e.learner import NS, GangLearner, big, end_of_lws_lab, podgroup
 from tests.e2e.test_live_source import tutor_check
 
@@ -98,7 +99,7 @@ def passes(lab, g: GangLearner, *steps: int) -> None:
     assert all(report[n]["status"] == "pass" for n in steps), {n: report[n] for n in steps}
 
 
-def settle(lab, g: GangLearner, n: int, timeout: float = 60) -> dict:
+def settle(lab, g: GangLearner, n: int, timeout: float = waits.LAB) -> dict:
     """Step n's verdict once it is no longer `waiting` (a gang not tried yet, pods on their way)."""
     deadline = time.monotonic() + timeout
     while (v := check(lab, g, n)[n])["status"] == "waiting" and time.monotonic() < deadline:
@@ -217,7 +218,7 @@ ROLLED = re.compile(r"\broll", re.I)  # "a rolling update", "rolls the group"
 GRACE = re.compile(r"grace", re.I)
 
 
-def watch_step_2(lab, g: GangLearner, timeout: float = 150) -> list[tuple[dict, bool]]:
+def watch_step_2(lab, g: GangLearner, timeout: float = waits.loaded(5)) -> list[tuple[dict, bool]]:
     """Step 2's verdicts until it passes, each with whether the old leader was then Terminating
     (its grace period running, before and after the check). The old worker, Pending, stays until
     the leader is gone: its StatefulSet belongs to the leader pod."""
@@ -326,7 +327,7 @@ def test_big_placed_on_two_free_gpus_is_redone_as_step_7_says(lab, learner, gang
         do_step()
     gang.clear()  # orphan gone: 2 GPUs free
     gang.apply([podgroup("big-0", 3), big()], "big.yaml")
-    gang.wait("big-0 placed", lambda: gang.condition("big-0").get("status") == "True", timeout=120)
+    gang.wait("big-0 placed", lambda: gang.condition("big-0").get("status") == "True", timeout=waits.LAB)
     verdict = settle(lab, gang, 7)
     assert verdict["status"] == "fail", verdict
     assert_names(verdict, DELETE_BIG, DELETE_PODGROUP, APPLY_BIG)

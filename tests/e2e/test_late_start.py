@@ -5,6 +5,7 @@ given llm-1 a new IP, step 4 asks for a fresh lookup, since the cluster keeps no
 
 from __future__ import annotations
 
+from tests import waits
 from tests.e2e.learner import finish_rollout, llm, set_partition
 from tests.e2e.live_tui import blocking, live_app, states_ok, until
 from tests.e2e.test_live_source import tutor_check
@@ -26,7 +27,7 @@ def fresh_lookup(learner) -> None:
     """The learner looks the leader's name up again, and again while CoreDNS's cache (30 s, as in
     k3s's Corefile) still answers with llm-1's address from before the rollout."""
     learner.wait("a lookup that gives llm-1's new IP", lambda: (learner.pod("llm-1") or {}).get(
-        "status", {}).get("podIP", "?") in learner.step4(), timeout=60)
+        "status", {}).get("podIP", "?") in learner.step4(), timeout=30 + waits.LAB)
 
 
 async def test_the_tutor_started_late_passes_what_was_done(lab, learner, tmp_path):

@@ -10,6 +10,7 @@ import sys
 import time
 
 
+from tests import waits
 from tests.e2e.learner import NS
 from tutor.cluster import objects as o
 from tutor.cluster.connect import connect
@@ -48,27 +49,28 @@ def test_live_store_equals_a_fresh_list(lab, learner):
     session = Session(load(), str(learner.workdir), "en")
     src = LiveSource(connect(str(lab.kubeconfig)).api_client, NS, q.put).start()
     try:
-        def drain_until(cond, timeout=60):
-            deadline = time.monotonic() + timeout
-            while time.monotonic() < deadline:
+        def drain_until(cond, what: str, seen, timeout=waits.LAB):
+            start = time.monotonic()
+            while time.monotonic() - start < timeout:
                 try:
                     session.apply(q.get(timeout=0.2))
                 except queue.Empty:
                     pass
                 if cond():
                     return
-            raise AssertionError("live source did not catch up")
+            raise waits.ran_out(what, time.monotonic() - start, seen())
 
         def all_ok() -> bool:
             return len(session.states) == 5 and all(s.state is Conn.OK for s in session.states.values())
 
-        drain_until(all_ok)
+        drain_until(all_ok, "every watch OK", lambda: {r: s.state.value for r, s in session.states.items()})
         learner.fail_worker()  # the store must follow a group recreation through the watch
         want = fresh_list(lab, "pods")
         def have() -> set:
             return {(o.name(p), o.uid(p), o.resource_version(p)) for p in session.store.all("Pod", NS)}
 
-        drain_until(lambda: have() == fresh_list(lab, "pods"))
+        drain_until(lambda: have() == fresh_list(lab, "pods"), "the store's pods to equal a fresh list",
+                    lambda: sorted(have() ^ fresh_list(lab, "pods")))
         assert session.store.obs.recreations("llm-0") >= 1 and session.store.obs.recreations("llm-1") == 0
         assert want  # the cluster had pods to compare
         assert isinstance(next(iter(session.states.values())), SourceState)

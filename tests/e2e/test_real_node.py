@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import waits
 from tests.e2e.learner import NS, container, lws
 from tests.e2e.live_tui import blocking, live_app, states_ok, text_of, until
 from tests.e2e.test_live_source import tutor_check
@@ -89,7 +90,7 @@ class Watch:
                               "waiting": o.as_dict(o.dig(cs, "state", "waiting")).get("reason", "")}
         return out
 
-    def until(self, what: str, cond, timeout: float = 240) -> Sample:
+    def until(self, what: str, cond, timeout: float = waits.loaded(8)) -> Sample:  # a real kubelet's restarts
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             for s in list(self.samples):
@@ -190,7 +191,7 @@ def test_a_worker_that_exits_at_once_is_never_a_pass(lab, learner, watch):
     w = watch(1)
     learner.apply(lws("llm", 2, container("leader"), broken), "lws.yaml")
     w.until("the group recreated after a real restart", lambda s: w.session.store.obs.recreations("llm-0") >= 1,
-            timeout=150)
+            timeout=waits.loaded(5))
     seen = [r for r in w.session.store.obs.restarts if r.pod.endswith("-1")]
     assert seen and all(r.exit_code == 1 for r in seen), seen
     down = [s for s in w.samples if any(
@@ -233,5 +234,5 @@ async def test_kubelet_events_fill_the_events_pane(lab, learner, tmp_path):
         await blocking(learner.step1)
         await blocking(learner.exec, "llm-0-1", "touch", "/tmp/fail")
         await until(pilot, lambda: all(r in text_of(app, "#events") for r in ("Pulled", "Created", "Started")),
-                    "kubelet events Pulled, Created, Started", timeout=60)
-        await until(pilot, lambda: "Killing" in text_of(app, "#events"), "the kubelet's Killing event", timeout=90)
+                    "kubelet events Pulled, Created, Started")
+        await until(pilot, lambda: "Killing" in text_of(app, "#events"), "the kubelet's Killing event")

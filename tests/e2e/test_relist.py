@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from tests import waits
 from tests.e2e.labcluster.lab import compact_etcd, running_lab
 from tests.e2e.learner import NS, Learner
 from tutor.cluster import objects as o
@@ -34,7 +35,7 @@ def test_compaction_forces_a_relist_and_the_store_stays_true(lab, tmp_path):
     relists: list[Relisted] = []
     src = LiveSource(connect(str(lab.kubeconfig)).api_client, NS, q.put, watch_seconds=2).start()
 
-    def pump(until, timeout=90.0, what=""):
+    def pump(until, timeout=waits.LAB, what=""):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             try:

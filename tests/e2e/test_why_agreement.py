@@ -25,6 +25,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests import waits
 from tests.e2e.labcluster.lab import GPU, LOOPBACK, node as lab_node
 from tutor.cluster import objects as o
 from tutor.cluster import placement as pl
@@ -37,7 +38,7 @@ NOT_READY_TAINTS = ("node.kubernetes.io/not-ready", "node.kubernetes.io/unreacha
 # The scheduler's cache sizes, as its /metrics says them (refreshed there every second): a case
 # places its pods only once the scheduler holds the nodes and pods the API server holds.
 CACHE_SIZE = re.compile(r'^scheduler_cache_size\{type="(nodes|pods)"\} (\d+)', re.M)
-AGREE_WITHIN = 20.0  # s: a refused pod's message is compared until it holds still and agrees
+AGREE_WITHIN = waits.LAB  # a refused pod's message is compared until it holds still and agrees
 
 
 @dataclass
@@ -71,7 +72,7 @@ class Bench:
         pods = self.kubectl_json("get", "pods", "--all-namespaces")["items"]
         return nodes, pods
 
-    def wait(self, what: str, cond, timeout: float = 60):
+    def wait(self, what: str, cond, timeout: float = waits.LAB):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             got = cond()
@@ -104,7 +105,7 @@ class Bench:
             if lws is not None:
                 self.lab.kubectl("apply", "-f", "-", input=yaml.safe_dump(_lws(ns, case, **lws)))
                 want = lws["replicas"]
-                self.wait("every LWS leader tried", lambda: self._leaders_tried(ns, want), timeout=90)
+                self.wait("every LWS leader tried", lambda: self._leaders_tried(ns, want))
                 watched += [(ns, o.name(p)) for p in self.kubectl_json("get", "pods", "-n", ns)["items"]
                             if o.name(p).startswith("excl")]
             self.compare(watched)

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 import pytest
 import yaml
 
+from tests import waits
 from tests.e2e.labcluster.lab import GPU, LOOPBACK
 from tests.e2e.test_why_agreement import AGREE_WITHIN, CASE_LABEL, Bench, _node
 from tutor.checks import holds
@@ -42,7 +43,7 @@ from tutor.cluster import placement as pl
 from tutor.cluster import scheduler_message as sm
 
 PENDING = re.compile(r'^scheduler_pending_pods\{queue="(\w+)"\} (\d+)', re.M)
-SETTLE = 45.0  # s: how long a case's pods may take to reach the state the case waits for
+SETTLE = waits.LAB  # how long a case's pods may take to reach the state the case waits for
 
 
 @dataclass
