@@ -13,6 +13,7 @@ import pytest
 
 from tests import waits
 from tests.e2e.labcluster.lab import install_crds, running_lab, user_kubeconfig
+from tests.ui.settle import until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -180,11 +181,7 @@ async def test_tui_shows_lab_problems_in_one_dismissible_panel(lab, workdir):
                        start_sources=partial(start_live, conn.api_client, poll=False))
         async with app.run_test(size=(100, 40)) as pilot:
             panel = app.query_one(DoctorPanel)
-            for _ in range(200):
-                await pilot.pause(0.05)
-                if panel.display:
-                    break
-            assert panel.display
+            await until(pilot, lambda: panel.display, "the lab check panel", waits.LAB)
             text = str(panel.query_one("#doctor-body").render())
             assert "gpu-b" in text and "kubectl label node gpu-b type=kwok --overwrite" in text
             assert "gpu-a" not in text  # only the problems, not a wall of every check

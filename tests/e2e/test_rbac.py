@@ -163,9 +163,8 @@ async def test_without_events_the_events_pane_says_so_and_the_rest_stays_live(la
         st = app.session.states
         await until(pilot, lambda: states_ok(app, others) and "events" in st and st["events"].state is Conn.FORBIDDEN,
                     "the other watches live and events forbidden")
-        await pilot.pause(0.3)
-        events = text_of(app, "#events")
-        assert "no access to events (forbidden by RBAC)" in events, events
+        await until(pilot, lambda: "no access to events (forbidden by RBAC)" in text_of(app, "#events"),
+                    "the events pane to say it has no access")
         assert "some access denied" in header(app), header(app)
         assert not app.query_one("#live").has_class("-stale")
         assert "llm 2×2" in text_of(app, "#groups")
@@ -204,9 +203,10 @@ async def test_without_the_lws_crd_the_lws_pane_says_so_and_nothing_crashes(lab,
         await blocking(lab.kubectl, "delete", "crd", CRD, "--wait=true", timeout=120)
         try:
             await until(pilot, lambda: st["leaderworkersets"].state is Conn.CRD_MISSING, "LWS seen as not installed")
-            await pilot.pause(0.3)
+            await until(pilot, lambda: "LeaderWorkerSet is not installed" in text_of(app, "#groups"),
+                        "the LWS pane to say it is not installed")
             groups = text_of(app, "#groups")
-            assert "LeaderWorkerSet is not installed" in groups and f"kubectl get crd {CRD}" in groups, groups
+            assert f"kubectl get crd {CRD}" in groups, groups
             assert "LeaderWorkerSet not installed" in header(app) and not app.query_one("#live").has_class("-stale")
             assert not app.session.store.all("LeaderWorkerSet", NS)
             # The other panes stay live: the LWS's pods go, a plain pod comes. Whether the garbage

@@ -74,6 +74,14 @@ async def footer_reads(pilot, has: tuple[str, ...], lacks: tuple[str, ...] = ())
     await screen_reads(pilot, has, lacks, rows=slice(-1, None))
 
 
+async def handled(pilot, what: str = "every key sent handled") -> None:
+    """Waits until every key sent straight to the driver has been handled (or the app ended): no
+    message waits in the app or in a screen of its stack."""
+    app = pilot.app
+    await until(pilot, lambda: not app.is_running or all(n._message_queue.empty() for n in (app, *app.screen_stack)),
+                what)
+
+
 def palette_choice(app) -> str:
     """The command the open palette highlights, as its list shows it ("" when none): the palette
     searches as each key is typed and lists what it found a few frames later."""

@@ -12,7 +12,7 @@ import pytest
 
 from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
-from tests.ui.settle import until
+from tests.ui.settle import handled
 from tests.ui.storm import send_now, storm
 from tutor.cli import build_parser
 from tutor.commands.demo import demo_app
@@ -27,12 +27,6 @@ def _app(kind: str, lang: str, tmp_path):
     return make_app(WALKTHROUGH, lang=lang, speed=60, state_file=tmp_path / "p.json")
 
 
-def handled(app) -> bool:
-    """Every key sent has been handled (or the app ended): no message waits in the app or in a
-    screen of its stack."""
-    return not app.is_running or all(node._message_queue.empty() for node in (app, *app.screen_stack))
-
-
 @pytest.mark.parametrize("kind", ["replay", "demo"])
 @pytest.mark.parametrize("size", [(80, 24), (60, 20)])
 @pytest.mark.parametrize("lang", ["ko", "en"])
@@ -45,10 +39,10 @@ async def test_a_key_storm_never_ends_the_app(kind, size, lang, seed, tmp_path):
         for i in range(0, len(keys), BURST):
             send_now(app, keys[i:i + BURST])
             await asyncio.sleep(0.02)  # the next burst comes while this one is being handled
-        await until(pilot, lambda: handled(app), "every key of the storm handled")
+        await handled(pilot, "every key of the storm handled")
         await pilot.pause()  # every screen mounted or gone
         assert app.is_running and app._exception is None, app._exception
         send_now(app, ["escape"] * 4)  # the way back to the lesson still works
-        await until(pilot, lambda: handled(app), "the four escapes handled")
+        await handled(pilot, "the four escapes handled")
         await pilot.pause()
         assert app.is_running and app._exception is None, app._exception

@@ -18,7 +18,7 @@ from textual.command import CommandPalette
 from tests.conftest import RECORDINGS, WALKTHROUGH, recording_path
 from tests.ui.audit import Audit
 from tests.ui.harness import make_app
-from tests.ui.settle import heading_in_view, hint_in_view, off_screen, on_screen, palette_choice, settled, until
+from tests.ui.settle import handled, heading_in_view, hint_in_view, off_screen, on_screen, palette_choice, settled, until
 from tutor.ui.predict import PredictScreen
 from tutor.ui.screens import ConfirmScreen, HelpScreen
 from tutor.ui.timeline_screen import TimelineScreen
@@ -371,7 +371,7 @@ async def test_a_key_storm_never_ends_the_app_and_every_frame_reads_well(w, h, t
                 if i % LOOK_EVERY == LOOK_EVERY - 1:
                     await _painted(pilot)
                     audit.look(app, f"after keys {' '.join(pressed[-8:])} (#{i + 1})")
-            await pilot.pause(0.2)
+            await handled(pilot, "every key of the storm handled")
             await _painted(pilot)
             audit.look(app, "after the storm")
     except Exception as exc:  # noqa: BLE001
