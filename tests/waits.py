@@ -65,20 +65,6 @@ async def until(pause: Callable[[float], Awaitable[Any]], cond: Callable[[], Any
         await pause(STEP)
 
 
-def until_sync(cond: Callable[[], Any], what: str, timeout: float = MOMENT,
-               seen: Callable[[], Any] | None = None) -> Any:
-    """until() outside an event loop: sleeps between looks."""
-    start = time.monotonic()
-    while True:
-        value = cond()
-        if value:
-            return value
-        waited = time.monotonic() - start
-        if waited >= timeout:
-            raise ran_out(what, waited, seen() if seen else value)
-        time.sleep(STEP)
-
-
 async def still(pause: Callable[[float], Awaitable[Any]], cond: Callable[[], Any], what: str,
                 spell: float = SPELL) -> None:
     """A negative wait: cond() holds the whole spell, looked at every STEP (something must NOT
