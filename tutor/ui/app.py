@@ -215,6 +215,7 @@ class TutorApp(ConfirmedActions, App):
         self.session.progress.set_lang(self.session.lang)
         self._set_titles()
         self._localise_keys()
+        self.query_one(LessonPane).hold()  # its text, and the sources, after the first frame (on_ready)
         self.redraw_lesson()
         self.redraw_live()
         self.query_one(LessonPane).focus()
@@ -222,11 +223,15 @@ class TutorApp(ConfirmedActions, App):
             self.say(self.session.progress.notice, severity="warning", timeout=10)
         self._report_save()
         self._watch_pump()
-        if self._start_sources:
-            self._start_sources(self)
 
     def on_ready(self) -> None:
+        """The first frame is on screen. The step's text (parsed in a thread, mounted block by
+        block) and the sources (a replay's reading thread, the watches) start only now: before,
+        they competed with that frame, which shows neither the text nor the data."""
         self._gc.first_frame()  # start-up held collections back until the first frame (run_tui)
+        self.query_one(LessonPane).release()
+        if self._start_sources:
+            self._start_sources(self)
 
     def _set_titles(self) -> None:
         for wid, title in (("steps", ("Steps", "단계")), ("groups", ("Groups", "그룹")),

@@ -7,6 +7,10 @@ for is drawn: a burst of keys (n held down) parses the step it ends on, not each
 and a document is never laid over the blocks of one still being mounted. And what goes with the
 text (the verdict of its step) is drawn in the same frame as the text, by `then`, inside one
 batch with the mount: the lesson pane and the verdict never show two different steps.
+
+The app holds the pane until its first frame is on screen (`hold`, `release`): the parse's
+thread and the blocks' mounting would otherwise compete with that frame, which shows no
+lesson text either way (the text comes a few frames later).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ class LessonPane(RedrawsOnChange, VerticalScroll):
         self._idle.set()
         self.step: int | None = None  # the step whose markdown is on screen
         self._anchor = ""  # the heading last brought into view (a revealed hint)
+        self._held = False  # drawing waits for release() (the app's first frame)
 
     def compose(self):
         yield Markdown(id="lesson-md")
@@ -45,7 +50,18 @@ class LessonPane(RedrawsOnChange, VerticalScroll):
             return
         self._wanted = (markdown, step, then)
         self._idle.clear()
-        if self._drawing is None:
+        self._start()
+
+    def hold(self) -> None:
+        """What is shown from now on is drawn once release() is called."""
+        self._held = True
+
+    def release(self) -> None:
+        self._held = False
+        self._start()
+
+    def _start(self) -> None:
+        if self._drawing is None and self._wanted is not None and not self._held:
             self._drawing = self.run_worker(self._draw(), name="lesson-markdown")
 
     async def _draw(self) -> None:
