@@ -10,20 +10,24 @@ batch with the mount: the lesson pane and the verdict never show two different s
 
 The app holds the pane until its first frame is on screen (`hold`, `release`): the parse's
 thread and the blocks' mounting would otherwise compete with that frame, which shows no
-lesson text either way (the text comes a few frames later).
+lesson text either way (the text comes a few frames later). Textual's Markdown itself is
+imported and mounted only when the first text is drawn: its module (with the code highlighter
+and its lexers) and its styles cost the first frame some 15 ms for a widget that is empty then.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from textual.containers import VerticalScroll
 from textual.worker import Worker
-from textual.widgets import Markdown
-from textual.widgets.markdown import MarkdownBlock
 
 from tutor.ui.widgets.redraw import RedrawsOnChange
+
+if TYPE_CHECKING:
+    from textual.widgets import Markdown
+    from textual.widgets.markdown import MarkdownBlock
 
 
 class LessonPane(RedrawsOnChange, VerticalScroll):
@@ -40,8 +44,16 @@ class LessonPane(RedrawsOnChange, VerticalScroll):
         self._anchor = ""  # the heading last brought into view (a revealed hint)
         self._held = False  # drawing waits for release() (the app's first frame)
 
-    def compose(self):
-        yield Markdown(id="lesson-md")
+    async def _markdown(self) -> "Markdown":
+        """The pane's Markdown widget, imported and mounted the first time a text is drawn."""
+        from textual.widgets import Markdown
+
+        found = self.query("#lesson-md")
+        if found:
+            return found.first(Markdown)
+        md = Markdown(id="lesson-md")
+        await self.mount(md)  # its own first (empty) document is parsed and mounted by then
+        return md
 
     def show(self, markdown: str, step: int | None = None, then: Callable[[], None] | None = None) -> None:
         """Draws the markdown (of `step`), then calls `then` in the same frame; a markdown asked
@@ -65,8 +77,8 @@ class LessonPane(RedrawsOnChange, VerticalScroll):
             self._drawing = self.run_worker(self._draw(), name="lesson-markdown")
 
     async def _draw(self) -> None:
-        md = self.query_one("#lesson-md", Markdown)
         try:
+            md = await self._markdown()
             while self._wanted is not None:
                 markdown, step, then = self._wanted
                 self._wanted = None
@@ -112,7 +124,9 @@ class LessonPane(RedrawsOnChange, VerticalScroll):
         else:
             self.call_after_refresh(self.scroll_to_widget, block, top=True, animate=False)
 
-    def heading(self, text: str) -> MarkdownBlock | None:
+    def heading(self, text: str) -> "MarkdownBlock | None":
+        from textual.widgets.markdown import MarkdownBlock
+
         for block in self.query(MarkdownBlock):
             if (block.source or "").strip().lstrip("#").strip() == text:
                 return block
