@@ -82,6 +82,21 @@ async def handled(pilot, what: str = "every key sent handled") -> None:
                 what)
 
 
+def notices_said(app) -> list:
+    """Every notice the app says from now on, kept in a list: a notice goes after its few seconds
+    (3 for "nothing to predict"), which a loaded machine can outlast between the saying and the
+    test's read. For what was said; what is up now is still app._notifications."""
+    said: list = []
+    notices = app._notifications
+    add = notices.add
+
+    def kept(notice):
+        said.append(notice)
+        return add(notice)
+    notices.add = kept
+    return said
+
+
 def palette_choice(app) -> str:
     """The command the open palette highlights, as its list shows it ("" when none): the palette
     searches as each key is typed and lists what it found a few frames later."""

@@ -13,7 +13,7 @@ from tests.conftest import WALKTHROUGH
 from tests.states import file_written, recording
 from tests.ui.harness import make_app
 from tests.ui.moments import first_t, moments
-from tests.ui.settle import settled, until
+from tests.ui.settle import notices_said, settled, still, until
 from tutor.ui.predict import PredictScreen
 
 BEFORE_FAILURE = first_t(file_written("restart.txt"))  # step 5's file written, llm-0-1 not failed yet
@@ -153,10 +153,10 @@ async def test_the_palette_and_help_offer_it(tmp_path):
     async with app.run_test(size=(100, 30)) as pilot:
         await settled(pilot)
         await pilot.press("1")
+        said = notices_said(app)
         app.action_predict()  # from the palette on a step with nothing to ask: says so, opens nothing
-        await pilot.pause()
-        assert not isinstance(app.screen, PredictScreen)
-        assert any("Nothing to predict" in str(n.message) for n in app._notifications)
+        await still(pilot, lambda: not isinstance(app.screen, PredictScreen), "no question opened")
+        assert any("Nothing to predict" in str(n.message) for n in said), [n.message for n in said]
         assert any(b.action == "predict" and b.key == "w" for b in app.BINDINGS)
 
 

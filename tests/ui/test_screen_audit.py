@@ -18,7 +18,8 @@ from textual.command import CommandPalette
 from tests.conftest import RECORDINGS, WALKTHROUGH, recording_path
 from tests.ui.audit import Audit
 from tests.ui.harness import make_app
-from tests.ui.settle import handled, heading_in_view, hint_in_view, off_screen, on_screen, palette_choice, settled, until
+from tests.ui.settle import (handled, heading_in_view, hint_in_view, notices_said, off_screen, on_screen, palette_choice,
+                             settled, until)
 from tutor.ui.predict import PredictScreen
 from tutor.ui.screens import ConfirmScreen, HelpScreen
 from tutor.ui.timeline_screen import TimelineScreen
@@ -298,11 +299,12 @@ async def test_the_end_of_the_demo_reads_well(w, h, lang):
 
     audit = Audit(f"demo {w}x{h} {lang}")
     app = demo_app(build_parser().parse_args(["demo", "--speed", "1000", "--pause", "0", "--lang", lang]))
+    said = notices_said(app)  # the closing notice is up 8 s, which a loaded machine may outlast
     try:
         async with app.run_test(size=(w, h), notifications=True) as pilot:
             await settled(pilot)
-            await until(pilot, lambda: any(n.title for n in app._notifications), "the demo's closing notice",
-                        seen=lambda: [n.message for n in app._notifications])
+            await until(pilot, lambda: any(n.title for n in said), "the demo's closing notice",
+                        seen=lambda: [n.message for n in said])
             await _painted(pilot)
             audit.look(app, "the end of the demo")
     except Exception as exc:  # noqa: BLE001

@@ -173,13 +173,14 @@ FOOTER_S = {"en": "s Solution", "ko": "s 풀이"}
 
 async def test_after_a_pass_the_notice_offers_it_and_s_shows_it_without_asking(lang, tmp_path, state):
     from tests.conftest import WALKTHROUGH
-    from tests.ui.settle import settled
+    from tests.ui.settle import notices_said, settled
 
     app = make_app(WALKTHROUGH, lang=lang, upto=first_pass_t(1), state_file=state)
+    said = notices_said(app)  # the pass notice is up 5 s: said, perhaps gone by the read
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settled(pilot)
         assert app.session.progress.current == 1 and set(app.session.progress.passed) == {1}
-        assert [n.message for n in app._notifications if n.message.startswith("✓")] == [COMPARE[lang]]
+        assert [n.message for n in said if n.message.startswith("✓")] == [COMPARE[lang]]
         # s in h's place, now that it compares (the footer recomposes its keys a few frames later)
         await footer_reads(pilot, (FOOTER_S[lang],))
         await pilot.press("s")
