@@ -36,7 +36,7 @@ def workdir(tmp_path):
 def doctor(lab, workdir, kubeconfig=None):
     res = subprocess.run([sys.executable, "-m", "tutor", "doctor", "--json", "--lang", "en", "--kubeconfig",
                           str(kubeconfig or lab.kubeconfig), "--workdir", str(workdir)],
-                         capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+                         capture_output=True, text=True, timeout=waits.PROCESS, stdin=subprocess.DEVNULL)
     assert res.returncode in (0, 1, 2), res.stderr
     out = json.loads(res.stdout)
     assert ("error" in out) == (res.returncode == 2), out
@@ -47,7 +47,7 @@ def doctor(lab, workdir, kubeconfig=None):
 def run_fix(lab, fix: str) -> None:
     """Runs a printed fix in a shell, with the lab's kubectl first on PATH."""
     env = {**os.environ, "PATH": f"{lab.bin}:{os.environ['PATH']}", "KUBECONFIG": str(lab.kubeconfig)}
-    res = subprocess.run(["bash", "-c", fix], env=env, capture_output=True, text=True, timeout=60, cwd=ROOT)
+    res = subprocess.run(["bash", "-c", fix], env=env, capture_output=True, text=True, timeout=waits.PROCESS, cwd=ROOT)
     assert res.returncode == 0, res.stderr
 
 

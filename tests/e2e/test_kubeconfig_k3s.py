@@ -10,6 +10,8 @@ import shutil
 import subprocess
 import sys
 
+from tests import waits
+
 # `lwstutor` with k3s's path moved into the temp root (the home moves with HOME).
 IN_ROOT = ("import sys, tutor.cluster.connect as c; c.K3S_KUBECONFIG = sys.argv.pop(1); "
            "from tutor.cli import main; sys.exit(main(sys.argv[1:]))")
@@ -27,7 +29,7 @@ def test_a_stock_k3s_layout_connects_with_no_flags(lab, tmp_path):
 
     def lwstutor(*argv):
         return subprocess.run([sys.executable, "-c", IN_ROOT, str(k3s), *argv, "--workdir", str(workdir)],
-                              capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL, env=env)
+                              capture_output=True, text=True, timeout=waits.PROCESS, stdin=subprocess.DEVNULL, env=env)
 
     res = lwstutor("doctor", "--json", "--lang", "en")  # its "why" is in the learner's language
     assert res.returncode in (0, 1, 3), res.stderr

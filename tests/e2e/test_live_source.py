@@ -23,7 +23,7 @@ from tutor.session import Session
 def tutor_check(lab, workdir, *args):
     res = subprocess.run([sys.executable, "-m", "tutor", "check", "--json", "--lang", "en", "--kubeconfig",
                           str(lab.kubeconfig), "--workdir", str(workdir), *args],
-                         capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+                         capture_output=True, text=True, timeout=waits.PROCESS, stdin=subprocess.DEVNULL,
                          env={**os.environ, "KUBECONFIG": ""})
     assert res.returncode in (0, 1, 3), res.stderr
     return res.returncode, {s["step"]: s for s in json.loads(res.stdout)["steps"]}
@@ -102,6 +102,6 @@ def test_record_then_check_the_recording(lab, learner, tmp_path):
     assert head["format"] == "lwstutor-recording" and head["version"] == 1 and head["namespace"] == NS
     assert head["versions"] == {"kubernetes": lab.versions["K8S_VERSION"], "lws": lab.versions["LWS_VERSION"]}
     res = subprocess.run([sys.executable, "-m", "tutor", "check", "--json", "--replay", str(out), "--step", "1",
-                          "--step", "2"], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+                          "--step", "2"], capture_output=True, text=True, timeout=waits.PROCESS, stdin=subprocess.DEVNULL)
     steps = json.loads(res.stdout)["steps"]
     assert res.returncode == 0 and [s["status"] for s in steps] == ["pass", "pass"], steps

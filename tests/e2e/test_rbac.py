@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests import waits
 from tests.e2e.labcluster.lab import install_crds, running_lab, user_kubeconfig
 from tests.e2e.learner import Learner
 from tests.e2e.live_tui import (NS, RESOURCES, blocking, header, live_app, states_ok, store_equals_fresh_list,
@@ -88,7 +89,7 @@ def can_i(lab, user: str, verb: str, resource: str) -> bool:
 
 def tutor_cli(kubeconfig: Path, workdir: Path, *args: str) -> tuple[int, dict]:
     res = subprocess.run([sys.executable, "-m", "tutor", *args, "--json", "--kubeconfig", str(kubeconfig),
-                          "--workdir", str(workdir)], capture_output=True, text=True, timeout=120,
+                          "--workdir", str(workdir)], capture_output=True, text=True, timeout=waits.PROCESS,
                          stdin=subprocess.DEVNULL, env={**os.environ, "KUBECONFIG": ""})
     assert res.returncode in (0, 1, 3), res.stderr
     return res.returncode, json.loads(res.stdout)

@@ -371,13 +371,13 @@ def test_why_orphan_on_the_live_lab(lab, learner):
     learner.step8()
     run = [sys.executable, "-m", "tutor", "why", "orphan-0-1", "-n", "infer", "--kubeconfig", str(lab.kubeconfig),
            "--lang", "en"]
-    res = subprocess.run(run, capture_output=True, text=True, timeout=120)
+    res = subprocess.run(run, capture_output=True, text=True, timeout=waits.PROCESS)
     assert res.returncode == 0, res.stderr
     assert "Insufficient nvidia.com/gpu" in res.stdout
     server = next(line for line in res.stdout.splitlines() if line.strip().startswith("lab-server: nvidia.com/gpu"))
     assert all(p in server for p in ("llm-0", "llm-0-1", "llm-1", "llm-1-1"))
     assert "gpu-a, gpu-b: taint kwok.x-k8s.io/node=fake:NoSchedule" in res.stdout
-    out = json.loads(subprocess.run(run + ["--json"], capture_output=True, text=True, timeout=120).stdout)
+    out = json.loads(subprocess.run(run + ["--json"], capture_output=True, text=True, timeout=waits.PROCESS).stdout)
     assert out["tutor"]["counts"] == out["scheduler"]["counts"] and out["tutor"]["fitting"] == []
     assert out["tutor"]["pods_seen"] == "all namespaces"
     learner.reset()

@@ -277,7 +277,7 @@ def test_an_unschedulable_gang_and_the_pod_that_blocks_it(gangs, free):
         for name in said:
             res = subprocess.run([sys.executable, "-m", "tutor", "why", name, "-n", ns, "--kubeconfig",
                                   str(gangs.lab.kubeconfig), "--lang", "en", "--json"],
-                                 capture_output=True, text=True, timeout=120)
+                                 capture_output=True, text=True, timeout=waits.PROCESS)
             assert res.returncode == 0, res.stderr
             held = json.loads(res.stdout)["held"]
             assert held["subject"] == "orphan-0"

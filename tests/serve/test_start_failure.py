@@ -28,7 +28,7 @@ def test_a_tutor_that_cannot_start_says_why_in_the_tab_and_once_on_the_server(se
     served.state.mkdir()  # serve checked the file; the tutor of each tab finds a directory
     tab = tabs()
     tab.open(f"{served.url}/?token={served.token}")
-    tab.page.wait_for_selector("#failed", state="visible", timeout=60_000)
+    tab.page.wait_for_selector("#failed", state="visible", timeout=waits.PROCESS * 1000)
     shown = tab.page.inner_text("#failed")
     reason = tab.page.inner_text("#failed-reason")
     assert pick(words.FAILED, lang) in shown and pick(words.FAILED_NEXT, lang) in shown
