@@ -303,11 +303,16 @@ async def run(args) -> dict:
         probe.recheck_ms = []
         runs0 = sum(session.checker_runs.values())
         prof = profiler(args, "stream")
+        # The UI thread's own CPU time (the loop: applying, refreshes, frames): unlike the
+        # latencies it hardly moves when other processes take the cores.
+        frames0, ui_cpu0 = len(probe.frames), time.thread_time()
         th = threading.Thread(target=stream)
         th.start()
         while th.is_alive():
             await asyncio.sleep(0.05)
         await probe.until_shown(probe.put, args.catch_up)
+        out["stream_ui_cpu_ms_per_event"] = (time.thread_time() - ui_cpu0) * 1000 / max(1, n_stream)
+        out["stream_frames"] = len(probe.frames) - frames0
         stop_profiler(prof, args)
         lat = latencies(puts, base, list(probe.frames))
         out["reaction_events"] = n_stream
