@@ -154,8 +154,10 @@ class Probe:
         self.app.inbox.put(item)
 
     def frame_showing(self, n: int, after: float = 0.0) -> float | None:
-        """Time of the first frame that shows the first n items."""
-        for t, upto in self.frames:
+        """Time of the first frame that shows the first n items, or of the refresh that included
+        them and left nothing to draw: a burst whose last changes are all out of view gets no
+        frame after them, and the screen shows its final state all the same."""
+        for t, upto in sorted(self.frames + self.current):
             if upto >= n and t >= after:
                 return t
         return None
