@@ -29,6 +29,10 @@ REPLAY = loaded(4)
 """A recording replayed to its end, checked and drawn (the walkthrough, the largest, and the demo
 at speed 1000 each take about a second on a quiet machine)."""
 
+DEMO = loaded(8)
+"""The demo paced by the clock at speed 50 (the walkthrough's three minutes in about 4 s, and a
+pause after each step) replayed to its end, checked and drawn."""
+
 PROCESS = loaded(4)
 """A process of the tutor's run to its answer or its first frame, or a server's to its first
 line: Python imports the tutor (and Textual), a few seconds on a quiet machine."""

@@ -109,8 +109,12 @@ def palette_choice(app) -> str:
 
 
 def _replay_state(app) -> str:
-    replay = app.session.states.get("replay")
-    return (f"replay {replay.state.value if replay else None}, pump idle {app.pump.idle}, "
+    """Where a replay that has not settled is: its source's state, how far the store got into the
+    recording, what waits to be applied, and when the pump last moved."""
+    replay, pump = app.session.states.get("replay"), app.pump
+    return (f"replay {replay.state.value if replay else None}, the store at {app.session.store.now:.1f} s, "
+            f"{app.inbox._unapplied} items not applied, pump idle {pump.idle} (refreshing {pump.refreshing}, "
+            f"moved {pump.clock.now() - pump.moved_at:.1f} s ago, unstuck {pump.unstuck}), "
             f"{app.checks_run} re-checks run")
 
 

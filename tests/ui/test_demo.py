@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tests import waits
 from tests.ui.settle import notices_said, past_the_end, settled
 from tutor.cli import build_parser
 from tutor.commands.demo import demo_app
@@ -34,7 +35,7 @@ async def test_the_demo_passes_every_step_in_order_and_follows_along():
     app.action_finish = opening
     said = notices_said(app)
     async with app.run_test(size=(80, 40)) as pilot:
-        await settled(pilot, close_the_end=False)
+        await settled(pilot, waits.DEMO, close_the_end=False)
         # The end shows the finish screen, once, at the demo's end (after the last recap's pause).
         assert ends == [True] and isinstance(app.screen, FinishScreen)
         await past_the_end(pilot)
@@ -55,7 +56,7 @@ async def test_a_step_the_learner_chose_holds_while_the_demo_plays_on():
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await pilot.pause(0.3)
         await pilot.press("1")
-        await settled(pilot)
+        await settled(pilot, waits.DEMO)
         assert app.session.progress.current == 1  # the demo's own steps did not overrule the key
         assert sorted(app.session.progress.passed) == list(range(1, 9))  # the recording played on
         assert any(n.title == say(app.lang, *END_TITLE) for n in said)
