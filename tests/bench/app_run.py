@@ -327,6 +327,7 @@ async def run(args) -> dict:
         now = latencies(puts, base, sorted(probe.frames + probe.current))
         out["reaction_current_p50_ms"], out["reaction_current_p99_ms"] = pct(now, 50), pct(now, 99)
         out["reaction_current_max_ms"] = max(now) if now else float("nan")
+        out["reaction_current_shown"] = len(now)
         out["stream_refreshes_nothing_to_draw"] = sum(1 for t, _ in probe.current if t >= puts[0]) if puts else 0
         out["stream_stall_ms"] = probe.stall * 1000
         out["stream_rechecks"] = len(probe.recheck_ms)
