@@ -62,14 +62,18 @@ def test_first_frame_run(tmp_path):
     res = run("tests.bench.firstframe", "--replay", str(WALKTHROUGH),
               tmp_path=tmp_path)
     assert res.returncode == 0, res.stderr[-3000:]
-    float(res.stdout.strip().splitlines()[-1])
+    *_, cpu, wall = res.stdout.strip().splitlines()
+    float(wall)
+    assert cpu.startswith("cpu ") and float(cpu.split()[1]) > 0
 
 
 @pytest.mark.parametrize("app", ["--bare", "--widgets"])
 def test_plain_textual_first_frame_run(tmp_path, app):
     res = run("tests.bench.firstframe", app, tmp_path=tmp_path)
     assert res.returncode == 0, res.stderr[-3000:]
-    float(res.stdout.strip().splitlines()[-1])
+    *_, cpu, wall = res.stdout.strip().splitlines()
+    float(wall)
+    assert cpu.startswith("cpu ") and float(cpu.split()[1]) > 0
 
 
 def test_calibration_reports_both_parts(tmp_path):
