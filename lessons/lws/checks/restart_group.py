@@ -86,7 +86,7 @@ def check(ctx: Context) -> Verdict:
 
     born0, born1 = tl.created("llm-0", g0), tl.created("llm-1", g1)
     # Group 1 must see no failure at all since group1_before was current (rollouts excepted).
-    fail1 = tl.failures(LWS, 1, since=born1.at if born1 else None)
+    fail1 = _group1_failures(tl, g1, born1)
     if fail1:
         return fail(_group1_failed(ctx, fail1),
                     say(ctx.lang, "Fail only llm-0-1; group 1 must stay untouched. To do the step again: delete llm, "
@@ -227,6 +227,30 @@ def _told(ctx: Context, f: Fact) -> str:
                              g=f.group, at=at, pod=f.pod, uid=f.uid[:8])
     return say(ctx.lang, "event {reason} at {at}: {msg}", "이벤트 {reason} ({at}): {msg}",
                          reason=o.event_reason(f.evidence), at=at, msg=f.detail)
+
+
+def _group1_failures(tl: Timeline, g1: str, born1: Fact | None) -> list[Fact]:
+    """Group 1's failures since group1_before was current, without the group before it. LWS
+    rebuilds a group whole: the old leader is gone before the new one is made, and the new
+    leader's worker comes a moment after it, replacing the old one. So the old group's pods (the
+    earlier llm-1s, and the llm-1-1s made before this llm-1) and what befell them, in the second
+    of slack a whole-second creationTimestamp leaves or later (the old worker may stop after the
+    new leader exists), and the making of this llm-1's own worker, are the group it replaced, not
+    a failure of this one."""
+    since = born1.at if born1 is not None else None
+    facts = tl.failures(LWS, 1, since=since)
+    if born1 is None:
+        return facts
+    old = tl.earlier_uids("llm-1", g1)
+    workers = tl.uids("llm-1-1")
+    first = next((w for w in workers if w.maybe_after(born1.at)), None)  # the worker made for this llm-1
+    if first is not None:
+        old |= tl.earlier_uids("llm-1-1", first.uid)
+    return [f for f in facts
+            if f.uid.lower() not in old
+            and not (f.kind is Kind.GROUP_RECREATED and deleted_by(tl, f) in old)
+            and not (first is not None and f.kind is Kind.POD_CREATED and f.uid == first.uid
+                     and (f.detail or "").lower() in old)]
 
 
 def _what_failed(tl: Timeline, rec0: list[Fact], g0: str, born0: Fact | None) -> list[Fact]:
