@@ -6,7 +6,8 @@ to see where the tutor's own time goes, in a minute.
     .venv/bin/python -m tests.bench.replayreact [--speed 4] [--size 160x48]
 
 Prints JSON: store_to_screen (per pod change: applied -> the frame that shows it), the phases of
-each refresh, and how many screen updates laid out the whole screen, with what each cost.
+each refresh, how many screen updates laid out the whole screen, with what each cost (wall and
+the UI thread's CPU), and which widgets asked for those layouts.
 """
 
 from __future__ import annotations
@@ -33,15 +34,42 @@ from tutor.ui.app import TutorApp
 from tutor.ui.quiet_gc import hold_until_first_frame
 
 
+def _widget_name(widget) -> str:
+    """A widget as its kind and the id of it or of its nearest ancestor with one."""
+    named = next((w for w in [widget, *widget.ancestors] if getattr(w, "id", None)), None)
+    kind = type(widget).__name__
+    if named is widget:
+        return f"{kind}#{widget.id}"
+    return f"{kind} in #{named.id}" if named is not None else kind
+
+
 def _timed_updates(into: list) -> None:
-    """Each screen update: whether it laid out the screen, and what it cost (s)."""
-    update = Screen._on_timer_update
+    """Each screen update: whether it laid out the screen, what it cost (wall and the UI thread's
+    CPU, s), and, for a layout, the widgets that asked for it (Textual's Layout messages)."""
+    update, on_layout = Screen._on_timer_update, Screen._on_layout
+    asked: dict[int, set[str]] = {}  # screen id -> widgets that asked since its last layout
 
     def timed(screen) -> None:
-        layout, start = screen._layout_required, time.perf_counter()
+        layout, start, cpu = screen._layout_required, time.perf_counter(), time.thread_time()
         update(screen)
-        into.append((layout, time.perf_counter() - start))
-    Screen._on_timer_update = timed
+        who = tuple(sorted(asked.pop(id(screen), ()))) if layout else ()
+        into.append((layout, time.perf_counter() - start, time.thread_time() - cpu, who))
+
+    async def noted_layout(screen, message) -> None:
+        asked.setdefault(id(screen), set()).add(_widget_name(message.widget))
+        await on_layout(screen, message)
+    Screen._on_timer_update, Screen._on_layout = timed, noted_layout
+
+
+def _layout_causes(updates: list) -> dict:
+    """How many layouts each set of widgets asked for, most first, with their CPU time."""
+    causes: dict[str, list] = {}
+    for layout, _wall, cpu, who in updates:
+        if layout:
+            entry = causes.setdefault(" + ".join(who) or "(none noted)", [0, 0.0])
+            entry[0] += 1
+            entry[1] += cpu
+    return {k: {"n": n, "cpu_ms": round(c * 1000, 1)} for k, (n, c) in sorted(causes.items(), key=lambda kv: -kv[1][0])}
 
 
 def _summary(seconds: list[float]) -> dict:
@@ -63,6 +91,7 @@ async def run(speed: float, size: tuple[int, int]) -> dict:
     app = TutorApp(session, context="replay", replay=True,
                    start_sources=partial(start_replay, read(walkthrough()), speed, use_files=True, poll=True))
     timing = ScreenTiming(app)
+    cpu_start = time.process_time()
     async with app.run_test(headless=True, size=size, notifications=True):
         deadline = time.monotonic() + 900
         while time.monotonic() < deadline and app.is_running:
@@ -72,8 +101,12 @@ async def run(speed: float, size: tuple[int, int]) -> dict:
         await asyncio.sleep(1.0)
     return {"speed": speed, "size": f"{size[0]}x{size[1]}", "passed": sorted(session.progress.passed),
             "store_to_screen": _summary(timing.latencies), "phases": timing.phase_summary(),
-            "updates_with_layout": _summary([s for layout, s in updates if layout]),
-            "updates_without_layout": _summary([s for layout, s in updates if not layout])}
+            "updates_with_layout": _summary([s for layout, s, _cpu, _who in updates if layout]),
+            "updates_without_layout": _summary([s for layout, s, _cpu, _who in updates if not layout]),
+            "ui_cpu_ms": {"layouts": round(sum(c for layout, _s, c, _w in updates if layout) * 1000, 1),
+                          "other_updates": round(sum(c for layout, _s, c, _w in updates if not layout) * 1000, 1),
+                          "process": round((time.process_time() - cpu_start) * 1000, 1)},
+            "layout_causes": _layout_causes(updates)}
 
 
 def main() -> int:
