@@ -1,9 +1,11 @@
 """Loads a lesson: lesson.yaml (the step list) plus per-step markdown in each language.
 
-Step markdown is split into sections by its headings, found with markdown-it (so a `##` inside
-a code block is not a heading): the `# Title`, the instructions, each `## Hint`, the
-`## Solution` (the whole answer, shown only when the learner asks for it and confirms) and the
-`## What you just saw` recap. Heading words per language come from lesson.yaml.
+Step markdown is split into sections by its headings (so a `##` inside a code block is not a
+heading): the `# Title`, the instructions, each `## Hint`, the `## Solution` (the whole answer,
+shown only when the learner asks for it and confirms) and the `## What you just saw` recap.
+Heading words per language come from lesson.yaml. The headings are found by a line scanner
+(tutor/lesson/headings.py) that leaves the shapes it does not follow to markdown-it, imported
+only then: the lesson is loaded before the tutor's first frame.
 """
 
 from __future__ import annotations
@@ -14,13 +16,17 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 import yaml
-from markdown_it import MarkdownIt
 
 from tutor.cluster import kinds as kind_table
 from tutor.lesson import lab as lab_block
 from tutor.lesson.finish import Finish, parse_finish
+from tutor.lesson.headings import Heading, headings
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 
 class LessonError(ValueError):
@@ -165,20 +171,26 @@ def available() -> list[str]:
 @lru_cache(maxsize=1)
 def _markdown() -> MarkdownIt:
     """One parser for every step: building one costs more than parsing a step's markdown.
-    Only the block structure: headings and their text come from the block parser, and the inline
-    pass (emphasis, code spans, links of every paragraph) was half of loading the lesson, which
-    happens before the first frame."""
+    Only the block structure: headings and their text come from the block parser (the inline
+    pass, emphasis, code spans and links of every paragraph, would double its time)."""
+    from markdown_it import MarkdownIt
+
     return MarkdownIt("commonmark").disable("inline")
+
+
+def markdown_it_headings(md: str) -> list[Heading]:
+    """The h1 and h2 headings of `md`, by markdown-it: (tag, title, first line, line after)."""
+    tokens = _markdown().parse(md)
+    return [(tok.tag, tokens[i + 1].content.strip(), tok.map[0], tok.map[1]) for i, tok in enumerate(tokens)
+            if tok.type == "heading_open" and tok.tag in ("h1", "h2") and tok.map]
 
 
 def split_sections(md: str, hint_word: str, recap_word: str, where: str,
                    solution_word: str = "Solution") -> StepText:
-    tokens = _markdown().parse(md)
     lines = md.splitlines()
-    heads = []  # (level, title, first line, line after the heading)
-    for i, tok in enumerate(tokens):
-        if tok.type == "heading_open" and tok.tag in ("h1", "h2") and tok.map:
-            heads.append((tok.tag, tokens[i + 1].content.strip(), tok.map[0], tok.map[1]))
+    heads = headings(md)  # (level, title, first line, line after the heading)
+    if heads is None:  # a shape the line scanner leaves to markdown-it
+        heads = markdown_it_headings(md)
     if not heads or heads[0][0] != "h1":
         raise LessonError(f"{where}: must start with a '# Title' heading")
 
