@@ -32,22 +32,32 @@ def lesson_for(args) -> Lesson:
                 "--lesson {name}: {rec:은} {made_for} 수업을 녹화한 파일입니다. --lesson 옵션을 빼거나 --lesson {made_for:으로} "
                 "주세요", name=name, rec=args.replay, made_for=made_for), kind="lesson")
         name, ns = made_for, ns or rec.header.namespace
-    lesson = lesson_named(name or DEFAULT)
+    # The tutor itself (no subcommand) splits its steps' texts later: the current one before its
+    # first frame, the others after it (tutor/commands/tui.py). Every other command, all now.
+    lesson = lesson_named(name or DEFAULT, texts=bool(getattr(args, "command", None)))
     return replace(lesson, namespace=ns or lesson.namespace)
 
 
-def lesson_named(name: str) -> Lesson:
-    """An installed lesson by name; another name is a usage error that lists those there are."""
+def lesson_named(name: str, texts: bool = True) -> Lesson:
+    """An installed lesson by name; another name is a usage error that lists those there are.
+    With `texts`, every step's text is split now, so a broken step file is that usage error too."""
     there = available()
     if name not in there:
         listed = ", ".join(there)
         raise UsageError(f"--lesson {name}: no such lesson (there are: {listed})",
                          f"--lesson {name}: 그런 수업이 없습니다(있는 수업: {listed})", kind="lesson")
     try:
-        return load(name)
+        lesson = load(name)
+        if texts:
+            lesson.check_texts()
     except LessonError as exc:
-        raise UsageError(f"--lesson {name}: {exc}", f"--lesson {name}: 수업을 읽지 못했습니다: {exc}",
-                         kind="lesson") from None
+        raise lesson_error(name, exc) from None
+    return lesson
+
+
+def lesson_error(name: str, exc: LessonError) -> UsageError:
+    """A lesson that cannot be read, as a usage error: one line that names the file."""
+    return UsageError(f"--lesson {name}: {exc}", f"--lesson {name}: 수업을 읽지 못했습니다: {exc}", kind="lesson")
 
 
 @contextmanager

@@ -7,8 +7,9 @@ import time
 from functools import partial
 
 from tutor.commands.results import EXIT_OK, UsageError
-from tutor.commands.setup import (recording_error, connect_for, find_kubeconfig_for, lesson_for, on_a_terminal, progress_for,
-                                  session_for)
+from tutor.commands.setup import (recording_error, connect_for, find_kubeconfig_for, lesson_error, lesson_for, on_a_terminal,
+                                  progress_for, session_for)
+from tutor.lesson.loader import LessonError
 
 
 def run_tui(args) -> int:
@@ -29,6 +30,10 @@ def tui_app(args):
     replay = bool(args.replay)
     lesson = lesson_for(args)
     progress = progress_for(args, lesson, replay)
+    try:  # the step shown first: split before the first frame, the others after it (texts_then)
+        lesson.check_texts([progress.current])
+    except LessonError as exc:
+        raise lesson_error(lesson.id, exc) from None
     session = session_for(args, progress)
     context = ""
     if replay:
@@ -43,7 +48,19 @@ def tui_app(args):
         starter = partial(connect_then_start, args, poll=args.poll)
     from tutor.ui.app import TutorApp
 
-    return TutorApp(session, context=context, replay=replay, start_sources=starter)
+    return TutorApp(session, context=context, replay=replay, start_sources=partial(texts_then, starter))
+
+
+def texts_then(start_sources, app) -> None:
+    """Once the first frame is up: the other steps' texts are split (a broken step file ends the
+    app with the one-line message it gave before the UI), then the sources start."""
+    try:
+        app.session.lesson.check_texts()
+    except LessonError as exc:
+        app.connect_error = lesson_error(app.session.lesson.id, exc)
+        app.call_after_refresh(app.exit)  # not at once: the lesson pane began its drawing worker
+        return
+    start_sources(app)
 
 
 def connect_then_start(args, app, poll: bool) -> None:

@@ -3,14 +3,20 @@
 Step markdown is split into sections by its headings (so a `##` inside a code block is not a
 heading): the `# Title`, the instructions, each `## Hint`, the `## Solution` (the whole answer,
 shown only when the learner asks for it and confirms) and the `## What you just saw` recap.
-Heading words per language come from lesson.yaml. The headings are found by a line scanner
-(tutor/lesson/headings.py) that leaves the shapes it does not follow to markdown-it, imported
-only then: the lesson is loaded before the tutor's first frame.
+Heading words per language come from lesson.yaml.
+
+The lesson is loaded before the tutor's first frame, so its step files are read then but split
+only when a step's text is first asked for (the step shown first, before that frame; the others
+later), and their headings are found by a line scanner (tutor/lesson/headings.py) that leaves
+the shapes it does not follow to markdown-it, imported only then. A broken step file therefore
+raises its LessonError when its text is first asked for; `Lesson.check_texts` asks for them all
+(the commands do, and the tutor does once its first frame is up).
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -91,12 +97,58 @@ def _in(texts: dict[str, str], lang: str) -> str:
 
 
 @dataclass(frozen=True)
+class StepFile:
+    """A step's markdown in one language, as read from its file, and the words of its sections."""
+    path: str
+    markdown: str
+    hint: str = "Hint"
+    recap: str = "What you just saw"
+    solution: str = "Solution"
+
+    def split(self) -> StepText:
+        return split_sections(self.markdown, self.hint, self.recap, self.path, self.solution)
+
+
+class StepTexts(MutableMapping[str, StepText]):
+    """A step's texts by language: each is split from its file the first time it is asked for
+    (raising the file's LessonError then, if it is broken) and kept."""
+
+    def __init__(self, files: Mapping[str, StepFile]) -> None:
+        self._files = dict(files)
+        self._texts: dict[str, StepText] = {}
+
+    def __getitem__(self, lang: str) -> StepText:
+        text = self._texts.get(lang)
+        if text is None:
+            text = self._texts[lang] = self._files[lang].split()
+        return text
+
+    def __setitem__(self, lang: str, text: StepText) -> None:
+        self._texts[lang] = text
+
+    def __delitem__(self, lang: str) -> None:
+        if lang not in self:
+            raise KeyError(lang)
+        self._files.pop(lang, None)
+        self._texts.pop(lang, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(dict.fromkeys([*self._files, *self._texts]))
+
+    def __len__(self) -> int:
+        return len(self._files.keys() | self._texts.keys())
+
+    def __repr__(self) -> str:
+        return f"StepTexts({list(self)}, split={list(self._texts)})"
+
+
+@dataclass(frozen=True)
 class Step:
     number: int
     id: str
     files: tuple[str, ...]
     titles: dict[str, str]
-    texts: dict[str, StepText] = field(default_factory=dict, compare=False)
+    texts: Mapping[str, StepText] = field(default_factory=dict, compare=False)  # split when first asked for
     ledger: bool = False  # the node ledger in the groups pane's place: a step about where pods land
     nodes: tuple[str, ...] = ()  # the nodes the step is about (the ledger shows them first)
     story: StoryRef | None = None
@@ -149,6 +201,13 @@ class Lesson:
         the one in use (--workdir), so instructions, hints and commands name the files checked."""
         default = self.workdir.rstrip("/")
         return text.replace(default, workdir.rstrip("/")) if default and workdir.rstrip("/") != default else text
+
+    def check_texts(self, numbers: Iterable[int] | None = None) -> None:
+        """Splits the text of these steps (every step by default) in every language now: a broken
+        step file raises its LessonError here, not when the step is first shown."""
+        for n in numbers if numbers is not None else range(1, len(self.steps) + 1):
+            for _ in self.step(n).texts.values():
+                pass
 
     @property
     def answer_files(self) -> list[str]:
@@ -267,18 +326,18 @@ def load(lesson_id: str = DEFAULT, root: Path | None = None) -> Lesson:
     steps = []
     for number, raw in enumerate(meta.get("steps") or [], start=1):
         stem = f"{number:02d}-{raw['id']}"
-        texts = {}
+        files = {}
         for lang in langs:
             path = base / "steps" / f"{stem}.{lang}.md"
             try:
                 md = path.read_text(encoding="utf-8")
             except OSError as exc:
                 raise LessonError(f"{path}: {exc.strerror or exc}") from None
-            texts[lang] = split_sections(md, words.get("hint", {}).get(lang, "Hint"),
-                                         words.get("recap", {}).get(lang, "What you just saw"),
-                                         str(path), words.get("solution", {}).get(lang, "Solution"))
+            files[lang] = StepFile(str(path), md, words.get("hint", {}).get(lang, "Hint"),
+                                   words.get("recap", {}).get(lang, "What you just saw"),
+                                   words.get("solution", {}).get(lang, "Solution"))
         story = _story(raw.get("story"), where=stem)
-        steps.append(Step(number, raw["id"], tuple(raw.get("files") or ()), dict(raw.get("title") or {}), texts,
+        steps.append(Step(number, raw["id"], tuple(raw.get("files") or ()), dict(raw.get("title") or {}), StepTexts(files),
                           ledger=bool(raw.get("ledger")), nodes=_node_names(raw.get("nodes"), stem),
                           story=story, predict=_predict(raw.get("predict"), story, stem),
                           package=f"tutor.lessons.{lesson_id}.checks"))
