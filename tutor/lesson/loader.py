@@ -19,7 +19,6 @@ import importlib
 from collections.abc import Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -96,14 +95,14 @@ def _in(texts: dict[str, str], lang: str) -> str:
     return texts.get(lang) or next(iter(texts.values()), "")
 
 
-@dataclass(frozen=True)
 class StepFile:
-    """A step's markdown in one language, as read from its file, and the words of its sections."""
-    path: str
-    markdown: str
-    hint: str = "Hint"
-    recap: str = "What you just saw"
-    solution: str = "Solution"
+    """A step's markdown in one language, as read from its file, and the words of its sections.
+    (A plain class: making a dataclass costs more than the tutor's start-up has for it.)"""
+    __slots__ = ("path", "markdown", "hint", "recap", "solution")
+
+    def __init__(self, path: str, markdown: str, hint: str = "Hint", recap: str = "What you just saw",
+                 solution: str = "Solution") -> None:
+        self.path, self.markdown, self.hint, self.recap, self.solution = path, markdown, hint, recap, solution
 
     def split(self) -> StepText:
         return split_sections(self.markdown, self.hint, self.recap, self.path, self.solution)
@@ -217,14 +216,22 @@ class Lesson:
 DEFAULT = "lws"
 
 
+def lessons_root() -> Path:
+    """The directory of the package tutor.lessons, which is installed as files. Asked of the
+    package itself: importlib.resources would import its readers (and zipfile) for it, before the
+    tutor's first frame."""
+    import tutor.lessons
+
+    return Path(tutor.lessons.__file__).parent
+
+
 def lesson_dir(lesson_id: str = DEFAULT) -> Path:
-    return Path(str(resources.files("tutor.lessons").joinpath(lesson_id)))
+    return lessons_root() / lesson_id
 
 
 def available() -> list[str]:
     """The lessons installed: each directory of tutor.lessons with a lesson.yaml."""
-    root = Path(str(resources.files("tutor.lessons")))
-    return sorted(p.name for p in root.iterdir() if (p / "lesson.yaml").is_file())
+    return sorted(p.name for p in lessons_root().iterdir() if (p / "lesson.yaml").is_file())
 
 
 @lru_cache(maxsize=1)
