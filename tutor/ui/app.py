@@ -598,6 +598,8 @@ class TutorApp(ConfirmedActions, App):
         the nodes its lesson names (lesson.yaml `nodes`)."""
         s = self.session
         step = s.lesson.step(s.progress.current)
+        if not s.store.version:  # no pod to name yet: the checker is imported after the first frame
+            return step.nodes
         return (*step.checks().READS.pods, *step.nodes)
 
     def ledger_shown(self) -> bool:
