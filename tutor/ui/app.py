@@ -520,7 +520,8 @@ class TutorApp(ConfirmedActions, App):
                                          "passed": say(self.lang, "passed", "통과함"), "now": say(self.lang, "now", "지금"),
                                          "title": say(self.lang, "Verdict", "판정"),
                                          "more": say(self.lang, "↓ more", "↓ 더 있음"),
-                                         **{status.name: say(self.lang, *words) for status, words in STATUS_WORDS.items()}})
+                                         **{status.name: say(self.lang, *words) for status, words in STATUS_WORDS.items()}},
+                                        step=n)
 
     def _draw_step_strip(self, current: int | None = None) -> None:
         """On a short terminal the step list has no room: the steps and their marks go on one line

@@ -2,7 +2,12 @@
 
 A failing verdict can run to twenty lines (the message, the details, the timeline, the causes
 per node) and the pane has a few rows at 80x24: it scrolls, takes part in the tab cycle, zooms
-with z like the other panes, and says in its border when more lines follow below."""
+with z like the other panes, and says in its border when more lines follow below.
+
+Within a step the box keeps the tallest height it has had (up to its max-height): a verdict that
+grows and shrinks with its details as pods come and go would move the lesson pane above it each
+time, a layout of the whole screen with every block of the lesson's text. It grows when it must,
+and gives the rows back when another step is shown."""
 
 from __future__ import annotations
 
@@ -13,7 +18,7 @@ from textual.widgets import Static
 
 from tutor.checks.verdict import Status, Verdict
 from tutor.ui.widgets.redraw import RedrawsOnChange
-from tutor.ui.widgets.virtual_size import update_static
+from tutor.ui.widgets.virtual_size import SizedInOneLayout, content_rows, update_static
 
 MAX_DETAILS = 30  # the box shows this many detail lines, then how many more there are
 MAX_CHARS = 2000
@@ -27,16 +32,21 @@ STYLE = {Status.PASS: "bold green", Status.FAIL: "bold red", Status.WAITING: "bo
          Status.UNCONFIRMED: "bold cyan"}
 
 
-class VerdictBox(RedrawsOnChange, VerticalScroll):
+class VerdictBody(SizedInOneLayout, Static):
+    """The verdict's text: at least as many rows as the step's tallest verdict so far."""
+
+
+class VerdictBox(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
     ALLOW_MAXIMIZE = True
     can_focus = True
 
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self._more = "↓"  # the border's mark while lines follow below (its words come with show)
+        self._tallest: tuple[int | None, int] = (None, 0)  # the step shown, and its tallest verdict (rows)
 
     def compose(self):
-        yield Static(id="verdict-body")
+        yield VerdictBody(id="verdict-body")
 
     def text(self) -> str:
         """The plain text shown (tests read the pane through it)."""
@@ -51,10 +61,10 @@ class VerdictBox(RedrawsOnChange, VerticalScroll):
         """Another step: its verdict is read from its first line."""
         self.scroll_home(animate=False)
 
-    def show(self, verdict: Verdict | None, latched: bool, labels: dict[str, str]) -> None:
+    def show(self, verdict: Verdict | None, latched: bool, labels: dict[str, str], step: int | None = None) -> None:
         self._more = labels["more"]
         # Verdicts are frozen dataclasses: an equal one draws the same box, so skip the relayout.
-        if not self._is_new((verdict, latched, labels)):
+        if not self._is_new((verdict, latched, labels, step)):
             return
         self.border_title = labels["title"]
         # A class changed restyles and lays out the screen: only when the status did.
@@ -65,11 +75,43 @@ class VerdictBox(RedrawsOnChange, VerticalScroll):
         if status and not self.has_class(status):
             self.add_class(status)
         body = self.query_one("#verdict-body", Static)
-        if verdict is None:
-            update_static(body, Text(labels["checking"], style="dim"))
-            return
-        update_static(body, _verdict_text(verdict, latched, labels))
-        self.call_after_refresh(self._mark_more)
+        text = Text(labels["checking"], style="dim") if verdict is None else _verdict_text(verdict, latched, labels)
+        rows = content_rows(body, text)
+        update_static(body, text, rows, self._keep_rows(step, rows))
+        if verdict is not None:
+            self.call_after_refresh(self._mark_more)
+
+    def _keep_rows(self, step: int | None, rows: int | None) -> int:
+        """The body's least height for this verdict: the step's tallest so far, no taller than the
+        box shows (rows kept beyond it would scroll over blank lines)."""
+        shown, tallest = self._tallest
+        tallest = 0 if step != shown else tallest
+        if rows is not None:
+            tallest = min(max(tallest, rows), self._rows_at_most())
+        self._tallest = (step, tallest)
+        self._set_least_rows(tallest)
+        return tallest
+
+    def _rows_at_most(self) -> int:
+        """The most rows of text the box shows: its max-height less its border (no bound when
+        zoomed, where the box takes the screen)."""
+        most = self.styles.max_height
+        if most is None or not most.is_cells:
+            return MAX_DETAILS + 2
+        return max(0, int(most.value) - self.styles.gutter.height)
+
+    def _set_least_rows(self, rows: int) -> None:
+        body = self.query_one("#verdict-body", Static)
+        least = body.styles.min_height
+        if (least.value if least is not None else 0) != rows:
+            body.styles.min_height = rows or None
+
+    def on_resize(self) -> None:
+        # A shorter terminal gives the box fewer rows (tutor.tcss): the kept height follows it.
+        step, tallest = self._tallest
+        if tallest > self._rows_at_most():
+            self._tallest = (step, self._rows_at_most())
+            self._set_least_rows(self._rows_at_most())
 
     # The mark follows the scroll position and the pane's size (a longer verdict, a zoom, a resize).
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:

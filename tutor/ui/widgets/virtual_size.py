@@ -1,5 +1,5 @@
 """A scroll view's new scroll range, and a Static's new content, without a layout of the whole
-screen when none is needed."""
+screen when none is needed; and a widget's new size without a second one."""
 
 from __future__ import annotations
 
@@ -24,21 +24,44 @@ def set_virtual_size(view: ScrollView, size: Size) -> None:
         scroll_update(size)
 
 
-def update_static(body: Static, content: RenderableType) -> None:
+def content_rows(body: Static, content: RenderableType) -> int | None:
+    """The rows `content` takes in `body`, measured as Textual will draw it: Rich's lines at the
+    widget's content width. None before the widget is laid out, or for markup Textual parses."""
+    width = body.content_size.width
+    if width <= 0 or isinstance(content, str):
+        return None
+    console = body.app.console
+    return len(console.render_lines(content, console.options.update(width=width, height=None), pad=False))
+
+
+def update_static(body: Static, content: RenderableType, rows: int | None = None, least_rows: int = 0) -> None:
     """Static.update, with a layout of the whole screen only when the content's height changes.
 
     Static.update lays out every widget (10 to 20 ms at 100x30 on a small machine) since a new
     content may be taller; a pod changing phase in the groups pane, or a verdict's details
     moving on, keeps the same number of lines at the same width, and then repainting the widget
-    is enough. The height is measured as Textual will draw it: Rich's lines at the widget's
-    content width."""
-    width = body.content_size.width
-    if width <= 0 or isinstance(content, str):  # not laid out yet, or markup Textual parses itself
+    is enough. `rows` is content_rows(body, content) when the caller measured it already;
+    `least_rows` the widget's min-height, under which a shorter content keeps the height."""
+    rows = content_rows(body, content) if rows is None else rows
+    if rows is None:  # not laid out yet, or markup Textual parses itself
         body._drawn_height = None
         body.update(content)
         return
-    console = body.app.console
-    height = len(console.render_lines(content, console.options.update(width=width, height=None), pad=False))
-    same = getattr(body, "_drawn_height", None) == (width, height)
-    body._drawn_height = (width, height)
+    key = (body.content_size.width, max(rows, least_rows))
+    same = getattr(body, "_drawn_height", None) == key
+    body._drawn_height = key
     body.update(content, layout=not same)
+
+
+class SizedInOneLayout:
+    """A widget whose new size, found by a layout of the screen, asks for no second layout.
+
+    Textual's layout tells each widget its new size, and a widget whose scroll range (virtual
+    size) changed with it sets a reactive that lays out the whole screen once more. That layout
+    finds what the first one found: the range came from that arrangement, and the scrollbars
+    were set from it already (a scrollbar that comes or goes still asks for its own layout). So
+    a verdict growing by a line laid the screen out twice, the lesson's text included. This is
+    what Textual itself does when a scroll moves widgets into view."""
+
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+        return super()._size_updated(size, virtual_size, container_size, layout=False)
