@@ -24,13 +24,14 @@ from textual.containers import VerticalScroll
 from textual.worker import Worker
 
 from tutor.ui.widgets.redraw import RedrawsOnChange
+from tutor.ui.widgets.virtual_size import SizedInOneLayout
 
 if TYPE_CHECKING:
     from textual.widgets import Markdown
     from textual.widgets.markdown import MarkdownBlock
 
 
-class LessonPane(RedrawsOnChange, VerticalScroll):
+class LessonPane(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
     ALLOW_MAXIMIZE = True
     can_focus = True
 

@@ -13,6 +13,8 @@ from rich.text import Text
 from textual.notifications import Notification
 from textual.widgets import Static
 
+from tutor.ui.widgets.virtual_size import SizedInOneLayout
+
 STYLE = {"information": "", "warning": "bold yellow", "error": "bold red"}
 
 
@@ -33,8 +35,8 @@ def notices_line(notices: list[Notification], width: int) -> Text:
     return line
 
 
-class NoticeBar(Static):
+class NoticeBar(SizedInOneLayout, Static):
     def show(self, notices: list[Notification]) -> None:
-        self.display = bool(notices)
+        self.display = bool(notices)  # the panes move for it: a layout, only when it comes or goes
         width = self.app.size.width - self.styles.padding.width
-        self.update(notices_line(notices, width))
+        self.update(notices_line(notices, width), layout=False)  # one row whatever it says (tutor.tcss)
