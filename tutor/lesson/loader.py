@@ -220,9 +220,7 @@ def lessons_root() -> Path:
     """The directory of the package tutor.lessons, which is installed as files. Asked of the
     package itself: importlib.resources would import its readers (and zipfile) for it, before the
     tutor's first frame."""
-    import tutor.lessons
-
-    return Path(tutor.lessons.__file__).parent
+    return Path(importlib.import_module("tutor.lessons").__file__).parent
 
 
 def lesson_dir(lesson_id: str = DEFAULT) -> Path:
