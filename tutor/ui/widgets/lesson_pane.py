@@ -8,6 +8,10 @@ and a document is never laid over the blocks of one still being mounted. And wha
 text (the verdict of its step) is drawn in the same frame as the text, by `then`, inside one
 batch with the mount: the lesson pane and the verdict never show two different steps.
 
+A text that only grows (a passed step's recap after its text) gets only its new blocks: the
+blocks already there stay mounted, and the screen's layout has the new ones to place, not
+every block of the step again (Textual's Markdown.update removes and mounts them all).
+
 The app holds the pane until its first frame is on screen (`hold`, `release`): the parse's
 thread and the blocks' mounting would otherwise compete with that frame, which shows no
 lesson text either way (the text comes a few frames later). Textual's Markdown itself is
@@ -85,7 +89,8 @@ class LessonPane(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
                 self._wanted = None
                 # No frame is painted between the old text and the new one beside its verdict.
                 with self.app.batch_update():
-                    await md.update(markdown)
+                    if step is None or step != self.step or not await _extend(md, markdown):
+                        await md.update(markdown)
                     self.step = step
                     # The app may have begun to close while the markdown was parsed: its other
                     # widgets are gone then, and there is nothing left to draw beside it.
@@ -132,3 +137,36 @@ class LessonPane(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
             if (block.source or "").strip().lstrip("#").strip() == text:
                 return block
         return None
+
+
+async def _extend(md: "Markdown", markdown: str) -> bool:
+    """Mounts the blocks that `markdown` adds after the text `md` shows, when `markdown` is that
+    text with more blocks after it: the whole is parsed, and every block on screen must come
+    out of it the same (kind and lines), so a tail that would join the last block (or change
+    an earlier one) is drawn by Markdown.update instead. False when it was not done."""
+    from markdown_it import MarkdownIt
+    from textual.widgets.markdown import MarkdownBlock
+
+    old = md.source
+    lock, parse_blocks = getattr(md, "lock", None), getattr(md, "_parse_markdown", None)
+    # The old text's last line must be whole in the new one: a block is known by its kind and
+    # its lines, and a line that goes on would keep both.
+    longer = bool(old) and markdown.startswith(old) and (old.endswith("\n") or markdown[len(old):].startswith("\n"))
+    if not longer or lock is None or parse_blocks is None:
+        return False  # not a longer text, or a Textual whose Markdown works otherwise
+    async with lock:
+        factory = getattr(md, "_parser_factory", None)
+        parser = MarkdownIt("gfm-like") if factory is None else factory()
+        tokens = await asyncio.get_running_loop().run_in_executor(None, parser.parse, markdown)
+        shown = [child for child in md.children if isinstance(child, MarkdownBlock)]
+        blocks = list(parse_blocks(tokens))
+        if len(blocks) <= len(shown) or any(
+                type(new) is not type(was) or new.source_range != was.source_range for was, new in zip(shown, blocks)):
+            return False
+        # What Markdown.update leaves behind, for the blocks' sources and a later append.
+        md._markdown = markdown
+        md._table_of_contents = None
+        lines = markdown.splitlines()
+        md._last_parsed_line = len(lines) - (1 if lines and lines[-1] else 0)
+        await md.mount_all(blocks[len(shown):])
+    return True
