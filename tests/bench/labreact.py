@@ -86,6 +86,7 @@ def measure(lab, workdir: Path, learner_cls, scenario) -> dict:
         return path
 
     learner.write = timed_write
+    start = time.time()
     try:
         if not wait(lambda: "ready" in tutor.reports, 120, "the tutor"):
             dumped = tutor.dump() if tutor.proc.poll() is None else None
@@ -105,7 +106,7 @@ def measure(lab, workdir: Path, learner_cls, scenario) -> dict:
         first = min(((t, key) for key, t in kubectl.printed.items() if t > t0), default=None)
         item = pods.get(first[1]) if first else None
         screen = tutor.on_screen(item["i"]) if item else None
-        per_action.append({"action": what, "kubectl_s": first[0] - t0 if first else None,
+        per_action.append({"action": what, "at_s": round(t0 - start, 2), "kubectl_s": first[0] - t0 if first else None,
                            "tutor_s": screen - t0 if screen else None})
     seen = [(t, it, s) for key, t in kubectl.printed.items()
             if (it := pods.get(key)) and (s := tutor.on_screen(it["i"]))]
@@ -127,6 +128,10 @@ def measure(lab, workdir: Path, learner_cls, scenario) -> dict:
         "file_to_verdict": summary([f["tutor_s"] for f in per_file if f["tutor_s"] is not None]),
         "files": per_file,
         "pod_changes_matched": len(behind), "pod_changes_printed": len(kubectl.printed),
+        # the tail, to say where it comes from: the slowest pod changes, with when they came
+        "slowest": [{"pod": it["name"], "behind_ms": round((s - t) * 1000, 1),
+                     "store_to_screen_ms": round((s - it["t"]) * 1000, 1), "at_s": round(t - start, 2)}
+                    for t, it, s in sorted(seen, key=lambda x: x[2] - x[0], reverse=True)[:8]],
         "tutor_stats": stats,
     }
 
