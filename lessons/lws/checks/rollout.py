@@ -47,10 +47,44 @@ def group_lines(ctx: Context, current: str) -> list[str]:
     return lines
 
 
+def being_replaced(ctx: Context) -> tuple[list[str], list[dict]]:
+    """llm's pods the store shows on their way out of a rollout, as "name" or "name Terminating",
+    and the Terminating ones: a pod Terminating, or one whose revision is not that of llm's leader
+    StatefulSet (the revision the LWS controller rolls every group to)."""
+    sts = named(ctx, "StatefulSet", LWS)
+    current = o.revision(sts) if sts else ""
+    terminating = ctx.terminating_of(LWS)
+    behind = [o.name(p) for p in ctx.pods_of(LWS) if current and o.revision(p) and o.revision(p) != current]
+    return [f"{o.name(p)} Terminating" for p in terminating] + behind, terminating
+
+
+def not_caught_up(ctx: Context) -> Verdict | None:
+    """Waiting, when llm in the store has no VERSION=v2 while its pods are being replaced. The
+    tutor watches each kind on a connection of its own, and nothing orders one kind's events
+    against another's: the pods' watch can bring a rollout's first Terminating pod before the
+    LeaderWorkerSet's brings the template that started it. A pod deleted by hand with the
+    template unchanged is replaced too, so the fail waits until nothing is being replaced."""
+    pods, terminating = being_replaced(ctx)
+    if not pods:
+        return None
+    groups = group_lines(ctx, o.revision(named(ctx, "StatefulSet", LWS) or {}))
+    if terminating:  # the real kubelet: a replaced pod waits out its grace period
+        groups.append(grace_note(ctx, terminating[0], NOTES))
+    # source: sigs.k8s.io/lws@v0.9.0 pkg/controllers/leaderworkerset_controller.go «leaderUpdated := revisionutils.GetRevisionKey(&sortedPods[idx]) == revisionKey»
+    return waiting(say(ctx.lang, "Pods of llm are being replaced ({pods}), but the llm the tutor holds has no VERSION=v2 "
+                                 "yet: waiting until the replacement ends or the new llm reaches the tutor.",
+                                 "llm 파드가 교체되는 중입니다({pods}). 그런데 튜터가 가진 llm에는 아직 VERSION=v2가 "
+                                 "없습니다. 교체가 끝나거나 새 llm이 튜터에 도착하기를 기다립니다.",
+                       pods=", ".join(pods)), *groups)
+
+
 def check(ctx: Context) -> Verdict:
     live = live_lws(ctx, LWS, FILE)
     missing = [label for label, tmpl in templates(live) if not has_version(template_containers(tmpl))]
     if len(missing) == len(templates(live)):
+        pending = not_caught_up(ctx)
+        if pending is not None:
+            return pending
         return failed(say(ctx.lang, "Add env VERSION=v2 to the leader and worker templates of llm in {path} and apply it.",
                                     "{path}의 llm 리더·워커 템플릿에 env VERSION=v2를 더하고 적용하세요.",
                                     path=ctx.path(FILE)))
