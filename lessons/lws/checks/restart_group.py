@@ -22,7 +22,7 @@ pod UID; restartCount and lastState). Rules, in order:
 from __future__ import annotations
 
 from tutor.checks.api import (answer_text, attach, Context, Episode, evidence, EXPLAIN, Fact, failed, say,
-                              grace_note, Instant, Kind, kv_lines, MAX_LINES, merged, o, passed, pods_running,
+                              grace_note, Instant, Kind, kv_lines, MAX_LINES, merged, named, o, passed, pods_running,
                               Reads, restart_detail, Seen, Stop, Story, timeline, Timeline, timeline_lines,
                               uid_owner, UID_RE, unconfirmed, Verdict, waiting)
 
@@ -34,7 +34,7 @@ KEYS = {"group0_before": "llm-0", "group1_before": "llm-1"}
 WORKER = "llm-0-1"  # the one pod the step asks to fail
 # llm's timeline and the story its verdict carries (checks/timeline_recap.py), who held a UID the
 # file names; pods_running on group 0 when explained.
-READS = merged(evidence(LWS), Reads(uid_owners=True, files=(FILE,),
+READS = merged(evidence(LWS), Reads(uid_owners=True, files=(FILE,), pods_of=(LWS,), statefulsets=(LWS,),
                                    explained=Reads(kinds=EXPLAIN, events_about=("llm-0", "llm-0-1"))))
 
 
@@ -86,7 +86,7 @@ def check(ctx: Context) -> Verdict:
 
     born0, born1 = tl.created("llm-0", g0), tl.created("llm-1", g1)
     # Group 1 must see no failure at all since group1_before was current (rollouts excepted).
-    fail1 = _group1_failures(tl, g1, born1)
+    fail1 = [f for f in _group1_failures(tl, g1, born1) if not _rollout_under_way(ctx, f)]
     if fail1:
         return fail(_group1_failed(ctx, fail1),
                     say(ctx.lang, "Fail only llm-0-1; group 1 must stay untouched. To do the step again: delete llm, "
@@ -251,6 +251,20 @@ def _group1_failures(tl: Timeline, g1: str, born1: Fact | None) -> list[Fact]:
             and not (f.kind is Kind.GROUP_RECREATED and deleted_by(tl, f) in old)
             and not (first is not None and f.kind is Kind.POD_CREATED and f.uid == first.uid
                      and (f.detail or "").lower() in old)]
+
+
+def _rollout_under_way(ctx: Context, f: Fact) -> bool:
+    """Whether a fact is a pod's deletion under way that a rolling update asked for, told by the
+    objects before the rollout's events tell it: the pod, still Terminating, is of another
+    revision than llm's leader StatefulSet. Each kind comes on a watch of its own, nothing orders
+    them, and the timeline's rollout window opens only with LWS's events (a new pod of the new
+    revision tells it too, but only once the old one is gone)."""
+    if f.kind is not Kind.POD_DELETING:
+        return False
+    pod, sts = ctx.terminating(f.pod), named(ctx, "StatefulSet", LWS)
+    if pod is None or sts is None or o.uid(pod).lower() != f.uid.lower():
+        return False
+    return bool(o.revision(sts)) and bool(o.revision(pod)) and o.revision(pod) != o.revision(sts)
 
 
 def _what_failed(tl: Timeline, rec0: list[Fact], g0: str, born0: Fact | None) -> list[Fact]:
