@@ -87,14 +87,9 @@ class LessonPane(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
             while self._wanted is not None:
                 markdown, step, then = self._wanted
                 self._wanted = None
-                # A longer text of the same step is parsed while frames go on (the text on
-                # screen stays whole meanwhile); only its new blocks are mounted in the batch.
-                tail = await _tail(md, markdown) if step is not None and step == self.step else None
                 # No frame is painted between the old text and the new one beside its verdict.
                 with self.app.batch_update():
-                    if tail is not None:
-                        await _mount_tail(md, markdown, tail)
-                    else:
+                    if step is None or step != self.step or not await _extend(md, markdown):
                         await md.update(markdown)
                     self.step = step
                     # The app may have begun to close while the markdown was parsed: its other
@@ -144,39 +139,34 @@ class LessonPane(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
         return None
 
 
-
-async def _tail(md: "Markdown", markdown: str) -> "list[MarkdownBlock] | None":
-    """The blocks that `markdown` adds after the text `md` shows, when `markdown` is that text
-    with more blocks after it: the whole is parsed, and every block on screen must come out of
-    it the same (kind and lines), so a tail that would join the last block (or change an
-    earlier one) is drawn by Markdown.update instead. None when it is not such a text."""
+async def _extend(md: "Markdown", markdown: str) -> bool:
+    """Mounts the blocks that `markdown` adds after the text `md` shows, when `markdown` is that
+    text with more blocks after it: the whole is parsed, and every block on screen must come
+    out of it the same (kind and lines), so a tail that would join the last block (or change
+    an earlier one) is drawn by Markdown.update instead. False when it was not done."""
     from markdown_it import MarkdownIt
     from textual.widgets.markdown import MarkdownBlock
 
     old = md.source
-    parse_blocks = getattr(md, "_parse_markdown", None)
+    lock, parse_blocks = getattr(md, "lock", None), getattr(md, "_parse_markdown", None)
     # The old text's last line must be whole in the new one: a block is known by its kind and
     # its lines, and a line that goes on would keep both.
     longer = bool(old) and markdown.startswith(old) and (old.endswith("\n") or markdown[len(old):].startswith("\n"))
-    if not longer or parse_blocks is None:
-        return None  # not a longer text, or a Textual whose Markdown works otherwise
-    factory = getattr(md, "_parser_factory", None)
-    parser = MarkdownIt("gfm-like") if factory is None else factory()
-    tokens = await asyncio.get_running_loop().run_in_executor(None, parser.parse, markdown)
-    shown = [child for child in md.children if isinstance(child, MarkdownBlock)]
-    blocks = list(parse_blocks(tokens))
-    if md.source != old or len(blocks) <= len(shown) or any(
-            type(new) is not type(was) or new.source_range != was.source_range for was, new in zip(shown, blocks)):
-        return None
-    return blocks[len(shown):]
-
-
-async def _mount_tail(md: "Markdown", markdown: str, tail: "list[MarkdownBlock]") -> None:
-    """Mounts the new blocks after those on screen, and leaves `md` as Markdown.update would
-    have: its source (the blocks read theirs from it), no table of contents until asked."""
-    async with md.lock:  # as Markdown.update: one document at a time
+    if not longer or lock is None or parse_blocks is None:
+        return False  # not a longer text, or a Textual whose Markdown works otherwise
+    async with lock:
+        factory = getattr(md, "_parser_factory", None)
+        parser = MarkdownIt("gfm-like") if factory is None else factory()
+        tokens = await asyncio.get_running_loop().run_in_executor(None, parser.parse, markdown)
+        shown = [child for child in md.children if isinstance(child, MarkdownBlock)]
+        blocks = list(parse_blocks(tokens))
+        if len(blocks) <= len(shown) or any(
+                type(new) is not type(was) or new.source_range != was.source_range for was, new in zip(shown, blocks)):
+            return False
+        # What Markdown.update leaves behind, for the blocks' sources and a later append.
         md._markdown = markdown
         md._table_of_contents = None
         lines = markdown.splitlines()
         md._last_parsed_line = len(lines) - (1 if lines and lines[-1] else 0)
-        await md.mount_all(tail)
+        await md.mount_all(blocks[len(shown):])
+    return True
