@@ -9,6 +9,7 @@ a source or a key press triggers work.
 from __future__ import annotations
 
 import asyncio
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from time import monotonic
 from typing import Callable
@@ -57,6 +58,7 @@ TALL_ROWS = 32  # from this many rows the step list shows; below, a strip in the
 NOTICE_SECONDS = 6  # a notice takes a row from the panes while it shows: it goes soon, or at esc
 PASS_NOTICE_SECONDS = 5
 PUMP_CHECK_S = 1.0  # how often the watchdog looks at the refresh pump (a few reads: nothing at idle)
+WARM_AFTER = 1.0  # seconds after the first frame: the step's text and the first lists come first
 PUMP_STUCK_S = 3.0  # work waiting and nothing applied or drawn for this long: a lost wake-up
 
 
@@ -232,6 +234,16 @@ class TutorApp(ConfirmedActions, App):
         self.query_one(LessonPane).release()
         if self._start_sources:
             self._start_sources(self)
+        self.set_timer(WARM_AFTER, self._warm_checkers)
+
+    def _warm_checkers(self) -> None:
+        """Imports the lesson's checkers, one per turn of the loop, once the start is over. On
+        the lab the namespace is empty at first: imported on demand, all of them came with the
+        learner's first pod (about 60 ms of imports in the frame that showed it)."""
+        cold = [st for st in self.session.lesson.steps if st.checker not in sys.modules]
+        if cold and not self.closing:
+            cold[0].checks()
+            self.set_timer(0.01, self._warm_checkers)
 
     def _set_titles(self) -> None:
         for wid, title in (("steps", ("Steps", "단계")), ("groups", ("Groups", "그룹")),
