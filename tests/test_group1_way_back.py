@@ -49,7 +49,6 @@ def test_restart_txt_from_the_rebuilt_group_is_not_failed_for_group_1():
 
 
 def test_restart_txt_from_before_group_1_failed_still_fails_for_group_1():
-    s = state(RECORDING)
     tl, (old1, _) = _llm1_uids()
     old0 = tl.uids("llm-0")[0].uid
     v = check(state(RECORDING, files={"restart.txt": f"group0_before={old0}\ngroup1_before={old1}\n"}), 5)

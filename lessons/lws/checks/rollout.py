@@ -70,7 +70,7 @@ def not_caught_up(ctx: Context) -> Verdict | None:
     groups = group_lines(ctx, o.revision(named(ctx, "StatefulSet", LWS) or {}))
     if terminating:  # the real kubelet: a replaced pod waits out its grace period
         groups.append(grace_note(ctx, terminating[0], NOTES))
-    # source: sigs.k8s.io/lws@v0.9.0 pkg/controllers/leaderworkerset_controller.go «leaderUpdated := revisionutils.GetRevisionKey(&sortedPods[idx]) == revisionKey»
+    # source: sigs.k8s.io/lws@v0.9.0 pkg/controllers/leaderworkerset_controller.go «leaderUpdated := revisionutils.GetRevisionKey»
     return waiting(say(ctx.lang, "Pods of llm are being replaced ({pods}), but the llm the tutor holds has no VERSION=v2 "
                                  "yet: waiting until the replacement ends or the new llm reaches the tutor.",
                                  "llm 파드가 교체되는 중입니다({pods}). 그런데 튜터가 가진 llm에는 아직 VERSION=v2가 "
