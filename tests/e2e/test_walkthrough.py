@@ -181,3 +181,24 @@ def test_after_the_leader_failed_the_way_back_the_verdict_gives_passes(lab, lear
     learner.fail_worker()
     done = check_step(lab, learner, 5)
     assert done["status"] == "pass" and done["message"].startswith("llm-0-1 failed"), done
+
+
+def test_after_both_workers_failed_the_way_back_the_verdict_gives_passes(lab, learner):
+    """Both workers failed; then, as the verdict says: delete llm, apply lws.yaml again, write
+    restart.txt, and fail llm-0-1. The recreations of the deleted llm are not this one's: step 5
+    is ready once restart.txt is written, and passes once llm-0-1 failed."""
+    learner.reset()
+    for f in learner.workdir.iterdir():
+        f.unlink()
+    WRONG_TURNS["both-workers-failed"](learner)
+    verdict = check_step(lab, learner, 5)
+    advice = " ".join(verdict["details"])
+    assert verdict["status"] == "fail" and "delete llm" in advice and "then fail llm-0-1" in advice, verdict
+    learner.delete("leaderworkerset", "llm")
+    learner.step1()
+    learner.write_restart(*learner.uids())
+    ready = check_step(lab, learner, 5)
+    assert ready["status"] == "waiting" and ready["message"].startswith("restart.txt is ready"), ready
+    learner.fail_worker()
+    done = check_step(lab, learner, 5)
+    assert done["status"] == "pass" and done["message"].startswith("llm-0-1 failed"), done
