@@ -165,6 +165,16 @@ def test_a_wrong_turn_gets_the_message_that_names_it(lab, learner, turn):
         assert w in verdict["message"], (w, verdict["message"])
 
 
+def restart_txt_then_llm01_failed_passes(lab, learner) -> None:
+    """The end of every way back step 5 gives: restart.txt from the UIDs now, and llm-0-1 failed."""
+    learner.write_restart(*learner.uids())
+    ready = check_step(lab, learner, 5)
+    assert ready["status"] == "waiting" and ready["message"].startswith("restart.txt is ready"), ready
+    learner.fail_worker()
+    done = check_step(lab, learner, 5)
+    assert done["status"] == "pass" and done["message"].startswith("llm-0-1 failed"), done
+
+
 def test_after_the_leader_failed_the_way_back_the_verdict_gives_passes(lab, learner):
     """The leader failed instead of llm-0-1; then, as the verdict says: restart.txt from the UIDs
     of the rebuilt group, and llm-0-1 failed. Step 5 passes."""
@@ -175,12 +185,7 @@ def test_after_the_leader_failed_the_way_back_the_verdict_gives_passes(lab, lear
     verdict = check_step(lab, learner, 5)
     assert verdict["status"] == "fail" and "write restart.txt from the UIDs llm-0 and llm-1 have now" in \
         " ".join(verdict["details"]), verdict
-    learner.write_restart(*learner.uids())
-    ready = check_step(lab, learner, 5)
-    assert ready["status"] == "waiting" and ready["message"].startswith("restart.txt is ready"), ready
-    learner.fail_worker()
-    done = check_step(lab, learner, 5)
-    assert done["status"] == "pass" and done["message"].startswith("llm-0-1 failed"), done
+    restart_txt_then_llm01_failed_passes(lab, learner)
 
 
 def test_after_both_workers_failed_the_way_back_the_verdict_gives_passes(lab, learner):
@@ -196,9 +201,4 @@ def test_after_both_workers_failed_the_way_back_the_verdict_gives_passes(lab, le
     assert verdict["status"] == "fail" and "delete llm" in advice and "then fail llm-0-1" in advice, verdict
     learner.delete("leaderworkerset", "llm")
     learner.step1()
-    learner.write_restart(*learner.uids())
-    ready = check_step(lab, learner, 5)
-    assert ready["status"] == "waiting" and ready["message"].startswith("restart.txt is ready"), ready
-    learner.fail_worker()
-    done = check_step(lab, learner, 5)
-    assert done["status"] == "pass" and done["message"].startswith("llm-0-1 failed"), done
+    restart_txt_then_llm01_failed_passes(lab, learner)
