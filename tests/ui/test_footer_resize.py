@@ -9,10 +9,13 @@ import pytest
 
 from tests.footer_row import not_whole
 from tests.ui.harness import empty_recording, make_app
-from tests.ui.screen_text import screen_lines
+from textual.widgets import HelpPanel
+
+from tests.ui.screen_text import region_text, screen_lines
 from tests.ui.settle import until
 from tutor.ui.i18n import localised
 from tutor.ui.screens import HelpScreen
+from tutor.ui.widgets.key_footer import KeyFooter
 
 SIZES = [(60, 20), (100, 30), (80, 24), (60, 20)]
 
@@ -84,3 +87,33 @@ async def test_the_footer_under_the_help_follows_a_resize(lang, tmp_path):
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, HelpScreen) and fits(app, 60),
                     "the help to close and the footer to fit 60x20", seen=lambda: (app.screen, footer(app)))
+
+
+def footer_beside_panel(app) -> str:
+    """The footer's own row: with the keys panel up it ends where the panel begins."""
+    return region_text(app, app.screen_stack[0].query_one(KeyFooter).region)
+
+
+def fits_beside_panel(app, width: int) -> bool:
+    """The keys panel is up at `width` and the footer left of it holds q and ? whole, nothing cut."""
+    panel = app.screen_stack[0].query(HelpPanel)
+    if app.size.width != width or not panel or not panel.first().size.width:
+        return False
+    row = footer_beside_panel(app)
+    return f"q {words(app, 'quit')}" in row and f"? {words(app, 'help')}" in row and not cut(app, row)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+async def test_the_footer_beside_the_keys_panel_keeps_q_and_help(lang, tmp_path):
+    """The palette's "Keys" splits a third of the screen off at the right, footer row included:
+    fitted to the screen's width, the footer lost q and ? under the panel."""
+    app = make_app(empty_recording(tmp_path), lang=lang, state_file=tmp_path / "p.json")
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.action_show_help_panel()
+        for w, h in ((80, 24), (60, 20), (100, 30)):
+            await pilot.resize_terminal(w, h)
+            await until(pilot, lambda w=w: fits_beside_panel(app, w), f"the footer beside the keys panel to fit {w}x{h}",
+                        seen=lambda: footer_beside_panel(app))
+        app.action_hide_help_panel()
+        await until(pilot, lambda: fits(app, 100), "the footer to fit 100 columns again with the panel gone",
+                    seen=lambda: footer(app))

@@ -20,7 +20,7 @@ from textual.actions import parse as parse_action
 from textual.app import App, ComposeResult
 from textual.notifications import Notification, SeverityLevel
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, OptionList
+from textual.widgets import OptionList
 
 from tutor.checks.timeline_recap import recap_markdown
 from tutor.checks.verdict import Status
@@ -47,6 +47,7 @@ from tutor.ui.screens import HelpScreen
 from tutor.ui.screenshot import brief_error, screenshot_dir, shown_path
 from tutor.ui.timeline_screen import TimelineScreen
 from tutor.ui.widgets.doctor_panel import DoctorPanel
+from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.lesson_pane import LessonPane
 from tutor.ui.widgets.notice_bar import NoticeBar, notice_text
 from tutor.ui.widgets.status_bar import StatusBar
@@ -206,7 +207,7 @@ class TutorApp(ConfirmedActions, App):
                 yield NodeLedger(id="ledger")
                 yield PodList(id="pods")
                 yield EventList(id="events")
-        yield Footer(compact=True)  # compact: every key the README lists fits 80 columns
+        yield KeyFooter(compact=True)  # compact: every key the README lists fits 80 columns
 
     def on_mount(self) -> None:
         # Thread workers run on the loop's default executor, which has only cpu+4 threads on a
@@ -508,13 +509,23 @@ class TutorApp(ConfirmedActions, App):
         self._report_save()
         self._fit_footer()
 
+    def footer_width(self) -> int:
+        """The columns the footer has: the screen's, less the keys panel's beside it."""
+        footers = self.screen_stack[0].query(KeyFooter) if self.screen_stack else ()
+        width = footers.first().size.width if footers else 0
+        return width or self.size.width
+
+    @on(KeyFooter.Resized)
+    def _footer_resized(self) -> None:
+        self._fit_footer()
+
     def _fit_footer(self) -> None:
         """The footer's keys for the step, the width and the panel up (tutor/ui/footer_fit.py).
         The footer re-reads every binding on refresh_bindings: only when one of those moved."""
         s = self.session
         cur = s.progress.current
         if self._changed("bindings", cur, s.progress.hints.get(cur, 0), cur in s.progress.solutions,
-                         cur in s.progress.passed, s.lang, self.size.width, self.query_one(DoctorPanel).display):
+                         cur in s.progress.passed, s.lang, self.footer_width(), self.query_one(DoctorPanel).display):
             self.footer_keys()
             for screen in self.screen_stack:  # a footer under a modal shows too (refresh_bindings tells the top's)
                 screen.refresh_bindings()
@@ -856,7 +867,10 @@ class TutorApp(ConfirmedActions, App):
 
     def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
                            time_format: str | None = None) -> str | None:
-        """The palette's Screenshot: saved where it can be (tutor/ui/screenshot.py)."""
+        """The palette's Screenshot: saved where it can be (tutor/ui/screenshot.py). It comes on a
+        timer, after the palette closed: when q came first there is no screen left to save."""
+        if self.closing or not self.screen_stack:
+            return None
         return super().deliver_screenshot(filename, path or str(screenshot_dir()), time_format)
 
     @on(events.DeliveryComplete)

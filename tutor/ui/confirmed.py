@@ -52,7 +52,7 @@ class ConfirmedActions:
         wanted = dict.fromkeys(PRIORITY, True)
         wanted.update(hint=not solution_next, solution=solution_next,
                       dismiss_doctor=bool(self.query_one(DoctorPanel).display))
-        fit_footer(self, wanted)
+        fit_footer(self, wanted, self.footer_width())
 
     @work(exclusive=True, group="solution")
     async def action_solution(self) -> None:

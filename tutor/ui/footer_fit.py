@@ -32,11 +32,10 @@ def fitting(keys: list[tuple[str, int]], room: int) -> set[str]:
     return shown
 
 
-def fit_footer(app, wanted: dict[str, bool]) -> None:
+def fit_footer(app, wanted: dict[str, bool], width: int) -> None:
     """Sets `show` on the app's bindings: a key is shown when `wanted` (by action; what the step
-    offers, e.g. h or s) and when it fits the screen's width after the keys before it."""
+    offers, e.g. h or s) and when it fits the footer's `width` after the keys before it."""
     bindings = app._bindings.key_to_bindings
-    width = app.size.width
     palette = next((b for b in bindings.get(app.COMMAND_PALETTE_BINDING, ())), None)
     if palette is not None and app.ENABLE_COMMAND_PALETTE:
         width -= 1 + key_cells(app.get_key_display(palette), palette.description)  # its rule, then the key
