@@ -13,7 +13,7 @@ import pytest
 from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
 from tests.ui.settle import handled
-from tests.ui.storm import send_now, storm
+from tests.ui.storm import quits_counted, send_now, storm
 from tutor.cli import build_parser
 from tutor.commands.demo import demo_app
 
@@ -33,6 +33,7 @@ def _app(kind: str, lang: str, tmp_path):
 @pytest.mark.parametrize("seed", [1])
 async def test_a_key_storm_never_ends_the_app(kind, size, lang, seed, tmp_path):
     app = _app(kind, lang, tmp_path)
+    quits = quits_counted(app)
     keys = storm(seed * 1000 + sum(size) + len(lang + kind), KEYS)
     async with app.run_test(size=size, notifications=True) as pilot:
         await pilot.pause(0.05)
@@ -41,8 +42,8 @@ async def test_a_key_storm_never_ends_the_app(kind, size, lang, seed, tmp_path):
             await asyncio.sleep(0.02)  # the next burst comes while this one is being handled
         await handled(pilot, "every key of the storm handled")
         await pilot.pause()  # every screen mounted or gone
-        assert app.is_running and app._exception is None, app._exception
+        assert app.is_running and app._exception is None, (app._exception, f"quit asked from {quits}")
         send_now(app, ["escape"] * 4)  # the way back to the lesson still works
         await handled(pilot, "the four escapes handled")
         await pilot.pause()
-        assert app.is_running and app._exception is None, app._exception
+        assert app.is_running and app._exception is None, (app._exception, f"quit asked from {quits}")

@@ -18,6 +18,7 @@ from textual.command import CommandPalette
 from tests.conftest import RECORDINGS, WALKTHROUGH, recording_path
 from tests.ui.audit import Audit
 from tests.ui.harness import make_app
+from tests.ui.storm import quits_counted
 from tests.ui.settle import (handled, heading_in_view, hint_in_view, notices_said, off_screen, on_screen, palette_choice,
                              settled, until)
 from tutor.ui.predict import PredictScreen
@@ -359,6 +360,7 @@ async def test_a_key_storm_never_ends_the_app_and_every_frame_reads_well(w, h, t
     lang = rng.choice(LANGS)
     audit = Audit(f"key storm {w}x{h} from {lang}")
     app = make_app(WALKTHROUGH, lang=lang, state_file=tmp_path / "p.json")
+    quits_counted(app)
     pressed: list[str] = []
     try:
         async with app.run_test(size=(w, h), notifications=True) as pilot:

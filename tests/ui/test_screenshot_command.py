@@ -60,3 +60,16 @@ async def test_a_screenshot_that_cannot_be_saved_says_why_in_korean(tmp_path, mo
         (notice,) = app._notifications
         assert notice.severity == "error" and notice.message.startswith("스크린샷을 저장하지 못했습니다")
         assert "Traceback" not in notice.message and "Failed" not in notice.message
+
+
+
+async def test_a_screenshot_whose_timer_fires_after_the_screens_are_gone_saves_nothing(tmp_path, monkeypatch):
+    """The palette's Screenshot is taken 0.1 s after the palette closes. q pressed in between
+    removed the screens first, and the late call ended the tutor on a traceback (ScreenStackError)."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    app = make_app(empty_recording(tmp_path), lang="ko", state_file=tmp_path / "p.json")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("q")
+    assert not app.screen_stack and app.return_code == 0
+    assert app.deliver_screenshot() is None  # the timer's call, as it comes after the screens went
+    assert not list(tmp_path.rglob("*.svg"))
