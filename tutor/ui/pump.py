@@ -2,9 +2,11 @@
 loop stays free for keys and frames.
 
 Items are applied in slices of APPLY_SLICE; a change after a quiet spell is refreshed at once, a
-stream of them is coalesced (at most one refresh per REFRESH_GAP, or per twice the last refresh's
-cost, so refreshing takes at most a third of the loop), and a long burst shows its progress every
-PROGRESS_EVERY. A refresh's panes are redrawn in turns of REDRAW_SLICE; items that arrive
+stream of them is coalesced (at most one refresh per REFRESH_GAP; and each refresh owes a wait of
+twice its cost, so refreshing takes at most a third of the loop), and a long burst shows its
+progress every PROGRESS_EVERY. Up to WAIT_ALLOWANCE of what is owed is let off: a lone costly
+refresh (a step passed) does not hold back the pod that comes 20 ms after it; a stream soon owes
+more than that and waits it out. A refresh's panes are redrawn in turns of REDRAW_SLICE; items that arrive
 meanwhile wait until its last pane is drawn, so the panes of one refresh show one state.
 
 Every wait of the pump is a delayed call on its clock, and one that never comes would leave it
@@ -27,6 +29,7 @@ REFRESH_GAP = 0.015  # seconds: the least time between two refreshes while chang
 APPLY_SLICE = 0.01  # seconds of applying items before the loop gets a turn (keys, frames)
 PROGRESS_EVERY = 0.5  # seconds: during a long burst, refresh this often to show progress
 REDRAW_SLICE = 0.03  # seconds of pane redrawing before the loop gets a turn (keys, frames)
+WAIT_ALLOWANCE = 0.1  # seconds of owed waiting let off (the pod after a pass shows at once)
 
 
 class Stoppable(Protocol):
@@ -72,6 +75,8 @@ class RefreshPump:
         self.timer: Stoppable | None = None  # the refresh waiting for its gap
         self.refreshed_at = float("-inf")  # when the last refresh was drawn, and what it cost
         self.cost = 0.0
+        self.owed = 0.0  # seconds of waiting the refreshes owe: twice each one's cost, less waits
+        self.started_at = float("-inf")  # when the refresh being drawn (or the last) began
         self.redraws: Iterator[None] | None = None  # the panes of a refresh still to redraw
         self.drain_after_redraw = False  # items came while a refresh was being drawn
         self.moved_at = clock.now()  # the last time it applied items or drew a turn of a refresh
@@ -120,7 +125,7 @@ class RefreshPump:
         """A refresh after the gap; none starts while one's panes are still being redrawn (it
         schedules the next itself once done, so a long burst cannot keep a pane from its turn)."""
         if self.timer is None and self.redraws is None:
-            gap = max(REFRESH_GAP, 2 * self.cost)
+            gap = max(REFRESH_GAP, self.owed - WAIT_ALLOWANCE)
             wait = max(0.001, self.refreshed_at + gap - self.clock.now())  # a timer needs > 0
             self.timer = self.clock.call_later(wait, self._on_timer)
 
@@ -156,7 +161,7 @@ class RefreshPump:
         if self.timer is not None:
             self.timer.stop()
             self.timer = None
-        start = self.clock.now()
+        start = self.started_at = self.clock.now()
         self.dirty = False
         self.redraws = self.host.run_checks()
         self._turn(self.clock.now() - start)
@@ -190,8 +195,10 @@ class RefreshPump:
         if self.drain_after_redraw:
             self.drain_after_redraw = False
             self.host.wake()
+        waited = max(0.0, self.started_at - self.refreshed_at)  # since the last was drawn
         self.refreshed_at = self.clock.now()
         self.cost = spent + self.refreshed_at - start  # the loop's time, not the turns between
+        self.owed = max(0.0, self.owed - waited) + 2 * self.cost
         self.host.refresh_drawn()
         if self.dirty:
             self.schedule()
