@@ -104,6 +104,23 @@ async def test_the_language_switches_under_it(tmp_path):
         await footer_reads(pilot, ("q 종료",), ("Quit",))
 
 
+async def test_the_language_switched_in_the_palette_over_it_reaches_it(tmp_path):
+    """The palette opened over the finish screen switches the language: the finish screen,
+    which shows under the palette, was redrawn only when it was the screen on top."""
+    app = make_app(WALKTHROUGH, lang="en", state_file=tmp_path / "p.json")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settled(pilot, close_the_end=False)
+        finish = app.screen
+        assert isinstance(finish, FinishScreen)
+        await pilot.press("ctrl+p")
+        await until(pilot, lambda: app.screen is not finish, "the palette over the finish screen",
+                    seen=lambda: app.screen)
+        app.action_toggle_lang()  # as the palette's language entry does
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is finish and DONE_HEADING["ko"] in box_text(app),
+                    "the finish screen on top again, in Korean", seen=lambda: (app.screen, box_text(app)))
+
+
 async def test_q_quits_from_it_as_the_footer_under_it_says(tmp_path):
     """The footer below the finish screen still shows q Quit: a modal stops the app's keys, so the
     screen binds q itself (the installed demo waited forever for its q)."""

@@ -57,6 +57,23 @@ async def test_t_opens_the_story_and_follows_the_language(tmp_path):
         await off_screen(pilot, TimelineScreen)
 
 
+async def test_the_language_switched_under_a_modal_reaches_the_timeline_behind_it(tmp_path):
+    """A key storm switched the language from the palette opened over the timeline: only the
+    screen on top was redrawn, and the timeline behind the palette (still in view) and after it
+    closed kept its English until the cluster next changed."""
+    app = make_app(WALKTHROUGH, lang="en", state_file=tmp_path / "p.json")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await open_timeline(pilot)
+        await pilot.press("question_mark")  # a modal over the timeline
+        await until(pilot, lambda: len(app.screen_stack) == 3, "the help over the timeline",
+                    seen=lambda: app.screen_stack)
+        app.action_toggle_lang()  # as the palette's language entry does
+        await pilot.press("escape")
+        await on_screen(pilot, TimelineScreen)
+        await reads(pilot, "노드 장부", "타임라인")
+        assert "node ledger" not in shown(app)
+
+
 async def test_the_palette_opens_the_timeline_and_an_empty_one_says_so(tmp_path):
     app = make_app(empty_recording(tmp_path), state_file=tmp_path / "p.json")
     async with app.run_test(size=(80, 24)) as pilot:

@@ -614,8 +614,11 @@ class TutorApp(ConfirmedActions, App):
                         self.step_pods())
 
     def redraw_timeline(self) -> None:
-        if isinstance(self.screen, TimelineScreen):  # built only while shown
-            self.screen.show(self.session.store, self.session.lesson.namespace, self.lang)
+        # Built only while open, on top or under a modal (the help, the palette: it shows through
+        # them, and a language switched there must reach it).
+        for screen in self.screen_stack:
+            if isinstance(screen, TimelineScreen):
+                screen.show(self.session.store, self.session.lesson.namespace, self.lang)
 
     def step_pods(self) -> tuple[str, ...]:
         """The pods and nodes the current step is about: the pods its checker reads by name, and
@@ -752,8 +755,9 @@ class TutorApp(ConfirmedActions, App):
         self._set_titles()
         self._localise_keys()
         self._relabel_doctor()
-        if isinstance(self.screen, FinishScreen):
-            self.call_next(self.screen.draw)
+        for screen in self.screen_stack:  # on top or under a modal, it shows: in the new language
+            if isinstance(screen, FinishScreen):
+                self.call_next(screen.draw)
         self.recheck()
 
     def _localise_keys(self) -> None:
