@@ -4,10 +4,13 @@ A failing verdict can run to twenty lines (the message, the details, the timelin
 per node) and the pane has a few rows at 80x24: it scrolls, takes part in the tab cycle, zooms
 with z like the other panes, and says in its border when more lines follow below.
 
-Within a step the box keeps the tallest height it has had (up to its max-height): a verdict that
-grows and shrinks with its details as pods come and go would move the lesson pane above it each
-time, a layout of the whole screen with every block of the lesson's text. It grows when it must,
-and gives the rows back when another step is shown."""
+Within a step and a status the box keeps the tallest height it has had (up to its max-height): a
+verdict that grows and shrinks with its details as pods come and go would move the lesson pane
+above it each time, a layout of the whole screen with every block of the lesson's text. It grows
+when it must, and gives the rows back when the status changes (a change of class lays the screen
+out anyway) or another step is shown. So a pass, and what the learner sees at the end, has its
+own height, not one left by the verdicts before it (how many of those were drawn depends on
+how busy the machine was)."""
 
 from __future__ import annotations
 
@@ -43,7 +46,7 @@ class VerdictBox(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self._more = "↓"  # the border's mark while lines follow below (its words come with show)
-        self._tallest: tuple[int | None, int] = (None, 0)  # the step shown, and its tallest verdict (rows)
+        self._tallest: tuple[tuple, int] = ((), 0)  # (step, status) shown, and its tallest verdict (rows)
 
     def compose(self):
         yield VerdictBody(id="verdict-body")
@@ -77,18 +80,19 @@ class VerdictBox(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
         body = self.query_one("#verdict-body", Static)
         text = Text(labels["checking"], style="dim") if verdict is None else _verdict_text(verdict, latched, labels)
         rows = content_rows(body, text)
-        update_static(body, text, rows, self._keep_rows(step, rows))
+        update_static(body, text, rows, self._keep_rows((step, status), rows))
         if verdict is not None:
             self.call_after_refresh(self._mark_more)
 
-    def _keep_rows(self, step: int | None, rows: int | None) -> int:
-        """The body's least height for this verdict: the step's tallest so far, no taller than the
-        box shows (rows kept beyond it would scroll over blank lines)."""
+    def _keep_rows(self, key: tuple, rows: int | None) -> int:
+        """The body's least height for this verdict: the tallest so far with the same step and
+        status (`key`), no taller than the box shows (rows kept beyond it would scroll over blank
+        lines)."""
         shown, tallest = self._tallest
-        tallest = 0 if step != shown else tallest
+        tallest = 0 if key != shown else tallest
         if rows is not None:
             tallest = min(max(tallest, rows), self._rows_at_most())
-        self._tallest = (step, tallest)
+        self._tallest = (key, tallest)
         self._set_least_rows(tallest)
         return tallest
 
@@ -108,9 +112,9 @@ class VerdictBox(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
 
     def on_resize(self) -> None:
         # A shorter terminal gives the box fewer rows (tutor.tcss): the kept height follows it.
-        step, tallest = self._tallest
+        key, tallest = self._tallest
         if tallest > self._rows_at_most():
-            self._tallest = (step, self._rows_at_most())
+            self._tallest = (key, self._rows_at_most())
             self._set_least_rows(self._rows_at_most())
 
     # The mark follows the scroll position and the pane's size (a longer verdict, a zoom, a resize).
