@@ -6,8 +6,9 @@ stream of them is coalesced (at most one refresh per REFRESH_GAP; and each refre
 twice its cost, so refreshing takes at most a third of the loop), and a long burst shows its
 progress every PROGRESS_EVERY. Up to WAIT_ALLOWANCE of what is owed is let off: a lone costly
 refresh (a step passed) does not hold back the pod that comes 20 ms after it; a stream soon owes
-more than that and waits it out. A refresh's panes are redrawn in turns of REDRAW_SLICE; items that arrive
-meanwhile wait until its last pane is drawn, so the panes of one refresh show one state.
+more than that and waits it out. A refresh's panes are redrawn in turns of REDRAW_SLICE; items
+that arrive meanwhile wait until its last pane is drawn, so the panes of one refresh show one
+state.
 
 Every wait of the pump is a delayed call on its clock, and one that never comes would leave it
 waiting for good (the churn stall: a timer lost on a starved loop). `stuck` tells its host's
@@ -73,8 +74,7 @@ class RefreshPump:
         self.pending: deque = deque()  # items taken, not yet applied
         self.dirty = False  # the store or the files changed since the last refresh
         self.timer: Stoppable | None = None  # the refresh waiting for its gap
-        self.refreshed_at = float("-inf")  # when the last refresh was drawn, and what it cost
-        self.cost = 0.0
+        self.refreshed_at = float("-inf")  # when the last refresh was drawn
         self.owed = 0.0  # seconds of waiting the refreshes owe: twice each one's cost, less waits
         self.started_at = float("-inf")  # when the refresh being drawn (or the last) began
         self.redraws: Iterator[None] | None = None  # the panes of a refresh still to redraw
@@ -197,8 +197,8 @@ class RefreshPump:
             self.host.wake()
         waited = max(0.0, self.started_at - self.refreshed_at)  # since the last was drawn
         self.refreshed_at = self.clock.now()
-        self.cost = spent + self.refreshed_at - start  # the loop's time, not the turns between
-        self.owed = max(0.0, self.owed - waited) + 2 * self.cost
+        cost = spent + self.refreshed_at - start  # the loop's time, not the turns between
+        self.owed = max(0.0, self.owed - waited) + 2 * cost
         self.host.refresh_drawn()
         if self.dirty:
             self.schedule()
