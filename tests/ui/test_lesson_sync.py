@@ -127,3 +127,47 @@ async def test_a_burst_of_keys_draws_the_step_it_ends_on(tmp_path):
         assert len(md.query("MarkdownH1")) == 1
         wrong = [(step, text[:40]) for step, text in frames if step is not None and verdicts[step] != text]
         assert not wrong, wrong
+
+
+def _held_markdown(app) -> asyncio.Event:
+    """The lesson's markdown parses only once the returned event is set: a parse as long as the
+    test wants, on a machine as busy as it likes."""
+    md = app.query_one("#lesson-md", Markdown)
+    update, go = md.update, asyncio.Event()
+
+    def held(markdown: str) -> AwaitComplete:
+        async def later() -> None:
+            await go.wait()
+            await update(markdown)
+        return AwaitComplete(later())
+
+    md.update = held
+    return go
+
+
+async def test_the_app_goes_on_while_a_revealed_hint_is_parsed(tmp_path):
+    """h reveals a hint and brings it into view once its markdown is drawn; meanwhile the app's
+    queue goes on: a key, and a call the refresh pump makes through it. h awaited the parse, and
+    on a loaded machine the pump and its watchdog stood still for as long."""
+    from tutor.ui.timeline_screen import TimelineScreen
+
+    app = make_app(WALKTHROUGH, state_file=tmp_path / "p.json")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settled(pilot)
+        pane = app.query_one(LessonPane)
+        go = _held_markdown(app)
+        app._driver.send_message(events.Key("h", "h"))
+        await until(pilot, lambda: not pane.drawn, "the hint's markdown being parsed")
+        ran = []
+        app.call_next(lambda: ran.append(pane.drawn))  # as the pump's turns come (tutor/ui/app.py LoopCall)
+        app._driver.send_message(events.Key("t", "t"))
+        await until(pilot, lambda: ran and isinstance(app.screen, TimelineScreen),
+                    "the call and the key handled while the parse waits", seen=lambda: (ran, app.screen))
+        assert ran == [False]  # handled before the hint was drawn
+        await pilot.press("escape")
+        go.set()
+        heading = app.hint_heading(app.session.progress.current, 1)
+        await until(pilot, lambda: pane.drawn and pane.heading(heading) is not None, "the hint drawn")
+        await until(pilot, lambda: pane.heading(heading).region.y - pane.heading(heading).styles.margin.top
+                    == pane.content_region.y or pane.scroll_y == pane.max_scroll_y,
+                    "the hint brought into view once drawn", seen=lambda: (pane.scroll_y, pane.max_scroll_y))

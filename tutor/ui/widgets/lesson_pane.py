@@ -47,6 +47,7 @@ class LessonPane(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
         self._idle.set()
         self.step: int | None = None  # the step whose markdown is on screen
         self._anchor = ""  # the heading last brought into view (a revealed hint)
+        self._anchor_due = False  # bring it into view once the markdown asked for is drawn
         self._held = False  # drawing waits for release() (the app's first frame)
 
     async def _markdown(self) -> "Markdown":
@@ -99,10 +100,13 @@ class LessonPane(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
         finally:
             self._drawing = None
             self._idle.set()
+            if self._anchor_due and self.is_attached:
+                self._anchor_due = False
+                self._scroll_to_anchor()
 
     def to_top(self) -> None:
-        """Another step: its start is in view, and no hint is kept there."""
-        self._anchor = ""
+        """Another step: its start is in view, and no hint is kept there (nor one still due)."""
+        self._anchor, self._anchor_due = "", False
         self.scroll_home(animate=False)
 
     @property
@@ -110,12 +114,16 @@ class LessonPane(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
         """True once the last markdown shown has been parsed and mounted."""
         return self._idle.is_set()
 
-    async def scroll_to_heading_when_drawn(self, heading: str) -> None:
-        """Brings a heading (a hint just revealed) to the top of the pane. Markdown parses in a
-        thread and mounts its blocks later, so this waits for that, then for the layout."""
+    def bring_into_view(self, heading: str) -> None:
+        """Brings a heading (a hint just revealed, the solution) to the top of the pane: now, or
+        once the markdown asked for is parsed and mounted. Nothing waits for that: h awaited the
+        parse, and meanwhile the app's queue stood still (keys, the refresh pump, its watchdog)
+        for as long as a busy machine took to parse."""
         self._anchor = heading
-        await self._idle.wait()
-        self._scroll_to_anchor()
+        if self.drawn:
+            self._scroll_to_anchor()
+        else:
+            self._anchor_due = True
 
     def on_resize(self) -> None:
         # The verdict box below grows when a re-check adds details, and the terminal can change
