@@ -7,12 +7,12 @@ import asyncio
 import re
 
 from textual import events
+from textual.await_complete import AwaitComplete
 from textual.widgets import Markdown
 
 from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
 from tests.ui.settle import settled, until
-from tutor.ui.widgets import lesson_pane
 from tutor.ui.widgets.lesson_pane import LessonPane
 from tutor.ui.widgets.verdict_box import VerdictBox
 
@@ -40,29 +40,33 @@ def _watch_frames(app) -> list[tuple[int | None, str]]:
     return frames
 
 
-def _count_parses(monkeypatch) -> list[str]:
-    """The markdown documents the lesson pane parses."""
+def _count_parses(app) -> list[str]:
+    """The markdown documents the lesson pane hands to Textual's Markdown to parse."""
+    md = app.query_one("#lesson-md", Markdown)
     parsed: list[str] = []
-    parse = lesson_pane._parse
+    update = md.update
 
-    async def counted(md, markdown: str):
+    def counted(markdown: str):
         parsed.append(markdown)
-        return await parse(md, markdown)
+        return update(markdown)
 
-    monkeypatch.setattr(lesson_pane, "_parse", counted)
+    md.update = counted
     return parsed
 
 
-def _slow_markdown(monkeypatch, seconds: float = 0.15) -> None:
-    """The lesson's markdown takes as long to parse as on a busy machine (the demo's 0.2 to 0.5
-    s): what the loop does meanwhile, frames included, goes on."""
-    parse = lesson_pane._parse
+def _slow_markdown(app, seconds: float = 0.15) -> None:
+    """The lesson's markdown takes as long to parse and mount as on a busy machine (the demo's 0.2
+    to 0.5 s): what the loop does meanwhile, frames included, goes on."""
+    md = app.query_one("#lesson-md", Markdown)
+    update = md.update
 
-    async def slow(md, markdown: str):
-        await asyncio.sleep(seconds)
-        return await parse(md, markdown)
+    def slow(markdown: str) -> AwaitComplete:
+        async def later() -> None:
+            await asyncio.sleep(seconds)
+            await update(markdown)
+        return AwaitComplete(later())
 
-    monkeypatch.setattr(lesson_pane, "_parse", slow)
+    md.update = slow
 
 
 async def _verdict_texts(pilot, steps) -> dict[int, str]:
@@ -77,14 +81,14 @@ async def _verdict_texts(pilot, steps) -> dict[int, str]:
     return out
 
 
-async def test_lesson_and_verdict_change_step_in_one_frame(tmp_path, monkeypatch):
+async def test_lesson_and_verdict_change_step_in_one_frame(tmp_path):
     app = make_app(WALKTHROUGH, state_file=tmp_path / "p.json")
     async with app.run_test(size=(80, 24)) as pilot:
         await settled(pilot)
         steps = range(1, len(app.session.lesson.steps) + 1)
         verdicts = await _verdict_texts(pilot, steps)
         assert len(set(verdicts.values())) == len(verdicts)  # each step's verdict tells it apart
-        _slow_markdown(monkeypatch)
+        _slow_markdown(app)
         frames = _watch_frames(app)
         for key in ["1", "n", "n", "3", "p", "8", "p", "p", "5", "n", "1"]:
             app._driver.send_message(events.Key(key, key))  # pilot.press would wait for the parse
@@ -98,14 +102,14 @@ async def test_lesson_and_verdict_change_step_in_one_frame(tmp_path, monkeypatch
         assert not wrong, wrong
 
 
-async def test_a_burst_of_keys_draws_the_step_it_ends_on(tmp_path, monkeypatch):
+async def test_a_burst_of_keys_draws_the_step_it_ends_on(tmp_path):
     app = make_app(WALKTHROUGH, state_file=tmp_path / "p.json")
     async with app.run_test(size=(80, 24)) as pilot:
         await settled(pilot)
         steps = range(1, len(app.session.lesson.steps) + 1)
         verdicts = await _verdict_texts(pilot, steps)
         await _verdict_texts(pilot, [1])
-        parsed = _count_parses(monkeypatch)
+        parsed = _count_parses(app)
         frames = _watch_frames(app)
         burst = ["n", "n", "n", "4", "n", "p", "8", "p", "p", "2", "n", "n", "6", "p", "7", "n", "1", "n", "n", "n"]
         assert len(burst) == 20
@@ -123,46 +127,3 @@ async def test_a_burst_of_keys_draws_the_step_it_ends_on(tmp_path, monkeypatch):
         assert len(md.query("MarkdownH1")) == 1
         wrong = [(step, text[:40]) for step, text in frames if step is not None and verdicts[step] != text]
         assert not wrong, wrong
-
-
-def _held_markdown(monkeypatch) -> asyncio.Event:
-    """The lesson's markdown parses only once the returned event is set: a parse as long as the
-    test wants, on a machine as busy as it likes."""
-    parse, go = lesson_pane._parse, asyncio.Event()
-
-    async def held(md, markdown: str):
-        await go.wait()
-        return await parse(md, markdown)
-
-    monkeypatch.setattr(lesson_pane, "_parse", held)
-    return go
-
-
-async def test_the_app_goes_on_while_a_revealed_hint_is_parsed(tmp_path, monkeypatch):
-    """h reveals a hint and brings it into view once its markdown is drawn; meanwhile the app's
-    queue goes on (a key, and a call the refresh pump makes through it), and so do its frames. h
-    awaited the parse, and on a loaded machine the pump and its watchdog stood still for as long;
-    and the frames were held for the whole parse, the live panes' with them."""
-    from tutor.ui.timeline_screen import TimelineScreen
-
-    app = make_app(WALKTHROUGH, state_file=tmp_path / "p.json")
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settled(pilot)
-        pane = app.query_one(LessonPane)
-        go = _held_markdown(monkeypatch)
-        app._driver.send_message(events.Key("h", "h"))
-        await until(pilot, lambda: not pane.drawn, "the hint's markdown being parsed")
-        assert not app._batch_count  # frames are painted while it parses
-        ran = []
-        app.call_next(lambda: ran.append(pane.drawn))  # as the pump's turns come (tutor/ui/app.py LoopCall)
-        app._driver.send_message(events.Key("t", "t"))
-        await until(pilot, lambda: ran and isinstance(app.screen, TimelineScreen),
-                    "the call and the key handled while the parse waits", seen=lambda: (ran, app.screen))
-        assert ran == [False]  # handled before the hint was drawn
-        await pilot.press("escape")
-        go.set()
-        heading = app.hint_heading(app.session.progress.current, 1)
-        await until(pilot, lambda: pane.drawn and pane.heading(heading) is not None, "the hint drawn")
-        await until(pilot, lambda: pane.heading(heading).region.y - pane.heading(heading).styles.margin.top
-                    == pane.content_region.y or pane.scroll_y == pane.max_scroll_y,
-                    "the hint brought into view once drawn", seen=lambda: (pane.scroll_y, pane.max_scroll_y))

@@ -6,8 +6,7 @@ step's text comes a few frames after the key. Two things follow. Only the newest
 for is drawn: a burst of keys (n held down) parses the step it ends on, not each one passed over,
 and a document is never laid over the blocks of one still being mounted. And what goes with the
 text (the verdict of its step) is drawn in the same frame as the text, by `then`, inside one
-batch with the mount: the lesson pane and the verdict never show two different steps. The parse
-comes before that batch, with frames going on: the rest of the screen is never held for it.
+batch with the mount: the lesson pane and the verdict never show two different steps.
 
 A text that only grows (a passed step's recap after its text) gets only its new blocks: the
 blocks already there stay mounted, and the screen's layout has the new ones to place, not
@@ -48,7 +47,6 @@ class LessonPane(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
         self._idle.set()
         self.step: int | None = None  # the step whose markdown is on screen
         self._anchor = ""  # the heading last brought into view (a revealed hint)
-        self._anchor_due = False  # bring it into view once the markdown asked for is drawn
         self._held = False  # drawing waits for release() (the app's first frame)
 
     async def _markdown(self) -> "Markdown":
@@ -89,39 +87,22 @@ class LessonPane(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
             while self._wanted is not None:
                 markdown, step, then = self._wanted
                 self._wanted = None
-                same_step = step is not None and step == self.step
-                lock = getattr(md, "lock", None)
-                if lock is None or not hasattr(md, "_parse_markdown"):  # a Textual whose Markdown works otherwise
-                    with self.app.batch_update():
+                # No frame is painted between the old text and the new one beside its verdict.
+                with self.app.batch_update():
+                    if step is None or step != self.step or not await _extend(md, markdown):
                         await md.update(markdown)
-                        self._drawn(step, then)
-                    continue
-                async with lock:
-                    # Parsed with frames going on: a busy machine takes seconds, and a batch held
-                    # that long froze the whole screen, the live panes with it.
-                    blocks = await _parse(md, markdown)
-                    kept = _kept(md, markdown, blocks) if same_step else 0
-                    # No frame is painted between the old text and the new one beside its verdict.
-                    with self.app.batch_update():
-                        await _mount(md, markdown, blocks, kept)
-                        self._drawn(step, then)
+                    self.step = step
+                    # The app may have begun to close while the markdown was parsed: its other
+                    # widgets are gone then, and there is nothing left to draw beside it.
+                    if then is not None and self.is_attached and self.app.is_running:
+                        then()
         finally:
             self._drawing = None
             self._idle.set()
-            if self._anchor_due and self.is_attached:
-                self._anchor_due = False
-                self._scroll_to_anchor()
-
-    def _drawn(self, step: int | None, then: Callable[[], None] | None) -> None:
-        self.step = step
-        # The app may have begun to close while the markdown was parsed: its other widgets are
-        # gone then, and there is nothing left to draw beside it.
-        if then is not None and self.is_attached and self.app.is_running:
-            then()
 
     def to_top(self) -> None:
-        """Another step: its start is in view, and no hint is kept there (nor one still due)."""
-        self._anchor, self._anchor_due = "", False
+        """Another step: its start is in view, and no hint is kept there."""
+        self._anchor = ""
         self.scroll_home(animate=False)
 
     @property
@@ -129,16 +110,12 @@ class LessonPane(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
         """True once the last markdown shown has been parsed and mounted."""
         return self._idle.is_set()
 
-    def bring_into_view(self, heading: str) -> None:
-        """Brings a heading (a hint just revealed, the solution) to the top of the pane: now, or
-        once the markdown asked for is parsed and mounted. Nothing waits for that: h awaited the
-        parse, and meanwhile the app's queue stood still (keys, the refresh pump, its watchdog)
-        for as long as a busy machine took to parse."""
+    async def scroll_to_heading_when_drawn(self, heading: str) -> None:
+        """Brings a heading (a hint just revealed) to the top of the pane. Markdown parses in a
+        thread and mounts its blocks later, so this waits for that, then for the layout."""
         self._anchor = heading
-        if self.drawn:
-            self._scroll_to_anchor()
-        else:
-            self._anchor_due = True
+        await self._idle.wait()
+        self._scroll_to_anchor()
 
     def on_resize(self) -> None:
         # The verdict box below grows when a re-check adds details, and the terminal can change
@@ -162,43 +139,34 @@ class LessonPane(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
         return None
 
 
-async def _parse(md: "Markdown", markdown: str) -> list["MarkdownBlock"]:
-    """`markdown`'s blocks, as Markdown.update makes them: parsed in a thread (markdown-it)."""
+async def _extend(md: "Markdown", markdown: str) -> bool:
+    """Mounts the blocks that `markdown` adds after the text `md` shows, when `markdown` is that
+    text with more blocks after it: the whole is parsed, and every block on screen must come
+    out of it the same (kind and lines), so a tail that would join the last block (or change
+    an earlier one) is drawn by Markdown.update instead. False when it was not done."""
     from markdown_it import MarkdownIt
-
-    factory = getattr(md, "_parser_factory", None)
-    parser = MarkdownIt("gfm-like") if factory is None else factory()
-    tokens = await asyncio.get_running_loop().run_in_executor(None, parser.parse, markdown)
-    return list(md._parse_markdown(tokens))
-
-
-def _kept(md: "Markdown", markdown: str, blocks: list["MarkdownBlock"]) -> int:
-    """How many of `blocks` are on screen already, when `markdown` is the text `md` shows with
-    more blocks after it (a hint revealed, a recap added): every block on screen must come out
-    of the new text the same (kind and lines), so a tail that would join the last block (or
-    change an earlier one) redraws the whole. 0 when it is not such a text."""
     from textual.widgets.markdown import MarkdownBlock
 
     old = md.source
+    lock, parse_blocks = getattr(md, "lock", None), getattr(md, "_parse_markdown", None)
     # The old text's last line must be whole in the new one: a block is known by its kind and
     # its lines, and a line that goes on would keep both.
     longer = bool(old) and markdown.startswith(old) and (old.endswith("\n") or markdown[len(old):].startswith("\n"))
-    shown = [child for child in md.children if isinstance(child, MarkdownBlock)]
-    if not longer or len(blocks) <= len(shown) or any(
-            type(new) is not type(was) or new.source_range != was.source_range for was, new in zip(shown, blocks)):
-        return 0
-    return len(shown)
-
-
-async def _mount(md: "Markdown", markdown: str, blocks: list["MarkdownBlock"], kept: int) -> None:
-    """Shows `blocks`: the first `kept` are on screen already; the others replace the rest."""
-    from textual.widgets.markdown import MarkdownBlock
-
-    if not kept:
-        await md.query(MarkdownBlock).remove()
-    await md.mount_all(blocks[kept:])
-    # What Markdown.update leaves behind, for the blocks' sources and a later append.
-    md._markdown = markdown
-    md._table_of_contents = None
-    lines = markdown.splitlines()
-    md._last_parsed_line = len(lines) - (1 if lines and lines[-1] else 0)
+    if not longer or lock is None or parse_blocks is None:
+        return False  # not a longer text, or a Textual whose Markdown works otherwise
+    async with lock:
+        factory = getattr(md, "_parser_factory", None)
+        parser = MarkdownIt("gfm-like") if factory is None else factory()
+        tokens = await asyncio.get_running_loop().run_in_executor(None, parser.parse, markdown)
+        shown = [child for child in md.children if isinstance(child, MarkdownBlock)]
+        blocks = list(parse_blocks(tokens))
+        if len(blocks) <= len(shown) or any(
+                type(new) is not type(was) or new.source_range != was.source_range for was, new in zip(shown, blocks)):
+            return False
+        # What Markdown.update leaves behind, for the blocks' sources and a later append.
+        md._markdown = markdown
+        md._table_of_contents = None
+        lines = markdown.splitlines()
+        md._last_parsed_line = len(lines) - (1 if lines and lines[-1] else 0)
+        await md.mount_all(blocks[len(shown):])
+    return True
