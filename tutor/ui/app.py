@@ -732,13 +732,13 @@ class TutorApp(ConfirmedActions, App):
     def action_prev(self) -> None:
         self.action_goto(self.session.progress.current - 1)
 
-    async def action_hint(self) -> None:
+    def action_hint(self) -> None:
         s = self.session
         cur = s.progress.current
         if s.progress.reveal_hint(cur, len(s.lesson.step(cur).text(s.lang).hints)):
             self.redraw_lesson()
             shown = s.progress.hints[cur]
-            await self.query_one(LessonPane).scroll_to_heading_when_drawn(self.hint_heading(cur, shown))
+            self.query_one(LessonPane).bring_into_view(self.hint_heading(cur, shown))
         elif self.solution_key():
             self.say(say(self.lang, "No more hints for this step: s shows its solution (it asks first).",
                                     "이 단계의 힌트를 모두 보았습니다. 풀이는 s 키로 봅니다(먼저 묻습니다)."), timeout=4)

@@ -81,7 +81,7 @@ class ConfirmedActions:
             s.progress.show_solution(n)
             self.redraw_lesson()
         if s.progress.current == n:  # shown now, or already (the palette): bring it into view
-            await self.query_one(LessonPane).scroll_to_heading_when_drawn(say(self.lang, "Solution", "풀이"))
+            self.query_one(LessonPane).bring_into_view(say(self.lang, "Solution", "풀이"))
 
     def yes_no(self) -> tuple[str, str]:
         """The answers a question asked before a change takes (ConfirmScreen's y and n)."""

@@ -6,7 +6,8 @@ step's text comes a few frames after the key. Two things follow. Only the newest
 for is drawn: a burst of keys (n held down) parses the step it ends on, not each one passed over,
 and a document is never laid over the blocks of one still being mounted. And what goes with the
 text (the verdict of its step) is drawn in the same frame as the text, by `then`, inside one
-batch with the mount: the lesson pane and the verdict never show two different steps.
+batch with the mount: the lesson pane and the verdict never show two different steps. The parse
+comes before that batch, with frames going on: the rest of the screen is never held for it.
 
 A text that only grows (a passed step's recap after its text) gets only its new blocks: the
 blocks already there stay mounted, and the screen's layout has the new ones to place, not
@@ -47,6 +48,7 @@ class LessonPane(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
         self._idle.set()
         self.step: int | None = None  # the step whose markdown is on screen
         self._anchor = ""  # the heading last brought into view (a revealed hint)
+        self._anchor_due = False  # bring it into view once the markdown asked for is drawn
         self._held = False  # drawing waits for release() (the app's first frame)
 
     async def _markdown(self) -> "Markdown":
@@ -87,22 +89,38 @@ class LessonPane(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
             while self._wanted is not None:
                 markdown, step, then = self._wanted
                 self._wanted = None
-                # No frame is painted between the old text and the new one beside its verdict.
-                with self.app.batch_update():
-                    if step is None or step != self.step or not await _extend(md, markdown):
+                same_step = step is not None and step == self.step
+                lock = getattr(md, "lock", None)
+                if lock is None or not hasattr(md, "_parse_markdown"):  # a Textual whose Markdown works otherwise
+                    with self.app.batch_update():
                         await md.update(markdown)
-                    self.step = step
-                    # The app may have begun to close while the markdown was parsed: its other
-                    # widgets are gone then, and there is nothing left to draw beside it.
-                    if then is not None and self.is_attached and self.app.is_running:
-                        then()
+                        self._drawn(step, then)
+                    continue
+                async with lock:
+                    # Parsed with frames going on: a busy machine takes seconds, and a batch held
+                    # that long froze the whole screen, the live panes with it.
+                    blocks = await _parse(md, markdown)
+                    kept = _kept(md, markdown, blocks) if same_step else 0
+                    # No frame is painted between the old text and the new one beside its verdict.
+                    with self.app.batch_update():
+                        await _mount(md, markdown, blocks, kept)
+                        self._drawn(step, then)
         finally:
             self._drawing = None
             self._idle.set()
+            if self._anchor_due and self.is_attached:
+                self._land_anchor()  # else the layout that places the new blocks does (_laid_out)
+
+    def _drawn(self, step: int | None, then: Callable[[], None] | None) -> None:
+        self.step = step
+        # The app may have begun to close while the markdown was parsed: its other widgets are
+        # gone then, and there is nothing left to draw beside it.
+        if then is not None and self.is_attached and self.app.is_running:
+            then()
 
     def to_top(self) -> None:
-        """Another step: its start is in view, and no hint is kept there."""
-        self._anchor = ""
+        """Another step: its start is in view, and no hint is kept there (nor one still due)."""
+        self._anchor, self._anchor_due = "", False
         self.scroll_home(animate=False)
 
     @property
@@ -110,25 +128,58 @@ class LessonPane(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
         """True once the last markdown shown has been parsed and mounted."""
         return self._idle.is_set()
 
-    async def scroll_to_heading_when_drawn(self, heading: str) -> None:
-        """Brings a heading (a hint just revealed) to the top of the pane. Markdown parses in a
-        thread and mounts its blocks later, so this waits for that, then for the layout."""
-        self._anchor = heading
-        await self._idle.wait()
-        self._scroll_to_anchor()
+    def bring_into_view(self, heading: str) -> None:
+        """Brings a heading (a hint just revealed, the solution) to the top of the pane: now, or
+        once the markdown asked for is parsed, mounted and placed by a layout. Nothing waits for
+        that: h awaited the parse, and meanwhile the app's queue stood still (keys, the refresh
+        pump, its watchdog) for as long as a busy machine took to parse."""
+        self._anchor, self._anchor_due = heading, True
+        if self.drawn:
+            self._land_anchor()
+
+    def on_mount(self) -> None:
+        # Blocks just mounted are placed by the screen's next layout, which comes when their
+        # Markdown's own turn asks for it; call_after_refresh can run before that (the screen
+        # had no layout pending yet), and the pane gets no resize when only its scroll range
+        # grows. The screen's layout signal is the one call that comes after the placing.
+        self.screen.screen_layout_refresh_signal.subscribe(self, self._laid_out)
+
+    def _laid_out(self, _screen: object) -> None:
+        if self._anchor_due and self.drawn:
+            self._land_anchor()
 
     def on_resize(self) -> None:
-        # The verdict box below grows when a re-check adds details, and the terminal can change
+        # The verdict box below grew when a re-check added details, or the terminal changed
         # size: the hint just revealed stays where it was put (at the top, or the pane's end).
         if self._anchor and self.drawn:
             self._scroll_to_anchor()
 
-    def _scroll_to_anchor(self) -> None:
+    def _land_anchor(self) -> None:
+        if self._scroll_to_anchor():
+            self._anchor_due = False
+
+    def _scroll_to_anchor(self) -> bool:
+        """Scrolls the anchor's heading to the top (the pane's end when it has none); False when
+        no layout has placed it yet."""
         block = self.heading(self._anchor)
         if block is None:
             self.scroll_end(animate=False)
-        else:
-            self.call_after_refresh(self.scroll_to_widget, block, top=True, animate=False)
+            return True
+        if not self._placed(block):
+            return False
+        # Its turn comes after a scroll asked for before it (to_top's scroll_home), and it
+        # measures from where that one left the pane.
+        self.call_after_refresh(self.scroll_to_widget, block, top=True, animate=False)
+        return True
+
+    def _placed(self, block: "MarkdownBlock") -> bool:
+        """True once a whole layout has placed the markdown's blocks, `block` with them: a block
+        mounted has no region until then, and a scroll's quick layout can place the blocks it
+        exposes before the pane's scroll range has grown to hold them all."""
+        if not block.virtual_region.size or block.parent is None:
+            return False
+        last = block.parent.children[-1]  # the document's last block (headings are top-level)
+        return last.virtual_region.bottom <= self.virtual_size.height
 
     def heading(self, text: str) -> "MarkdownBlock | None":
         from textual.widgets.markdown import MarkdownBlock
@@ -139,34 +190,43 @@ class LessonPane(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
         return None
 
 
-async def _extend(md: "Markdown", markdown: str) -> bool:
-    """Mounts the blocks that `markdown` adds after the text `md` shows, when `markdown` is that
-    text with more blocks after it: the whole is parsed, and every block on screen must come
-    out of it the same (kind and lines), so a tail that would join the last block (or change
-    an earlier one) is drawn by Markdown.update instead. False when it was not done."""
+async def _parse(md: "Markdown", markdown: str) -> list["MarkdownBlock"]:
+    """`markdown`'s blocks, as Markdown.update makes them: parsed in a thread (markdown-it)."""
     from markdown_it import MarkdownIt
+
+    factory = getattr(md, "_parser_factory", None)
+    parser = MarkdownIt("gfm-like") if factory is None else factory()
+    tokens = await asyncio.get_running_loop().run_in_executor(None, parser.parse, markdown)
+    return list(md._parse_markdown(tokens))
+
+
+def _kept(md: "Markdown", markdown: str, blocks: list["MarkdownBlock"]) -> int:
+    """How many of `blocks` are on screen already, when `markdown` is the text `md` shows with
+    more blocks after it (a hint revealed, a recap added): every block on screen must come out
+    of the new text the same (kind and lines), so a tail that would join the last block (or
+    change an earlier one) redraws the whole. 0 when it is not such a text."""
     from textual.widgets.markdown import MarkdownBlock
 
     old = md.source
-    lock, parse_blocks = getattr(md, "lock", None), getattr(md, "_parse_markdown", None)
     # The old text's last line must be whole in the new one: a block is known by its kind and
     # its lines, and a line that goes on would keep both.
     longer = bool(old) and markdown.startswith(old) and (old.endswith("\n") or markdown[len(old):].startswith("\n"))
-    if not longer or lock is None or parse_blocks is None:
-        return False  # not a longer text, or a Textual whose Markdown works otherwise
-    async with lock:
-        factory = getattr(md, "_parser_factory", None)
-        parser = MarkdownIt("gfm-like") if factory is None else factory()
-        tokens = await asyncio.get_running_loop().run_in_executor(None, parser.parse, markdown)
-        shown = [child for child in md.children if isinstance(child, MarkdownBlock)]
-        blocks = list(parse_blocks(tokens))
-        if len(blocks) <= len(shown) or any(
-                type(new) is not type(was) or new.source_range != was.source_range for was, new in zip(shown, blocks)):
-            return False
-        # What Markdown.update leaves behind, for the blocks' sources and a later append.
-        md._markdown = markdown
-        md._table_of_contents = None
-        lines = markdown.splitlines()
-        md._last_parsed_line = len(lines) - (1 if lines and lines[-1] else 0)
-        await md.mount_all(blocks[len(shown):])
-    return True
+    shown = [child for child in md.children if isinstance(child, MarkdownBlock)]
+    if not longer or len(blocks) <= len(shown) or any(
+            type(new) is not type(was) or new.source_range != was.source_range for was, new in zip(shown, blocks)):
+        return 0
+    return len(shown)
+
+
+async def _mount(md: "Markdown", markdown: str, blocks: list["MarkdownBlock"], kept: int) -> None:
+    """Shows `blocks`: the first `kept` are on screen already; the others replace the rest."""
+    from textual.widgets.markdown import MarkdownBlock
+
+    if not kept:
+        await md.query(MarkdownBlock).remove()
+    await md.mount_all(blocks[kept:])
+    # What Markdown.update leaves behind, for the blocks' sources and a later append.
+    md._markdown = markdown
+    md._table_of_contents = None
+    lines = markdown.splitlines()
+    md._last_parsed_line = len(lines) - (1 if lines and lines[-1] else 0)
