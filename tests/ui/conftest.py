@@ -6,15 +6,18 @@ import inspect
 
 import pytest
 
-from tests.ui.settle import until
+from tests.ui.settle import quiet, until
 
 
 async def steady(pilot) -> None:
-    """Waits until two frames taken a moment apart are the same. A layout or a repaint still
+    """Waits until the lesson's markdown is drawn and the pump has nothing to apply or redraw
+    (quiet), then until two frames taken a moment apart are the same. A layout or a repaint still
     under way (a class a resize set, a scrollbar sized a frame after its content) lands a few
     turns of the loop later, more on a loaded machine, and a snapshot taken before it showed a
-    frame the learner sees only in passing."""
+    frame the learner sees only in passing. The markdown parses in a thread with frames going on,
+    so two frames can agree while it parses: hence quiet first."""
     app = pilot.app
+    await quiet(pilot)
     last = [app.export_screenshot()]
 
     def same() -> bool:

@@ -53,7 +53,7 @@ async def quiet(pilot, timeout: float = waits.MOMENT) -> None:
     from tutor.ui.widgets.lesson_pane import LessonPane
 
     app = pilot.app
-    pane = app.query_one(LessonPane)
+    pane = app.screen_stack[0].query_one(LessonPane)  # the lesson's screen, under any pushed over it
     await until(pilot, lambda: app.pump.idle and pane.drawn, "the pump idle and the lesson drawn", timeout,
                 seen=lambda: f"pump idle {app.pump.idle}, lesson drawn {pane.drawn}")
 
