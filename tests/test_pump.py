@@ -178,35 +178,39 @@ def test_the_gap_follows_the_cost_of_a_refresh():
     the loop, whatever the stream."""
     clock = FakeClock()
     host = Host(clock, check_cost=0.04, panes=0)
-    stream(host, 300, 0.001, start=101.0)
-    clock.run(104.0)
+    stream(host, 2000, 0.001, start=101.0)  # 2 s: far longer than the allowance lasts
+    clock.run(106.0)
     drawn = [t for t, _ in host.drawn]
     starts = [t for t, _ in host.refreshes]
     gaps = [start - end for end, start in zip(drawn, starts[1:])]
-    let_off = sum(max(0.0, 2 * 0.04 - g) for g in gaps)
-    assert let_off <= p.WAIT_ALLOWANCE + 1e-9, gaps  # no more than the allowance, over the stream
-    assert all(g >= 2 * 0.04 - 1e-9 for g in gaps[3:]), gaps  # then twice the cost, each time
+    let = [max(0.0, 2 * 0.04 - g) for g in gaps]
+    assert sum(let) <= p.WAIT_ALLOWANCE + 1e-9, gaps  # no more than the allowance, over the stream
+    paid = next(i for i, g in enumerate(gaps) if g >= 2 * 0.04 - 1e-9)  # once the allowance is spent,
+    assert all(g >= 2 * 0.04 - 1e-9 for g in gaps[paid:]), gaps  # twice the cost, each time
+    assert len(gaps) - paid > 10, gaps  # and the stream went on long after
     busy = 0.04 * len(starts)
     assert busy <= (drawn[-1] - starts[0] + p.WAIT_ALLOWANCE) / 3 + 0.04
-    assert host.drawn[-1][1] == 300
+    assert host.drawn[-1][1] == 2000
 
 
-def test_a_change_soon_after_a_lone_costly_refresh_is_not_held_back():
-    """A step passed costs a long refresh (here 60 ms); the pod that changes 20 ms after it is
-    drawn is refreshed after REFRESH_GAP, not after twice that cost: one refresh owes too little
-    to hold the next back. The learner sees each kubectl change as it happens."""
+@pytest.mark.parametrize("cost", [0.06, 0.143], ids=["a pass", "the lab's costliest"])
+def test_a_change_soon_after_a_lone_costly_refresh_is_not_held_back(cost):
+    """A step passed costs a long refresh (60 ms; on the lab the leader's failure and its group
+    recreated took 143 ms); the pod that changes 20 ms after it is drawn is refreshed after
+    REFRESH_GAP, not after twice that cost: one refresh owes too little to hold the next back.
+    The learner sees each kubectl change as it happens."""
     clock = FakeClock()
-    host = Host(clock, check_cost=0.06, panes=0)
+    host = Host(clock, check_cost=cost, panes=0)
     clock.run(105.0)
     host.send("pass")
-    clock.run(105.01)  # the refresh starts at once and spends its 60 ms inside this call
+    clock.run(105.01)  # the refresh starts at once and spends its cost inside this call
     (first_drawn, _), = host.drawn
     clock.run(first_drawn + 0.02)
     host.send("pod")
     clock.run(106.0)
     (_, _), (checked, upto) = host.refreshes  # noted once its checks (60 ms) are done
     began = checked - host.costs["check"]
-    assert upto == 2 and began - host.applied_at[1] <= 0.001 + 1e-9, began - first_drawn  # not 120 ms after
+    assert upto == 2 and began - host.applied_at[1] <= 0.001 + 1e-9, began - first_drawn  # not twice the cost after
 
 
 def test_applying_gives_the_loop_a_turn_every_slice_and_a_long_burst_shows_progress():
