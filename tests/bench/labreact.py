@@ -21,6 +21,7 @@ from pathlib import Path
 
 from tests.bench.app_run import pct
 from tests.bench.churn import ChildReports, KubectlWatch, wait
+from tests.bench.screen_timing import PHASES
 
 
 class PodLines(KubectlWatch):
@@ -47,7 +48,12 @@ class TutorChild(ChildReports):
 
     def on_screen(self, i: int) -> float | None:
         """When the first frame re-checked after item number i was drawn."""
-        return next((f["t"] for f in self.frames if f["upto"] >= i), None)
+        frame = self.frame_for(i)
+        return None if frame is None else frame["t"]
+
+    def frame_for(self, i: int) -> dict | None:
+        """The first frame re-checked after item number i."""
+        return next((f for f in self.frames if f["upto"] >= i), None)
 
 
 class TimedLab:
@@ -129,8 +135,10 @@ def measure(lab, workdir: Path, learner_cls, scenario) -> dict:
         "files": per_file,
         "pod_changes_matched": len(behind), "pod_changes_printed": len(kubectl.printed),
         # the tail, to say where it comes from: the slowest pod changes, with when they came
+        # and the phases (tests/bench/screen_timing.py) of the refresh whose frame showed it
         "slowest": [{"pod": it["name"], "behind_ms": round((s - t) * 1000, 1),
-                     "store_to_screen_ms": round((s - it["t"]) * 1000, 1), "at_s": round(t - start, 2)}
+                     "store_to_screen_ms": round((s - it["t"]) * 1000, 1), "at_s": round(t - start, 2),
+                     "phases_ms": dict(zip(PHASES, (tutor.frame_for(it["i"]) or {}).get("phases_ms") or ()))}
                     for t, it, s in sorted(seen, key=lambda x: x[2] - x[0], reverse=True)[:8]],
         "tutor_stats": stats,
     }

@@ -4,9 +4,9 @@ TutorApp with its live source and the learner's answer files, as `lwstutor` runs
 Prints JSON lines, wall-clock times (the parent compares them with its kubectl reader):
   {"event": "ready", "t"}                          every watch is OK
   {"event": "item", "i", "kind", "name", "rv", "t"} each pod change or answer file applied
-  {"event": "frame", "t", "upto"}                  a frame drawn after a refresh (re-check and
+  {"event": "frame", "t", "upto", "phases_ms"}     a frame drawn after a refresh (re-check and
                                                    panes) that had applied every item up to
-                                                   number `upto`
+                                                   number `upto`, and that refresh's phases
   {"event": "stats", ...}                          on stdin EOF, then it exits; `phases` splits
                                                    each refresh's store -> screen time (ms, p50 and
                                                    p90): waiting for the refresh, its checks, its
@@ -62,7 +62,12 @@ async def run(args) -> None:
         else:
             say(event="item", i=i, kind="file", name=it.name, rv="", type="", t=time.time())
 
-    timing = ScreenTiming(app, item, lambda upto: say(event="frame", t=time.time(), upto=upto))
+    def frame(upto: int) -> None:
+        phases = timing.last_phases
+        say(event="frame", t=time.time(), upto=upto,
+            phases_ms=None if phases is None else [round(p * 1000, 1) for p in phases])
+
+    timing = ScreenTiming(app, item, frame)
     done = threading.Event()
     threading.Thread(target=lambda: (sys.stdin.read(), done.set()), daemon=True).start()
     async with app.run_test(headless=True, size=SIZE, notifications=True):

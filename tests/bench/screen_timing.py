@@ -29,6 +29,7 @@ class ScreenTiming:
         self.applied_at: dict[int, float] = {}  # item number -> when it was applied (perf_counter)
         self.latencies: list[float] = []  # per item: applied -> the frame that shows it, seconds
         self.phases: list[tuple[float, ...]] = []  # per refresh, PHASES
+        self.last_phases: tuple[float, ...] | None = None  # the refresh the frame just drawn showed
         self._refresh: dict[str, float] = {}
         session = app.session
         self._apply, self._recheck, self._refreshed, self._display = (
@@ -73,10 +74,12 @@ class ScreenTiming:
             self.latencies += [now - self.applied_at[i] for i in range(seq["drawn"] + 1, seq["rechecked"] + 1)
                                if i in self.applied_at]
             seq["drawn"] = seq["rechecked"]
-            self.on_frame(seq["drawn"])
+            self.last_phases = None
             if r.get("first") and "drawn" in r:
-                self.phases.append((r["start"] - r["first"], r["checked"] - r["start"], r["drawn"] - r["checked"],
-                                    now - r["drawn"]))
+                self.last_phases = (r["start"] - r["first"], r["checked"] - r["start"], r["drawn"] - r["checked"],
+                                    now - r["drawn"])
+                self.phases.append(self.last_phases)
+            self.on_frame(seq["drawn"])
 
     def phase_summary(self) -> dict:
         """Each phase's p50 and p90 over the refreshes, in ms."""
