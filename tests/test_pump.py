@@ -208,7 +208,7 @@ def test_a_change_soon_after_a_lone_costly_refresh_is_not_held_back(cost):
     clock.run(first_drawn + 0.02)
     host.send("pod")
     clock.run(106.0)
-    (_, _), (checked, upto) = host.refreshes  # noted once its checks (60 ms) are done
+    (_, _), (checked, upto) = host.refreshes  # noted once its checks (`cost`) are done
     began = checked - host.costs["check"]
     assert upto == 2 and began - host.applied_at[1] <= 0.001 + 1e-9, began - first_drawn  # not twice the cost after
 

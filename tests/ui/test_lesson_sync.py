@@ -10,8 +10,8 @@ from textual import events
 from textual.widgets import Markdown
 
 from tests.conftest import WALKTHROUGH
-from tests.ui.harness import make_app
-from tests.ui.settle import settled, until
+from tests.ui.harness import empty_recording, make_app
+from tests.ui.settle import hint_in_view, quiet, settled, until
 from tutor.ui.widgets import lesson_pane
 from tutor.ui.widgets.lesson_pane import LessonPane
 from tutor.ui.widgets.verdict_box import VerdictBox
@@ -176,9 +176,6 @@ async def test_a_hint_drawn_while_a_batch_holds_the_layout_back_still_comes_into
     layout back, and Textual runs the screen's after-refresh calls meanwhile. The scroll to a
     hint just mounted ran then, found the heading not placed yet and did nothing; the pane gets
     no resize when only its scroll range grows, so the hint stayed below the fold."""
-    from tests.ui.harness import empty_recording
-    from tests.ui.settle import hint_in_view, quiet
-
     app = make_app(empty_recording(tmp_path), state_file=tmp_path / "p.json")
     async with app.run_test(size=(80, 24)) as pilot:  # step 1's text fills the pane: a hint is below it
         await quiet(pilot)
