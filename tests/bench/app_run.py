@@ -8,10 +8,10 @@ same json.loads of the watch line. A frame is the screen's compositor update; in
 Textual skips turning it into terminal bytes, so this harness does that too (render_segments),
 as a terminal would need it.
 
-A refresh that changes nothing in view (pods far below it) makes no frame: its items count as
-shown only by the next frame, drawn for a later change. `reaction_current_*` counts them shown
-when such a refresh is drawn with nothing left to draw (nothing_to_draw); `reaction_*` is the
-first frame, as in every round before.
+A refresh that changes nothing in view (pods far below it) makes no frame of its own in the app:
+its items would count as shown only by the next frame, drawn for a later change. So each refresh
+ends by asking for one cell to be drawn again, as the lab reaction does (screen_timing.py): the
+frame that follows is when the screen shows what the refresh included.
 
 After each phase has settled (population, stream, burst), and once its figures are taken, every
 pane is compared once with its rebuild from the store (tutor/ui/oracle.py): `oracle` has each
@@ -31,6 +31,8 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+
+from textual.geometry import Region
 
 from tests.bench.synth import FLEET, Cloner, parse
 from tutor.cluster import objects as o
@@ -87,19 +89,6 @@ def latencies(puts: list[float], base: int, shown: list[tuple[float, int]]) -> l
     return out
 
 
-def nothing_to_draw(app: TutorApp) -> bool:
-    """Whether the screen has nothing left to draw: no widget asked to be drawn again, laid out
-    or scrolled, and no frame, layout or message waiting on the screen (Textual's own flags;
-    read by this bench only). A refresh that leaves it so changed nothing in view (pods far
-    below it, say): Textual draws no frame for it, and the screen shows what it included."""
-    screen = app.screen
-    timer = getattr(screen, "_Screen__update_timer", None)  # resumed: a frame is due
-    if screen._dirty_widgets or screen._layout_required or screen._scroll_required or screen._repaint_required \
-            or not screen._message_queue.empty() or (timer is not None and timer._active.is_set()):
-        return False
-    return not any(w._repaint_required or w._layout_required or w._scroll_required for w in screen.walk_children())
-
-
 class Probe:
     """Counts items as the app applies them and notes which of them each frame shows."""
 
@@ -109,9 +98,6 @@ class Probe:
         self.applied = 0  # items the app has applied
         self.shown_upto = 0  # items applied before the last refresh began
         self.frames: list[tuple[float, int]] = []  # (time, items shown)
-        # (time, items shown) when a refresh was drawn and left nothing to draw: it changed
-        # nothing in view, so the screen shows what it included then, with no frame of its own
-        self.current: list[tuple[float, int]] = []
         self.stall = 0.0
         self.recheck_ms: list[float] = []
         self._beat = True
@@ -135,8 +121,9 @@ class Probe:
                 upto, t0 = begun.pop()
                 self.recheck_ms.append((time.perf_counter() - t0) * 1000)
                 self.shown_upto = upto
-                if nothing_to_draw(app):
-                    self.current.append((time.perf_counter(), upto))
+                # One cell drawn again: a refresh that changed nothing in view is timed by a
+                # frame too (the app itself repaints only the widgets that changed).
+                app.screen.refresh(Region(0, 0, 1, 1))
 
         def timed_display(screen, renderable):
             if renderable is not None and hasattr(renderable, "render_segments"):
@@ -154,10 +141,8 @@ class Probe:
         self.app.inbox.put(item)
 
     def frame_showing(self, n: int, after: float = 0.0) -> float | None:
-        """Time of the first frame that shows the first n items, or of the refresh that included
-        them and left nothing to draw: a burst whose last changes are all out of view gets no
-        frame after them, and the screen shows its final state all the same."""
-        for t, upto in sorted(self.frames + self.current):
+        """Time of the first frame that shows the first n items."""
+        for t, upto in self.frames:
             if upto >= n and t >= after:
                 return t
         return None
@@ -322,13 +307,6 @@ async def run(args) -> dict:
         out["reaction_p50_ms"] = pct(lat, 50)
         out["reaction_p99_ms"] = pct(lat, 99)
         out["reaction_max_ms"] = max(lat) if lat else float("nan")
-        # The same, where a refresh that left nothing to draw counts as shown when it was drawn
-        # (the first frame after it may come only with the next change in view).
-        now = latencies(puts, base, sorted(probe.frames + probe.current))
-        out["reaction_current_p50_ms"], out["reaction_current_p99_ms"] = pct(now, 50), pct(now, 99)
-        out["reaction_current_max_ms"] = max(now) if now else float("nan")
-        out["reaction_current_shown"] = len(now)
-        out["stream_refreshes_nothing_to_draw"] = sum(1 for t, _ in probe.current if t >= puts[0]) if puts else 0
         out["stream_stall_ms"] = probe.stall * 1000
         out["stream_rechecks"] = len(probe.recheck_ms)
         out["stream_recheck_p50_ms"] = pct(probe.recheck_ms, 50)

@@ -48,11 +48,8 @@ def test_app_run_reports_every_figure(tmp_path):
     assert res.returncode == 0, res.stderr[-3000:]
     out = json.loads(res.stdout.strip().splitlines()[-1])
     assert out["pods_in_namespace"] == 30
-    # Every event is shown: by a frame, or by a refresh that left nothing in view to draw. Only
-    # the frames are counted by `reaction_shown`, and on a busy machine the stream's last events
-    # may be folded into a refresh that changes nothing in view, so no frame follows them.
-    assert out["reaction_current_shown"] == out["reaction_events"] == 25
-    assert out["reaction_shown"] <= out["reaction_current_shown"]
+    # Every event is shown by a frame: each refresh is timed by one, even when nothing in view changed.
+    assert out["reaction_shown"] == out["reaction_events"] == 25
     assert out["burst_final_state_ok"] is True
     for key in ("reaction_p50_ms", "reaction_p99_ms", "burst_settled_s", "burst_stall_ms", "idle_cpu_pct", "rss_peak_mb"):
         assert isinstance(out[key], (int, float)), key
