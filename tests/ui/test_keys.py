@@ -6,7 +6,7 @@ import pytest
 from textual.command import CommandPalette
 
 from tests.ui.harness import empty_recording, make_app
-from tests.ui.settle import off_screen, on_screen, palette_choice, quiet, screen_reads, settled, until
+from tests.ui.settle import notices_said, off_screen, on_screen, palette_choice, quiet, screen_reads, settled, until
 from tutor.ui.screens import ConfirmScreen, HelpScreen
 
 
@@ -197,16 +197,17 @@ async def test_saving_failing_mid_session_is_said_once_and_nothing_is_lost(tmp_p
     app = make_app(empty_recording(tmp_path), state_file=state_dir / "progress.json")
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.pause()
+        said = notices_said(app)  # what was said, up or gone: a loaded machine can outlast a notice's 6 s
         shutil.rmtree(state_dir)
         state_dir.write_text("not a directory")
         await pilot.press("h", "n", "h")
-        warnings = [n for n in app._notifications if "Progress not saved" in n.message.replace("\n", " ")]
-        assert len(warnings) == 1 and warnings[0].severity == "warning", [n.message for n in app._notifications]
+        warnings = [n for n in said if "Progress not saved" in n.message.replace("\n", " ")]
+        assert len(warnings) == 1 and warnings[0].severity == "warning", [n.message for n in said]
         assert str(state_dir / "progress.json") in warnings[0].message.replace("\n", "")  # wrapped to the toast
         assert app.session.progress.hints == {1: 1, 2: 1} and app.session.progress.current == 2
         state_dir.unlink()
         state_dir.mkdir()
         await pilot.press("p")
-        assert any(n.message == "Progress saved again." for n in app._notifications)
+        assert any(n.message == "Progress saved again." for n in said)
     saved = json.loads((state_dir / "progress.json").read_text())
     assert saved["hints"] == {"1": 1, "2": 1} and saved["current"] == 1

@@ -199,7 +199,9 @@ async def test_before_the_cluster_first_answers_the_verdict_says_so(lang, tmp_pa
 
     app = make_app(empty_recording(tmp_path), lang=lang, state_file=tmp_path / "p.json")
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause(0.2)
+        # The replay's source starts after the first frame and says it listed (listed_once): on
+        # a loaded machine, later than a fixed pause, and then over the state set below.
+        await settled(pilot)
         # as a live start before the first list (tutor/commands/tui.py): nothing judged yet
         app.session.verdicts.clear()
         app.session.awaiting_lists, app.session.listed_once = {"pods"}, False
