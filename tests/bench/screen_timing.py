@@ -21,6 +21,13 @@ from tutor.workspace.files import FileRead
 PHASES = ("wait", "checks", "panes", "to_frame")
 
 
+def ask_for_a_frame(app) -> None:
+    """After a refresh is drawn: a change off screen paints no frame otherwise, and the moment it
+    is on screen is timed by one. One cell, not the whole screen: the app itself repaints only the
+    widgets that changed."""
+    app.screen.refresh(Region(0, 0, 1, 1))
+
+
 class ScreenTiming:
     def __init__(self, app, on_item: Callable[[int, object], None] = lambda i, item: None,
                  on_frame: Callable[[int], None] = lambda upto: None):
@@ -60,9 +67,7 @@ class ScreenTiming:
         self._refreshed()
         self._refresh["drawn"] = time.perf_counter()
         self.seq["rechecked"] = self.seq["rechecking"]
-        # A change off screen paints no frame otherwise; the moment is timed by one. One cell, not
-        # the whole screen: the app itself repaints only the widgets that changed.
-        self.app.screen.refresh(Region(0, 0, 1, 1))
+        ask_for_a_frame(self.app)
 
     def _timed_display(self, screen, renderable) -> None:
         if renderable is not None and hasattr(renderable, "render_segments"):
