@@ -99,7 +99,8 @@ def not_yet_deleted(pod: str) -> Callable[[Session], None]:
 
 
 def final_file(name: str, fname: str) -> str:
-    return recording(name).files_at_end()[fname]
+    """The answer file as the recording leaves it: its last FileChanged."""
+    return [it.content for it in recording(name).items if isinstance(it, FileChanged) and it.name == fname][-1]
 
 
 def started_at(name: str) -> float | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import WALKTHROUGH
-from tutor.checks.timeline_recap import recap_lines
+from tutor.checks.timeline_recap import recap_markdown
 from tutor.cluster.events import ShowStep
 from tutor.cluster.recording import read
 from tutor.commands.setup import mark_start
@@ -23,7 +23,8 @@ def told(items, recording, lang: str = "en") -> dict[int, list[str]]:
     for item in items:
         if not isinstance(item, ShowStep):
             s.apply(item)
-    return {n: recap_lines(s.store, lesson.namespace, lesson.step(n), lang) for n in (5, 6)}
+    # the lines the lesson's recap lists for each step
+    return {n: recap_markdown(s.store, lesson.namespace, lesson.step(n), lang).split("\n")[2:] for n in (5, 6)}
 
 
 @pytest.mark.parametrize("pause,speed", [(4.0, 0.5), (0.0, 0.5), (10.0, 2.0), (4.0, 20.0)])

@@ -18,7 +18,7 @@ from kubernetes.client.exceptions import ApiException
 from tutor.checks.reads import Reads, merged
 from tutor.cluster import deps, kinds
 from tutor.cluster.events import Conn, ObjectEvent
-from tutor.cluster.live import RESOURCES, classify, list_call, list_once, resources_for
+from tutor.cluster.live import RESOURCES, classify, list_call, list_once
 from tutor.cluster.store import Store
 from tutor.lesson.loader import LessonError, load
 
@@ -191,7 +191,7 @@ def test_a_lesson_watches_the_kinds_it_names_in_the_tables_order(tmp_path):
     (tmp_path / "b").mkdir()
     named = _lesson(tmp_path / "a", "kinds: [Node, Event, Pod]\n")
     assert [k.name for k in named.kinds] == ["pods", "events", "nodes"]
-    assert resources_for(("Node", "Event", "Pod")) == named.kinds
+    assert kinds.chosen(("Node", "Event", "Pod")) == named.kinds
     assert _lesson(tmp_path / "b", "").kinds == kinds.DEFAULT
 
 

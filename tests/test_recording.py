@@ -36,7 +36,6 @@ def test_round_trip(tmp_path):
     assert rec.items == [ObjectEvent("ADDED", pod, 0.5), FileChanged("names.txt", "pod=llm-0 group=0 worker=0\n", 1.25),
                          FileChanged("names.txt", None, 2.0)]
     assert rec.duration == 2.0
-    assert rec.files_at_end() == {"names.txt": None}
 
 
 def test_a_files_mtime_is_kept_and_is_when_the_session_says_it_was_written(tmp_path):

@@ -27,12 +27,6 @@ def _step_episode(store: Store, namespace: str, step: Step):
     return _episode(store, namespace, step.story) if step.story is not None else None
 
 
-def recap_lines(store: Store, namespace: str, step: Step, lang: str) -> list[str]:
-    """The step's part of the story as short lines (offset, what, the key cause), or []."""
-    episode = _step_episode(store, namespace, step)
-    return brief(episode, lang) if episode is not None else []
-
-
 def recap_markdown(store: Store, namespace: str, step: Step, lang: str) -> str:
     """The same lines as a markdown list, for the lesson's recap ("" when there is nothing)."""
     episode = _step_episode(store, namespace, step)

@@ -35,7 +35,7 @@ from tutor.cluster.wire import decode
 from tutor.cluster.events import Conn, ObjectEvent, Relisted, SourceState
 from tutor.cluster.failure import describe, silent_watch
 from tutor.cluster.held import Held
-from tutor.cluster.kinds import DEFAULT, Kind, chosen
+from tutor.cluster.kinds import DEFAULT, Kind
 
 WATCH_SECONDS = 240  # server-side timeout: the server ends the watch, we resume from the last RV
 READ_TIMEOUT = WATCH_SECONDS + 30  # client socket timeout: a dead connection cannot hang us
@@ -73,11 +73,6 @@ def list_call(api_client, res: Resource) -> Callable:
 
 def _namespaced(call: Callable, res: Resource, namespace: str, **kw):
     return call(res.group, res.version, namespace, res.plural, **kw)
-
-
-def resources_for(kind_names: tuple[str, ...] | None) -> tuple[Resource, ...]:
-    """What a lesson watches: the kinds it names (lesson.yaml `kinds`), else the table's default."""
-    return chosen(kind_names)
 
 
 # What a lesson that names no kinds watches (every kind not marked optional).

@@ -238,15 +238,6 @@ def event_type(ev: dict) -> str:
     return str(ev.get("type") or "Normal")
 
 
-def event_source(ev: dict) -> str:
-    return str(
-        dig(ev, "source", "component", default="")
-        or ev.get("reportingComponent")
-        or ev.get("reportingController")
-        or ""
-    )
-
-
 def event_time(ev: dict) -> str:
     """Best timestamp for ordering, as the ISO string the API gave."""
     return str(

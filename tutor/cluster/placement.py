@@ -140,21 +140,6 @@ def term_failure(term: dict, node: dict) -> str | None:
     return None
 
 
-def label_selector_matches(sel, labels: dict[str, str]) -> bool:
-    """metav1.LabelSelector; a missing (null) selector matches nothing, {} matches everything."""
-    if not isinstance(sel, dict):
-        return False
-    for k, v in o.as_dict(sel.get("matchLabels")).items():
-        if labels.get(str(k)) != str(v):
-            return False
-    for r in o.as_list(sel.get("matchExpressions")):
-        if not isinstance(r, dict) or r.get("operator") not in ("In", "NotIn", "Exists", "DoesNotExist"):
-            return False
-        if not requirement_matches(r, labels.get(str(r.get("key", "")))):
-            return False
-    return True
-
-
 def selector_text(sel) -> str:
     if not isinstance(sel, dict):
         return "-"
@@ -164,8 +149,9 @@ def selector_text(sel) -> str:
 
 
 def _compiled(sel) -> Callable[[dict[str, str]], bool]:
-    """label_selector_matches for one selector, its requirements read once (a placement tries
-    every term against every pod)."""
+    """A test of whether labels match a metav1.LabelSelector (a missing, null, selector matches
+    nothing, {} everything), its requirements read once: a placement tries every term against
+    every pod."""
     if not isinstance(sel, dict):
         return lambda labels: False
     hit = _COMPILED.get(id(sel))
@@ -410,13 +396,6 @@ def _resources(pod: dict, node: dict, here: list[dict], requests: dict[str, int]
             shortages.append(Shortage(res, want, used, alloc.get(res, 0), holders))
     # The scheduler visits the scalar resources in map order; the counts do not depend on it.
     return Rejection("NodeResourcesFit", tuple(reasons), shortages=tuple(shortages)) if reasons else None
-
-
-def _same_domain(node_a: dict | None, node_b: dict, key: str) -> bool:
-    if node_a is None:
-        return False
-    a, b = labels_of(node_a), labels_of(node_b)
-    return key in a and key in b and a[key] == b[key]
 
 
 @dataclass(frozen=True)

@@ -105,13 +105,6 @@ class Recording:
         files (--workdir) stand in for the recording's."""
         return self.items if use_files else [it for it in self.items if not isinstance(it, FileChanged)]
 
-    def files_at_end(self) -> dict[str, str | None]:
-        files: dict[str, str | None] = {}
-        for it in self.items:
-            if isinstance(it, FileChanged):
-                files[it.name] = it.content
-        return files
-
 
 def parse_line(raw: str, where: str) -> ObjectEvent | FileChanged | None:
     try:

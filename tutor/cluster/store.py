@@ -123,10 +123,6 @@ class Store:
         """The LWS names the namespace's pods are labelled with."""
         return {key[1] for key in self._pods_by_lws.keys() if key[0] == namespace}
 
-    def groups_of(self, lws: str, namespace: str) -> dict[int | None, list[dict]]:
-        """One LWS's pods by group index, groups in no particular order."""
-        return {g: self.pods_in_group(lws, g, namespace) for g in self.group_indexes(lws, namespace)}
-
     def group_indexes(self, lws: str, namespace: str):
         """The group indexes one LWS's pods are in (a view: read it, never keep it)."""
         return self._groups.get((namespace, lws), {}).keys()
