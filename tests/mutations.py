@@ -33,7 +33,7 @@ import yaml
 from tests.conftest import RECORDINGS
 from tests.states import check, recording, started_at, state
 from tutor.cluster import objects as o
-from tutor.cluster.events import FileChanged, ObjectEvent, Relisted
+from tutor.cluster.source_events import FileChanged, ObjectEvent, Relisted
 from tutor.cluster.timeline import RECREATE_REASONS
 
 FILES = {1: "lws.yaml", 2: "names.txt", 3: "env.txt", 4: "dns.txt", 5: "restart.txt", 7: "wide.yaml", 8: "partial.txt"}

@@ -15,7 +15,7 @@ from tests.conftest import recording_path
 from tutor.checks import run_checker
 from tutor.checks.verdict import Verdict
 from tutor.cluster import objects as o
-from tutor.cluster.events import FileChanged, ObjectEvent, Relisted
+from tutor.cluster.source_events import FileChanged, ObjectEvent, Relisted
 from tutor.cluster.recording import Recording, read
 from tutor.cluster.store import KINDS
 from tutor.cluster.timeline import parse_time

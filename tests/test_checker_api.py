@@ -54,7 +54,7 @@ def test_the_api_exports_what_it_names():
 def test_an_object_is_read_by_its_kinds_row_namespaced_or_not(tmp_path):
     import pytest
 
-    from tutor.cluster.events import ObjectEvent
+    from tutor.cluster.source_events import ObjectEvent
     from tutor.lesson.loader import load
     from tutor.session import Session
 

@@ -303,7 +303,7 @@ def _modified(s, name: str, change) -> None:
     """Applies one MODIFIED event of a recorded pod, changed as a real kubelet would change it."""
     import copy
 
-    from tutor.cluster.events import ObjectEvent
+    from tutor.cluster.source_events import ObjectEvent
 
     pod = copy.deepcopy(s.store.get("Pod", name, "infer"))
     change(pod)
@@ -360,7 +360,7 @@ def test_step5_a_deleted_llms_recreation_event_is_not_this_ones():
     with restart.txt written before any failure of this llm, that event is no evidence."""
     import copy
 
-    from tutor.cluster.events import ObjectEvent
+    from tutor.cluster.source_events import ObjectEvent
 
     done = state(W, stop=file_written("wide.yaml"))  # after step 5: holds the RecreateGroup event
     old = next(e for e in done.store.all("Event", "infer") if e.get("reason") in ("RecreateGroup",
@@ -377,6 +377,6 @@ def test_the_engine_names_no_lesson_fact_in_its_pod_advice():
     """The `sh -c` loop and /tmp/fail are the LWS lab's (lessons/lws/checks/__init__.py NOTES)."""
     from pathlib import Path
 
-    import tutor.checks.common as common
+    import tutor.checks.helpers as common
     src = Path(common.__file__).read_text(encoding="utf-8")
     assert "sh -c" not in src and "/tmp/fail" not in src and "sleep 1" not in src

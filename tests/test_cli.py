@@ -172,7 +172,7 @@ def test_check_on_a_recording_with_a_bad_line_names_it(tmp_path, lang, said):
 
 
 def test_doctor_reads_an_image_tag_as_docker_does():
-    from tutor.doctor import _tag
+    from tutor.preflight import _tag
 
     assert _tag("registry.k8s.io/lws/lws:v0.9.0") == "v0.9.0"
     assert _tag("registry.k8s.io/lws/lws:v0.10.0@sha256:" + "a" * 64) == "v0.10.0"

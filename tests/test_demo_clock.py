@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import WALKTHROUGH
-from tutor.checks.timeline_recap import recap_markdown
-from tutor.cluster.events import ShowStep
+from tutor.checks.step_story import recap_markdown
+from tutor.cluster.source_events import ShowStep
 from tutor.cluster.recording import read
 from tutor.commands.setup import mark_start
 from tutor.demo import paced

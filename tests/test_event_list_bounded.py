@@ -14,7 +14,7 @@ import pytest
 
 from tutor.cluster import kinds, live, objects as o
 from tutor.cluster import store as store_module
-from tutor.cluster.events import Relisted
+from tutor.cluster.source_events import Relisted
 from tutor.cluster.held import Held
 from tutor.cluster.store import Store
 

@@ -13,7 +13,7 @@ from tests.states import check, event, file_written, late, recording, state, sta
 from tutor.checks import run_checker
 from tutor.checks.verdict import Status
 from tutor.cluster import objects as o
-from tutor.cluster.events import FileChanged, ObjectEvent
+from tutor.cluster.source_events import FileChanged, ObjectEvent
 from tutor.cluster.timeline import Kind, timeline
 from tutor.lesson.loader import load
 from tutor.session import Session
@@ -277,7 +277,7 @@ def test_a_live_start_judges_nothing_until_every_watch_has_listed():
     """Each watch lists on its own thread. Started after step 8: with the pods and the LWS listed
     and the events not yet, step 5 would say LWS's RecreateGroup event has expired, a wrong fail
     (it has simply not been listed yet). Nothing is judged until every list is in."""
-    from tutor.cluster.events import Conn, Relisted, SourceState
+    from tutor.cluster.source_events import Conn, Relisted, SourceState
     from tutor.cluster.live import RESOURCES
 
     then = state("late-after-step8")

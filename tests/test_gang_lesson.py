@@ -18,7 +18,7 @@ from tests.conftest import recording_path
 from tests.states import check, event, file_written, recording, state
 from tutor.checks.verdict import Status
 from tutor.cluster import objects as o
-from tutor.cluster.events import FileChanged, ObjectEvent
+from tutor.cluster.source_events import FileChanged, ObjectEvent
 from tutor.lesson.loader import lesson_dir, load
 
 WALK = "lesson-gang"

@@ -7,7 +7,7 @@ import pytest
 
 from tests.states import check, state
 from tutor.cluster import objects as o
-from tutor.cluster.events import ObjectEvent
+from tutor.cluster.source_events import ObjectEvent
 
 RECORDINGS = ["both-workers-failed", "group1-failed-after-step5", "leader-failed", "late-mid-rollout"]
 

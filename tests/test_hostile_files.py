@@ -24,7 +24,7 @@ from tests import waits
 from tests.conftest import WALKTHROUGH
 from tests.states import check, final_file, state
 from tests.ui.settle import quiet, settled, step_drawn, until
-from tutor.checks.common import MAX_YAML_ALIASES, MAX_YAML_BYTES, MAX_YAML_DEPTH, _BoundedLoader
+from tutor.checks.helpers import MAX_YAML_ALIASES, MAX_YAML_BYTES, MAX_YAML_DEPTH, _BoundedLoader
 from tutor.checks.verdict import Status
 from tutor.cli import build_parser
 from tutor.commands.setup import lesson_for, progress_for, session_for

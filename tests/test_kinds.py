@@ -17,7 +17,7 @@ from kubernetes.client.exceptions import ApiException
 
 from tutor.checks.reads import Reads, merged
 from tutor.cluster import deps, kinds
-from tutor.cluster.events import Conn, ObjectEvent
+from tutor.cluster.source_events import Conn, ObjectEvent
 from tutor.cluster.live import RESOURCES, classify, list_call, list_once
 from tutor.cluster.store import Store
 from tutor.lesson.loader import LessonError, load
@@ -241,7 +241,7 @@ def test_a_declaration_naming_a_kind_the_tutor_does_not_watch_fails_at_once():
 
 # --- doctor and the shipped role ---------------------------------------------------------------
 def _asked_can_i(api, reads) -> set[tuple[str, str, str]]:
-    from tutor.doctor import _access
+    from tutor.preflight import _access
 
     finding = _access(client.AuthorizationV1Api(api.api_client), "infer", (2, 2), "en", reads)
     assert finding.ok, finding
@@ -257,7 +257,7 @@ def test_doctor_asks_for_the_lessons_kinds_only(server):
 
 
 def test_doctor_asks_for_the_gang_kinds_of_a_lesson_that_watches_them_and_names_one_denied(server):
-    from tutor.doctor import _access
+    from tutor.preflight import _access
 
     gang = _asked_can_i(server(), (kinds.POD, *GANG))
     assert {(v, r) for v, r, _ in gang} == {(v, r) for v in kinds.READ for r in ("pods", "podgroups", "workloads")}
@@ -289,7 +289,7 @@ def _groups(*group_versions: str) -> dict:
 
 
 def test_doctor_says_whether_the_gang_kinds_group_is_served_only_for_a_lesson_that_watches_them(server):
-    from tutor.doctor import _gated
+    from tutor.preflight import _gated
 
     api = server(bodies={"/apis/": _groups("apps/v1", "scheduling.k8s.io/v1")})
     assert _gated(api.api_client, load("lws").kinds, (2, 2), "en") == [] and api.asked == []
@@ -315,7 +315,7 @@ def test_no_engine_module_names_a_watch_by_a_literal():
 
     watch_names = {k.name for k in kinds.TABLE}
     # There a Shortage's `resource` is a node's allocatable resource ("pods": how many pods fit), not a watch.
-    other_meaning = {ROOT / "tutor" / "checks" / "why.py"}
+    other_meaning = {ROOT / "tutor" / "checks" / "explain.py"}
     found = []
     for path in sorted(set((ROOT / "tutor").rglob("*.py")) - other_meaning):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

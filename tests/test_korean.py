@@ -63,7 +63,7 @@ def test_the_screens_and_doctors_korean_reads_right():
     """The words of the screens and of doctor, as templates (tests/said.py reads them from the
     sources): their names and fields carry their particles attached and fitting ({res:을}), none
     placeholder or spaced."""
-    said = korean(("tutor/ui", "tutor/doctor.py", "tutor/commands/doctor.py"))
+    said = korean(("tutor/ui", "tutor/preflight.py", "tutor/commands/doctor.py"))
     assert len(said) > 150 and sum(bool(re.search("[가-힣]", k)) for k in said) > 150, said
     bad = {text: problems(text) for text in said if problems(text)}
     assert not bad, bad

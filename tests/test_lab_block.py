@@ -9,7 +9,7 @@ import pytest
 from kubernetes import client
 
 from tests.test_kinds import ApiServer, _groups
-from tutor import doctor
+from tutor import preflight
 from tutor.lesson.lab import Lab, parse
 from tutor.lesson.loader import LessonError, load
 
@@ -87,7 +87,7 @@ def _node(name: str, gpus: int, taints=(), labels=None, ready=True) -> dict:
 
 
 def _nodes(api, lab: Lab, lang: str = "en"):
-    return doctor._nodes(client.CoreV1Api(api.api_client), "nvidia.com/gpu", (2, 2), lang, lab)
+    return preflight._nodes(client.CoreV1Api(api.api_client), "nvidia.com/gpu", (2, 2), lang, lab)
 
 
 def _node_list(*nodes) -> dict:
@@ -132,7 +132,7 @@ GANG_LAB = parse({"feature_gates": ["GenericWorkload"], "api_versions": ["schedu
 
 
 def _gated(api, lab: Lab, lang: str = "en"):
-    return doctor._gated(api.api_client, (), (2, 2), lang, lab)
+    return preflight._gated(api.api_client, (), (2, 2), lang, lab)
 
 
 def test_an_api_version_not_served_gets_the_k3s_flags_that_turn_it_on(server):
@@ -170,7 +170,7 @@ def test_doctor_runs_the_chosen_lessons_own_checks(server, tmp_path):
                                       ("scale", set(), {"gpu-node", "node-gpu-a", "node-gpu-b"})):
         lesson = load(lesson_id)
         api = server(bodies=bodies)
-        found = {f.id: f for f in doctor.run(api.api_client, lesson.namespace, str(tmp_path), lesson.gpu_resource,
+        found = {f.id: f for f in preflight.run(api.api_client, lesson.namespace, str(tmp_path), lesson.gpu_resource,
                                              reads=lesson.kinds, lab=lesson.lab)}
         assert found["cluster"].ok and want <= set(found) and not unwanted & set(found), (lesson_id, list(found))
         assert ("GET", "/api/v1/nodes") in api.asked if want else ("GET", "/api/v1/nodes") not in api.asked

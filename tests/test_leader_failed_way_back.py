@@ -29,7 +29,7 @@ import pytest
 from tests.states import check, state
 from tutor.checks.verdict import Status
 from tutor.cluster import objects as o
-from tutor.cluster.events import Relisted
+from tutor.cluster.source_events import Relisted
 from tutor.cluster.store import KINDS
 from tutor.cluster.timeline import Kind, parse_time, timeline
 from tutor.session import Session

@@ -26,7 +26,7 @@ from tests.ui.harness import make_app
 from tests.ui.settle import settled, step_drawn
 from tutor.checks.verdict import Status
 from tutor.cluster import objects as o
-from tutor.cluster.events import ObjectEvent
+from tutor.cluster.source_events import ObjectEvent
 from tutor.cluster.story import build as story_build
 from tutor.ui.panes.events import event_blocks, lesson_events
 from tutor.ui.panes.groups import groups_view

@@ -17,7 +17,7 @@ import pytest
 from tests.states import check, file_written, state
 from tutor.checks.verdict import Status
 from tutor.cluster import objects as o
-from tutor.cluster.events import FileChanged, ObjectEvent
+from tutor.cluster.source_events import FileChanged, ObjectEvent
 
 W = "walkthrough"
 AFTER_STEP4 = file_written("restart.txt")  # steps 1 to 4 done, llm-1-1 as LWS made it

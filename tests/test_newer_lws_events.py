@@ -25,8 +25,7 @@ from tests.states import check, late, recording, started_at
 from tests.test_korean import problems
 from tutor.checks.verdict import Status
 from tutor.cluster import objects as o
-from tutor.cluster.events import ObjectEvent
-from tutor.cluster.recap import recap
+from tutor.cluster.source_events import ObjectEvent
 from tutor.cluster.story import story_of
 from tutor.cluster.timeline import Kind, timeline_of
 from tutor.lesson.loader import load
@@ -110,7 +109,7 @@ def test_step5_passes_however_the_recreation_is_told(how, name, started):
 def test_the_recap_tells_the_recreation_in_order(how):
     """Restart, recreation, new leader, new worker: in that order, for the pod that failed."""
     for s in (derived(W, EDITS[how]), late(derived(LATE5, EDITS[how]))):
-        ep = recap(story_of(s.store, "infer", "llm"), "llm", "recreation", 0, failed="llm-0-1")
+        ep = story_of(s.store, "infer", "llm").step_episode("llm", "recreation", 0, failed="llm-0-1")
         assert ep is not None and ep.failed == "llm-0-1"
         kinds = [line.kind for line in ep.lines]
         assert kinds.index("restarted") < kinds.index("recreate-group") < kinds.index("new-uid"), kinds
@@ -124,7 +123,7 @@ def test_the_recap_tells_the_recreation_in_order(how):
 def test_the_recreation_says_what_told_it():
     """The reason as the event has it; one known by its effects says no event told it."""
     def said(how):
-        ep = recap(story_of(derived(W, EDITS[how]).store, "infer", "llm"), "llm", "recreation", 0)
+        ep = story_of(derived(W, EDITS[how]).store, "infer", "llm").step_episode("llm", "recreation", 0)
         return next(line for line in ep.lines if line.kind == "recreate-group")
     assert what(said("renamed"), "en").startswith("LWS GroupRecreated: deleted leader llm-0")
     assert what(said("reworded"), "en").startswith("LWS RecreateGroup: deleted leader llm-0")

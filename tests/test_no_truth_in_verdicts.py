@@ -21,7 +21,7 @@ from tests.mutations import FILES, mutants, passing_moments, state_at
 from tests.states import check, state
 from tutor.checks.verdict import Status
 from tutor.cluster import objects as o
-from tutor.cluster.events import FileChanged
+from tutor.cluster.source_events import FileChanged
 from tutor.lessons.lws.checks.dns import full_name
 from tutor.lessons.lws.checks.env import pod_lws_env
 from tutor.lessons.lws.checks.orphan import WORKER as ORPHAN_WORKER, clauses, scheduler_reasons

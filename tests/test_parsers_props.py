@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from tests.states import final_file, state
 from tutor.checks import run_checker
-from tutor.checks.common import kv_lines, yaml_docs
+from tutor.checks.helpers import kv_lines, yaml_docs
 from tutor.checks.context import Context
 from tutor.lessons.lws.checks.dns import addresses
 from tutor.lessons.lws.checks.orphan import clauses, normalise

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tutor.cluster.events import FileChanged, ObjectEvent
+from tutor.cluster.source_events import FileChanged, ObjectEvent
 from tutor.cluster.recording import Header, RecordingError, Writer, open_recording, read
 from tutor.cluster.replay import ReplaySource
 

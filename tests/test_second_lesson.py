@@ -12,7 +12,7 @@ from tests.conftest import recording_path
 from tutor.checks import run_checker
 from tutor.checks.verdict import Status
 from tutor.cluster import objects as o
-from tutor.cluster.events import FileChanged, ObjectEvent
+from tutor.cluster.source_events import FileChanged, ObjectEvent
 from tutor.cluster.recording import read
 from tutor.lesson.loader import available, load
 from tutor.session import Session

@@ -5,7 +5,7 @@ from __future__ import annotations
 from tests.states import recording, state
 from tutor.cluster import objects as o
 from tutor.cluster import journal as journal_module
-from tutor.cluster.events import ObjectEvent, Relisted
+from tutor.cluster.source_events import ObjectEvent, Relisted
 from tutor.cluster.store import Store
 
 

@@ -10,7 +10,7 @@ from tests.states import check, new_leader_running, not_yet_deleted, recording, 
 from tutor.cluster import objects as o
 from tutor.cluster import observations as observations_module
 from tutor.cluster import store as store_module
-from tutor.cluster.events import ObjectEvent
+from tutor.cluster.source_events import ObjectEvent
 from tutor.cluster.store import Store
 
 

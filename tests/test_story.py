@@ -12,8 +12,7 @@ from tests import waits
 from tests.conftest import RECORDINGS, WALKTHROUGH
 from tests.states import check, file_written, late, new_leader_running, not_yet_deleted, recording, state
 from tutor.cluster import objects as o
-from tutor.cluster.events import ObjectEvent, Relisted
-from tutor.cluster.recap import recap
+from tutor.cluster.source_events import ObjectEvent, Relisted
 from tutor.cluster.story import MAX_EPISODES, Story, story
 from tutor.cluster.timeline import Kind, occurrences, parse_time, timeline
 from tutor.narration import because, brief, what
@@ -232,8 +231,8 @@ def test_step_5s_recap_is_the_recreation_after_llm01_failed():
     worker = the_recreation(state(W, stop=file_written("lws.yaml", "VERSION")))
     leader = the_recreation(state("leader-failed"))
     assert leader.start > worker.start
-    assert recap(Story((worker, leader)), "llm", "recreation", 0, failed="llm-0-1") is worker
-    assert recap(Story((leader,)), "llm", "recreation", 0, failed="llm-0-1") is leader  # with no other, it is what happened
+    assert Story((worker, leader)).step_episode("llm", "recreation", 0, failed="llm-0-1") is worker
+    assert Story((leader,)).step_episode("llm", "recreation", 0, failed="llm-0-1") is leader  # with no other, it is what happened
 
 
 def test_each_failed_group_has_its_own_story_and_step_5_tells_group_0():
@@ -245,7 +244,7 @@ def test_each_failed_group_has_its_own_story_and_step_5_tells_group_0():
             order = kinds(eps[0])
             assert order[:2] == ["restarted", "recreate-group"] and order[-1] == "running-again"
             assert all(x.group == g for x in eps[0].lines)
-        assert recap(st, "llm", "recreation", 0).group == 0
+        assert st.step_episode("llm", "recreation", 0).group == 0
 
 
 def test_failed_scheduling_says_where_to_look():
@@ -264,7 +263,7 @@ def test_step_5_and_6_verdicts_carry_their_part_of_the_story():
     entries = [dict(e) for e in v.timeline]
     assert [e["kind"] for e in entries][:2] == ["restarted", "recreate-group"]
     assert all(e["group"] == 0 for e in entries)
-    told = brief(recap(story_of(s), "llm", "recreation", 0), "en")
+    told = brief(story_of(s).step_episode("llm", "recreation", 0), "en")
     assert v.details[-len(told):] == tuple(told)
     assert any("Running again after" in d for d in v.details)
     ko = check(state(W, lang="ko"), 6)

@@ -10,7 +10,7 @@ import time
 from tests.states import event, file_written, late, recording, started_at, state
 from tutor.cluster import objects as o
 from tutor.cluster.store import Store
-from tutor.cluster.events import ObjectEvent
+from tutor.cluster.source_events import ObjectEvent
 from tutor.cluster.timeline import MAX_FACTS, Kind, anchor_of, occurrences, parse_time, timeline, timeline_of
 from tutor.narration import timeline_lines
 
@@ -131,7 +131,7 @@ def test_facts_as_json_for_a_narrator():
 def test_a_partition_move_on_the_first_revision_is_no_rollout():
     """LWS emits GroupsUpdating "Updating replicas 1 to -1 (inclusive)" on the revision it was
     created with (seen in late-mid-rollout). Such an event next to a failure must not hide it."""
-    from tutor.cluster.events import ObjectEvent
+    from tutor.cluster.source_events import ObjectEvent
 
     s = state(W, after=event("Pod", "llm-0-1", "MODIFIED", lambda p: o.restart_count(p) == 1))
     tl = tl_of(s)

@@ -34,7 +34,7 @@ import pytest
 from tests.conftest import RECORDINGS
 from tests.states import check, event, file_written, recording, started_at, state
 from tutor.cluster import objects as o
-from tutor.cluster.events import ObjectEvent
+from tutor.cluster.source_events import ObjectEvent
 from tutor.lesson.loader import load
 from tutor.session import Session
 

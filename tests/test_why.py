@@ -1,4 +1,4 @@
-"""The scheduler model (tutor/cluster/placement.py) and its explanations (tutor/checks/why.py).
+"""The scheduler model (tutor/cluster/placement.py) and its explanations (tutor/checks/explain.py).
 
 On the recordings of the real control plane: every PodScheduled=False message the scheduler wrote
 gets the same per-reason node counts from the model, and every node the scheduler bound a pod to
@@ -12,12 +12,12 @@ import pytest
 
 from tests import waits
 from tests.states import check, recording, running, state
-from tutor.checks.why import explain, explain_in_store
+from tutor.checks.explain import explain, explain_in_store
 from tutor.cluster import objects as o
 from tutor.cluster import placement as pl
 from tutor.cluster import resources as res
 from tutor.cluster import scheduler_message as sm
-from tutor.cluster.events import ObjectEvent
+from tutor.cluster.source_events import ObjectEvent
 from tutor.lesson.loader import load
 from tutor.session import Session
 
@@ -336,7 +336,7 @@ def test_a_gated_pod_says_the_gates_hold_it():
 
 
 def test_a_busy_node_names_a_few_holders_and_counts_the_rest():
-    from tutor.checks.why import holders_text
+    from tutor.checks.explain import holders_text
 
     pods = [pod(f"g{g}-{w}", node_name="n", labels={o.NAME_LABEL: "big", o.GROUP_INDEX_LABEL: str(g),
                                                   o.WORKER_INDEX_LABEL: str(w)}) for g in range(10) for w in range(2)]
@@ -353,7 +353,7 @@ def test_node_name_narrows_in_prefilter_and_filters():
 
 
 def test_holders_with_odd_group_labels_do_not_break_the_explanation():
-    from tutor.checks.why import holders_text
+    from tutor.checks.explain import holders_text
 
     odd = pod("odd", node_name="n", labels={o.NAME_LABEL: "big", o.GROUP_INDEX_LABEL: "\u00b2"})
     good = pod("good", node_name="n", labels={o.NAME_LABEL: "big", o.GROUP_INDEX_LABEL: "0"})
@@ -491,7 +491,7 @@ def test_group_messages_are_told_from_a_pods_own():
 
 def test_the_store_reads_pod_groups_only_where_the_lesson_watches_them():
     from tutor.cluster import kinds
-    from tutor.cluster.events import Conn, SourceState
+    from tutor.cluster.source_events import Conn, SourceState
     from tutor.cluster.store import Store
 
     def store(watched):

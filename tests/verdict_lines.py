@@ -7,7 +7,7 @@ from functools import lru_cache
 from itertools import groupby
 
 from tests.conftest import GANG_WALKTHROUGH, LESSON_RECORDINGS, RECORDINGS, WALKTHROUGH
-from tutor.cluster.events import FileChanged
+from tutor.cluster.source_events import FileChanged
 from tutor.cluster.recording import read
 from tutor.commands.setup import mark_start
 from tutor.lesson.loader import load

@@ -12,7 +12,7 @@ from tutor.checks.context import Context
 from tutor.checks.reads import inputs
 from tutor.checks.verdict import Verdict
 from tutor.cluster import kinds as kind_table
-from tutor.cluster.events import Conn, FileChanged, ObjectEvent, Relisted, SourceState
+from tutor.cluster.source_events import Conn, FileChanged, ObjectEvent, Relisted, SourceState
 from tutor.cluster.store import Store
 from tutor.lesson.loader import Lesson
 from tutor.progress import Progress

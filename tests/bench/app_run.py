@@ -35,7 +35,7 @@ from pathlib import Path
 from tests.bench.screen_timing import ask_for_a_frame
 from tests.bench.synth import FLEET, Cloner, parse
 from tutor.cluster import objects as o
-from tutor.cluster.events import Conn, SourceState
+from tutor.cluster.source_events import Conn, SourceState
 from tutor.cluster.live import RESOURCES
 from tutor.lesson.loader import load
 from tutor.progress import Progress

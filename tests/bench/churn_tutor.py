@@ -30,7 +30,7 @@ from tests.bench import tutor_dump
 from tests.bench.app_run import SIZE, make_naive, rss_mb
 from tutor.cluster import objects as o
 from tutor.cluster.connect import connect
-from tutor.cluster.events import Conn, ObjectEvent, Relisted
+from tutor.cluster.source_events import Conn, ObjectEvent, Relisted
 from tutor.cluster.live import RESOURCES
 from tutor.commands.tui import start_live
 from tutor.lesson.loader import load

@@ -32,7 +32,7 @@ from tests.bench.churn_tutor import say
 from tests.bench.screen_timing import ScreenTiming
 from tutor.cluster import objects as o
 from tutor.cluster.connect import connect
-from tutor.cluster.events import Conn, ObjectEvent
+from tutor.cluster.source_events import Conn, ObjectEvent
 from tutor.cluster.live import RESOURCES
 from tutor.commands.tui import start_live
 from tests.bench import tutor_dump

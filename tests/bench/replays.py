@@ -26,7 +26,7 @@ from pathlib import Path
 
 from tests.bench.soak import loaded
 from tests.ui.harness import make_app
-from tutor.cluster.events import Conn
+from tutor.cluster.source_events import Conn
 from tutor.demo import walkthrough
 from tutor.ui.oracle import Oracle, settled
 

@@ -15,7 +15,7 @@ from typing import Callable
 from textual.geometry import Region
 
 from tutor.cluster import objects as o
-from tutor.cluster.events import FileChanged, ObjectEvent
+from tutor.cluster.source_events import FileChanged, ObjectEvent
 from tutor.workspace.files import FileRead
 
 PHASES = ("wait", "checks", "panes", "to_frame")

@@ -50,7 +50,7 @@ def install(out) -> None:
     def timed_app(args):
         from tests.bench.screen_timing import ScreenTiming
         from tutor.cluster import objects as o
-        from tutor.cluster.events import Conn, ObjectEvent
+        from tutor.cluster.source_events import Conn, ObjectEvent
         from tutor.cluster.live import RESOURCES
 
         app = built(args)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from tutor.cluster import objects as o
 from tutor.cluster import wire
-from tutor.cluster.events import FileChanged, ObjectEvent
+from tutor.cluster.source_events import FileChanged, ObjectEvent
 from tutor.cluster.recording import Recording, read
 from tutor.demo import walkthrough
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from tests import waits
 from tutor.cli import build_parser
 from tutor.cluster import objects as o
-from tutor.cluster.events import Conn, SourceState
+from tutor.cluster.source_events import Conn, SourceState
 from tutor.commands.tui import tui_app
 from tutor.ui.app import TutorApp
 from tutor.ui.oracle import Oracle

@@ -18,7 +18,7 @@ from tests.e2e.learner import Learner
 from tests.e2e.live_tui import (NS, blocking, header, live_app, states_ok, store_equals_fresh_list, store_pods,
                                 table_keys, until)
 from tutor.checks.verdict import Status
-from tutor.cluster.events import Conn
+from tutor.cluster.source_events import Conn
 from tutor.progress import Progress
 
 

@@ -14,7 +14,7 @@ from tests import waits
 from tests.e2e.learner import NS
 from tutor.cluster import objects as o
 from tutor.cluster.connect import connect
-from tutor.cluster.events import Conn, SourceState
+from tutor.cluster.source_events import Conn, SourceState
 from tutor.cluster.live import LiveSource
 from tutor.lesson.loader import load
 from tutor.session import Session

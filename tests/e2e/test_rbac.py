@@ -24,7 +24,7 @@ from tests.e2e.learner import Learner
 from tests.e2e.live_tui import (NS, RESOURCES, blocking, header, live_app, states_ok, store_equals_fresh_list,
                                 table_keys, text_of, until)
 from tutor.checks.verdict import Status
-from tutor.cluster.events import Conn
+from tutor.cluster.source_events import Conn
 
 ROOT = Path(__file__).resolve().parents[2]
 RBAC = ROOT / "deploy" / "rbac.yaml"

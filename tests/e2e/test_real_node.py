@@ -24,7 +24,7 @@ from tests.e2e.test_live_source import tutor_check
 from tutor.checks import evaluate
 from tutor.cluster import objects as o
 from tutor.cluster.connect import connect
-from tutor.cluster.events import FileChanged
+from tutor.cluster.source_events import FileChanged
 from tutor.cluster.live import LiveSource
 from tutor.lesson.loader import load
 from tutor.session import Session

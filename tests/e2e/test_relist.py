@@ -16,7 +16,7 @@ from tests.e2e.labcluster.lab import compact_etcd, running_lab
 from tests.e2e.learner import NS, Learner
 from tutor.cluster import objects as o
 from tutor.cluster.connect import connect
-from tutor.cluster.events import Relisted
+from tutor.cluster.source_events import Relisted
 from tutor.cluster.live import LiveSource
 from tutor.lesson.loader import load
 from tutor.session import Session

@@ -13,7 +13,6 @@ import pytest
 from tests.e2e.learner import WRONG_TURNS
 from tests.e2e.test_live_source import tutor_check
 from tests.e2e.live_tui import blocking, header, live_app, pod_cells, states_ok, text_of, until
-from tutor.cluster.recap import recap
 from tutor.cluster.story import story
 from tutor.ui.timeline_screen import TimelineScreen, TimelineView
 
@@ -92,14 +91,14 @@ def _story5(entries: list[dict], st) -> None:
     tell group 0's recreation in the same order."""
     told = [e["kind"] for e in entries]
     assert told.index("recreate-group") < told.index("new-uid") and all(e["group"] == 0 for e in entries)
-    watched = [line.kind for line in recap(st, "llm", "recreation", 0).lines]
+    watched = [line.kind for line in st.step_episode("llm", "recreation", 0).lines]
     assert watched[:2] == ["restarted", "recreate-group"] and watched[-1] == "running-again", watched
     assert "garbage-collected" in watched
 
 
 def _story6(entries: list[dict], st) -> None:
     assert [e["group"] for e in entries if e["kind"] == "group-replaced"] == [1, 0]
-    ep = recap(st, "llm", "rollout")
+    ep = st.step_episode("llm", "rollout")
     assert [line.group for line in ep.lines if line.kind == "group-replaced"] == [1, 0]
     assert ep.lines[-1].kind == "rollout-done"
 

@@ -3,7 +3,7 @@
 for its PersistentVolumeClaim.
 
 Each case makes its own KWOK node (one free GPU, or none, or room), the pods and PodGroups, waits
-until the scheduler has settled on them, then explains every pod with checks/why.py from what
+until the scheduler has settled on them, then explains every pod with checks/explain.py from what
 kubectl reads and holds the explanation against the scheduler, pod by pod:
 - a pod with the scheduler's own message ("0/N nodes are available: …") must get that message's
   counts from the model (its gang's other pods counted as placed, as the scheduler's attempt had
@@ -36,7 +36,7 @@ from tests import waits
 from tests.e2e.labcluster.lab import GPU, LOOPBACK
 from tests.e2e.test_why_agreement import AGREE_WITHIN, CASE_LABEL, Bench, _node
 from tutor.checks import holds
-from tutor.checks.why import explain
+from tutor.checks.explain import explain
 from tutor.cluster import gang as gg
 from tutor.cluster import objects as o
 from tutor.cluster import placement as pl
@@ -395,9 +395,9 @@ def test_the_live_source_brings_pod_groups_to_the_explanations(gangs, tmp_path):
     schedulingGroup as the API server sends them, and the explanations read them from there."""
     import queue
 
-    from tutor.checks.why import explain_in_store
+    from tutor.checks.explain import explain_in_store
     from tutor.cluster.connect import connect
-    from tutor.cluster.events import Conn
+    from tutor.cluster.source_events import Conn
     from tutor.cluster.live import LiveSource
     from tutor.lesson.loader import load
     from tutor.session import Session

@@ -4,7 +4,7 @@ other waits of the Pilot tests; every bound comes from tests/waits.py."""
 from __future__ import annotations
 
 from tests import waits
-from tutor.cluster.events import Conn
+from tutor.cluster.source_events import Conn
 
 
 async def until(pilot, cond, what: str, timeout: float = waits.MOMENT, seen=None):

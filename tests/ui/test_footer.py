@@ -8,7 +8,7 @@ import pytest
 
 from tests.ui.harness import empty_recording, make_app
 from tests.ui.settle import footer_reads, until
-from tutor.doctor import Finding
+from tutor.preflight import Finding
 from tutor.ui.messages import DoctorDone
 from tutor.ui.i18n import localised
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.ui.test_gang_pane import SCHEDULED, UNSCHEDULABLE, lines, pod_group, walkthrough
-from tutor.cluster.events import ObjectEvent
+from tutor.cluster.source_events import ObjectEvent
 from tutor.ui.panes import groups
 from tutor.ui.panes.groups import GroupsKey
 

@@ -24,7 +24,7 @@ from tests.ui.harness import empty_recording, make_app
 from tutor.cluster import objects as o
 from tutor.cluster import journal as journal_module
 from tutor.cluster import store as store_module
-from tutor.cluster.events import ObjectEvent
+from tutor.cluster.source_events import ObjectEvent
 from tutor.cluster.store import Store
 from tutor.lesson.loader import load
 from tutor.session import Session

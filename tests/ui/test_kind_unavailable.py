@@ -9,7 +9,7 @@ from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
 from tests.ui.settle import settled, until
 from tutor.cluster import kinds
-from tutor.cluster.events import Conn, SourceState
+from tutor.cluster.source_events import Conn, SourceState
 from tutor.ui.panes.groups import GroupsPane
 
 

@@ -89,7 +89,7 @@ def test_ledger_key_moves_with_placement_not_with_heartbeats():
     import copy
 
     from tests.states import state
-    from tutor.cluster.events import ObjectEvent
+    from tutor.cluster.source_events import ObjectEvent
     from tutor.ui.panes.ledger import ledger_key
 
     s = state("walkthrough")

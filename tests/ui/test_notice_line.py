@@ -12,7 +12,7 @@ from rich.cells import cell_len
 from tests.ui.harness import empty_recording, make_app
 from tests.ui.screen_text import screen_lines
 from tests.ui.settle import until
-from tutor.cluster.events import ShowStep
+from tutor.cluster.source_events import ShowStep
 from tutor.demo import END_BODY, END_TITLE
 from tutor.ui.widgets.notice_bar import notice_text
 from tutor.words import say

@@ -8,7 +8,7 @@ from tests.states import recording
 from tests.ui.harness import make_app
 from tests.ui.settle import settled, until
 from tutor.cluster import objects as o
-from tutor.cluster.events import ObjectEvent
+from tutor.cluster.source_events import ObjectEvent
 from tutor.ui.oracle import compare
 
 

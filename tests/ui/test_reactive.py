@@ -76,7 +76,7 @@ async def test_a_burst_is_one_recheck(tmp_path):
 async def test_reconnecting_dims_the_panes_and_keeps_the_data(tmp_path):
     """What a source reports when the API server goes away: the header says so, the panes keep
     the last data, dimmed, and come back when the watch is OK again."""
-    from tutor.cluster.events import Conn, SourceState
+    from tutor.cluster.source_events import Conn, SourceState
 
     app = make_app(WALKTHROUGH, state_file=tmp_path / "p.json")
     async with app.run_test(size=(100, 40)) as pilot:
@@ -194,7 +194,7 @@ async def test_before_the_cluster_first_answers_the_verdict_says_so(lang, tmp_pa
     """A cluster that refuses from the start: no verdict can be had, and the verdict pane says
     why in the learner's language instead of "checking…" for ever; once the cluster answers, the
     pane says it checks."""
-    from tutor.cluster.events import Conn, SourceState
+    from tutor.cluster.source_events import Conn, SourceState
     from tutor.cluster.failure import describe
 
     app = make_app(empty_recording(tmp_path), lang=lang, state_file=tmp_path / "p.json")

@@ -16,7 +16,7 @@ from tests.states import started_at
 from tests.ui.harness import empty_recording, make_app
 from tests.ui.screen_text import screen_lines
 from tutor.cluster import objects as o
-from tutor.cluster.events import ObjectEvent
+from tutor.cluster.source_events import ObjectEvent
 
 GROUPS = 40  # 80 pods: the pods pane holds about 15 of them
 SIZE = (120, 40)

@@ -1,7 +1,7 @@
 """The checkers: pure functions of (store, answer files, lesson, language) -> Verdict.
 
 Each lesson brings its own, one module per step (the lesson loader finds it by the step's id);
-this runs them with one error path and adds the story a step tells (timeline_recap.py).
+this runs them with one error path and adds the story a step tells (step_story.py).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from tutor.checks.context import Context
 from tutor.checks.reads import Reads
-from tutor.checks.timeline_recap import with_timeline
+from tutor.checks.step_story import with_timeline
 from tutor.checks.verdict import Status, Stop, Verdict
 from tutor.lesson.loader import Step
 from tutor.words import say

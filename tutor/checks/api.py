@@ -7,14 +7,14 @@ an object is read by its kind's row of the kinds table (named, every), namespace
 
 from __future__ import annotations
 
-from tutor.checks.common import (MAX_LINES, UID_RE, PodNotes, answer_text, file_then_live, find_doc, find_lws_doc, grace_note,
+from tutor.checks.helpers import (MAX_LINES, UID_RE, PodNotes, answer_text, file_then_live, find_doc, find_lws_doc, grace_note,
                                  kv_lines, live_lws, lwt, misplaced_fields, pods_running, template_containers,
                                  template_gpus, templates, yaml_docs)
 from tutor.checks.context import Context
 from tutor.checks.prediction import Seen
 from tutor.checks.reads import EXPLAIN, Reads, evidence, merged
 from tutor.checks.verdict import Stop, Verdict, failed, passed, unconfirmed, waiting
-from tutor.checks.why import exclusive_lines, verdict_lines
+from tutor.checks.explain import exclusive_lines, verdict_lines
 from tutor.cluster import kinds
 from tutor.cluster import objects as o
 from tutor.cluster.instant import Instant
@@ -30,11 +30,11 @@ __all__ = [
     # the checker's context, its declaration and its verdicts
     "Context", "Reads", "EXPLAIN", "evidence", "merged", "Verdict", "Stop", "failed", "passed", "unconfirmed",
     "waiting", "Seen",
-    # answer files, manifests and pods (tutor/checks/common.py)
+    # answer files, manifests and pods (tutor/checks/helpers.py)
     "MAX_LINES", "UID_RE", "PodNotes", "answer_text", "file_then_live", "find_doc", "find_lws_doc", "grace_note", "kv_lines",
     "live_lws", "lwt", "misplaced_fields", "pods_running", "template_containers", "template_gpus", "templates",
     "yaml_docs",
-    # the scheduler's explanations (tutor/checks/why.py)
+    # the scheduler's explanations (tutor/checks/explain.py)
     "exclusive_lines", "verdict_lines",
     # objects, time, the timeline and the story
     "o", "Instant", "Fact", "Kind", "Timeline", "parse_time", "timeline_of", "Episode", "Story",

@@ -16,7 +16,7 @@ class Context:
     workspace: Workspace
     lesson: Lesson
     lang: str = "en"
-    # Whether verdicts carry the scheduler explanations (checks/why.py): the tutor shows one
+    # Whether verdicts carry the scheduler explanations (checks/explain.py): the tutor shows one
     # step's details at a time, so it asks them only for that step; `lwstutor check` for all.
     explain: bool = True
 

@@ -1,7 +1,7 @@
 """What holds a pod that the node filters do not explain, or not alone, in the learner's words:
 another scheduler, its gang (tutor/cluster/gang.py), a filter the tutor does not model. Where
 the tutor cannot tell, it says so and names the thing it cannot see; it never gives the node
-filters' reason in place of the real one. checks/why.py puts these lines into an explanation.
+filters' reason in place of the real one. checks/explain.py puts these lines into an explanation.
 """
 
 from __future__ import annotations

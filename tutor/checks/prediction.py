@@ -19,7 +19,7 @@ from tutor.lesson.loader import Choice, Question, Step
 from tutor.narration import offset, seconds, with_cause
 from tutor.words import Words, pick, say
 
-if TYPE_CHECKING:  # the story is imported with the first step that asks (timeline_recap.py does the same)
+if TYPE_CHECKING:  # the story is imported with the first step that asks (step_story.py does the same)
     from tutor.cluster.story import Episode, Line, Story
     from tutor.cluster.store import Store
 
@@ -56,12 +56,11 @@ class Graded:
 
 def story_and_episode(store: Store, namespace: str, step: Step) -> tuple[Story, Episode | None]:
     """The step's LWS's story, and the episode of it the step is about (None: not yet)."""
-    from tutor.cluster.recap import recap
     from tutor.cluster.story import story_of
 
     ref = step.story
     st = story_of(store, namespace, ref.lws)
-    return st, recap(st, ref.lws, ref.episode, ref.group, ref.failed)
+    return st, st.step_episode(ref.lws, ref.episode, ref.group, ref.failed)
 
 
 def open_questions(step: Step, store: Store, namespace: str, answers: dict) -> list[Question]:

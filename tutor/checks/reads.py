@@ -1,6 +1,6 @@
 """What a checker reads, declared beside it (its module's READS), so a session re-runs a checker
 only when something it reads changed (tutor/session.py). A declaration must cover what the
-checker reads through helpers too (common.py, Context, the store's observations, the timeline,
+checker reads through helpers too (helpers.py, Context, the store's observations, the timeline,
 the scheduler explanations); when in doubt, it names the whole kind.
 
 The store and the workspace count changes per kind, per object name and per answer file
@@ -35,7 +35,7 @@ class Reads:
     # What relates the tutor's clock to the cluster's (Store.clock): the source's start, and the
     # bounds the pods and Events seen put on it.
     clock: bool = False
-    # What it reads besides when its details carry the scheduler explanations (checks/why.py).
+    # What it reads besides when its details carry the scheduler explanations (checks/explain.py).
     explained: Reads | None = None
 
     def __post_init__(self) -> None:
@@ -56,7 +56,7 @@ class Reads:
 def evidence(lws: str) -> Reads:
     """What reading one LWS's timeline or story (timeline_of, story_of) reads."""
     return Reads(evidence_of=(lws,), clock=True)
-# checks/why.py: placement reads every node and every pod of the namespace, and a gang's
+# checks/explain.py: placement reads every node and every pod of the namespace, and a gang's
 # explanation its PodGroup (when the lesson watches PodGroups; else the kind never changes).
 EXPLAIN = ("Node", "Pod", "PodGroup")
 

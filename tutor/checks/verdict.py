@@ -22,7 +22,7 @@ class Verdict:
     status: Status
     message: str
     details: tuple[str, ...] = ()
-    # What happened, in order, for the steps about sequences (tutor/checks/timeline_recap.py):
+    # What happened, in order, for the steps about sequences (tutor/checks/step_story.py):
     # `check --json` entries {time, offset, lws, group, kind, what, cause}; None on other steps.
     timeline: tuple[tuple[tuple[str, object], ...], ...] | None = None
 

@@ -2,7 +2,7 @@
 resource kinds. Everything a kind needs elsewhere is read from its row: the live source's list
 and watch calls and what a 404 on them means (tutor/cluster/live.py), the store's buckets
 (tutor/cluster/store.py), which kinds a checker may name (tutor/checks/reads.py), doctor's
-access review (tutor/doctor.py), the words a pane shows when the kind is not served, and the
+access review (tutor/preflight.py), the words a pane shows when the kind is not served, and the
 read-only role (deploy/rbac.yaml, checked against these rows by tests/test_kinds.py).
 
 A lesson names the kinds it watches (lesson.yaml `kinds`); a lesson that names none watches

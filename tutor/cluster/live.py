@@ -32,7 +32,7 @@ from typing import Callable
 from tutor.cluster import kinds, objects as o
 from tutor.cluster import store as store_module
 from tutor.cluster.wire import decode
-from tutor.cluster.events import Conn, ObjectEvent, Relisted, SourceState
+from tutor.cluster.source_events import Conn, ObjectEvent, Relisted, SourceState
 from tutor.cluster.failure import describe, silent_watch
 from tutor.cluster.held import Held
 from tutor.cluster.kinds import DEFAULT, Kind

@@ -21,7 +21,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Callable
 
-from tutor.cluster.events import FileChanged, ObjectEvent
+from tutor.cluster.source_events import FileChanged, ObjectEvent
 from tutor.words import os_reason, say
 
 FORMAT = "lwstutor-recording"

@@ -6,7 +6,7 @@ import time
 from typing import Callable, Iterable
 
 from tutor.background import BackgroundLoop
-from tutor.cluster.events import Conn, SourceState
+from tutor.cluster.source_events import Conn, SourceState
 from tutor.cluster.recording import Recording, RecordingError
 
 RESOURCE = "replay"

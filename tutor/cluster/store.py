@@ -19,7 +19,7 @@ import re
 
 from tutor.cluster import deps
 from tutor.cluster import objects as o
-from tutor.cluster.events import ObjectEvent, Relisted
+from tutor.cluster.source_events import ObjectEvent, Relisted
 from tutor.cluster.index import Index
 from tutor.cluster.journal import Changes, Journal
 from tutor.cluster.objects import KINDS

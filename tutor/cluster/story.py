@@ -117,6 +117,23 @@ class Story:
     def lws_names(self) -> list[str]:
         return list(dict.fromkeys(e.lws for e in self.episodes))
 
+    def step_episode(self, lws: str, episode: str, group: int | None = None, failed: str = "") -> Episode | None:
+        """The episode of one LWS's story a step is about (lesson.yaml's `story`): "recreation", the
+        newest recreation of `group` after a failure (of the pod `failed` names, when there is one:
+        the one the step fails); "rollout", the newest rolling update; "gang-held" and "gang-placed",
+        the newest gang of `group` held by the scheduler, and placed whole. tutor/narration tells it
+        short, for the step's verdict and the lesson's recap."""
+        if episode == "recreation":
+            eps = [e for e in self.of(lws, "failure", group) if any(line.kind == "recreate-group" for line in e.lines)]
+            eps = [e for e in eps if e.failed == failed] or eps if failed else eps
+        elif episode == "rollout":
+            eps = self.of(lws, "rollout")
+        elif episode in ("gang-held", "gang-placed"):
+            eps = self.of(lws, episode, group)
+        else:
+            return None
+        return eps[-1] if eps else None
+
 
 # --- building ---------------------------------------------------------------------------------
 

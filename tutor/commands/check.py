@@ -7,7 +7,7 @@ from itertools import groupby
 
 from tutor.commands.results import EXIT_NOT_PASSED, EXIT_OK, EXIT_UNCONFIRMED, UsageError, cluster_error, print_json
 from tutor.cluster import kinds
-from tutor.cluster.events import Conn
+from tutor.cluster.source_events import Conn
 from tutor.commands.setup import connect_for, mark_start, progress_to_read, replay_items, session_for
 from tutor.workspace.files import read_answer
 from tutor.words import say

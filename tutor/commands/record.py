@@ -19,7 +19,7 @@ import time
 from tutor.commands import paths
 from tutor.commands.results import EXIT_OK, UsageError, cluster_error
 from tutor.cluster import kinds
-from tutor.cluster.events import Conn, FileChanged, ObjectEvent, Relisted, SourceState
+from tutor.cluster.source_events import Conn, FileChanged, ObjectEvent, Relisted, SourceState
 from tutor.cluster.live import LiveSource
 from tutor.cluster.recording import Header, RecordingError, Writer, open_recording
 from tutor.commands.setup import connect_for, session_for

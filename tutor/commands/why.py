@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 from tutor.commands.results import EXIT_OK, UsageError, cluster_error, print_json
-from tutor.checks.why import Why, cause_text, explain
+from tutor.checks.explain import Why, cause_text, explain
 from tutor.cluster import kinds, objects as o
 from tutor.commands.setup import connect_for, replay_items, session_for
 

@@ -46,7 +46,7 @@ def paced(recording, lesson, pause: float, speed: float):
     any pause and speed as in `check --replay`. Each item is checked here, as the replay reaches
     it; `pause` is in seconds of screen time. At speed 0 the cluster's activity comes at once and
     only the pauses take time: emit these at speed 1 (replay_speed)."""
-    from tutor.cluster.events import ShowStep
+    from tutor.cluster.source_events import ShowStep
     from tutor.session import Session
 
     session = Session(lesson, "", "en")  # answer files come from the recording itself

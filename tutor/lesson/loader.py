@@ -284,7 +284,7 @@ def split_sections(md: str, hint_word: str, recap_word: str, where: str,
     return StepText(heads[0][1], body, tuple(hints), recap, solution or "")
 
 
-# The episodes a step's story may name (tutor/cluster/recap.py).
+# The episodes a step's story may name (Story.step_episode, tutor/cluster/story.py).
 EPISODES = ("recreation", "rollout", "gang-held", "gang-placed")
 
 

@@ -3,14 +3,14 @@ which words none of them) become text, in English or Korean, for the timeline sc
 verdicts and recaps, and `check --json`. Nothing reads these words back: what a program needs
 to know, it asks the facts.
 
-- story.py: a story line, its cause, an episode's title;
-- timeline.py: the timeline's facts as short lines;
+- story_words.py: a story line, its cause, an episode's title;
+- timeline_words.py: the timeline's facts as short lines;
 - recap.py: an episode told short (the brief) and as `check --json` entries.
 """
 
 from tutor.narration.recap import brief, brief_items, entries, offset, with_cause
-from tutor.narration.story import because, seconds, span, title, what
-from tutor.narration.timeline import fact, restart_detail, timeline_lines
+from tutor.narration.story_words import because, seconds, span, title, what
+from tutor.narration.timeline_words import fact, restart_detail, timeline_lines
 
 __all__ = ["because", "brief", "brief_items", "entries", "fact", "offset", "restart_detail", "seconds", "span", "timeline_lines",
            "title", "what", "with_cause"]

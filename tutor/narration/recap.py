@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from tutor.narration.story import because, what
+from tutor.narration.story_words import because, what
 
 if TYPE_CHECKING:
     from tutor.cluster.story import Episode, Line

@@ -22,10 +22,10 @@ from textual.notifications import Notification, SeverityLevel
 from textual.containers import Horizontal, Vertical
 from textual.widgets import OptionList
 
-from tutor.checks.timeline_recap import recap_markdown
+from tutor.checks.step_story import recap_markdown
 from tutor.checks.verdict import Status
 from tutor.cluster import kinds
-from tutor.cluster.events import Conn, ShowStep
+from tutor.cluster.source_events import Conn, ShowStep
 from tutor.session import Session
 from tutor.ui.commands import TutorCommands, open_palette, system_commands
 from tutor.ui.i18n import keyed, localise_bindings, localised
@@ -791,7 +791,7 @@ class TutorApp(ConfirmedActions, App):
     def run_doctor(self, api_client, again: bool = False) -> None:
         """The lab preflight, in a worker: it makes a few dozen API calls. Its findings are said
         in the language of the moment, so a switch of language while they are shown asks again."""
-        from tutor.doctor import run
+        from tutor.preflight import run
 
         self._doctor_client = api_client
 

@@ -32,7 +32,7 @@ FILE = "restart.txt"
 LWS = "llm"
 KEYS = {"group0_before": "llm-0", "group1_before": "llm-1"}
 WORKER = "llm-0-1"  # the one pod the step asks to fail
-# llm's timeline and the story its verdict carries (checks/timeline_recap.py), who held a UID the
+# llm's timeline and the story its verdict carries (checks/step_story.py), who held a UID the
 # file names; pods_running on group 0 when explained.
 READS = merged(evidence(LWS), Reads(uid_owners=True, files=(FILE,), pods_of=(LWS,), statefulsets=(LWS,),
                                    explained=Reads(kinds=EXPLAIN, events_about=("llm-0", "llm-0-1"))))

@@ -12,7 +12,7 @@ LWS = "llm"
 FILE = "lws.yaml"
 ENV = ("VERSION", "v2")
 # llm, its pods, its StatefulSet and mixed revisions, and the story its verdict carries
-# (checks/timeline_recap.py), which reads more than all of those. FILE is only named, never read.
+# (checks/step_story.py), which reads more than all of those. FILE is only named, never read.
 READS = merged(evidence(LWS), Reads(lws=(LWS,), pods_of=(LWS,), statefulsets=(LWS,)))
 
 

@@ -78,7 +78,7 @@ def event_text(e: dict) -> Text:
 
 class _Explained(NamedTuple):
     event: dict
-    why: object  # checks/why.py's explanation, or None
+    why: object  # checks/explain.py's explanation, or None
     text: Text
 
 
@@ -95,8 +95,8 @@ def explanations_key(store: Store, namespace: str) -> tuple:
 
 def _explained(e: dict, pod: dict, store: Store, namespace: str, lang: str) -> Text:
     """The event's text with the explanation under it; the same Text while the event and the
-    explanation (checks/why.py keeps one per state that matters) are the same."""
-    from tutor.checks.why import explain_in_store
+    explanation (checks/explain.py keeps one per state that matters) are the same."""
+    from tutor.checks.explain import explain_in_store
 
     why = explain_in_store(store, namespace, o.name(pod), lang)
     key = (id(e), id(why), lang)
@@ -115,7 +115,7 @@ def event_blocks(store: Store, namespace: str, lang: str = "en",
                  events: list[dict] | None = None) -> tuple[Text, ...]:
     """What the events pane shows: one Text per lesson event, newest first, or a word that
     there are none yet. Under the newest FailedScheduling event of each pod that still waits,
-    the tutor's node-by-node explanation (checks/why.py). `events`: lesson_events, when the
+    the tutor's node-by-node explanation (checks/explain.py). `events`: lesson_events, when the
     caller keeps them (LessonEvents)."""
     if events is None:
         events = lesson_events(store, namespace)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from tutor.cluster.events import Conn
+from tutor.cluster.source_events import Conn
 from tutor.words import say
 from tutor.ui.widgets.redraw import RedrawsOnChange
 from tutor.ui.widgets.virtual_size import update_static

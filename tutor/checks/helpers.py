@@ -11,7 +11,7 @@ import yaml
 
 from tutor.checks.context import Context
 from tutor.checks.verdict import Stop, failed, waiting
-from tutor.checks.why import verdict_lines
+from tutor.checks.explain import verdict_lines
 from tutor.cluster import objects as o
 from tutor.words import Words, pick, say
 from tutor.workspace.files import Problem

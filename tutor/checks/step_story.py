@@ -16,10 +16,9 @@ from tutor.words import say
 
 
 def _episode(store: Store, namespace: str, ref: StoryRef):
-    from tutor.cluster.recap import recap
     from tutor.cluster.story import story_of  # imported with the first step that needs it
 
-    return recap(story_of(store, namespace, ref.lws), ref.lws, ref.episode, ref.group, ref.failed)
+    return story_of(store, namespace, ref.lws).step_episode(ref.lws, ref.episode, ref.group, ref.failed)
 
 
 def _step_episode(store: Store, namespace: str, step: Step):
