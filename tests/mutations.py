@@ -32,7 +32,7 @@ import yaml
 
 from tests.conftest import RECORDINGS
 from tests.states import check, recording, started_at, state
-from tutor.cluster import objects as o
+from tutor.cluster import kinds, objects as o
 from tutor.cluster.source_events import FileChanged, ObjectEvent, Relisted
 from tutor.cluster.timeline import RECREATE_REASONS
 
@@ -228,7 +228,7 @@ def lws_structure(doc: dict) -> list[tuple[str, str, dict]]:
 
 
 def yaml_structure_mutants(text: str) -> list[Mutant]:
-    return per_doc(text, o.LWS_KIND, lws_structure)
+    return per_doc(text, kinds.LEADER_WORKER_SET.kind, lws_structure)
 
 
 def mutants(name: str, text: str) -> list[Mutant]:

@@ -28,7 +28,7 @@ from tests.conftest import LESSON_RECORDINGS
 from tests.mutations import (CLAUSE_RE, Evidence, LWT, Lesson, Mutant, Rule, TEMPLATES, _char_mutants, _lines,
                              clause_mutants, distinct, drop_lines, harmless_base, moved, per_doc, value_mutants, word_mutants,
                              yaml_structure_mutants)
-from tutor.cluster import objects as o
+from tutor.cluster import kinds, objects as o
 from tutor.lesson.loader import load
 
 KIND = "PodGroup"
@@ -143,7 +143,7 @@ def mutants(name: str, text: str) -> list[Mutant]:
     out = drop_lines(text)
     if name.endswith(".yaml"):
         out += value_mutants(text) + _char_mutants(text, NAME_RE, "name-digit") + yaml_structure_mutants(text)
-        out += per_doc(text, KIND, podgroup_ops) + per_doc(text, o.LWS_KIND, gang_template_ops)
+        out += per_doc(text, KIND, podgroup_ops) + per_doc(text, kinds.LEADER_WORKER_SET.kind, gang_template_ops)
     elif name == "api.txt":
         out += word_mutants(text) + _char_mutants(text, VERSION_RE, "version-digit", in_line=True)
     elif name == "gang.txt":  # the named operators first: a mutant two make is counted once, under the first

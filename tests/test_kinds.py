@@ -5,6 +5,7 @@ real, by the kubernetes client, to a loopback server that answers as an API serv
 
 from __future__ import annotations
 
+import ast
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -328,3 +329,79 @@ def test_no_engine_module_names_a_watch_by_a_literal():
             found += [f"{path.relative_to(ROOT)}:{node.lineno} {a.value!r}" for a in literals
                       if isinstance(a, ast.Constant) and a.value in watch_names]
     assert not found, found
+
+
+# --- a row registers what the store does with its kind ------------------------------------------
+
+def kind_literals(source: str, path: str = "<source>") -> list[str]:
+    """The string constants (docstrings aside) that name a kind of the table, by its kind or its
+    watch name, as "line 'literal'"."""
+    from tests.test_engine_contract import constants
+
+    names = {k.kind for k in kinds.TABLE} | {k.name for k in kinds.TABLE}
+    return [f"{path}:{node.lineno} {node.value!r}" for node in constants(ast.parse(source, path)) if node.value in names]
+
+
+def test_the_store_and_the_panes_name_no_kind():
+    """What the store does with a kind is registered on the kind's row, and a pane names a kind
+    by its row (kinds.POD_GROUP.kind): a literal or an `if kind == "..."` would be a second place
+    to change when a kind is added or renamed."""
+    sources = [ROOT / "tutor" / "cluster" / "store.py", *sorted((ROOT / "tutor" / "ui" / "panes").glob("*.py"))]
+    assert len(sources) > 4
+    found = [hit for path in sources for hit in kind_literals(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))]
+    assert not found, found
+
+
+def test_the_kind_scan_would_catch_one():
+    source = '"""A pane of PodGroup."""\nif kind == "Pod":\n    store.sees("PodGroup")\nstore.all(kinds.NODE.kind)\n'
+    assert kind_literals(source) == ["<source>:2 'Pod'", "<source>:3 'PodGroup'"]
+
+
+def test_a_new_kind_is_one_row_with_its_index_and_its_handler(monkeypatch):
+    """A kind added to the table is kept, filed in the indexes its row registers and handed to its
+    handlers, with no change to the store."""
+    from tutor.cluster import objects as o
+    from tutor.cluster.handlers import Indexer
+
+    by_app = Indexer("config maps by app", lambda obj: o.label(obj, "app") or None)
+    changes = []
+    row = kinds.Kind("ConfigMap", "", "v1", "configmaps", True, indexers=(by_app,),
+                     handlers=(lambda store, ch: changes.append((ch.old, ch.obj, ch.deleted)),))
+    monkeypatch.setattr(kinds, "TABLE", (*kinds.TABLE, row))
+    st = Store()
+    reader = type("Reader", (), {})()
+    st.take_changes(reader)
+
+    def cm(app: str, rv: str) -> dict:
+        return {"kind": "ConfigMap",
+                "metadata": {"name": "c", "namespace": "infer", "labels": {"app": app}, "resourceVersion": rv}}
+
+    one, two = cm("llm", "1"), cm("solo", "2")
+    assert st.apply(ObjectEvent("ADDED", one, 1.0)) and st.apply(ObjectEvent("MODIFIED", two, 2.0))
+    assert st.get("ConfigMap", "c", "infer") is two and st.kind_version["ConfigMap"] == 2
+    assert st.indexed(by_app, "llm") == {} and st.indexed(by_app, "solo") == {"c": two}
+    assert st.take_changes(reader).objects["ConfigMap"] == {("infer", "c")}
+    assert st.apply(ObjectEvent("DELETED", two, 3.0))
+    assert st.indexed(by_app, "solo") == {} and st.all("ConfigMap") == []
+    assert changes == [(None, one, False), (one, two, False), (two, two, True)]
+    assert st.name_version.get(deps.Named("ConfigMap", "c"))  # read by name, as every kind is by default
+
+
+def test_the_pods_group_indexes_follow_their_pods():
+    """One LWS's group indexes (a tally of its pods' groups): a group stays while any pod is in it,
+    and keeps its place when one of its pods changes."""
+    def pod(name: str, group: int, rv: str) -> dict:
+        return {"kind": "Pod", "metadata": {"name": name, "namespace": "infer", "resourceVersion": rv, "labels": {
+            "leaderworkerset.sigs.k8s.io/name": "llm", "leaderworkerset.sigs.k8s.io/group-index": str(group)}}}
+
+    st = Store()
+    for i, (name, group) in enumerate([("llm-1", 1), ("llm-0", 0), ("llm-1-1", 1)]):
+        st.apply(ObjectEvent("ADDED", pod(name, group, str(i)), float(i)))
+    assert list(st.group_indexes("llm", "infer")) == [1, 0]
+    st.apply(ObjectEvent("MODIFIED", pod("llm-1", 1, "9"), 4.0))
+    st.apply(ObjectEvent("DELETED", pod("llm-1-1", 1, "9"), 5.0))
+    assert list(st.group_indexes("llm", "infer")) == [1, 0]
+    st.apply(ObjectEvent("DELETED", pod("llm-1", 1, "9"), 6.0))
+    assert list(st.group_indexes("llm", "infer")) == [0]
+    st.apply(ObjectEvent("DELETED", pod("llm-0", 0, "9"), 7.0))
+    assert list(st.group_indexes("llm", "infer")) == [] and st.pods_of("llm", "infer") == []

@@ -185,11 +185,12 @@ def _lws(api_client, namespace: str, timeout, lang: str) -> list[Finding]:
     install = lws_install(running[0] if running else TESTED_LWS)
     if crd is not None:
         served = [v.name for v in crd.spec.versions if v.served]
-        ok = o.LWS_VERSION in served
+        version = kinds.LEADER_WORKER_SET.version
+        ok = version in served
         out.append(Finding("lws-crd", ok, say(lang, "LeaderWorkerSet CRD installed (served: {v})",
                                                     "LeaderWorkerSet CRD 설치됨 (제공 버전: {v})", v=", ".join(served)),
                            "" if ok else say(lang, "version {v} is not served",
-                                                   "{v} 버전이 제공되지 않습니다", v=o.LWS_VERSION), [] if ok else [install]))
+                                                   "{v} 버전이 제공되지 않습니다", v=version), [] if ok else [install]))
         out.append(_version_finding(running, lang))
     else:
         exc = crd_error

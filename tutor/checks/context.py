@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tutor.cluster import objects as o
+from tutor.cluster import kinds, objects as o
 from tutor.cluster.store import Store
 from tutor.lesson.loader import Lesson
 from tutor.workspace.watch import Workspace
@@ -33,16 +33,16 @@ class Context:
 
     # --- live objects -------------------------------------------------------------------
     def lws(self, name: str) -> dict | None:
-        return self.store.get("LeaderWorkerSet", name, self.ns)
+        return self.store.get(kinds.LEADER_WORKER_SET.kind, name, self.ns)
 
     def pod(self, name: str) -> dict | None:
-        pod = self.store.get("Pod", name, self.ns)
+        pod = self.store.get(kinds.POD.kind, name, self.ns)
         return pod if pod is not None and not o.is_terminating(pod) else None
 
     def terminating(self, name: str) -> dict | None:
         """The pod of that name while it is being deleted (pod() hides it): a real kubelet keeps
         it through its grace period."""
-        pod = self.store.get("Pod", name, self.ns)
+        pod = self.store.get(kinds.POD.kind, name, self.ns)
         return pod if pod is not None and o.is_terminating(pod) else None
 
     def terminating_of(self, lws: str) -> list[dict]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tutor.checks import holds
-from tutor.cluster import gang as gg
+from tutor.cluster import gang as gg, kinds
 from tutor.cluster import objects as o
 from tutor.cluster.memo import LRU
 from tutor.words import say
@@ -318,12 +318,12 @@ def explain_in_store(store, namespace: str, pod_name: str, lang: str) -> Why | N
     """The explanation for a pod of the lesson namespace, from what the tutor watches (one
     namespace's pods: the note says so; its PodGroups when the lesson watches them). The same Why
     while nothing it reads changed."""
-    pod = store.get("Pod", pod_name, namespace)
+    pod = store.get(kinds.POD.kind, pod_name, namespace)
     if pod is None:
         return None
-    nodes, pods = store.all("Node"), list(store.pods_named(namespace).values())
+    nodes, pods = store.all(kinds.NODE.kind), list(store.pods_named(namespace).values())
     events = store.events_about(pod_name, namespace)
-    pod_groups = store.all("PodGroup", namespace) if store.sees("PodGroup") else None
+    pod_groups = store.all(kinds.POD_GROUP.kind, namespace) if store.sees(kinds.POD_GROUP.kind) else None
     gang = gg.gang_of(pod, pods, pod_groups) if pod_groups is not None else None
     key = ("why", namespace, pod_name, lang, o.uid(pod), o.node_name(pod),
            scheduler_message(pod, events) if not o.node_name(pod) else "", pl.fingerprint(nodes, pods),
@@ -347,7 +347,7 @@ def exclusive_lines(ctx, lws: str) -> list[str]:
     """Step 7: why each group of an exclusive-topology LWS landed where it did."""
     if not ctx.explain:
         return []
-    nodes, pods = ctx.store.all("Node"), list(ctx.store.pods_named(ctx.ns).values())
+    nodes, pods = ctx.store.all(kinds.NODE.kind), list(ctx.store.pods_named(ctx.ns).values())
     return list(_cached(("exclusive", ctx.ns, lws, ctx.lang, pl.fingerprint(nodes, pods)),
                         lambda: tuple(_exclusive_lines(ctx, lws, nodes, pods))))
 

@@ -12,7 +12,7 @@ import yaml
 from tutor.checks.context import Context
 from tutor.checks.verdict import Stop, failed, waiting
 from tutor.checks.explain import verdict_lines
-from tutor.cluster import objects as o
+from tutor.cluster import kinds, objects as o
 from tutor.words import Words, pick, say
 from tutor.workspace.files import Problem
 
@@ -158,8 +158,8 @@ def find_doc(ctx: Context, file: str, kind: str, name: str, what: tuple[str, str
 def find_lws_doc(ctx: Context, name: str, lws: str) -> dict:
     def lws_version(doc: dict) -> None:
         api = str(doc.get("apiVersion") or "")
-        if api != f"{o.LWS_GROUP}/{o.LWS_VERSION}":  # the only version; kubectl refuses a file without one
-            want = f"{o.LWS_GROUP}/{o.LWS_VERSION}"
+        if api != kinds.LEADER_WORKER_SET.api_version:  # the only version; kubectl refuses a file without one
+            want = kinds.LEADER_WORKER_SET.api_version
             raise Stop(failed(say(ctx.lang, "{path}: apiVersion is {api}; use {want}.",
                                             "{path}: apiVersion이 {api}입니다. {want:을} 쓰세요.",
                                             path=ctx.path(name), api=api, want=want) if api else
@@ -167,7 +167,8 @@ def find_lws_doc(ctx: Context, name: str, lws: str) -> dict:
                                             "{path}: apiVersion이 없습니다. {want:을} 쓰세요.",
                                             path=ctx.path(name), want=want)))
 
-    return find_doc(ctx, name, o.LWS_KIND, lws, ("the LeaderWorkerSet " + lws, "LeaderWorkerSet " + lws), lws_version)
+    return find_doc(ctx, name, kinds.LEADER_WORKER_SET.kind, lws, ("the LeaderWorkerSet " + lws, "LeaderWorkerSet " + lws),
+                    lws_version)
 
 
 def live_lws(ctx: Context, lws: str, file: str) -> dict:

@@ -45,8 +45,9 @@ class Reads:
 
     def keys(self) -> tuple[deps.Dep, ...]:
         # pods, lws and statefulsets are the LWS lessons' shorthands for named (Pod/LeaderWorkerSet/StatefulSet, n).
-        return (*(deps.Named("Pod", n) for n in self.pods), *(deps.Named("LeaderWorkerSet", n) for n in self.lws),
-                *(deps.PodsOf(n) for n in self.pods_of), *(deps.Named("StatefulSet", n) for n in self.statefulsets),
+        pod, lws, sts = kind_table.POD.kind, kind_table.LEADER_WORKER_SET.kind, kind_table.STATEFUL_SET.kind
+        return (*(deps.Named(pod, n) for n in self.pods), *(deps.Named(lws, n) for n in self.lws),
+                *(deps.PodsOf(n) for n in self.pods_of), *(deps.Named(sts, n) for n in self.statefulsets),
                 *(deps.Named(k, n) for k, n in self.named),
                 *(deps.EventsAbout(n) for n in self.events_about),
                 *(key for lws in self.evidence_of for key in evidence_keys(lws)),
@@ -58,7 +59,7 @@ def evidence(lws: str) -> Reads:
     return Reads(evidence_of=(lws,), clock=True)
 # checks/explain.py: placement reads every node and every pod of the namespace, and a gang's
 # explanation its PodGroup (when the lesson watches PodGroups; else the kind never changes).
-EXPLAIN = ("Node", "Pod", "PodGroup")
+EXPLAIN = (kind_table.NODE.kind, kind_table.POD.kind, kind_table.POD_GROUP.kind)
 
 
 def merged(*reads: Reads) -> Reads:

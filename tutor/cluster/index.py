@@ -55,3 +55,42 @@ class Index:
 
     def keys(self):
         return self._by.keys()
+
+
+class Tally:
+    """An index of values rather than objects: under each key, the distinct members its objects
+    have, in the order they first came (one LWS's group indexes, say), each kept while any object
+    filed under that key still has it."""
+
+    def __init__(self, key: KeyOf, member: Callable[[Any], Hashable]):
+        self._key = key
+        self._member = member
+        self._by: dict[Hashable, dict[Hashable, int]] = {}
+
+    def update(self, old: Any | None, new: Any | None) -> None:
+        """Counts `new` in place of `old` (either may be None). The new one is counted first, so a
+        member that stays keeps its place."""
+        if new is not None and (key := self._key(new)) is not None:
+            members = self._by.setdefault(key, {})
+            member = self._member(new)
+            members[member] = members.get(member, 0) + 1
+        if old is not None and (key := self._key(old)) is not None:
+            members = self._by[key]
+            member = self._member(old)
+            if members[member] > 1:
+                members[member] -= 1
+            else:
+                del members[member]
+                if not members:
+                    del self._by[key]
+
+    def get(self, key: Hashable) -> dict[Hashable, int]:
+        """The members under a key, each with how many objects have it: the tally's own dict, to
+        read and never change."""
+        return self._by.get(key, _EMPTY)
+
+    def __contains__(self, key: Hashable) -> bool:
+        return key in self._by
+
+    def keys(self):
+        return self._by.keys()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass, field
 
-from tutor.cluster.objects import KINDS
+from tutor.cluster import kinds
 
 # Changes not yet taken by every reader: past this many, the oldest half is dropped and a reader
 # that had not taken them is told to rebuild (a hidden pane can go unread for a long time);
@@ -31,13 +31,13 @@ class Changes:
     """
 
     everything: bool = False  # one Changes can be handed to several readers: read it, never change it
-    objects: dict[str, set[tuple[str, str]]] = field(default_factory=lambda: {k: set() for k in KINDS})
+    objects: dict[str, set[tuple[str, str]]] = field(default_factory=lambda: {k.kind: set() for k in kinds.TABLE})
     groups: set[tuple[str, str, int | None]] = field(default_factory=set)
     events: dict[tuple[str, str], None] = field(default_factory=dict)
 
     @property
     def pods(self) -> set[tuple[str, str]]:
-        return self.objects["Pod"]
+        return self.objects[kinds.POD.kind]
 
     def __bool__(self) -> bool:
         return self.everything or bool(self.groups or self.events or any(self.objects.values()))

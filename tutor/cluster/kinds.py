@@ -3,7 +3,10 @@ resource kinds. Everything a kind needs elsewhere is read from its row: the live
 and watch calls and what a 404 on them means (tutor/cluster/live.py), the store's buckets
 (tutor/cluster/store.py), which kinds a checker may name (tutor/checks/reads.py), doctor's
 access review (tutor/preflight.py), the words a pane shows when the kind is not served, and the
-read-only role (deploy/rbac.yaml, checked against these rows by tests/test_kinds.py).
+read-only role (deploy/rbac.yaml, checked against these rows by tests/test_kinds.py). A row also
+registers what the store does with its objects beyond keeping them (tutor/cluster/handlers.py):
+their indexes, the handlers each change runs and the keys a change moves, as client-go's
+informers take AddIndexers and AddEventHandler; the store runs every row the same way.
 
 A lesson names the kinds it watches (lesson.yaml `kinds`); a lesson that names none watches
 every row not marked optional. An optional kind is one a cluster may well not serve (a group
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tutor.cluster import handlers as h
 from tutor.words import say
 
 READ = ("get", "list", "watch")
@@ -34,6 +38,14 @@ class Kind:
     # one is listed and watched through CustomObjectsApi, which serves any group but the core one.
     typed: tuple[str, str] | tuple[()] = ()
     verbs: tuple[str, ...] = READ  # what the tutor's role must grant on it
+    # What the store does with its objects (tutor/cluster/handlers.py): the indexes they are
+    # filed in, the handlers each change runs (in order), and the keys a change of one moves.
+    indexers: tuple[h.Indexer, ...] = ()
+    handlers: tuple[h.Handler, ...] = ()
+    read_by: h.Keys = h.by_name
+    # Whether the store keeps its objects past their deletion (the Events seen): an old version
+    # then stays in use, and is let go by the handler that drops it.
+    kept_after_delete: bool = False
 
     @property
     def name(self) -> str:
@@ -75,11 +87,16 @@ class Kind:
                    gv=self.api_version, kind=self.kind, gate=self.gate)
 
 
-POD = Kind("Pod", "", "v1", "pods", True, typed=("CoreV1Api", "list_namespaced_pod"))
+POD = Kind("Pod", "", "v1", "pods", True, typed=("CoreV1Api", "list_namespaced_pod"),
+           indexers=(h.PODS_IN, h.PODS_BY_LWS, h.PODS_BY_GROUP, h.GROUPS_BY_LWS),
+           handlers=(h.note_groups, h.pod_history), read_by=h.by_name_and_lws)
 LEADER_WORKER_SET = Kind("LeaderWorkerSet", "leaderworkerset.x-k8s.io", "v1", "leaderworkersets", True,
                          crd="leaderworkersets.leaderworkerset.x-k8s.io")
-EVENT = Kind("Event", "", "v1", "events", True, typed=("CoreV1Api", "list_namespaced_event"))
-STATEFUL_SET = Kind("StatefulSet", "apps", "v1", "statefulsets", True, typed=("AppsV1Api", "list_namespaced_stateful_set"))
+EVENT = Kind("Event", "", "v1", "events", True, typed=("CoreV1Api", "list_namespaced_event"),
+             indexers=(h.EVENTS_ABOUT, h.EVENTS_IN), handlers=(h.events_seen(POD.kind),), read_by=h.by_subject,
+             kept_after_delete=True)
+STATEFUL_SET = Kind("StatefulSet", "apps", "v1", "statefulsets", True, typed=("AppsV1Api", "list_namespaced_stateful_set"),
+                    handlers=(h.statefulset_history,), read_by=h.by_name_after_lws)
 NODE = Kind("Node", "", "v1", "nodes", False, typed=("CoreV1Api", "list_node"))
 # Gang scheduling (Kubernetes 1.37): served only with the GenericWorkload gate and
 # --runtime-config=scheduling.k8s.io/v1beta1=true.
@@ -90,6 +107,8 @@ WORKLOAD = Kind("Workload", "scheduling.k8s.io", "v1beta1", "workloads", True, g
 TABLE: tuple[Kind, ...] = (POD, LEADER_WORKER_SET, EVENT, STATEFUL_SET, NODE, POD_GROUP, WORKLOAD)
 # What a lesson that names no kinds watches.
 DEFAULT: tuple[Kind, ...] = tuple(k for k in TABLE if not k.optional)
+# The kinds the tutor can watch and stores, by their `kind`.
+KINDS: tuple[str, ...] = tuple(k.kind for k in TABLE)
 
 _BY_KIND = {k.kind: k for k in TABLE}
 _BY_NAME = {k.name: k for k in TABLE}

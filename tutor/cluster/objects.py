@@ -11,16 +11,7 @@ import re
 from datetime import datetime
 from typing import Any
 
-from tutor.cluster import kinds
 from tutor.cluster.memo import ByIdentity
-
-# The kinds the tutor can watch and stores (tutor/cluster/kinds.py).
-KINDS = tuple(k.kind for k in kinds.TABLE)
-
-LWS_GROUP = kinds.LEADER_WORKER_SET.group
-LWS_VERSION = kinds.LEADER_WORKER_SET.version
-LWS_PLURAL = kinds.LEADER_WORKER_SET.plural
-LWS_KIND = kinds.LEADER_WORKER_SET.kind
 
 LABEL_PREFIX = "leaderworkerset.sigs.k8s.io/"
 NAME_LABEL = LABEL_PREFIX + "name"
@@ -52,19 +43,28 @@ def as_list(value: Any) -> list:
 
 
 def kind(obj: dict) -> str:
-    return str(dig(obj, "kind", default=""))
+    value = obj.get("kind") if isinstance(obj, dict) else None
+    return "" if value is None else str(value)
+
+
+def _meta(obj: dict, key: str) -> str:
+    """str(dig(obj, "metadata", key, default="")), spelled out: the store reads a name, a
+    namespace or a uid several times on every change it applies."""
+    meta = obj.get("metadata") if isinstance(obj, dict) else None
+    value = meta.get(key) if isinstance(meta, dict) else None
+    return "" if value is None else str(value)
 
 
 def name(obj: dict) -> str:
-    return str(dig(obj, "metadata", "name", default=""))
+    return _meta(obj, "name")
 
 
 def namespace(obj: dict) -> str:
-    return str(dig(obj, "metadata", "namespace", default=""))
+    return _meta(obj, "namespace")
 
 
 def uid(obj: dict) -> str:
-    return str(dig(obj, "metadata", "uid", default=""))
+    return _meta(obj, "uid")
 
 
 def labels(obj: dict) -> dict[str, str]:
@@ -73,7 +73,8 @@ def labels(obj: dict) -> dict[str, str]:
 
 def label(obj: dict, key: str, default: str | None = "") -> str | None:
     """One label's value, as labels(obj).get(key, default) without copying every label."""
-    labels_ = dig(obj, "metadata", "labels")
+    meta = obj.get("metadata") if isinstance(obj, dict) else None
+    labels_ = meta.get("labels") if isinstance(meta, dict) else None
     if not isinstance(labels_, dict) or key not in labels_:
         return default
     value = labels_[key]

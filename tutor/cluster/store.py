@@ -15,17 +15,18 @@ consumers can tell cheaply whether anything moved.
 
 from __future__ import annotations
 
-import re
+from collections.abc import Hashable
 
-from tutor.cluster import deps
+from tutor.cluster import deps, kinds
 from tutor.cluster import objects as o
-from tutor.cluster.source_events import ObjectEvent, Relisted
-from tutor.cluster.index import Index
+from tutor.cluster.handlers import (EVENTS_ABOUT, EVENTS_IN, GROUPS_BY_LWS, PODS_BY_GROUP, PODS_BY_LWS, PODS_IN, Change,
+                                    Indexer, event_key, subject_of)
 from tutor.cluster.journal import Changes, Journal
-from tutor.cluster.objects import KINDS
+from tutor.cluster.kinds import KINDS
 from tutor.cluster.observations import Observations
+from tutor.cluster.source_events import ObjectEvent, Relisted
 
-__all__ = ["KINDS", "MAX_EVENTS", "Changes", "Store", "named_after"]
+__all__ = ["KINDS", "MAX_EVENTS", "Changes", "Store"]
 
 # Events (live or expired) kept: the newest MAX_EVENTS per namespace by last change, so a busy
 # namespace cannot grow the tutor without end. The events pane shows the newest 60; checkers
@@ -34,44 +35,12 @@ __all__ = ["KINDS", "MAX_EVENTS", "Changes", "Store", "named_after"]
 # only the newest MAX_EVENTS, kept as its pages come (tutor/cluster/live.py, list_once).
 MAX_EVENTS = 1000
 
-_SUFFIX_RE = re.compile(r"-\d+$")
-
-
-def named_after(name: str) -> tuple[str, ...]:
-    """The LWS names an object's name says it may belong to, by the names LWS gives: a leader pod
-    or worker StatefulSet `<lws>-<group>`, a worker pod `<lws>-<group>-<index>`. The timeline reads
-    pods by name (a pod may have lost its labels, or be known from Events only), so the store notes
-    changes under these names too."""
-    out = []
-    for _ in range(2):
-        name, n = _SUFFIX_RE.subn("", name)
-        if not n or not name:
-            break
-        out.append(name)
-    return tuple(out)
-
-
-def _subject(ev: dict) -> tuple[str, str]:
-    """(namespace, name of the object an Event is about): how events_about finds them."""
-    return (o.namespace(ev), str(o.event_regarding(ev).get("name", "")))
-
-
-def event_key(ev: dict) -> str:
-    """How the store knows an Event across its versions: its uid, else namespace/name."""
-    return o.uid(ev) or f"{o.namespace(ev)}/{o.name(ev)}"
-
-
-def _lws_key(pod: dict):
-    return (o.namespace(pod), o.lws_name(pod)) if o.lws_name(pod) else None
-
-
-def _group_key(pod: dict):
-    return (o.namespace(pod), o.lws_name(pod), o.group_index(pod)) if o.lws_name(pod) else None
-
 
 class Store:
     def __init__(self, watched: tuple[str, ...] = KINDS) -> None:
-        self._objs: dict[str, dict[tuple[str, str], dict]] = {k: {} for k in KINDS}
+        # Each kind's row of the kinds table: what the store does with its objects beyond keeping them.
+        self._rows = {k.kind: k for k in kinds.TABLE}
+        self._objs: dict[str, dict[tuple[str, str], dict]] = {k: {} for k in self._rows}
         # The kinds the source brings (the lesson's), less those the cluster refused (forbidden,
         # not served): for the others the store's emptiness says nothing (sees()).
         self.watched = frozenset(watched)
@@ -79,7 +48,7 @@ class Store:
         self.obs = Observations()
         self.journal = Journal()
         self.version = 0
-        self.kind_version = {k: 0 for k in KINDS}  # grows on every change of that kind
+        self.kind_version = {k: 0 for k in self._rows}  # grows on every change of that kind
         self.name_version: dict[deps.Dep, int] = {}  # a typed key -> a count that grows when it moves
         self._touches = 0
         self.now = 0.0  # time of the newest event applied (seconds since the source started)
@@ -87,15 +56,11 @@ class Store:
         # recording's started_at, or the moment a live source started. Events and object
         # timestamps are wall-clock times; the timeline relates them to `t` through this.
         self.started_at: float | None = None
-        # pods_of and the per-group revision check read only what they need, never the whole
+        # The indexes the rows register, by name. A reader asks for what it needs, never the whole
         # namespace (a busy one has thousands of pods and every pod event would scan them all).
-        self._pods_by_lws = Index(_lws_key, o.name)
-        self._pods_by_group = Index(_group_key, o.name)
-        self._pods_in = Index(o.namespace, o.name)
-        self._groups: dict[tuple[str, str], dict[int | None, None]] = {}  # (ns, LWS) -> its group indexes
-        # Events seen (live or expired), by what they are about and by namespace, for the checkers.
-        self._events_about = Index(_subject, event_key)
-        self._events_in = Index(o.namespace, event_key)  # in the order they last changed
+        self._indexes = {ix.name: ix.new() for row in kinds.TABLE for ix in row.indexers}
+        # Those the store files each kind's objects in itself (the others: the kind's handlers).
+        self._filed = {row.kind: tuple(self._indexes[ix.name] for ix in row.indexers if not ix.seen) for row in kinds.TABLE}
 
     # --- reading ---------------------------------------------------------------------------
     def all(self, kind: str, namespace: str | None = None) -> list[dict]:
@@ -112,36 +77,42 @@ class Store:
     def get(self, kind: str, name: str, namespace: str = "") -> dict | None:
         return self._objs.get(kind, {}).get((namespace, name))
 
+    def indexed(self, indexer: Indexer, key: Hashable) -> dict:
+        """What one of the indexes the kinds table's rows register files under `key`: its objects by
+        name (a tally: its members, each with a count). The index's own dict, to read and never to
+        change."""
+        return self._indexes[indexer.name].get(key)
+
     def pods_of(self, lws: str, namespace: str) -> list[dict]:
-        return list(self._pods_by_lws.get((namespace, lws)).values())
+        return list(self.indexed(PODS_BY_LWS, (namespace, lws)).values())
 
     def pods_named(self, namespace: str) -> dict[str, dict]:
         """The namespace's pods by name: the store's own index, to read and never to change."""
-        return self._pods_in.get(namespace)
+        return self.indexed(PODS_IN, namespace)
 
     def lws_with_pods(self, namespace: str) -> set[str]:
         """The LWS names the namespace's pods are labelled with."""
-        return {key[1] for key in self._pods_by_lws.keys() if key[0] == namespace}
+        return {key[1] for key in self._indexes[PODS_BY_LWS.name].keys() if key[0] == namespace}
 
     def group_indexes(self, lws: str, namespace: str):
         """The group indexes one LWS's pods are in (a view: read it, never keep it)."""
-        return self._groups.get((namespace, lws), {}).keys()
+        return self.indexed(GROUPS_BY_LWS, (namespace, lws)).keys()
 
     def pods_in_group(self, lws: str, group: int | None, namespace: str) -> list[dict]:
-        return list(self._pods_by_group.get((namespace, lws, group)).values())
+        return list(self.indexed(PODS_BY_GROUP, (namespace, lws, group)).values())
 
     def events_for(self, namespace: str) -> list[dict]:
         """Events in the namespace, including those the cluster has since dropped."""
-        return list(self._events_in.get(namespace).values())
+        return list(self.indexed(EVENTS_IN, namespace).values())
 
     def events_named(self, namespace: str) -> dict[str, dict]:
         """events_for by key (Changes.events), in the order they last changed: the store's own
         index, to read and never to change."""
-        return self._events_in.get(namespace)
+        return self.indexed(EVENTS_IN, namespace)
 
     def events_about(self, name: str, namespace: str) -> list[dict]:
         """Events (seen, as events_for) about the object called `name`, of any kind."""
-        return list(self._events_about.get((namespace, name)).values())
+        return list(self.indexed(EVENTS_ABOUT, (namespace, name)).values())
 
     def clock(self) -> tuple | None:
         """What relates the tutor's clock `t` to the cluster's wall clock (the timeline's anchor,
@@ -159,48 +130,39 @@ class Store:
 
     # --- writing ---------------------------------------------------------------------------
     def apply(self, ev: ObjectEvent) -> bool:
+        """Applies one watch event: the object is kept (or dropped), filed in its kind's indexes,
+        and handed with its old version to its kind's handlers (the kinds table's row)."""
         obj = ev.obj
-        kind = o.kind(obj)
-        if kind not in self._objs or not o.name(obj):
+        row = self._rows.get(o.kind(obj))
+        if row is None or not o.name(obj):
             return False
+        kind = row.kind
         o.drop_managed_fields(obj)  # the live source drops them already; a recording may not
         self.now = max(self.now, ev.t)
         k = (o.namespace(obj), o.name(obj))
         bucket = self._objs[kind]
         if ev.type == "DELETED":
-            gone = bucket.pop(k, None)
-            if gone is None:
+            old = bucket.pop(k, None)
+            if old is None:
                 return False
-            if kind != "Event":  # an Event's last version stays among those seen (_event_seen)
-                o.memo.forget(gone)
-            self._touch_object(kind, gone)
-            if kind == "Pod":
-                self._index_pod(gone, None)
-                self.obs.pod_deleted(obj, ev.t, self._group_pods)
+            new = None
         elif ev.type in ("ADDED", "MODIFIED"):
             old = bucket.get(k)
             if old is not None and o.resource_version(old) == o.resource_version(obj) != "":
                 return False
-            bucket[k] = obj
-            if old is not None:
-                if kind != "Event" and old is not obj:  # an Event's old version: in _event_seen
-                    o.memo.forget(old)
-                self._touch_object(kind, old)
-            if kind == "Pod":
-                self._index_pod(old, obj)
-                if self.obs.pod_changed(old, obj, ev.t, self._group_pods):
-                    self._touch(deps.UIDS)
+            bucket[k] = new = obj
         else:
             return False
+        if old is not None:
+            self._touch_object(kind, old)
+        for index in self._filed[kind]:
+            index.update(old, new)
+        change = Change(old, obj, ev.t, new is None)
+        for handler in row.handlers:
+            handler(self, change)
+        if old is not None and not row.kept_after_delete and old is not new:  # a kept one: let go by its handler
+            o.memo.forget(old)  # once the indexes and handlers, which may memo it, are done with it
         self._touch_object(kind, obj)
-        if kind == "Event":
-            self._event_seen(obj, changed=ev.type != "DELETED")
-        if kind == "StatefulSet":
-            forgotten = self.obs.statefulset_changed(obj, ev.type == "DELETED", ev.t)
-            if forgotten is not None:
-                self._touch_named_after(forgotten)  # what the story read of it is gone
-        if kind == "Event" and ev.type != "DELETED":
-            self.obs.event_seen(obj, ev.t)
         self.version += 1
         self.kind_version[kind] += 1
         self.journal.note(kind, k)
@@ -223,78 +185,35 @@ class Store:
             self.apply(ch)
         return changes
 
-    # --- indexes, journal and counts -----------------------------------------------------------
-    def _group_pods(self, lws: str, group: int, namespace: str) -> list[dict]:
-        return self.pods_in_group(lws, group, namespace)
-
-    def _index_pod(self, old: dict | None, new: dict | None) -> None:
-        # Each pod's fields read once for its three indexes: this runs on every pod event.
-        old_name, new_name = (o.name(old) if old is not None else ""), (o.name(new) if new is not None else "")
-        old_key = _group_key(old) if old is not None else None
-        new_key = _group_key(new) if new is not None else None
-        old_ns = o.namespace(old) if old is not None else None
-        new_ns = o.namespace(new) if new is not None else None
-        self._pods_in.move(old_name, old_ns, new_ns, new, new_name)
-        self._pods_by_lws.move(old_name, old_key[:2] if old_key else None, new_key[:2] if new_key else None,
-                               new, new_name)
-        self._pods_by_group.move(old_name, old_key, new_key, new, new_name)
-        for key in (old_key, new_key):
-            if key is None:
-                continue
-            groups = self._groups.setdefault(key[:2], {})
-            if key in self._pods_by_group:
-                groups.setdefault(key[2], None)
-            else:
-                groups.pop(key[2], None)
-            if not groups:
-                del self._groups[key[:2]]
-        if self.journal.noting:
-            if old_key is not None:
-                self.journal.note("group", old_key)
-            if new_key is not None and new_key != old_key:
-                self.journal.note("group", new_key)
-
-    def _touch(self, key: deps.Dep) -> None:
+    # --- counts, for the handlers too ----------------------------------------------------------
+    def touch(self, key: deps.Dep) -> None:
+        """Moves a dependency key: what reads it is read again."""
         self._touches += 1
         self.name_version[key] = self._touches
 
     def _touch_object(self, kind: str, obj: dict) -> None:
         """Notes a change of `obj` (its old or its new version) under every key it is read by."""
-        if kind == "Event":  # an Event is read by what it is about; its own name is no key
-            subject = _subject(obj)[1]
-            self._touch(deps.EventsAbout(subject))
-            self._touch_named_after(subject)
-            return
-        self._touch(deps.Named(kind, o.name(obj)))
-        if kind == "Pod" and o.lws_name(obj):
-            self._touch(deps.PodsOf(o.lws_name(obj)))
-        if kind in ("Pod", "StatefulSet"):
-            self._touch_named_after(o.name(obj))
-
-    def _touch_named_after(self, name: str) -> None:
-        for lws in named_after(name):
-            self._touch(deps.NamedAfter(lws))
+        for key in self._rows[kind].read_by(kind, obj):
+            self.touch(key)
 
     # --- the Events seen, kept past their expiry ----------------------------------------------
-    def _event_seen(self, ev: dict, changed: bool = True) -> None:
-        """Notes an Event seen. `changed` False: its deletion (it expired, or a relist left it out
-        for being older than the newest MAX_EVENTS), which changes nothing it says: it keeps its
-        place among the least recently changed, the first to be forgotten."""
+    def see(self, ev: dict, changed: bool = True) -> None:
+        """Keeps an Event among those seen (the Event row's handler calls it on each change).
+        `changed` False: its deletion (it expired, or a relist left it out for being older than the
+        newest MAX_EVENTS), which changes nothing it says: it keeps its place among the least
+        recently changed, the first to be forgotten."""
         key = event_key(ev)
         old = self.obs.events_seen.get(key)
         if old is not None:
             if old is not ev:
                 o.memo.forget(old)
-            self._touch_object("Event", old)
+            self._touch_object(o.kind(old), old)
         self.obs.events_seen[key] = ev
-        about = o.event_regarding(ev)
-        ns, subject = _subject(ev)
-        if about.get("kind") == "Pod" and about.get("uid") and self.obs.own_uid(str(about["uid"]), subject):
-            self._touch(deps.UIDS)
-        self._events_about.update(old, ev)  # a known event keeps its place
-        self._events_in.update(old, ev, last=changed)  # a change re-adds it last: the newest
+        self._indexes[EVENTS_ABOUT.name].update(old, ev)  # a known event keeps its place
+        self._indexes[EVENTS_IN.name].update(old, ev, last=changed)  # a change re-adds it last: the newest
+        ns = o.namespace(ev)
         self.journal.note("event", (ns, key))
-        in_ns = self._events_in.get(ns)
+        in_ns = self._indexes[EVENTS_IN.name].get(ns)
         if len(in_ns) > MAX_EVENTS:
             self._forget_event(next(iter(in_ns)))
 
@@ -302,12 +221,13 @@ class Store:
         """Drops the event least recently changed in its namespace (see MAX_EVENTS)."""
         ev = self.obs.events_seen.pop(key)
         o.memo.forget(ev)
-        self._touch_object("Event", ev)
+        kind = o.kind(ev)
+        self._touch_object(kind, ev)
         ns = o.namespace(ev)
-        self._events_in.discard(ns, key)
-        self._events_about.discard(_subject(ev), key)
+        self._indexes[EVENTS_IN.name].discard(ns, key)
+        self._indexes[EVENTS_ABOUT.name].discard(subject_of(ev), key)
         self.journal.note("event", (ns, key))
-        live = self._objs["Event"]
+        live = self._objs[kind]
         if live.get((ns, o.name(ev))) is ev:
             del live[(ns, o.name(ev))]
-            self.journal.note("Event", (ns, o.name(ev)))
+            self.journal.note(kind, (ns, o.name(ev)))

@@ -40,8 +40,9 @@ from tutor.cluster import objects as o
 from tutor.cluster.objects import parse_time  # the one parser; checkers import it from here too
 from tutor.cluster.derived import cached_by, per_store_version
 from tutor.cluster.instant import Instant, Timed, maybe_in_order
-from tutor.cluster import deps
-from tutor.cluster.store import Store, named_after
+from tutor.cluster import deps, kinds
+from tutor.cluster.handlers import named_after
+from tutor.cluster.store import Store
 
 MAX_FACTS = 2000
 RECREATE_REASONS = ("RecreateGroup", "RecreateGroupOnPodRestart")  # v0.9+, and v0.8 and older
@@ -316,12 +317,12 @@ class _Names:
             lws_objs = store.all("LeaderWorkerSet", namespace)
             self.lws = {o.name(x) for x in lws_objs} | store.lws_with_pods(namespace)
             self.lws |= {str(o.event_regarding(e).get("name", "")) for e in store.events_for(namespace)
-                         if o.event_regarding(e).get("kind") == o.LWS_KIND}
+                         if o.event_regarding(e).get("kind") == kinds.LEADER_WORKER_SET.kind}
         else:
             live = store.get("LeaderWorkerSet", only, namespace)
             lws_objs = [live] if live is not None else []
             known = live is not None or store.pods_of(only, namespace) or any(
-                o.event_regarding(e).get("kind") == o.LWS_KIND for e in store.events_about(only, namespace))
+                o.event_regarding(e).get("kind") == kinds.LEADER_WORKER_SET.kind for e in store.events_about(only, namespace))
             self.lws = {only} if known else set()
         self.lws_uid = {o.name(x): o.uid(x) for x in lws_objs if o.uid(x)}
         self.lws.discard("")
@@ -402,7 +403,7 @@ def build(store: Store, namespace: str, only: str | None = None) -> Timeline:
         times = occurrences(ev)
         if not times:
             continue
-        if kind == o.LWS_KIND:
+        if kind == kinds.LEADER_WORKER_SET.kind:
             if only is not None and name != only:
                 continue  # another LWS named like one of its pods
             if about.get("uid") and names.lws_uid.get(name, about["uid"]) != about["uid"]:

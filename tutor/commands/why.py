@@ -25,8 +25,8 @@ def run_why(args) -> int:
         for item in replay_items(args, use_files=False):
             session.apply(item)
         store = session.store
-        nodes, pods, events = store.all("Node"), list(store.pods_named(ns).values()), store.events_about(args.pod, ns)
-        pod_groups = store.all("PodGroup", ns) if store.sees("PodGroup") else None
+        nodes, pods, events = store.all(kinds.NODE.kind), list(store.pods_named(ns).values()), store.events_about(args.pod, ns)
+        pod_groups = store.all(kinds.POD_GROUP.kind, ns) if store.sees(kinds.POD_GROUP.kind) else None
         seen_ns: str | None = ns
     else:
         nodes, pods, events, seen_ns, pod_groups = _read_live(args, ns)

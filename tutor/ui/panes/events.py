@@ -26,7 +26,9 @@ from tutor.ui.widgets.text_blocks import TextBlocks
 from tutor.words import say
 
 MAX_EVENTS = 60
-LESSON_KINDS = ("Pod", "LeaderWorkerSet", "StatefulSet")
+# The kinds the pane reads, named by their rows in the kinds table.
+POD, NODE, EVENT = kinds.POD.kind, kinds.NODE.kind, kinds.EVENT.kind
+LESSON_KINDS = (POD, kinds.LEADER_WORKER_SET.kind, kinds.STATEFUL_SET.kind)  # the events shown are about these
 
 
 # --- from scratch -------------------------------------------------------------------------------
@@ -90,7 +92,7 @@ def explanations_key(store: Store, namespace: str) -> tuple:
     pod and node (where they are decides why)."""
     if not any(waits_for_a_node(p) for p in store.pods_named(namespace).values()):
         return ()
-    return (store.kind_version["Pod"], store.kind_version["Node"])
+    return (store.kind_version[POD], store.kind_version[NODE])
 
 
 def _explained(e: dict, pod: dict, store: Store, namespace: str, lang: str) -> Text:
@@ -122,12 +124,12 @@ def event_blocks(store: Store, namespace: str, lang: str = "en",
     newest: dict[str, dict] = {}
     for e in events:
         reg = o.event_regarding(e)
-        if o.event_reason(e) == "FailedScheduling" and reg.get("kind") == "Pod":
+        if o.event_reason(e) == "FailedScheduling" and reg.get("kind") == POD:
             newest.setdefault(str(reg.get("name", "")), e)
     blocks = []
     for e in events:
         name = str(o.event_regarding(e).get("name", ""))
-        pod = store.get("Pod", name, namespace) if newest.get(name) is e else None
+        pod = store.get(POD, name, namespace) if newest.get(name) is e else None
         if waits_for_a_node(pod) and o.event_regarding(e).get("uid") in (None, "", o.uid(pod)):
             blocks.append(_explained(e, pod, store, namespace, lang))
         else:
@@ -218,7 +220,7 @@ class WaitingPods:
                         self._waiting.discard(name)
         if not self._waiting:
             return ()
-        return (store.kind_version["Pod"], store.kind_version["Node"])
+        return (store.kind_version[POD], store.kind_version[NODE])
 
 
 # --- the widget ---------------------------------------------------------------------------------
@@ -237,7 +239,7 @@ class EventList(TextBlocks):
         had to wrap anew and once more at the end: after a burst all 60 are new, and the app gives
         the loop a turn between them (tutor/ui/pump.py)."""
         unavailable = live.unavailable(kinds.EVENT.name)
-        key = (live.store.kind_version["Event"], unavailable, live.lang, self._waiting.key(live.store, live.namespace))
+        key = (live.store.kind_version[EVENT], unavailable, live.lang, self._waiting.key(live.store, live.namespace))
         if key != self._inputs.last:
             store, namespace = live.store, live.namespace
             events = self._events.update(store, namespace)  # followed even while unavailable: no change is missed

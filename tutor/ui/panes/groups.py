@@ -27,6 +27,8 @@ from tutor.words import say
 
 MAX_GROUPS = 6  # per LWS in the groups pane; the pods pane lists every pod
 LWS_CONDITIONS = ("Available", "Progressing", "UpdateInProgress")  # the condition types LWS sets (lws-facts §2)
+# The kinds the pane reads, named by their rows in the kinds table.
+POD, LWS, POD_GROUP = kind_table.POD.kind, kind_table.LEADER_WORKER_SET.kind, kind_table.POD_GROUP.kind
 
 
 # --- rows from scratch --------------------------------------------------------------------------
@@ -98,10 +100,10 @@ def _gangs_of(members: list[dict]) -> list[tuple[str, int]]:
 def _gang_line(store: Store, namespace: str, name: str, naming: int, size: int, lang: str) -> Text:
     """"PodGroup orphan-0 Unschedulable": the gang the group's pods name and its state, as kubectl
     get podgroups says it ("no PodGroup orphan-0" when the cluster has none of that name)."""
-    if not store.sees("PodGroup"):  # not watched by this lesson, or refused: the state is not known
+    if not store.sees(POD_GROUP):  # not watched by this lesson, or refused: the state is not known
         line, style = Text(say(lang, "PodGroup {g} (state not seen)", "PodGroup {g} (상태 모름)", g=name)), "dim"
     else:
-        pg = store.get("PodGroup", name, namespace)
+        pg = store.get(POD_GROUP, name, namespace)
         state = gg.state(pg)
         line = Text(say(lang, "no PodGroup {g}", "PodGroup {g} 없음", g=name) if pg is None
                     else say(lang, "PodGroup {g} {state}", "PodGroup {g} {state}", g=name, state=state))
@@ -117,7 +119,7 @@ def _gang_key(store: Store, namespace: str, members: list[dict]) -> tuple:
     """What the gang lines show, as values. Not the PodGroup's id(): nothing keeps that object
     alive, and one changed twice between two draws could be given the freed address of the one
     drawn, so the pane kept its old state."""
-    return tuple((name, naming, gg.state(store.get("PodGroup", name, namespace))) for name, naming in _gangs_of(members))
+    return tuple((name, naming, gg.state(store.get(POD_GROUP, name, namespace))) for name, naming in _gangs_of(members))
 
 
 def _group_row(p: dict) -> GroupRow:
@@ -204,12 +206,12 @@ def _lws_part(store: Store, namespace: str, lws: dict) -> _LwsPart:
 
 
 def _lwss(store: Store, namespace: str) -> list[dict]:
-    return sorted(store.all("LeaderWorkerSet", namespace), key=o.name)
+    return sorted(store.all(LWS, namespace), key=o.name)
 
 
 def groups_key(store: Store, namespace: str, lang: str = "en") -> tuple:
     """What groups_view shows, as identities: equal keys mean an identical view."""
-    key: list = [(say(lang, "group {g}", "그룹 {g}", g=0), store.sees("PodGroup"))]
+    key: list = [(say(lang, "group {g}", "그룹 {g}", g=0), store.sees(POD_GROUP))]
     for lws in _lwss(store, namespace):
         key += _lws_part(store, namespace, lws).key
     return tuple(key)
@@ -249,9 +251,9 @@ class GroupsKey:
 
     def update(self, store: Store, namespace: str, lang: str = "en") -> tuple:
         changes = store.take_changes(self)
-        basis = (namespace, (say(lang, "group {g}", "그룹 {g}", g=0), store.sees("PodGroup")))
+        basis = (namespace, (say(lang, "group {g}", "그룹 {g}", g=0), store.sees(POD_GROUP)))
         # a PodGroup changed: any group may name it (they are few, and rarely change)
-        if changes.everything or basis != self._basis or changes.objects["PodGroup"]:
+        if changes.everything or basis != self._basis or changes.objects[POD_GROUP]:
             self._basis, self._parts = basis, {}
         touched: dict[str, list] = {}
         for ns, lws, g in changes.groups:
@@ -300,7 +302,7 @@ class GroupsPane(RedrawsOnChange, TextBlocks):
         even while the ledger has the pane's place: g brings the groups back at once."""
         unavailable = live.unavailable(kind_table.LEADER_WORKER_SET.name)
         kinds = live.store.kind_version
-        if self._inputs.changed((kinds["Pod"], kinds["LeaderWorkerSet"], kinds["PodGroup"], live.store.sees("PodGroup"),
+        if self._inputs.changed((kinds[POD], kinds[LWS], kinds[POD_GROUP], live.store.sees(POD_GROUP),
                                  len(live.store.obs.mixed), live.lang, unavailable)):
             self.show(live.store, live.namespace, live.lang, unavailable)
             yield

@@ -29,6 +29,8 @@ from tutor.words import say
 
 MAX_GROUPS = 6  # GPU-holding LWS groups listed per node; past that, counted
 MAX_NAMES = 6  # GPU holders named per group on one node; a busy node lists its groups, not thousands of pods
+# The kinds the pane reads, named by their rows in the kinds table.
+POD, NODE = kind_table.POD.kind, kind_table.NODE.kind
 
 
 # --- rows from scratch --------------------------------------------------------------------------
@@ -94,7 +96,7 @@ def ledger_row(p: dict) -> LedgerRow:
 
 
 def ledger_nodes_key(store: Store) -> tuple:
-    return tuple(sorted(memo(n, "ledger", _ledger_node) for n in store.all("Node")))
+    return tuple(sorted(memo(n, "ledger", _ledger_node) for n in store.all(NODE)))
 
 
 def ledger_key(store: Store, namespace: str) -> tuple:
@@ -211,7 +213,7 @@ def ledger_view(store: Store, namespace: str, gpu: str, lang: str = "en", about:
                 compact: bool = False) -> RenderableType:
     """The ledger from scratch. `about`: the pods the step is about (their nodes come first);
     `compact`: one line per node (node_lines)."""
-    nodes = store.all("Node")
+    nodes = store.all(NODE)
     if not nodes:
         return Text(say(lang, "No nodes seen yet.", "아직 노드가 보이지 않습니다."), style="dim")
     rows: dict[str, list[LedgerRow]] = {o.name(n): [] for n in nodes}
@@ -361,7 +363,7 @@ class Ledger:
     def view(self, store: Store, namespace: str, gpu: str, lang: str = "en", about: tuple[str, ...] = (),
              compact: bool = False) -> RenderableType:
         """ledger_view from the rows kept (update first)."""
-        nodes = store.all("Node")
+        nodes = store.all(NODE)
         if not nodes:
             return Text(say(lang, "No nodes seen yet.", "아직 노드가 보이지 않습니다."), style="dim")
         parts = []
@@ -394,7 +396,7 @@ class NodeLedger(RedrawsOnChange, TextBlocks):
             return
         unavailable = live.unavailable(kind_table.POD.name) or live.unavailable(kind_table.NODE.name)
         kinds = live.store.kind_version
-        if self._inputs.changed((kinds["Pod"], kinds["Node"], live.lang, unavailable, live.about)):
+        if self._inputs.changed((kinds[POD], kinds[NODE], live.lang, unavailable, live.about)):
             self.show(live.store, live.namespace, live.gpu, live.lang, unavailable, live.about)
             yield
 

@@ -221,7 +221,7 @@ class PodList(ScrollView, can_focus=True):
     def redraw(self, live: LiveData) -> Iterator[None]:
         """Redraws when a pod may have changed, and yields once it did."""
         unavailable = live.unavailable(kinds.POD.name)
-        if self._inputs.changed((live.store.kind_version["Pod"], unavailable, live.lang)):
+        if self._inputs.changed((live.store.kind_version[kinds.POD.kind], unavailable, live.lang)):
             self.set_headers(tuple(say(live.lang, *HEADERS[h]) for h in POD_COLUMNS))
             self.show(live.store, live.namespace)
             if self.border_subtitle != unavailable:  # setting it redraws the whole pane, even to the same
