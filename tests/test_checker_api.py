@@ -74,3 +74,33 @@ def test_an_object_is_read_by_its_kinds_row_namespaced_or_not(tmp_path):
     assert [x["metadata"]["name"] for x in api.every(ctx, "Node")] == ["n1"]
     with pytest.raises(ValueError, match="Gadget"):
         api.named(ctx, "Gadget", "x")
+
+
+def private_reads(source: str, path: str = "<source>") -> list[str]:
+    """Every `x._name` (dunders aside) in a module's source, as "line ._name"."""
+    return [f"{path}:{node.lineno} .{node.attr}" for node in ast.walk(ast.parse(source, path))
+            if isinstance(node, ast.Attribute) and node.attr.startswith("_")
+            and not (node.attr.startswith("__") and node.attr.endswith("__"))]
+
+
+def test_no_lesson_reads_a_private_attribute():
+    """The import contract cannot see attribute access: a checker that read ctx._store (or any
+    private part of what the engine hands it) would depend on the engine's insides, which the
+    checker API is there to hide."""
+    paths = sorted((ROOT / "lessons").rglob("*.py"))
+    assert len(paths) > 10
+    found = [hit for path in paths for hit in private_reads(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))]
+    assert not found, found
+
+
+def test_the_private_scan_would_catch_one():
+    source = "def check(ctx):\n    return ctx._store.all('Pod'), ctx.__class__, ctx.ns\n"
+    assert private_reads(source) == ["<source>:2 ._store"]
+
+
+def test_the_context_keeps_its_store_to_the_engine(tmp_path):
+    from tutor.lesson.loader import load
+    from tutor.session import Session
+
+    ctx = Session(load("gang"), str(tmp_path), "en").context()
+    assert not hasattr(ctx, "store")

@@ -51,22 +51,22 @@ __all__ = [
 
 def timeline(ctx: Context, lws: str) -> Timeline:
     """The timeline of one LWS of the lesson's namespace (declare evidence(lws) in READS)."""
-    return timeline_of(ctx.store, ctx.ns, lws)
+    return timeline_of(ctx._store, ctx.ns, lws)
 
 
 def uid_owner(ctx: Context, uid: str) -> str | None:
     """The pod that held this UID, of any the tutor saw (declare uid_owners=True), or None."""
-    return ctx.store.obs.uid_owner.get(uid.lower())
+    return ctx._store.obs.uid_owner.get(uid.lower())
 
 
 def uid_history(ctx: Context, pod: str) -> list[UidSeen]:
     """Each UID a pod of this name had while the tutor watched, oldest first, with its IPs."""
-    return ctx.store.obs.uid_history(pod)
+    return ctx._store.obs.uid_history(pod)
 
 
 def mixed_revisions(ctx: Context, lws: str) -> list[MixedRevisions]:
     """The times a group of this LWS ran pods of two revisions at once, oldest first."""
-    return [m for m in ctx.store.obs.mixed if m.lws == lws]
+    return [m for m in ctx._store.obs.mixed if m.lws == lws]
 
 
 def named(ctx: Context, kind: str, name: str) -> dict | None:
@@ -75,7 +75,7 @@ def named(ctx: Context, kind: str, name: str) -> dict | None:
     row = kinds.of(kind)
     if row is None:
         raise ValueError(f"the tutor does not watch {kind}")
-    return ctx.store.get(kind, name, ctx.ns if row.namespaced else "")
+    return ctx._store.get(kind, name, ctx.ns if row.namespaced else "")
 
 
 def every(ctx: Context, kind: str) -> list[dict]:
@@ -83,4 +83,4 @@ def every(ctx: Context, kind: str) -> list[dict]:
     row = kinds.of(kind)
     if row is None:
         raise ValueError(f"the tutor does not watch {kind}")
-    return ctx.store.all(kind, ctx.ns if row.namespaced else None)
+    return ctx._store.all(kind, ctx.ns if row.namespaced else None)

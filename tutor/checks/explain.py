@@ -336,7 +336,7 @@ def verdict_lines(ctx, pod_name: str, with_headline: bool = False) -> list[str]:
     """A checker's detail lines for a pod of the lesson namespace (`ctx` is a checks Context)."""
     if not ctx.explain:
         return []
-    why = explain_in_store(ctx.store, ctx.ns, pod_name, ctx.lang)
+    why = explain_in_store(ctx._store, ctx.ns, pod_name, ctx.lang)
     if why is None:
         return []
     lines = why.text_lines()
@@ -347,7 +347,7 @@ def exclusive_lines(ctx, lws: str) -> list[str]:
     """Step 7: why each group of an exclusive-topology LWS landed where it did."""
     if not ctx.explain:
         return []
-    nodes, pods = ctx.store.all(kinds.NODE.kind), list(ctx.store.pods_named(ctx.ns).values())
+    nodes, pods = ctx._store.all(kinds.NODE.kind), list(ctx._store.pods_named(ctx.ns).values())
     return list(_cached(("exclusive", ctx.ns, lws, ctx.lang, pl.fingerprint(nodes, pods)),
                         lambda: tuple(_exclusive_lines(ctx, lws, nodes, pods))))
 

@@ -45,7 +45,7 @@ def with_timeline(step: Step, ctx: Context, verdict: Verdict) -> Verdict:
 
 
 def _told(step: Step, ctx: Context, verdict: Verdict) -> Verdict:
-    episode = _episode(ctx.store, ctx.ns, step.story)
+    episode = _episode(ctx._store, ctx.ns, step.story)
     if episode is None:
         return replace(verdict, timeline=())
     told = tuple(tuple(e.items()) for e in entries(episode, ctx.lang))

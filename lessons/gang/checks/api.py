@@ -5,7 +5,7 @@ only word on it (the checkers read the store and the answer files, not discovery
 
 from __future__ import annotations
 
-from tutor.checks.api import answer_text, Context, failed, MAX_LINES, passed, Reads, Verdict, say
+from tutor.checks.api import answer_text, Context, every, failed, MAX_LINES, passed, Reads, Verdict, say
 
 from .members import API_VERSION, KIND
 
@@ -39,7 +39,7 @@ def check(ctx: Context) -> Verdict:
                       say(ctx.lang, "Kubernetes 1.37 serves PodGroups at v1beta1; an older cluster has another version.",
                                     "쿠버네티스 1.37은 PodGroup을 v1beta1 버전으로 제공합니다. 더 "
                                     "오래된 클러스터는 버전이 다릅니다."))
-    served = bool(ctx.store.all(KIND, ctx.ns))
+    served = bool(every(ctx, KIND))
     return passed(say(ctx.lang, "The API server serves {kind} at {gv}: gang scheduling is available.",
                                 "API 서버가 {kind:을} {gv:으로} 제공합니다. 갱 스케줄링을 쓸 수 있습니다.",
                                 kind=KIND, gv=API_VERSION),

@@ -9,7 +9,8 @@ group's."""
 
 from __future__ import annotations
 
-from tutor.checks.api import Context, failed, grace_note, o, parse_time, passed, Reads, templates, Verdict, waiting, say
+from tutor.checks.api import (Context, failed, grace_note, named, o, parse_time, passed, Reads, templates, Verdict, waiting,
+                             say)
 
 from . import NOTES
 from .members import group_of
@@ -38,7 +39,7 @@ def older(ctx: Context, live: dict, pod: dict) -> bool:
     seen = o.int_or_none(o.dig(live, "status", "observedGeneration"))
     if seen is not None and seen < (o.int_or_none(o.dig(live, "metadata", "generation")) or 0):
         return True
-    sts = ctx.store.get("StatefulSet", LWS, ctx.ns)
+    sts = named(ctx, "StatefulSet", LWS)
     have, want = o.revision(pod), o.revision(sts) if sts else ""
     if have and want:
         return have != want
@@ -54,7 +55,7 @@ def check(ctx: Context) -> Verdict:
     outside = [p for p in ctx.pods_of(LWS) if not group_of(p)]
     going = [p for p in ctx.terminating_of(LWS) if not group_of(p)]
     if live is None:
-        sts = ctx.store.get("StatefulSet", LWS, ctx.ns)
+        sts = named(ctx, "StatefulSet", LWS)
         if outside and sts is not None and not o.is_terminating(sts) and not o.dig(sts, "metadata", "ownerReferences"):
             return failed(say(ctx.lang, "orphan's pods are still here, in no gang: {pods}.",
                                         "orphan의 파드가 어느 갱에도 속하지 않은 채 아직 남아 있습니다: {pods}.",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from tutor.checks.api import Context, lwt, misplaced_fields, o, template_gpus, templates, say
+from tutor.checks.api import Context, every, lwt, misplaced_fields, named, o, template_gpus, templates, say
 
 KIND = "PodGroup"
 API_VERSION = "scheduling.k8s.io/v1beta1"  # the version Kubernetes 1.37 serves (beta)
@@ -21,7 +21,7 @@ CONDITION = "PodGroupInitiallyScheduled"
 
 
 def podgroup(ctx: Context, name: str) -> dict | None:
-    return ctx.store.get(KIND, name, ctx.ns)
+    return named(ctx, KIND, name)
 
 
 def group_of(pod_or_template: dict) -> str:
@@ -208,7 +208,7 @@ def silent_faults(ctx: Context, pods: list[dict], lws_obj: dict | None) -> list[
         pg = podgroup(ctx, name)
         of_it = [p for p in members if group_of(p) == name]
         if pg is None:
-            others = sorted(o.name(x) for x in ctx.store.all(KIND, ctx.ns))
+            others = sorted(o.name(x) for x in every(ctx, KIND))
             return [say(ctx.lang, "{pods} name the PodGroup {name}, and namespace {ns} has no PodGroup of that name: the "
                                   "scheduler holds them before it even tries, with no event.",
                                   "{pods:은} PodGroup {name:을} 가리키는데 네임스페이스 {ns}에는 그런 이름의 PodGroup이 "
@@ -296,7 +296,7 @@ def messages(ctx: Context, pod: dict) -> list[str]:
 def gpus_bound(ctx: Context, node: str) -> float:
     """The GPUs the live pods bound to a node hold (their limits), as the node ledger counts them."""
     total = 0.0
-    for pod in ctx.store.all("Pod", None):
+    for pod in every(ctx, "Pod"):
         if o.node_name(pod) != node or o.phase(pod) in ("Succeeded", "Failed"):
             continue
         for c in o.containers(o.as_dict(pod.get("spec"))):
@@ -309,7 +309,7 @@ def gpus_bound(ctx: Context, node: str) -> float:
 
 
 def allocatable_gpus(ctx: Context, node: str) -> float | None:
-    obj = ctx.store.get("Node", node, "")
+    obj = named(ctx, "Node", node)
     raw = o.dig(obj, "status", "allocatable", ctx.gpu) if obj else None
     try:
         return float(str(raw)) if raw is not None else None

@@ -5,7 +5,7 @@ stays free (the node ledger's count)."""
 from __future__ import annotations
 
 from tutor.checks.api import (attach, Context, Episode, evidence, EXPLAIN, failed, find_doc, find_lws_doc, grace_note, live_lws,
-                              say, merged, o, passed, Reads, Seen, Story, Verdict, waiting)
+                              say, every, merged, o, passed, Reads, Seen, Story, Verdict, waiting)
 
 from . import NOTES
 from .members import (CONDITION, KIND, allocatable_gpus, bound, bound_alone, gang_of, gpus_bound, lws_problems, made_anew,
@@ -73,7 +73,7 @@ def check(ctx: Context) -> Verdict:
                                      pg=PODGROUP, c=CONDITION))
     held, total = gpus_bound(ctx, NODE), allocatable_gpus(ctx, NODE)
     if total is not None and held >= total:
-        going = [p for p in ctx.store.all("Pod", ctx.ns) if o.node_name(p) == NODE and o.is_terminating(p)]
+        going = [p for p in every(ctx, "Pod") if o.node_name(p) == NODE and o.is_terminating(p)]
         if going:  # its GPU counts until it is gone
             return waiting(say(ctx.lang, "{node} has no free GPU until its Terminating pods are gone.",
                                          "{node}의 종료 중인 파드가 사라질 때까지는 남는 GPU가 없습니다.", node=NODE),
