@@ -30,7 +30,7 @@ import pytest
 from tests import waits
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = ("pyproject.toml", "README.md", "tutor", "lessons")  # what the wheel is built from
+SOURCES = ("pyproject.toml", "setup.py", "README.md", "tutor", "lessons")  # what the wheel is built from
 ANSI = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[PX^_][^\x1b]*\x1b\\|.)")
 
 pytestmark = pytest.mark.install
@@ -51,16 +51,21 @@ def sh(*argv, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess:
     return res
 
 
-def test_offline_wheelhouse_install_runs_the_demo(tmp_path):
-    if os.environ.get("CI") != "true" and not pypi_reachable():
-        pytest.skip("PyPI is not reachable: the wheelhouse cannot be built here")
-    src, wheels, venv = tmp_path / "src", tmp_path / "wheelhouse", tmp_path / "venv"
+def copy_sources(src: Path) -> Path:
+    """A copy of what the wheel is built from, so an in-tree build leaves nothing in the repo."""
     src.mkdir()
-    for name in SOURCES:  # a copy, so pip's in-tree build leaves nothing in the repo
+    for name in SOURCES:
         if (ROOT / name).is_dir():
             shutil.copytree(ROOT / name, src / name, ignore=shutil.ignore_patterns("__pycache__"))
         else:
             shutil.copy(ROOT / name, src / name)
+    return src
+
+
+def test_offline_wheelhouse_install_runs_the_demo(tmp_path):
+    if os.environ.get("CI") != "true" and not pypi_reachable():
+        pytest.skip("PyPI is not reachable: the wheelhouse cannot be built here")
+    src, wheels, venv = copy_sources(tmp_path / "src"), tmp_path / "wheelhouse", tmp_path / "venv"
 
     # Where PyPI is reachable: lwstutor's wheel and a wheel of every dependency.
     sh(sys.executable, "-m", "pip", "wheel", "-q", "--wheel-dir", wheels, src, cwd=tmp_path)
