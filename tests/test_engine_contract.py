@@ -52,3 +52,26 @@ def test_only_the_loader_imports_a_lesson():
 def test_the_scan_would_catch_one():
     tree = ast.parse('"""llm"""\nLWS = "llm"\n')
     assert [n.value for n in constants(tree)] == ["llm"]
+
+
+# What must never import Textual, by pyproject.toml's contract: the engine below the screens (ui,
+# serve), the words' package (tutor.i18n) too once it is there; import-linter refuses to name a
+# module that does not exist, so this list names it ahead and the contract follows what exists.
+BELOW_THE_SCREENS = ("tutor.cluster", "tutor.checks", "tutor.narration", "tutor.lesson", "tutor.workspace", "tutor.session",
+                     "tutor.progress", "tutor.preflight", "tutor.i18n", "lessons")
+
+
+def exists(module: str) -> bool:
+    path = TUTOR.parent / module.replace(".", "/")
+    return path.is_dir() or path.with_suffix(".py").is_file()
+
+
+def test_textual_is_forbidden_to_every_module_below_the_screens():
+    import tomllib
+
+    config = tomllib.loads((TUTOR.parent / "pyproject.toml").read_text())["tool"]["importlinter"]
+    contract = next(c for c in config["contracts"] if c.get("forbidden_modules") == ["textual"])
+    assert config["include_external_packages"] is True  # else import-linter cannot see an import of textual
+    assert contract["type"] == "forbidden" and not contract.get("allow_indirect_imports", False)
+    assert contract["source_modules"] == [m for m in BELOW_THE_SCREENS if exists(m)]
+    assert len(contract["source_modules"]) >= 9
