@@ -141,7 +141,7 @@ def test_a_declaration_that_misses_a_pod_its_checker_reads_is_caught(monkeypatch
 
 def test_a_declaration_that_misses_the_names_of_its_lws_evidence_is_caught(monkeypatch):
     """The same for the evidence of an LWS: step 5 declared with llm, its labelled pods and the
-    Events about it, but not what is noted under the names of its objects (store.named_after:
+    Events about it, but not what is noted under the names of its objects (handlers.named_after:
     the kubelet's Events about llm-0-1, a pod's history), keeps a stale verdict."""
     from tutor.lessons.lws.checks import restart_group as step5_restart
     from tutor.checks.reads import Reads, merged

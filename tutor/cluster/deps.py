@@ -30,7 +30,7 @@ class PodsOf(NamedTuple):
 
 
 class NamedAfter(NamedTuple):
-    """Every Pod, StatefulSet and Event subject named like one of an LWS's (store.named_after)."""
+    """Every Pod, StatefulSet and Event subject named like one of an LWS's (handlers.named_after)."""
     lws: str
     tag: str = "named after"
 

@@ -285,7 +285,7 @@ def timeline_of(store: Store, namespace: str, lws: str) -> Timeline:
 def evidence_keys(lws: str) -> tuple[deps.Dep, ...]:
     """The Store.name_version keys under which a change to anything one LWS's timeline and story
     read is noted: the LWS, the Events about it, and every pod, StatefulSet and Event subject
-    named after it (store.named_after), labelled as its or not. The checkers that read them
+    named after it (handlers.named_after), labelled as its or not. The checkers that read them
     declare the same (tutor/checks/reads.py)."""
     return (deps.Named("LeaderWorkerSet", lws), deps.PodsOf(lws), deps.EventsAbout(lws), deps.NamedAfter(lws))
 

@@ -210,7 +210,7 @@ def check(ctx: Context) -> Verdict:
                              "llm-0-1이 실패하자 LWS가 그룹 0만 다시 만들었습니다. 그때 llm-0은 UID가 바뀌고 llm-1은 "
                              "그대로였습니다(llm-1은 그 뒤 롤링 업데이트가 바꿨습니다)."))
     # No window of llm's newest facts here: the step's own episode follows a pass, in order
-    # (timeline_recap), and a later rollout's lines would come before it, cut from their start.
+    # (step_story), and a later rollout's lines would come before it, cut from their start.
     # Only the LWS events the tutor has no words for stay, as they are (a newer LWS's).
     unknown = timeline_lines(tl, ctx.lang, LWS, kinds=(Kind.LWS_EVENT,))
     return passed(message, evidence, f"llm-0: {g0} → {uid0}", kept, *notes, *(story[:1] + unknown if unknown else ()))
