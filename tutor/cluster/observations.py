@@ -2,8 +2,9 @@
 group ran and when two ran side by side, the StatefulSets seen with their owners, who held a UID,
 and the bounds the cluster's own times put on the tutor's clock.
 
-The store feeds it through handlers, as client-go's informers feed theirs: pod_changed,
-pod_deleted, statefulset_changed and event_seen, each called once per change it applies.
+The store feeds it through its kinds' handlers (tutor/cluster/handlers.py), as client-go's
+informers feed theirs: pod_changed, pod_deleted, statefulset_changed and event_seen, each called
+once per change it applies.
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """One in-memory store of the lesson's cluster objects, as client-go's tools/cache cuts one.
 
-- the objects by kind, and generic indexes over them (tutor/cluster/index.py): pods by LWS, by
-  group and by namespace, the Events seen by what they are about and by namespace;
+- the objects by kind, and the indexes over them each kind's row of the kinds table registers
+  (tutor/cluster/kinds.py, tutor/cluster/handlers.py): pods by LWS, by group and by namespace,
+  the Events seen by what they are about and by namespace. Each change is handed to its kind's
+  handlers, so the store runs every kind the same way and names none;
 - the change journal (tutor/cluster/journal.py): which objects moved since a reader last asked,
   so a pane can redo only those;
 - the history no snapshot shows (tutor/cluster/observations.py), fed by handlers on each change;
