@@ -1,7 +1,7 @@
 """One way to word a message: say(lang, english, korean, **fields), both texts side by side where
-the message is said (tutor/words.py), or a pair (english, korean) kept as a value and said the same
+the message is said (tutor/i18n/bilingual.py), or a pair (english, korean) kept as a value and said the same
 way. No table of Korean keyed by English (it falls back to English, silently, for a text it lacks),
-no second name for say, and every key declared with its Korean (tutor/ui/i18n.py: keyed)."""
+no second name for say, and every key declared with its Korean (tutor/ui/key_words.py: keyed)."""
 
 from __future__ import annotations
 
@@ -115,14 +115,14 @@ def test_every_key_is_declared_with_its_korean():
     """No Binding( but through keyed(), in the screens; each class's keys have their Korean."""
     from tutor.ui.app import TutorApp
     from tutor.ui.finish_screen import FinishScreen
-    from tutor.ui.i18n import has_korean
+    from tutor.ui.key_words import has_korean
     from tutor.ui.panes.pods import PodList
     from tutor.ui.predict import PredictScreen
     from tutor.ui.screens import ConfirmScreen, HelpScreen
     from tutor.ui.timeline_screen import TimelineScreen
 
     direct = [f"{path}:{node.lineno}" for path, tree in trees() if path.startswith("tutor/ui")
-              and not path.endswith("i18n.py")
+              and not path.endswith("ui/key_words.py")
               for node in ast.walk(tree) if isinstance(node, ast.Call) and _name(node.func) == "Binding"]
     assert direct == [], direct
     classes = (TutorApp, FinishScreen, PodList, PredictScreen, ConfirmScreen, HelpScreen, TimelineScreen)
@@ -133,7 +133,7 @@ def test_every_key_is_declared_with_its_korean():
 @pytest.mark.parametrize("lang", ["ko"])
 def test_the_apps_own_and_textuals_keys_have_their_korean(lang, tmp_path):
     """The app's bindings as Textual holds them: its own, and Textual's (ctrl+q, the palette)."""
-    from tutor.ui.i18n import has_korean, localised
+    from tutor.ui.key_words import has_korean, localised
 
     app = make_app(empty_recording(tmp_path), lang=lang, state_file=tmp_path / "p.json")
     bindings = [b for _, b in app._bindings]

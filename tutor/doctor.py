@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from tutor.cluster import kinds
 from tutor.cluster import objects as o
 from tutor.lesson.lab import NONE as NO_LAB, FakeNodes, Lab
-from tutor.words import Words, say
+from tutor.i18n.bilingual import Words, say
 
 CRD_NAME = kinds.LEADER_WORKER_SET.crd
 # The LWS release the tests run (tests/e2e/labcluster): another one may word its events or

@@ -13,7 +13,7 @@ import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from tutor.words import both, os_reason, say
+from tutor.i18n.bilingual import both, os_reason, say
 
 K3S_KUBECONFIG = "/etc/rancher/k3s/k3s.yaml"
 # urllib3 retries a request 3 times by default: a server that never answers then keeps a

@@ -16,7 +16,7 @@ import ssl
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from tutor.words import os_reason
+from tutor.i18n.bilingual import os_reason
 
 # kind -> (English, Korean); {server} is the API server's URL. The Korean particles follow no
 # variable word (에, 의 fit any ending), so no placeholder particle is needed.

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tutor.words import say
+from tutor.i18n.bilingual import say
 
 READ = ("get", "list", "watch")
 

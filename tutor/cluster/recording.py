@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import IO, Callable
 
 from tutor.cluster.events import FileChanged, ObjectEvent
-from tutor.words import os_reason, say
+from tutor.i18n.bilingual import os_reason, say
 
 FORMAT = "lwstutor-recording"
 VERSION = 1

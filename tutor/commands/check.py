@@ -10,7 +10,7 @@ from tutor.cluster import kinds
 from tutor.cluster.events import Conn
 from tutor.commands.setup import connect_for, mark_start, progress_to_read, replay_items, session_for
 from tutor.workspace.files import read_answer
-from tutor.words import say
+from tutor.i18n.bilingual import say
 
 MARKS = {"pass": "✓", "fail": "✗", "waiting": "…", "error": "!", "unconfirmed": "?"}
 

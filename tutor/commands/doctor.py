@@ -13,7 +13,7 @@ from tutor.commands.setup import chosen_lang, connect_for, lesson_for, workdir_f
 
 def run_doctor(args) -> int:
     from tutor.doctor import Finding, local_checks, run
-    from tutor.words import say
+    from tutor.i18n.bilingual import say
 
     lesson = lesson_for(args)
     lang = chosen_lang(args)

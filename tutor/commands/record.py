@@ -25,7 +25,7 @@ from tutor.cluster.recording import Header, RecordingError, Writer, open_recordi
 from tutor.commands.setup import connect_for, session_for
 from tutor.workspace.files import FileRead
 from tutor.workspace.watch import FileWatcher
-from tutor.words import os_reason, say
+from tutor.i18n.bilingual import os_reason, say
 
 
 def server_version(api_client, server: str) -> str:

@@ -13,7 +13,7 @@ from tutor.commands.results import UsageError
 from tutor.lesson.loader import DEFAULT, Lesson, LessonError, available, load
 from tutor.progress import Progress, looks_like_ours, remembered_lang, state_dir
 from tutor.session import Session
-from tutor.words import default_lang, both
+from tutor.i18n.bilingual import default_lang, both
 
 
 def lesson_for(args) -> Lesson:

@@ -28,7 +28,7 @@ from tutor.cluster import kinds
 from tutor.cluster.events import Conn, ShowStep
 from tutor.session import Session
 from tutor.ui.commands import TutorCommands, open_palette, system_commands
-from tutor.ui.i18n import keyed, localise_bindings, localised
+from tutor.ui.key_words import keyed, localise_bindings, localised
 from tutor.ui.inbox import Inbox
 from tutor.ui.messages import DoctorDone, SourceReady
 from tutor.ui.notices import step_ranges
@@ -53,7 +53,7 @@ from tutor.ui.widgets.notice_bar import NoticeBar, notice_text
 from tutor.ui.widgets.status_bar import StatusBar
 from tutor.ui.widgets.step_list import StepList, step_strip
 from tutor.ui.widgets.verdict_box import STATUS_WORDS, VerdictBox
-from tutor.words import say
+from tutor.i18n.bilingual import say
 
 TALL_ROWS = 32  # from this many rows the step list shows; below, a strip in the lesson's border
 NOTICE_SECONDS = 6  # a notice takes a row from the panes while it shows: it goes soon, or at esc

@@ -17,8 +17,8 @@ import math
 import re
 import unicodedata
 
-from tutor.korean import fill, particle
-from tutor.words import pick, say
+from tutor.i18n.particles import fill, particle
+from tutor.i18n.bilingual import pick, say
 
 # argparse's own labels (Python 3.11 to 3.13)
 USAGE = ("usage: ", "사용법: ")

@@ -1,7 +1,7 @@
 """Words in two languages, and the one way the tutor picks one: every English/Korean pair, in
 the checkers, the narration of the story and the timeline (tutor/narration), doctor and the
 screens, goes through say() (or pick() for a pair kept as a value, both() to make one), and a
-Korean field may name the particle that follows it ("{pod:은}", tutor/korean.py). No table of
+Korean field may name the particle that follows it ("{pod:은}", tutor/i18n/particles.py). No table of
 Korean keyed by English: it would fall back to English, silently, for a text it lacks."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import errno
 import os
 
-from tutor.korean import fill
+from tutor.i18n.particles import fill
 
 Words = tuple[str, str]  # (English, Korean)
 
