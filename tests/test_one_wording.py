@@ -12,6 +12,7 @@ import pytest
 
 from tests.said import Said, _name, _text, said, trees
 from tests.ui.harness import empty_recording, make_app
+from tutor.i18n import catalogue
 
 FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)[^{}]*\}")
 LANG_CODES = {"en", "ko"}
@@ -22,6 +23,9 @@ NOT_OURS = {
     "tutor/cluster/failure.py": "OpenSSL's reasons a certificate is refused, matched in its message; "
                                 "another reads 인증서 검증 실패",
 }
+# argparse's own words, looked up by their English as gettext does, in the catalogue that holds
+# each one's Korean (tutor/i18n/argparse.ko.po; tests/test_argparse_catalogue.py holds it to argparse).
+ARGPARSE_MSGIDS = frozenset(k for k in catalogue.of("argparse", "ko").messages() if isinstance(k, str))
 
 
 def field_mismatch(s: Said) -> str:
@@ -68,8 +72,8 @@ def other_ways(path: str, tree: ast.AST) -> list[str]:
             out.append(f"{path}:{node.lineno}: the language chosen by hand between two texts")
         if isinstance(node, ast.Call) and _name(node.func) in SAYS_BY_ANOTHER_NAME and node.args:
             text = _text(node.args[0])
-            if text is not None and text not in LANG_CODES and re.search(r"[A-Za-z]{3}", text) \
-                    and not any(re.search("[가-힣]", _text(a) or "") for a in node.args[1:]):
+            if text is not None and text not in LANG_CODES and text not in ARGPARSE_MSGIDS \
+                    and re.search(r"[A-Za-z]{3}", text) and not any(re.search("[가-힣]", _text(a) or "") for a in node.args[1:]):
                 out.append(f"{path}:{node.lineno}: English alone, to be looked up: {text!r}")
     return out
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from tutor import __version__
 from tutor.commands.results import EXIT_OK, EXIT_USAGE, UsageError
-from tutor.i18n import command_line
+from tutor.i18n import command_line, help_layout
 from tutor.i18n.bilingual import default_lang, pick, say
 
 
@@ -149,30 +149,47 @@ def _add_options(p: argparse.ArgumentParser, takes: tuple[str, ...], prefix: str
 
 
 class _Parser(argparse.ArgumentParser):
-    """Speaks the learner's language (its labels, and argparse's errors worded again by
-    tutor.i18n.command_line); an error is one line, `lwstutor: <what is wrong>`, with where the help is
-    on a line of its own. With --json anywhere on the line, the error is JSON on stdout instead
-    (exit 2 as ever)."""
+    """Speaks the learner's language: argparse's own words (its headings, its errors) from their
+    catalogue in that language while it parses or shows its help (tutor.i18n.command_line), and
+    an error about one option worded as the tutor words it. An error is one line, `lwstutor: <what
+    is wrong>`, with where the help is on a line of its own. With --json anywhere on the line, the
+    error is JSON on stdout instead (exit 2 as ever)."""
     json_errors = False
     lang = "en"
 
     def __init__(self, *args, lang: str = "en", **kwargs):
-        super().__init__(*args, formatter_class=command_line.formatter_for(lang), add_help=False, **kwargs)
         self.lang = lang
-        self._positionals.title = pick(command_line.POSITIONALS, lang)
-        self._optionals.title = pick(command_line.OPTIONALS, lang)
-        self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS,
-                          help=pick(command_line.HELP, lang))
+        with command_line.speaking(lang):  # the headings and -h's help are said as it is made
+            # exit_on_error=False: an error about an option reaches parse_known_args whole
+            super().__init__(*args, formatter_class=help_layout.formatter_for(lang), exit_on_error=False, **kwargs)
+
+    def parse_args(self, args=None, namespace=None):  # noqa: D102 - argparse's, in the learner's language
+        with command_line.speaking(self.lang):
+            return super().parse_args(args, namespace)
+
+    def parse_known_args(self, args=None, namespace=None):  # noqa: D102 - argparse's, in the learner's language
+        with command_line.speaking(self.lang):
+            try:
+                return super().parse_known_args(args, namespace)
+            except argparse.ArgumentError as exc:
+                self.error(command_line.argument_error(exc, self.lang))
+
+    def format_usage(self):  # noqa: D102 - argparse's, in the learner's language
+        with command_line.speaking(self.lang):
+            return super().format_usage()
+
+    def format_help(self):  # noqa: D102 - argparse's, in the learner's language
+        with command_line.speaking(self.lang):
+            return super().format_help()
 
     def error(self, message: str):  # noqa: D102 - argparse's
         from tutor.commands.results import UsageError, print_json
 
-        text = command_line.argparse_error(message, self.lang)
         if self.json_errors:
-            print_json(UsageError(text).to_json(self.lang))
+            print_json(UsageError(message).to_json(self.lang))
         else:
             hint = pick(command_line.SEE_HELP, self.lang, prog=self.prog)
-            self._print_message(f"lwstutor: {text}\n  {hint}\n", sys.stderr)
+            self._print_message(f"lwstutor: {message}\n  {hint}\n", sys.stderr)
         self.exit(EXIT_USAGE)
 
 

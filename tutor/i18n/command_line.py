@@ -1,30 +1,26 @@
-"""The command line's own words in the learner's language: argparse's, and the checks of the
-numbers the options take.
+"""The command line's own words in the learner's language: argparse's, the option values' names,
+and the checks of the numbers the options take.
 
-argparse words its usage line, its help and its errors in English (its strings go through
-gettext's default domain, which the tutor does not install). The parser the CLI builds for a
-Korean learner says its own words (the usage prefix, the group titles, -h and --version) in
-Korean, and an error argparse raises is worded again here from its parts: each of argparse's
-error templates that a learner can meet is matched and said in Korean, an unknown one is kept
-as argparse said it. The language is known before parsing (peek_lang), so even an error in
-parsing --lang itself is said in the learner's language.
+argparse words its usage line, its help and its errors in English, each looked up through
+gettext as it is said (`from gettext import gettext as _, ngettext` in argparse). A parser in
+Korean lends argparse the catalogue of its words in Korean (argparse.ko.po) while it speaks
+(`speaking`), and puts back what argparse had. Two of argparse's errors the tutor words its own
+way, in both languages, from their parts: an option that takes no value, and a command there is
+not. The language is known before parsing (peek_lang), so even an error in parsing --lang itself
+is said in the learner's language.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
-import re
-import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-from tutor.i18n.particles import fill, particle
-from tutor.i18n.bilingual import pick, say
+from tutor.i18n import catalogue
+from tutor.i18n.bilingual import say
+from tutor.i18n.particles import particle
 
-# argparse's own labels (Python 3.11 to 3.13)
-USAGE = ("usage: ", "사용법: ")
-POSITIONALS = ("positional arguments", "위치 인자")
-OPTIONALS = ("options", "옵션")
-HELP = ("show this help message and exit", "이 도움말을 보여 주고 끝냅니다")
 VERSION = ("show the version and exit", "버전을 보여 주고 끝냅니다")
 SEE_HELP = ("help: {prog} --help", "도움말: {prog} --help")
 # What an option's value is, as the help and the usage name it: argparse's capitals in English,
@@ -61,151 +57,45 @@ def peek_lang(argv: list) -> str | None:
     return found
 
 
-# argparse's error templates -> the Korean, from the same parts (a Korean writer's order)
-_ERRORS = [
-    (r"argument (?P<arg>\S+?)(?:/\S+)?: (?P<rest>.*)", None),  # "argument --pause/-p: <message>": the message first
-    (r"unrecognized arguments: (?P<args>.*)", "알 수 없는 인자입니다: {args}"),
-    (r"the following arguments are required: (?P<args>.*)", "다음 인자가 필요합니다: {args}"),
-    (r"expected one argument", "값이 하나 필요합니다"),
-    (r"expected at most one argument", "값은 하나까지만 줄 수 있습니다"),
-    (r"expected at least one argument", "값이 하나 이상 필요합니다"),
-    (r"expected (?P<n>\d+) arguments?", "값이 {n}개 필요합니다"),
-    (r"invalid choice: (?P<value>.*) \(choose from (?P<choices>.*)\)",
-     "{value:은} 고를 수 없는 값입니다(고를 수 있는 값: {choices})"),
-    (r"invalid (?P<type>\S+) value: (?P<value>.*)", "{value:은} 올바른 값이 아닙니다"),
-    (r"ambiguous option: (?P<option>\S+) could match (?P<matches>.*)", "{option:은} 여러 옵션에 맞습니다: {matches}"),
-    (r"ignored explicit argument (?P<value>.*)", "이 옵션은 값을 받지 않습니다({value})"),
-    (r"not allowed with argument (?P<arg>.*)", "{arg:과} 함께 쓸 수 없습니다"),
-    (r"one of the arguments (?P<args>.*) is required", "다음 중 하나가 필요합니다: {args}"),
-]
-_ERRORS = [(re.compile(pattern + r"\Z", re.S), ko) for pattern, ko in _ERRORS]
+@contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """argparse says its own words in `lang` while the block runs: the two names it looks its
+    words up with are bound to the catalogue's, and put back after (nested blocks put back
+    theirs). The command line is parsed on one thread."""
+    words = catalogue.of("argparse", lang)
+    names = vars(argparse)
+    before = {name: names[name] for name in ("_", "ngettext")}
+    names.update(_=words.gettext, ngettext=words.ngettext)
+    try:
+        yield
+    finally:
+        names.update(before)
 
 
-def argparse_error(message: str, lang: str) -> str:
-    """argparse's error message in `lang`: English as argparse says it, with the few that read
-    poorly said plainly; Korean from its parts."""
-    for pattern, ko in _ERRORS:
-        m = pattern.match(message)
-        if not m:
-            continue
-        parts = m.groupdict()
-        if ko is None:  # "argument X: message": say which option, then its message
-            arg, rest = parts["arg"], parts["rest"]
-            if arg in ("COMMAND", metavar("COMMAND", lang)) and rest.startswith("invalid choice: "):
-                value = re.match(r"invalid choice: (.*?) \(choose from (.*)\)\Z", rest, re.S)
-                if value:
-                    return say(lang, "invalid choice: {value} is not a command (there are: {choices})",
-                               "{value:은} 없는 명령입니다(있는 명령: {choices})",
-                               value=value.group(1), choices=value.group(2))
-            ignored = re.match(r"ignored explicit argument (.*)\Z", rest, re.S)
-            if ignored:
-                return say(lang, "{arg} takes no value ({value} was given)", "{arg} 옵션은 값을 받지 않습니다({value})",
-                           arg=arg, value=ignored.group(1))
-            inner = argparse_error(rest, lang)
-            return inner if inner.startswith(arg) else say(lang, "argument {arg}: {rest}", "{arg} 옵션: {rest}",
-                                                           arg=arg, rest=inner)
-        # argparse's English is its own: only its Korean is written here, filled from its parts
-        return fill(ko, **parts) if lang == "ko" else message
-    return message
+# argparse's errors the tutor words from their parts (their msgid, the catalogue's key)
+_NO_VALUE = "ignored explicit argument %r"
+_NOT_A_CHOICE = "invalid choice: %(value)r (choose from %(choices)s)"
 
 
-class KoreanHelpFormatter(argparse.HelpFormatter):
-    """The help's usage line with the learner's prefix, and its text wrapped by the columns it
-    takes on the terminal: argparse counts characters, and a Korean syllable takes two columns
-    (Korean help wrapped at 78 characters ran over an 80-column terminal)."""
-
-    lang = "en"
-
-    def add_usage(self, usage, actions, groups, prefix=None):  # noqa: D102 - argparse's
-        return super().add_usage(usage, actions, groups, prefix if prefix is not None else pick(USAGE, self.lang))
-
-    def _format_usage(self, usage, actions, groups, prefix):  # noqa: D102 - argparse's, wrapped in cells
-        # argparse wraps the usage by characters: a Korean prefix (사용법:) and value names (파일)
-        # take two columns a syllable, so its lines ran past the terminal. It is laid out on one
-        # line, then wrapped here by the columns each part takes.
-        width = self._width
-        self._width = 10**6
-        try:
-            text = super()._format_usage(usage, actions, groups, prefix)
-        finally:
-            self._width = width
-        line = " ".join(text.split())
-        head = f"{prefix}{self._prog}"
-        if not line.startswith(head) or cells(line) <= width:
-            return text
-        parts = re.findall(r"\[[^\[\]]*\]|\([^()]*\)|\S+", line[len(head):])
-        indent = " " * (cells(head) + 1)
-        out, cur = [], head
-        for part in parts:
-            if cells(cur) + 1 + cells(part) > width and cur.strip() and cur != head:
-                out.append(cur)
-                cur = indent + part
-            else:
-                cur = f"{cur} {part}"
-        out.append(cur)
-        return "\n".join(out) + "\n\n"
-
-    # argparse lines the help up by characters; a Korean value name (파일) takes two columns per
-    # syllable, so the column where the help starts is measured in cells here.
-    def add_argument(self, action):  # noqa: D102 - argparse's, measured in cells
-        super().add_argument(action)
-        if action.help is not argparse.SUPPRESS:
-            shown = [self._format_action_invocation(a) for a in (action, *self._iter_indented_subactions(action))]
-            self._action_max_length = max(self._action_max_length, max(map(cells, shown)) + self._current_indent)
-
-    def _format_action(self, action):  # noqa: D102 - argparse's, measured in cells
-        help_position = min(self._action_max_length + 2, self._max_help_position)
-        header = self._format_action_invocation(action)
-        fits = cells(header) <= help_position - self._current_indent - 2
-        lines = self._split_lines(self._expand_help(action), max(self._width - help_position, 11)) \
-            if action.help and action.help.strip() else []
-        indent = " " * self._current_indent
-        if lines and fits:
-            pad = " " * (help_position - self._current_indent - cells(header))
-            parts = [f"{indent}{header}{pad}{lines[0]}\n"] + [" " * help_position + line + "\n" for line in lines[1:]]
-        else:
-            parts = [f"{indent}{header}\n"] + [" " * help_position + line + "\n" for line in lines]
-        parts += [self._format_action(sub) for sub in self._iter_indented_subactions(action)]
-        return self._join_parts(parts)
-
-    def _split_lines(self, text, width):  # noqa: D102 - argparse's
-        return wrap_cells(" ".join(text.split()), width)
-
-    def _fill_text(self, text, width, indent):  # noqa: D102 - argparse's
-        return "\n".join(indent + line for line in wrap_cells(" ".join(text.split()), width - len(indent)))
-
-
-def cells(text: str) -> int:
-    """The columns `text` takes on a terminal (East Asian wide and full-width characters: two)."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
-def wrap_cells(text: str, width: int) -> list[str]:
-    """Words into lines of at most `width` columns (a word wider than that on a line of its own,
-    cut)."""
-    width = max(width, 10)
-    lines: list[str] = []
-    line = ""
-    for word in text.split(" "):
-        while cells(word) > width:  # a path longer than the line: cut it
-            cut = next(i for i in range(len(word), 0, -1) if cells(word[:i]) <= width)
-            if line:
-                lines.append(line)
-                line = ""
-            lines.append(word[:cut])
-            word = word[cut:]
-        if line and cells(line) + 1 + cells(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    if line:
-        lines.append(line)
-    return lines
-
-
-def formatter_for(lang: str) -> type[argparse.HelpFormatter]:
-    return type("HelpFormatter", (KoreanHelpFormatter,), {"lang": lang})
+def argument_error(error: argparse.ArgumentError, lang: str) -> str:
+    """argparse's error about one argument, said while the parser speaks `lang`: the option first
+    (the first of its names: --step, not --step/-s), then what is wrong with it."""
+    name, message = error.argument_name, error.message or ""
+    if name is None:
+        return message
+    arg = name.split("/")[0]
+    said = message if isinstance(message, catalogue.Said) else None  # one of argparse's own
+    if said and said.msgid == _NO_VALUE:
+        return say(lang, "{arg} takes no value ({value} was given)", "{arg} 옵션은 값을 받지 않습니다({value})",
+                   arg=arg, value=repr(said.values))
+    if said and said.msgid == _NOT_A_CHOICE and arg == metavar("COMMAND", lang):
+        return say(lang, "invalid choice: {value} is not a command (there are: {choices})",
+                   "{value:은} 없는 명령입니다(있는 명령: {choices})",
+                   value=repr(said.values["value"]), choices=said.values["choices"])
+    if message.startswith(arg):  # a message of the tutor's that names the option itself
+        return message
+    return catalogue.of("argparse", lang).gettext("argument %(argument_name)s: %(message)s") % {
+        "argument_name": arg, "message": message}
 
 
 # --- numbers ---------------------------------------------------------------------------------
