@@ -20,7 +20,7 @@ SAYS_BY_ANOTHER_NAME = {"t", "tr", "translate", "text", "_", "gettext"}
 # Tables from words the tutor does not write to Korean: they match text from elsewhere, and what
 # they lack is said in Korean, not left in English.
 NOT_OURS = {
-    "tutor/cluster/failure.py": "OpenSSL's reasons a certificate is refused, matched in its message; "
+    "tutor/narration/failures.py": "OpenSSL's reasons a certificate is refused, matched in its message; "
                                 "another reads 인증서 검증 실패",
 }
 # argparse's own words, looked up by their English as gettext does, in the catalogue that holds

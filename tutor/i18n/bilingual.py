@@ -67,7 +67,11 @@ _OS_KO = {
 def os_reason(exc: BaseException) -> Words:
     """Why the system refused (an OSError), in plain words: (English, Korean). Never the
     exception's own text with its class and errno number."""
-    code = getattr(exc, "errno", None)
-    en = getattr(exc, "strerror", None) or (os.strerror(code) if isinstance(code, int) else "") or "system error"
+    return system_reason(getattr(exc, "errno", None), getattr(exc, "strerror", None))
+
+
+def system_reason(code: int | None, text: str | None) -> Words:
+    """The same from its facts: the error number, and the system's own text of it."""
+    en = text or (os.strerror(code) if isinstance(code, int) else "") or "system error"
     ko = _OS_KO.get(code, f"시스템 오류입니다(오류 번호 {code})" if isinstance(code, int) else "시스템 오류입니다")
     return en, ko
