@@ -5,7 +5,7 @@ Rules (each finding names one):
                    (tests/data/latin_allowlist.yaml says which are, and why)
   hangul           in English, any Hangul
   particle         a Korean particle that does not fit the sound its word ends in, read as Korean
-                   reads Hangul, digits and Latin letters (tutor/korean.py's final_sound)
+                   reads Hangul, digits and Latin letters (tutor/i18n/particles.py's final_sound)
   particle-apart   a particle standing apart from its word ("worker-index=1 인데")
   both-forms       both particles written for the writer to choose ("을(를)")
   raw-error        a program's error text: Errno, Traceback, an exception's class name
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import yaml
 
-from tutor.korean import PAIRS, choose
+from tutor.i18n.particles import PAIRS, choose
 
 ALLOWLIST = Path(__file__).parent / "data" / "latin_allowlist.yaml"
 
@@ -139,7 +139,7 @@ def latin_words(line: str, verbatim: tuple[str, ...] = (), code: frozenset[str] 
 
 # --- particles ---------------------------------------------------------------------------------
 
-# (after a consonant, after a vowel) beyond tutor/korean.py's pairs: the copula's past tense, and
+# (after a consonant, after a vowel) beyond tutor/i18n/particles.py's pairs: the copula's past tense, and
 # the vowel forms its pairs hold only as values
 EXTRA = {"이었": ("이었", "였"), "였": ("이었", "였"), "예요": ("이에요", "예요"), "라는": ("이라는", "라는")}
 _CHOICE = {**PAIRS, **EXTRA}
@@ -162,7 +162,7 @@ _BOTH = re.compile(r"[은는이가을를과와]\((?:[은는이가을를과와]|�
 
 
 def expected(word: str, p: str) -> str:
-    """The form of particle p that fits after word, by tutor/korean.py's reading of its last sound."""
+    """The form of particle p that fits after word, by tutor/i18n/particles.py's reading of its last sound."""
     return choose(word, *_CHOICE[p], ro=p in ("으로", "로"))
 
 

@@ -1,5 +1,6 @@
 """Finding the cluster the way kubectl does, in a temp root that stands in for the VM's /:
---kubeconfig, $KUBECONFIG (merged), ~/.kube/config, /etc/rancher/k3s/k3s.yaml, in-cluster."""
+--kubeconfig, $KUBECONFIG (merged), ~/.kube/config, /etc/rancher/k3s/k3s.yaml, in-cluster.
+What went wrong is read as the learner reads it (tutor/narration/connecting.py)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,20 @@ import yaml
 
 from tests import waits
 from tutor.cluster.connect import ConnectError, NoCluster, Where, connect, find_kubeconfig
+from tutor.narration.connecting import fixes, sentence, why_found
+
+
+def told(error: ConnectError, lang: str = "en") -> str:
+    """The message and its fixes, as the learner reads them."""
+    label = {"en": "fix", "ko": "해결"}[lang]
+    return "\n".join([sentence(error, lang), *(f"  {label}: {f}" for f in fixes(error))])
+
+
+def refused(fn, error=ConnectError) -> str:
+    """What the learner reads, in English, when `fn` finds no usable cluster."""
+    with pytest.raises(error) as exc:
+        fn()
+    return told(exc.value)
 
 
 def kubeconfig(path: Path, context: str = "default", server: str = "https://127.0.0.1:6443",
@@ -44,7 +59,8 @@ def test_a_stock_k3s_vm_connects_with_no_flags(vm):
     conn = connect(where=vm)
     assert conn.server == "https://127.0.0.1:6443" and conn.context == "default"
     assert conn.source.files == (vm.k3s,)
-    assert "k3s's kubeconfig" in conn.source.why and "$KUBECONFIG is unset" in conn.source.why
+    why = why_found(conn.source, "en")
+    assert "k3s's kubeconfig" in why and "$KUBECONFIG is unset" in why
 
 
 def test_the_order_is_kubectls(vm, tmp_path):
@@ -65,40 +81,34 @@ def test_kubeconfig_is_a_merged_path_list_and_the_first_current_context_wins(vm,
     where = Where(environ={"KUBECONFIG": f"{tmp_path / 'absent'}{os.pathsep}{a}{os.pathsep}{b}"},
                   home=vm.home, k3s=vm.k3s)
     conn = connect(where=where)
-    assert conn.source.files == (str(a), str(b)) and "merged" in conn.source.why
+    assert conn.source.files == (str(a), str(b)) and "merged" in why_found(conn.source, "en")
     assert (conn.context, conn.server) == ("ctx-a", "https://127.0.0.1:1001")  # as kubectl: first file's
     assert connect(context="ctx-b", where=where).server == "https://127.0.0.1:1002"  # both files' contexts
-    with pytest.raises(ConnectError, match="context 'nope' not found"):
-        connect(context="nope", where=where)
+    assert "context 'nope' not found" in refused(lambda: connect(context="nope", where=where))
 
 
 def test_a_kubeconfig_that_names_no_file_does_not_fall_back(vm, tmp_path):
     kubeconfig(Path(vm.home) / ".kube/config")
     where = Where(environ={"KUBECONFIG": str(tmp_path / "gone")}, home=vm.home, k3s=vm.k3s)
-    with pytest.raises(ConnectError, match=r"\$KUBECONFIG is .*gone, and no such file exists"):
-        find_kubeconfig(where=where)
-    with pytest.raises(ConnectError, match="given with --kubeconfig"):
-        find_kubeconfig(str(tmp_path / "typo"), where=vm)
+    assert re.search(r"\$KUBECONFIG is .*gone, and no such file exists", refused(lambda: find_kubeconfig(where=where)))
+    assert "given with --kubeconfig" in refused(lambda: find_kubeconfig(str(tmp_path / "typo"), where=vm))
 
 
 def test_in_a_pod_without_files_it_is_the_in_cluster_config(vm):
     where = Where(environ={"KUBERNETES_SERVICE_HOST": "10.0.0.1"}, home=vm.home, k3s=vm.k3s)
     assert find_kubeconfig(where=where).files == ()
-    with pytest.raises(ConnectError, match="in-cluster config"):  # no service account token here
-        connect(where=where)
+    assert "in-cluster config" in refused(lambda: connect(where=where))  # no service account token here
 
 
 def test_no_cluster_at_all_is_one_line_pointing_to_the_demo(vm):
-    with pytest.raises(NoCluster) as exc:
-        find_kubeconfig(where=vm)
-    assert "\n" not in str(exc.value) and "lwstutor demo" in str(exc.value) and vm.k3s in str(exc.value)
+    said = refused(lambda: find_kubeconfig(where=vm), NoCluster)
+    assert "\n" not in said and "lwstutor demo" in said and vm.k3s in said
 
 
 def test_a_broken_kubeconfig_names_the_file(vm):
     Path(vm.k3s).parent.mkdir(parents=True)
     Path(vm.k3s).write_text("clusters: [\n")
-    with pytest.raises(ConnectError, match=f"kubeconfig {vm.k3s}"):
-        connect(where=vm)
+    assert f"kubeconfig {vm.k3s}" in refused(lambda: connect(where=vm))
 
 
 K3S_FIXES = ("sudo $(command -v lwstutor)",
@@ -123,8 +133,8 @@ def test_an_unreadable_k3s_file_says_so_with_the_fixes(vm):
     where = Where(environ={}, home=vm.home, k3s=vm.k3s, opener=denied)
     with pytest.raises(ConnectError) as exc:
         find_kubeconfig(where=where)
-    assert_k3s_unreadable_message(str(exc.value), vm.k3s)
-    korean = exc.value.text("ko")
+    assert_k3s_unreadable_message(told(exc.value), vm.k3s)
+    korean = told(exc.value, "ko")
     assert "k3s의 kubeconfig" in korean and "root로 실행" in korean and "sudo k3s kubectl config view --raw" in korean
 
 
@@ -150,7 +160,7 @@ def _find(where: Where) -> str:
     try:
         find_kubeconfig(where=where)
     except ConnectError as exc:
-        return str(exc)
+        return told(exc)
     return "found"
 
 
@@ -228,7 +238,7 @@ def english_left(text: str, *typed: str) -> list[str]:
 def _korean_error(fn) -> str:
     with pytest.raises(ConnectError) as exc:
         fn()
-    korean = exc.value.text("ko")
+    korean = told(exc.value, "ko")
     assert re.search("[\uac00-\ud7a3]", korean), korean
     return korean
 

@@ -1,4 +1,5 @@
-"""Each way a request to the API server fails, reduced to one line by tutor.cluster.failure: made
+"""Each way a request to the API server fails, reduced to its facts by tutor.cluster.failure and
+said in one line by tutor.narration.failures: made
 for real on loopback (a closed port, a port that never answers, a server whose certificate no
 one signed), except DNS, whose real failure would ask the machine's resolver off this machine,
 so the client's own exception is built as urllib3 raises it."""
@@ -16,7 +17,8 @@ from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 
 from tests.e2e.labcluster.pki import make_pki
-from tutor.cluster.failure import describe
+from tutor.cluster.failure import Failure, describe
+from tutor.narration.failures import brief, sentence
 
 
 def _fail(server: str) -> BaseException:
@@ -37,10 +39,11 @@ def _listener() -> socket.socket:
 
 
 def _one_line(f, *phrases):
-    for text in (f.en, f.ko):
+    en, ko = sentence(f, "en"), sentence(f, "ko")
+    for text in (en, ko):
         assert "\n" not in text and "Traceback" not in text and "Max retries" not in text, text
     for p in phrases:
-        assert p in f.en or p in f.ko, (p, f)
+        assert p in en or p in ko, (p, f)
 
 
 def test_refused():
@@ -48,8 +51,8 @@ def test_refused():
     assert f.kind == "refused" and not f.reached
     _one_line(f, "cannot reach https://127.0.0.1:1: connection refused", "연결이 거부되었습니다")
     # the header's few words: they fit an 80-column terminal beside "lwstutor 0/8 │"
-    assert f.brief("en") == "cannot reach https://127.0.0.1:1: connection refused"
-    assert f.brief("ko") == "https://127.0.0.1:1에 연결할 수 없음: 연결 거부"
+    assert brief(f, "en") == "cannot reach https://127.0.0.1:1: connection refused"
+    assert brief(f, "ko") == "https://127.0.0.1:1에 연결할 수 없음: 연결 거부"
 
 
 def test_timeout():
@@ -123,13 +126,13 @@ def test_a_systems_reason_is_korean_in_korean():
     closed = ProtocolError("Connection aborted.", ConnectionResetError(errno.ECONNRESET, "Connection reset by peer"))
     for exc, kind, ko in ((unreachable, "unreachable", "호스트에 닿을 수 없습니다"), (closed, "closed", "연결이 끊겼습니다")):
         f = describe(exc, "https://10.0.0.1:6443")
-        assert f.kind == kind and ko in f.ko and not re.search("[a-z]{3,}", f.ko.replace("https://10.0.0.1:6443", "")), f
-        assert "No route" in f.en or "reset by peer" in f.en, f
+        en, korean = sentence(f, "en"), sentence(f, "ko")
+        assert f.kind == kind and ko in korean and not re.search("[a-z]{3,}", korean.replace("https://10.0.0.1:6443", "")), f
+        assert "No route" in en or "reset by peer" in en, f
 
 
 def test_a_reason_given_in_both_languages_stays_in_its_own():
-    from tutor.cluster.failure import make
-
-    f = make("forbidden", "https://127.0.0.1:6443", 403, why=("may not list pods", "파드 목록을 볼 수 없습니다"))
-    assert f.en.endswith("(403 Forbidden): may not list pods") and "파드 목록" not in f.en
-    assert f.ko.endswith("(403 Forbidden): 파드 목록을 볼 수 없습니다") and "may not" not in f.ko
+    f = Failure("forbidden", "https://127.0.0.1:6443", 403, reason=("may not list pods", "파드 목록을 볼 수 없습니다"))
+    en, ko = sentence(f, "en"), sentence(f, "ko")
+    assert en.endswith("(403 Forbidden): may not list pods") and "파드 목록" not in en
+    assert ko.endswith("(403 Forbidden): 파드 목록을 볼 수 없습니다") and "may not" not in ko

@@ -22,6 +22,7 @@ from tutor.cluster.source_events import Conn, ObjectEvent
 from tutor.cluster.live import RESOURCES, classify, list_call, list_once
 from tutor.cluster.store import Store
 from tutor.lesson.loader import LessonError, load
+from tutor.narration.absent_kinds import absent
 
 ROOT = Path(__file__).resolve().parent.parent
 GANG = (kinds.POD_GROUP, kinds.WORKLOAD)
@@ -164,15 +165,15 @@ def test_a_404_says_what_is_missing_for_that_kind(server):
 
 def test_the_words_for_a_kind_not_served_name_that_kind_in_both_languages():
     crd = "leaderworkersets.leaderworkerset.x-k8s.io"
-    assert kinds.LEADER_WORKER_SET.absent("en") == (
+    assert absent(kinds.LEADER_WORKER_SET, "en") == (
         f"LeaderWorkerSet is not installed in this cluster (no CRD {crd}). Check with: kubectl get crd {crd}")
-    assert kinds.LEADER_WORKER_SET.absent("ko") == (
+    assert absent(kinds.LEADER_WORKER_SET, "ko") == (
         f"이 클러스터에 LeaderWorkerSet이 설치되어 있지 않습니다(CRD {crd} 없음). 확인: kubectl get crd {crd}")
-    en, ko = kinds.POD_GROUP.absent("en"), kinds.POD_GROUP.absent("ko")
+    en, ko = absent(kinds.POD_GROUP, "en"), absent(kinds.POD_GROUP, "ko")
     assert "does not serve scheduling.k8s.io/v1beta1" in en and "GenericWorkload feature gate" in en
     assert "--runtime-config=scheduling.k8s.io/v1beta1=true" in en and "PodGroup" in en
     assert "scheduling.k8s.io/v1beta1을 제공하지 않아 PodGroup이 없습니다" in ko and "GenericWorkload 기능 게이트" in ko
-    assert "Workload가 없습니다" in kinds.WORKLOAD.absent("ko")
+    assert "Workload가 없습니다" in absent(kinds.WORKLOAD, "ko")
 
 
 # --- lessons --------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Korean as a Korean writer writes it: particles chosen by the word's last sound (tutor/korean.py),
+"""Korean as a Korean writer writes it: particles chosen by the word's last sound (tutor/i18n/particles.py),
 and every message of every recording, read in Korean, with no placeholder particle (을(를)), none
 spaced off the name it follows, and none that does not fit that name."""
 
@@ -10,7 +10,7 @@ import pytest
 
 from tests.said import korean
 from tests.verdict_lines import ALL, lines
-from tutor.korean import fill, final_sound, particle
+from tutor.i18n.particles import fill, final_sound, particle
 
 PLACEHOLDER = re.compile(r"을\(를\)|를\(을\)|은\(는\)|는\(은\)|이\(가\)|가\(이\)|와\(과\)|과\(와\)|\(으\)로|\(이\)")
 NAME = r"[A-Za-z0-9][A-Za-z0-9_.\-/:]*[A-Za-z0-9]|[A-Za-z0-9]"

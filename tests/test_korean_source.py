@@ -1,6 +1,6 @@
 """No Korean particle written by hand after a placeholder, a closing quote, backtick or brace in
 the sources: the word before it changes (a pod's name, a path, a count) or is code-quoted, and
-only a `{field:particle}` spec (tutor/korean.py) picks the particle that fits it. `} 와`, `}를`,
+only a `{field:particle}` spec (tutor/i18n/particles.py) picks the particle that fits it. `} 와`, `}를`,
 `` `를 `` and `{real} 였습니다` are each a particle that fits one word and not the next."""
 
 from __future__ import annotations

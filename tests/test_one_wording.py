@@ -1,7 +1,7 @@
 """One way to word a message: say(lang, english, korean, **fields), both texts side by side where
-the message is said (tutor/words.py), or a pair (english, korean) kept as a value and said the same
+the message is said (tutor/i18n/bilingual.py), or a pair (english, korean) kept as a value and said the same
 way. No table of Korean keyed by English (it falls back to English, silently, for a text it lacks),
-no second name for say, and every key declared with its Korean (tutor/ui/i18n.py: keyed)."""
+no second name for say, and every key declared with its Korean (tutor/ui/key_words.py: keyed)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import pytest
 
 from tests.said import Said, _name, _text, said, trees
 from tests.ui.harness import empty_recording, make_app
+from tutor.i18n import catalogue
 
 FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)[^{}]*\}")
 LANG_CODES = {"en", "ko"}
@@ -19,9 +20,12 @@ SAYS_BY_ANOTHER_NAME = {"t", "tr", "translate", "text", "_", "gettext"}
 # Tables from words the tutor does not write to Korean: they match text from elsewhere, and what
 # they lack is said in Korean, not left in English.
 NOT_OURS = {
-    "tutor/cluster/failure.py": "OpenSSL's reasons a certificate is refused, matched in its message; "
+    "tutor/narration/failures.py": "OpenSSL's reasons a certificate is refused, matched in its message; "
                                 "another reads 인증서 검증 실패",
 }
+# argparse's own words, looked up by their English as gettext does, in the catalogue that holds
+# each one's Korean (tutor/i18n/argparse.ko.po; tests/test_argparse_catalogue.py holds it to argparse).
+ARGPARSE_MSGIDS = frozenset(k for k in catalogue.of("argparse", "ko").messages() if isinstance(k, str))
 
 
 def field_mismatch(s: Said) -> str:
@@ -68,8 +72,8 @@ def other_ways(path: str, tree: ast.AST) -> list[str]:
             out.append(f"{path}:{node.lineno}: the language chosen by hand between two texts")
         if isinstance(node, ast.Call) and _name(node.func) in SAYS_BY_ANOTHER_NAME and node.args:
             text = _text(node.args[0])
-            if text is not None and text not in LANG_CODES and re.search(r"[A-Za-z]{3}", text) \
-                    and not any(re.search("[가-힣]", _text(a) or "") for a in node.args[1:]):
+            if text is not None and text not in LANG_CODES and text not in ARGPARSE_MSGIDS \
+                    and re.search(r"[A-Za-z]{3}", text) and not any(re.search("[가-힣]", _text(a) or "") for a in node.args[1:]):
                 out.append(f"{path}:{node.lineno}: English alone, to be looked up: {text!r}")
     return out
 
@@ -115,14 +119,14 @@ def test_every_key_is_declared_with_its_korean():
     """No Binding( but through keyed(), in the screens; each class's keys have their Korean."""
     from tutor.ui.app import TutorApp
     from tutor.ui.finish_screen import FinishScreen
-    from tutor.ui.i18n import has_korean
+    from tutor.ui.key_words import has_korean
     from tutor.ui.panes.pods import PodList
     from tutor.ui.predict import PredictScreen
     from tutor.ui.screens import ConfirmScreen, HelpScreen
     from tutor.ui.timeline_screen import TimelineScreen
 
     direct = [f"{path}:{node.lineno}" for path, tree in trees() if path.startswith("tutor/ui")
-              and not path.endswith("i18n.py")
+              and not path.endswith("ui/key_words.py")
               for node in ast.walk(tree) if isinstance(node, ast.Call) and _name(node.func) == "Binding"]
     assert direct == [], direct
     classes = (TutorApp, FinishScreen, PodList, PredictScreen, ConfirmScreen, HelpScreen, TimelineScreen)
@@ -133,7 +137,7 @@ def test_every_key_is_declared_with_its_korean():
 @pytest.mark.parametrize("lang", ["ko"])
 def test_the_apps_own_and_textuals_keys_have_their_korean(lang, tmp_path):
     """The app's bindings as Textual holds them: its own, and Textual's (ctrl+q, the palette)."""
-    from tutor.ui.i18n import has_korean, localised
+    from tutor.ui.key_words import has_korean, localised
 
     app = make_app(empty_recording(tmp_path), lang=lang, state_file=tmp_path / "p.json")
     bindings = [b for _, b in app._bindings]

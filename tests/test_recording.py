@@ -11,9 +11,17 @@ import pytest
 from tutor.cluster.source_events import FileChanged, ObjectEvent
 from tutor.cluster.recording import Header, RecordingError, Writer, open_recording, read
 from tutor.cluster.replay import ReplaySource
+from tutor.narration.recording_errors import sentence
 
 HEADER = {"format": "lwstutor-recording", "version": 1, "namespace": "infer", "workdir": "/w",
           "started_at": "2026-01-01T00:00:00+00:00", "versions": {"kubernetes": "v1.37.2", "lws": "v0.9.0"}}
+
+
+def refused(read_it) -> str:
+    """What the learner reads, in English, when reading refuses the recording."""
+    with pytest.raises(RecordingError) as exc:
+        read_it()
+    return sentence(exc.value, "en")
 
 
 def write(tmp_path, *lines, header=HEADER):
@@ -85,26 +93,21 @@ def test_items_are_put_in_time_order(tmp_path):
 ])
 def test_bad_lines_name_the_line(tmp_path, line, needle):
     p = write(tmp_path, {"t": 0, "file": "a", "content": "x"}, line)
-    with pytest.raises(RecordingError) as exc:
-        read(p)
-    assert ":3:" in str(exc.value) and needle in str(exc.value)
+    said = refused(lambda: read(p))
+    assert ":3:" in said and needle in said
 
 
 def test_not_a_recording(tmp_path):
     p = tmp_path / "x.jsonl"
     p.write_text('{"hello": 1}\n')
-    with pytest.raises(RecordingError, match="not a lwstutor recording"):
-        read(p)
+    assert "not a lwstutor recording" in refused(lambda: read(p))
     p.write_text("")
-    with pytest.raises(RecordingError, match="empty file"):
-        read(p)
-    with pytest.raises(RecordingError, match="cannot open"):
-        read(tmp_path / "missing.jsonl")
+    assert "empty file" in refused(lambda: read(p))
+    assert "cannot open (No such file or directory)" in refused(lambda: read(tmp_path / "missing.jsonl"))
 
 
 def test_newer_version_is_refused(tmp_path):
-    with pytest.raises(RecordingError, match="version 2"):
-        read(write(tmp_path, header={**HEADER, "version": 2}))
+    assert "version 2" in refused(lambda: read(write(tmp_path, header={**HEADER, "version": 2})))
 
 
 def test_open_reads_the_header_and_parses_the_items_when_first_used(tmp_path):
@@ -114,15 +117,12 @@ def test_open_reads_the_header_and_parses_the_items_when_first_used(tmp_path):
     rec = open_recording(p)
     assert rec.header.namespace == "infer"
     for _ in range(2):  # and again: a broken recording never turns into an empty one
-        with pytest.raises(RecordingError, match=r":3: not valid JSON"):
-            rec.items  # noqa: B018
+        assert ":3: not valid JSON" in refused(lambda: rec.items)
 
 
 def test_open_still_refuses_a_bad_header_at_once(tmp_path):
-    with pytest.raises(RecordingError, match="not a lwstutor recording"):
-        open_recording(write(tmp_path, header={"hello": 1}))
-    with pytest.raises(RecordingError, match="version 2"):
-        open_recording(write(tmp_path, header={**HEADER, "version": 2}))
+    assert "not a lwstutor recording" in refused(lambda: open_recording(write(tmp_path, header={"hello": 1})))
+    assert "version 2" in refused(lambda: open_recording(write(tmp_path, header={**HEADER, "version": 2})))
 
 
 def test_a_line_separator_inside_a_string_is_not_a_line_break(tmp_path):
@@ -149,7 +149,7 @@ def test_replay_reports_a_bad_line_instead_of_emitting(tmp_path):
     p = write(tmp_path, {"t": 0, "file": "a", "content": "x"}, {"t": 1, "type": "ADDED"})
     emitted, errors = [], []
     ReplaySource(open_recording(p), emitted.append, speed=0, on_error=errors.append).run()
-    assert emitted == [] and len(errors) == 1 and ':3: a watch event needs an "object"' in str(errors[0])
+    assert emitted == [] and len(errors) == 1 and ':3: a watch event needs an "object"' in sentence(errors[0], "en")
     good = write(tmp_path, {"t": 0, "file": "a", "content": "x"})
     ReplaySource(open_recording(good), emitted.append, speed=0, on_error=errors.append).run()
     assert [type(i).__name__ for i in emitted] == ["SourceState", "FileChanged", "SourceState"] and len(errors) == 1
@@ -180,7 +180,7 @@ def test_every_recording_error_is_worded_in_both_languages(tmp_path, content, en
     p.write_bytes(content if isinstance(content, bytes) else content.encode())
     with pytest.raises(RecordingError) as exc:
         read(p)
-    english, korean = exc.value.text("en"), exc.value.text("ko")
+    english, korean = sentence(exc.value, "en"), sentence(exc.value, "ko")
     assert en in english and str(p) in english and not HANGUL.search(english), english
     assert str(p) in korean and HANGUL.search(korean) and not _english_words(korean), korean
     assert "Expecting" not in english + korean

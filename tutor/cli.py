@@ -20,9 +20,10 @@ import re
 import sys
 from dataclasses import dataclass, field
 
-from tutor import __version__, cli_words
+from tutor import __version__
 from tutor.commands.results import EXIT_OK, EXIT_USAGE, UsageError
-from tutor.words import default_lang, pick, say
+from tutor.i18n import command_line, help_layout
+from tutor.i18n.bilingual import default_lang, pick, say
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ class Option:
     ko: str  # the help in Korean
     default: object = None
     kwargs: dict = field(default_factory=dict)  # type, choices, action, metavar
-    number: dict | None = None  # a number: cli_words.number's checks (positive, integer, what)
+    number: dict | None = None  # a number: command_line.number's checks (positive, integer, what)
 
     @property
     def dest(self) -> str:
@@ -140,38 +141,55 @@ def _add_options(p: argparse.ArgumentParser, takes: tuple[str, ...], prefix: str
         plain = not {"action", "choices", "metavar"} & opt.kwargs.keys()  # else argparse names it well
         kwargs = {"metavar": dest.upper(), **opt.kwargs} if plain else dict(opt.kwargs)
         if "metavar" in kwargs:
-            kwargs["metavar"] = cli_words.metavar(kwargs["metavar"], lang)
+            kwargs["metavar"] = command_line.metavar(kwargs["metavar"], lang)
         if opt.number is not None:
-            kwargs["type"] = cli_words.number(lang, **opt.number)
+            kwargs["type"] = command_line.number(lang, **opt.number)
         p.add_argument(*opt.flags, dest=prefix + dest, default=argparse.SUPPRESS,
                        help=text if dest in takes else argparse.SUPPRESS, **kwargs)
 
 
 class _Parser(argparse.ArgumentParser):
-    """Speaks the learner's language (its labels, and argparse's errors worded again by
-    tutor.cli_words); an error is one line, `lwstutor: <what is wrong>`, with where the help is
-    on a line of its own. With --json anywhere on the line, the error is JSON on stdout instead
-    (exit 2 as ever)."""
+    """Speaks the learner's language: argparse's own words (its headings, its errors) from their
+    catalogue in that language while it parses or shows its help (tutor.i18n.command_line), and
+    an error about one option worded as the tutor words it. An error is one line, `lwstutor: <what
+    is wrong>`, with where the help is on a line of its own. With --json anywhere on the line, the
+    error is JSON on stdout instead (exit 2 as ever)."""
     json_errors = False
     lang = "en"
 
     def __init__(self, *args, lang: str = "en", **kwargs):
-        super().__init__(*args, formatter_class=cli_words.formatter_for(lang), add_help=False, **kwargs)
         self.lang = lang
-        self._positionals.title = pick(cli_words.POSITIONALS, lang)
-        self._optionals.title = pick(cli_words.OPTIONALS, lang)
-        self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS,
-                          help=pick(cli_words.HELP, lang))
+        with command_line.speaking(lang):  # the headings and -h's help are said as it is made
+            # exit_on_error=False: an error about an option reaches parse_known_args whole
+            super().__init__(*args, formatter_class=help_layout.formatter_for(lang), exit_on_error=False, **kwargs)
+
+    def parse_args(self, args=None, namespace=None):  # noqa: D102 - argparse's, in the learner's language
+        with command_line.speaking(self.lang):
+            return super().parse_args(args, namespace)
+
+    def parse_known_args(self, args=None, namespace=None):  # noqa: D102 - argparse's, in the learner's language
+        with command_line.speaking(self.lang):
+            try:
+                return super().parse_known_args(args, namespace)
+            except argparse.ArgumentError as exc:
+                self.error(command_line.argument_error(exc, self.lang))
+
+    def format_usage(self):  # noqa: D102 - argparse's, in the learner's language
+        with command_line.speaking(self.lang):
+            return super().format_usage()
+
+    def format_help(self):  # noqa: D102 - argparse's, in the learner's language
+        with command_line.speaking(self.lang):
+            return super().format_help()
 
     def error(self, message: str):  # noqa: D102 - argparse's
         from tutor.commands.results import UsageError, print_json
 
-        text = cli_words.argparse_error(message, self.lang)
         if self.json_errors:
-            print_json(UsageError(text).to_json(self.lang))
+            print_json(UsageError(message).to_json(self.lang))
         else:
-            hint = pick(cli_words.SEE_HELP, self.lang, prog=self.prog)
-            self._print_message(f"lwstutor: {text}\n  {hint}\n", sys.stderr)
+            hint = pick(command_line.SEE_HELP, self.lang, prog=self.prog)
+            self._print_message(f"lwstutor: {message}\n  {hint}\n", sys.stderr)
         self.exit(EXIT_USAGE)
 
 
@@ -186,16 +204,16 @@ def build_parser(lesson=None, json_errors: bool = False, lang: str = "en") -> ar
     root = _RootParser(prog="lwstutor", description=say(lang, *DESCRIPTION), lang=lang)
     root.json_errors = json_errors
     root.add_argument("--version", action="version", version=f"lwstutor {__version__}",
-                      help=pick(cli_words.VERSION, lang))
+                      help=pick(command_line.VERSION, lang))
     _add_options(root, COMMANDS[""].options, "", lesson, lang)
-    sub = root.add_subparsers(dest="command", metavar=cli_words.metavar("COMMAND", lang), parser_class=_Parser)
+    sub = root.add_subparsers(dest="command", metavar=command_line.metavar("COMMAND", lang), parser_class=_Parser)
     for name, cmd in COMMANDS.items():
         if name:
             text = say(lang, *cmd.help)
             p = sub.add_parser(name, help=text, description=text, lang=lang)
             p.json_errors = json_errors
             for pos, kwargs in cmd.positionals:
-                p.add_argument(pos, **{**kwargs, "metavar": cli_words.metavar(kwargs["metavar"], lang)})
+                p.add_argument(pos, **{**kwargs, "metavar": command_line.metavar(kwargs["metavar"], lang)})
             _add_options(p, cmd.options, _AFTER, lesson, lang)
     return root
 
@@ -231,7 +249,7 @@ def lang_before_parsing(argv: list) -> str:
     """The language to parse in: --lang as argv has it, else the one remembered with the progress
     of the lesson argv names (else the LWS lab's), else the locale. Reads one small file at most
     and imports neither the lesson loader nor the kubernetes client (--version stays quick)."""
-    lang = cli_words.peek_lang(argv)
+    lang = command_line.peek_lang(argv)
     if lang:
         return lang
     from tutor.progress import remembered_lang

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from tutor.cluster import kinds
 from tutor.cluster import objects as o
 from tutor.lesson.lab import NONE as NO_LAB, FakeNodes, Lab
-from tutor.words import Words, say
+from tutor.i18n.bilingual import Words, say
+from tutor.narration import failures
 
 CRD_NAME = kinds.LEADER_WORKER_SET.crd
 # The LWS release the tests run (tests/e2e/labcluster): another one may word its events or
@@ -93,7 +94,7 @@ def run(api_client, namespace: str, workdir: str, gpu: str = "nvidia.com/gpu", l
                                                       v=version)))
     except Exception as exc:  # noqa: BLE001 - refused, TLS, DNS, timeout, 401, 403: one line each
         failure = describe(exc, str(api_client.configuration.host))
-        out.append(Finding("cluster", False, failure.text(lang), "",
+        out.append(Finding("cluster", False, failures.sentence(failure, lang), "",
                            ["kubectl cluster-info", say(lang, "check --kubeconfig/--context or $KUBECONFIG",
                                                               "--kubeconfig/--context 또는 $KUBECONFIG를 확인하세요")], failure))
         return out + local_checks(workdir, lang)
@@ -102,11 +103,11 @@ def run(api_client, namespace: str, workdir: str, gpu: str = "nvidia.com/gpu", l
     access = _access(client.AuthorizationV1Api(api_client), namespace, timeout, lang, reads)
     out.append(access)
     if "list pods" in access.detail:  # the tutor could show nothing: the cluster forbids it
-        from tutor.cluster.failure import make
+        from tutor.cluster.failure import Failure
 
-        access.failure = make("forbidden", str(api_client.configuration.host), 403,
-                              why=(f"this user may not list pods in namespace {namespace}",
-                                   f"이 사용자는 {namespace} 네임스페이스의 파드 목록을 볼 수 없습니다"))
+        access.failure = Failure("forbidden", str(api_client.configuration.host), 403,
+                                 reason=(f"this user may not list pods in namespace {namespace}",
+                                         f"이 사용자는 {namespace} 네임스페이스의 파드 목록을 볼 수 없습니다"))
 
     # 3. LWS CRD, version, controller and webhook, for a lesson that watches LWS ---------------
     if kinds.LEADER_WORKER_SET in reads:

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tutor.words import Words, both, os_reason, pick
+from tutor.i18n.bilingual import Words, both, os_reason, pick
 
 FILE_VERSION = 1
 MAX_BYTES = 1 << 20  # a progress file is a few hundred bytes

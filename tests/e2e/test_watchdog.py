@@ -17,6 +17,7 @@ from tutor.cluster.connect import connect
 from tutor.cluster.source_events import Conn, SourceState
 from tutor.cluster.live import READ_TIMEOUT, LiveSource
 from tutor.lesson.loader import load
+from tutor.narration.failures import sentence
 from tutor.session import Session
 
 CHECK_EVERY = 2.0
@@ -76,7 +77,7 @@ def test_a_silenced_watch_is_found_and_listed_again(lab, tmp_path):
         assert src.relisted.get("pods", 0) >= 1
         said = [s for s in seen if s.resource == "pods" and s.state is Conn.RECONNECTING]
         assert said and said[-1].failure.kind == "silent", said
-        assert "silent" in said[-1].failure.en and "감시" in said[-1].failure.ko
+        assert "silent" in sentence(said[-1].failure, "en") and "감시" in sentence(said[-1].failure, "ko")
         drain_until(lambda: session.states["pods"].state is Conn.OK, 30, "pods OK again after the relist")
     finally:
         src.stop()

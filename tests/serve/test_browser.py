@@ -17,8 +17,8 @@ import pytest
 
 from tests import waits
 from tutor.lesson.loader import load
-from tutor.serve import words
-from tutor.words import pick
+from tutor.i18n import serving
+from tutor.i18n.bilingual import pick
 
 pytestmark = pytest.mark.browser
 
@@ -131,7 +131,7 @@ def test_a_wrong_or_missing_token_starts_no_tutor(serve, tabs):
     for url in (f"{served.url}/?token=not-{served.token}", f"{served.url}/"):
         response = tab.open(url)
         assert response.status == 403
-        assert pick(words.NO_TOKEN, "en") in tab.page.inner_text("#notice")
+        assert pick(serving.NO_TOKEN, "en") in tab.page.inner_text("#notice")
     # The websocket that would start a tutor, asked for without the token: refused before the upgrade.
     request = urllib.request.Request(f"{served.url}/ws?width=80&height=24",
                                      headers={"Connection": "Upgrade", "Upgrade": "websocket",
@@ -152,7 +152,7 @@ def test_the_session_cap_says_so_and_frees_a_place_when_a_tab_closes(serve, tabs
 
     b.open(f"{served.url}/?token={served.token}")
     b.page.wait_for_selector("#full-text", state="visible", timeout=waits.PROCESS * 1000)  # after the server's wait for a place
-    assert b.page.inner_text("#full-text") == pick(words.FULL, "en", cap=1)
+    assert b.page.inner_text("#full-text") == pick(serving.FULL, "en", cap=1)
     assert len(tutor_processes(served)) == 1
 
     a.page.close()  # its websocket closes, its tutor quits, its place frees up

@@ -13,7 +13,7 @@ from textual.binding import Binding
 from tests import waits
 from tests.footer_row import not_whole
 from tutor.ui.app import TutorApp
-from tutor.ui.i18n import localised
+from tutor.ui.key_words import localised
 
 pytestmark = pytest.mark.browser
 

@@ -16,9 +16,9 @@ import pytest
 from tests import waits
 from tests.serve.conftest import RECORDING, REPO
 from tutor.commands.serve import tutor_command
-from tutor.serve import words
+from tutor.i18n import serving
 from tutor.serve.gate import Gate
-from tutor.words import pick
+from tutor.i18n.bilingual import pick
 
 
 def serve(*argv: str, tmp) -> subprocess.CompletedProcess:
@@ -94,7 +94,7 @@ def test_refusals_are_in_the_servers_language(tmp_path):
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(f"{served.url}/?token=wrong", timeout=10)
         assert refused.value.code == 403
-        assert pick(words.NO_TOKEN, "ko") in refused.value.read().decode()
+        assert pick(serving.NO_TOKEN, "ko") in refused.value.read().decode()
         assert "브라우저에서 이 주소를 여세요" in served.said
     finally:
         served.stop()

@@ -14,8 +14,8 @@ import pytest
 from tests import waits
 from tests.serve.conftest import RECORDING
 from tutor.commands import served_tab as child
-from tutor.serve import words
-from tutor.words import pick
+from tutor.i18n import serving
+from tutor.i18n.bilingual import pick
 
 GANGLION_EXIT = b'__GANGLION__\nM\x00\x00\x00\x10{"type": "exit"}'
 IS_A_DIRECTORY = {"en": "is a directory", "ko": "디렉터리입니다"}
@@ -31,9 +31,9 @@ def test_a_tutor_that_cannot_start_says_why_in_the_tab_and_once_on_the_server(se
     tab.page.wait_for_selector("#failed", state="visible", timeout=waits.PROCESS * 1000)
     shown = tab.page.inner_text("#failed")
     reason = tab.page.inner_text("#failed-reason")
-    assert pick(words.FAILED, lang) in shown and pick(words.FAILED_NEXT, lang) in shown
+    assert pick(serving.FAILED, lang) in shown and pick(serving.FAILED_NEXT, lang) in shown
     assert f"--state-file {served.state}: " in reason and IS_A_DIRECTORY[lang] in reason, reason
-    assert pick(words.RELOAD, lang) in shown and tab.page.is_visible("#failed button")
+    assert pick(serving.RELOAD, lang) in shown and tab.page.is_visible("#failed button")
     assert not tab.page.is_visible("#ended") and not tab.page.is_visible("#full")
     assert not tab.page.evaluate("document.body.classList.contains('-first-byte')")
     if lang == "en":  # fixed, a reload starts the tutor, and the page no longer gives the old reason
@@ -45,7 +45,7 @@ def test_a_tutor_that_cannot_start_says_why_in_the_tab_and_once_on_the_server(se
         assert status["failed"] == "", status
     out = served.stop()
     about = [line for line in out.splitlines() if str(served.state) in line]
-    assert about == [pick(words.TUTOR_FAILED, lang, reason=reason)], out[-3000:]
+    assert about == [pick(serving.TUTOR_FAILED, lang, reason=reason)], out[-3000:]
     assert "Traceback" not in out and "failed to start" not in out, out[-3000:]
 
 
@@ -65,7 +65,7 @@ def test_the_child_says_a_failure_before_the_first_frame_in_one_line(tmp_path, l
     assert err.count("\n") == 1 and "Traceback" not in err, err
     reason = json.loads((tmp_path / "failed.json").read_text(encoding="utf-8"))["reason"]
     assert reason.startswith(f"--replay {missing}: ")
-    assert err == pick(words.TUTOR_FAILED, lang, reason=reason) + "\n"
+    assert err == pick(serving.TUTOR_FAILED, lang, reason=reason) + "\n"
     # textual-serve is told the session began and ended: it closes the tab's websocket at once
     assert done.stdout == GANGLION_EXIT
 
@@ -74,7 +74,7 @@ def test_an_argument_the_tutor_refuses_is_one_line_too(tmp_path):
     done = run_child(tmp_path, "--lang", "ko", "--replay", str(RECORDING), "--speed", "fast")
     err = done.stderr.decode()
     assert done.returncode == 2 and err.count("\n") == 1 and "--speed" in err, err
-    assert err.startswith(pick(words.TUTOR_FAILED, "ko", reason=""))
+    assert err.startswith(pick(serving.TUTOR_FAILED, "ko", reason=""))
 
 
 def test_an_unexpected_error_is_one_line_with_its_type_and_message(tmp_path, monkeypatch, capfd):
@@ -90,7 +90,7 @@ def test_an_unexpected_error_is_one_line_with_its_type_and_message(tmp_path, mon
                        "--state-file", str(tmp_path / "p.json")])
     out, err = capfd.readouterr()
     assert code == 1 and out == ""
-    reason = pick(words.UNEXPECTED, "ko", error="RuntimeError: the lesson broke on two lines")
-    assert err == pick(words.TUTOR_FAILED, "ko", reason=reason) + "\n"
+    reason = pick(serving.UNEXPECTED, "ko", error="RuntimeError: the lesson broke on two lines")
+    assert err == pick(serving.TUTOR_FAILED, "ko", reason=reason) + "\n"
     assert json.loads(failure_file.read_text(encoding="utf-8")) == {"reason": reason}
 

@@ -9,7 +9,7 @@ from tutor.commands.demo import demo_app
 from tutor.progress import state_dir
 from tutor.ui.finish_screen import FinishScreen
 from tutor.demo import END_TITLE
-from tutor.words import say
+from tutor.i18n.bilingual import say
 
 
 async def test_the_demo_passes_every_step_in_order_and_follows_along():

@@ -10,7 +10,7 @@ from tests.ui.harness import empty_recording, make_app
 from tests.ui.settle import footer_reads, until
 from tutor.preflight import Finding
 from tutor.ui.messages import DoctorDone
-from tutor.ui.i18n import localised
+from tutor.ui.key_words import localised
 
 PROBLEM = Finding("crd", False, "LWS CRD missing", "no leaderworkersets.leaderworkerset.x-k8s.io",
                   ["kubectl apply --server-side -f manifests.yaml"])

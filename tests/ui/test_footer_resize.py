@@ -13,7 +13,7 @@ from textual.widgets import HelpPanel
 
 from tests.ui.screen_text import region_text, screen_lines
 from tests.ui.settle import until
-from tutor.ui.i18n import localised
+from tutor.ui.key_words import localised
 from tutor.ui.screens import HelpScreen
 from tutor.ui.widgets.key_footer import KeyFooter
 

@@ -17,7 +17,7 @@ from tests.ui.screen_text import region_text
 from tests.ui.settle import settled, until
 from tutor.cluster import objects as o
 from tutor.cluster.source_events import ObjectEvent
-from tutor.words import say
+from tutor.i18n.bilingual import say
 from tutor.ui.panes.groups import GroupsKey, GroupsPane, groups_key, groups_view
 
 NS = "infer"

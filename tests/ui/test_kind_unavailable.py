@@ -11,6 +11,7 @@ from tests.ui.settle import settled, until
 from tutor.cluster import kinds
 from tutor.cluster.source_events import Conn, SourceState
 from tutor.ui.panes.groups import GroupsPane
+from tutor.narration.absent_kinds import absent
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
@@ -19,7 +20,7 @@ async def test_the_groups_pane_says_lws_is_not_installed_in_the_learners_languag
     async with app.run_test(size=(100, 40)) as pilot:
         await settled(pilot)
         app.inbox.put(SourceState("leaderworkersets", Conn.CRD_MISSING, kinds.LEADER_WORKER_SET.absent_brief()))
-        await until(pilot, lambda: str(app.query_one(GroupsPane).content) == kinds.LEADER_WORKER_SET.absent(lang),
+        await until(pilot, lambda: str(app.query_one(GroupsPane).content) == absent(kinds.LEADER_WORKER_SET, lang),
                     "the groups pane to say LWS is not installed", seen=lambda: str(app.query_one(GroupsPane).content))
         shown = str(app.query_one(GroupsPane).content)
         assert ("LeaderWorkerSet이 설치되어 있지 않습니다" if lang == "ko" else "LeaderWorkerSet is not installed") in shown
@@ -30,7 +31,7 @@ async def test_a_gated_kind_not_served_is_named_with_its_gate(tmp_path):
     async with app.run_test(size=(100, 40)) as pilot:
         await settled(pilot)
         app.inbox.put(SourceState("podgroups", Conn.CRD_MISSING, kinds.POD_GROUP.absent_brief()))
-        await until(pilot, lambda: app._unavailable("podgroups") == kinds.POD_GROUP.absent("ko"),
+        await until(pilot, lambda: app._unavailable("podgroups") == absent(kinds.POD_GROUP, "ko"),
                     "PodGroup named as not served", seen=lambda: app._unavailable("podgroups"))
         assert "GenericWorkload" in app._unavailable("podgroups") and app._unavailable("leaderworkersets") == ""
 

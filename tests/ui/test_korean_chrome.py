@@ -10,7 +10,7 @@ from tests.ui.harness import make_app
 from tests.ui.screen_text import screen_lines
 from tests.ui.settle import footer_reads, on_screen, screen_reads, settled, until
 from tutor.ui.timeline_screen import TimelineScreen
-from tutor.words import say
+from tutor.i18n.bilingual import say
 
 
 async def test_the_footer_speaks_korean_and_switches_with_l(tmp_path):

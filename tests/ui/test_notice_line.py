@@ -15,7 +15,7 @@ from tests.ui.settle import until
 from tutor.cluster.source_events import ShowStep
 from tutor.demo import END_BODY, END_TITLE
 from tutor.ui.widgets.notice_bar import notice_text
-from tutor.words import say
+from tutor.i18n.bilingual import say
 
 PANES = ("#status", "#doctor", "#steps", "#lesson", "#verdict", "#groups", "#ledger", "#pods", "#events", "Footer")
 

@@ -12,7 +12,7 @@ from tests.ui.screen_text import screen_lines
 from tests.ui.settle import screen_reads, settled, until
 from tutor.ui import app as app_module
 from tutor.ui.notices import step_ranges
-from tutor.words import say
+from tutor.i18n.bilingual import say
 
 
 def _notice_line(app) -> str:

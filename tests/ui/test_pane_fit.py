@@ -14,7 +14,7 @@ from tests.ui.screen_text import region_text
 from tests.ui.settle import settled, step_drawn, until
 from tutor.cluster import objects as o
 from tutor.cluster import resources as res
-from tutor.words import say
+from tutor.i18n.bilingual import say
 from tutor.ui.panes.ledger import NodeLedger
 from tutor.ui.panes.pods import HEADERS, POD_COLUMNS, PodList
 

@@ -24,7 +24,7 @@ from tests.ui.settle import (handled, heading_in_view, hint_in_view, notices_sai
 from tutor.ui.predict import PredictScreen
 from tutor.ui.screens import ConfirmScreen, HelpScreen
 from tutor.ui.timeline_screen import TimelineScreen
-from tutor.words import say
+from tutor.i18n.bilingual import say
 
 pytestmark = pytest.mark.audit
 

@@ -7,7 +7,7 @@ import pytest
 from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
 from tests.ui.moments import moments, show_moment
-from tutor.words import say
+from tutor.i18n.bilingual import say
 
 MOMENTS = moments()
 SIZES = [(80, 24), (100, 40), (160, 48)]

@@ -14,7 +14,7 @@ from tutor.checks.reads import Reads
 from tutor.checks.step_story import with_timeline
 from tutor.checks.verdict import Status, Stop, Verdict
 from tutor.lesson.loader import Step
-from tutor.words import say
+from tutor.i18n.bilingual import say
 
 
 def reads_of(step: Step) -> Reads | None:

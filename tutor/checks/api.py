@@ -21,10 +21,10 @@ from tutor.cluster.instant import Instant
 from tutor.cluster.observations import MixedRevisions, UidSeen
 from tutor.cluster.story import Episode, Story
 from tutor.cluster.timeline import Fact, Kind, Timeline, parse_time, timeline_of
-from tutor.korean import attach
+from tutor.i18n.particles import attach
 from tutor.lesson.lab import FakeNodes, Lab, Taint
 from tutor.narration import restart_detail, timeline_lines
-from tutor.words import say
+from tutor.i18n.bilingual import say
 
 __all__ = [
     # the checker's context, its declaration and its verdicts
@@ -39,7 +39,7 @@ __all__ = [
     # objects, time, the timeline and the story
     "o", "Instant", "Fact", "Kind", "Timeline", "parse_time", "timeline_of", "Episode", "Story",
     "restart_detail", "timeline_lines", "attach",
-    # the one way to word a message: both languages side by side (tutor/words.py)
+    # the one way to word a message: both languages side by side (tutor/i18n/bilingual.py)
     "say",
     # the lesson's lab (lesson.yaml `lab`)
     "Lab", "FakeNodes", "Taint",

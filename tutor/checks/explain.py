@@ -14,7 +14,7 @@ from tutor.checks import holds
 from tutor.cluster import gang as gg, kinds
 from tutor.cluster import objects as o
 from tutor.cluster.memo import LRU
-from tutor.words import say
+from tutor.i18n.bilingual import say
 from tutor.cluster import placement as pl
 from tutor.cluster import resources as res
 from tutor.cluster import scheduler_message as sm

@@ -13,7 +13,7 @@ from tutor.checks.context import Context
 from tutor.checks.verdict import Stop, failed, waiting
 from tutor.checks.explain import verdict_lines
 from tutor.cluster import kinds, objects as o
-from tutor.words import Words, pick, say
+from tutor.i18n.bilingual import Words, pick, say
 from tutor.workspace.files import Problem
 
 UID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)

@@ -12,7 +12,7 @@ from tutor.cluster import gang as gg
 from tutor.cluster import objects as o
 from tutor.cluster import placement as pl
 from tutor.cluster import scheduler_message as sm
-from tutor.words import say
+from tutor.i18n.bilingual import say
 
 DEFAULT_SCHEDULER = "default-scheduler"
 
@@ -163,7 +163,7 @@ def unmodelled_lines(pod: dict, reasons: list[str], lang: str) -> list[tuple[int
 
 
 def _with_state(gang: gg.Gang) -> str:
-    """"orphan-0 (Unschedulable)": a particle after it fits the name (tutor/korean.py)."""
+    """"orphan-0 (Unschedulable)": a particle after it fits the name (tutor/i18n/particles.py)."""
     return f"{gang.name} ({gang.state})"
 
 

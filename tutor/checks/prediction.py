@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from tutor.lesson.loader import Choice, Question, Step
 from tutor.narration import offset, seconds, with_cause
-from tutor.words import Words, pick, say
+from tutor.i18n.bilingual import Words, pick, say
 
 if TYPE_CHECKING:  # the story is imported with the first step that asks (step_story.py does the same)
     from tutor.cluster.story import Episode, Line, Story

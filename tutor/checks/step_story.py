@@ -12,7 +12,7 @@ from tutor.checks.verdict import Verdict
 from tutor.cluster.store import Store
 from tutor.lesson.loader import Step, StoryRef
 from tutor.narration import brief, brief_items, entries
-from tutor.words import say
+from tutor.i18n.bilingual import say
 
 
 def _episode(store: Store, namespace: str, ref: StoryRef):

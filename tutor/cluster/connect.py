@@ -4,6 +4,9 @@ The order: --kubeconfig, $KUBECONFIG (a path list, merged), ~/.kube/config, then
 /etc/rancher/k3s/k3s.yaml (a stock k3s VM has only that, and its kubectl reads it), then the
 in-cluster config. Finding the file imports nothing heavy; the kubernetes client (imported in
 connect(), lazily, so the first frame of the UI never waits for it) reads and merges the files.
+
+What it found, and why it found nothing usable, are facts (Source, ConnectError's code and
+facts); tutor/narration/connecting.py says them to the learner, with the commands that fix them.
 """
 
 from __future__ import annotations
@@ -13,8 +16,6 @@ import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from tutor.words import both, os_reason, say
-
 K3S_KUBECONFIG = "/etc/rancher/k3s/k3s.yaml"
 # urllib3 retries a request 3 times by default: a server that never answers then keeps a
 # one-shot command waiting four timeouts. The watches retry on their own, with backoff.
@@ -22,20 +23,14 @@ RETRIES = 1
 
 
 class ConnectError(Exception):
-    """The cluster cannot be found or configured; the message (and the fixes) say what to do.
-    The learner sees it first, so it is in English and Korean; the fixes are commands."""
+    """The cluster cannot be found or configured: what is wrong (a code) and its facts, such as
+    the file's path. Codes: not-given (--kubeconfig names no file), env-no-file, no-cluster,
+    cannot-read, directory, not-a-file, too-large, unreadable, k3s-unreadable, not-yaml,
+    not-a-kubeconfig, in-cluster, no-context, client-refused, client-failed."""
 
-    def __init__(self, en: str, ko: str, fixes: tuple[str, ...] = ()):
-        super().__init__(en)
-        self.texts = {"en": en, "ko": ko}
-        self.fixes = fixes
-
-    def text(self, lang: str = "en") -> str:
-        label = say(lang, "fix", "해결")
-        return "\n".join([self.texts.get(lang, self.texts["en"]), *(f"  {label}: {f}" for f in self.fixes)])
-
-    def __str__(self) -> str:
-        return self.text("en")
+    def __init__(self, code: str, **facts):
+        super().__init__(code + "".join(f" {k}={v!r}" for k, v in facts.items()))
+        self.code, self.facts = code, facts
 
 
 class NoCluster(ConnectError):
@@ -53,17 +48,12 @@ class Where:
 
 @dataclass(frozen=True)
 class Source:
-    """The kubeconfig files used (merged in this order; none = in-cluster) and why those."""
+    """The kubeconfig files used (merged in this order; none = in-cluster) and why those: found
+    by --kubeconfig, $KUBECONFIG, home (~/.kube/config), k3s (its file, as `missing` was not
+    there) or in-cluster."""
     files: tuple[str, ...]
-    why: str
-    why_ko: str = ""
-
-    def describe(self, lang: str = "en") -> str:
-        where = ", ".join(self.files) or say(lang, "in-cluster config", "클러스터 내부 설정")
-        return f"{where} ({self.why_in(lang)})"
-
-    def why_in(self, lang: str) -> str:
-        return self.why_ko if lang == "ko" and self.why_ko else self.why
+    found_by: str
+    missing: str = ""
 
 
 @dataclass
@@ -86,31 +76,21 @@ def find_kubeconfig(kubeconfig: str | None = None, where: Where | None = None) -
     if kubeconfig:
         files = [p for p in _split(kubeconfig) if os.path.lexists(p)]  # a loop or dangling link: say so below
         if not files:
-            raise ConnectError(f"no kubeconfig at {kubeconfig} (given with --kubeconfig)",
-                               f"{kubeconfig}에 kubeconfig가 없습니다(--kubeconfig로 지정됨)")
-        source = Source(tuple(files), "given with --kubeconfig", "--kubeconfig로 지정함")
+            raise ConnectError("not-given", kubeconfig=kubeconfig)
+        source = Source(tuple(files), "--kubeconfig")
     elif env:
         files = [p for p in _split(env) if os.path.exists(p)]
         if not files:  # kubectl does not fall back to ~/.kube/config either
-            raise ConnectError(f"$KUBECONFIG is {env}, and no such file exists",
-                               f"$KUBECONFIG가 {env}인데, 그런 파일이 없습니다",
-                               ("unset KUBECONFIG", "export KUBECONFIG=<your kubeconfig>"))
-        source = Source(tuple(files), "from $KUBECONFIG" + (", merged" if len(files) > 1 else ""),
-                        "$KUBECONFIG에서" + (", 합쳐서" if len(files) > 1 else ""))
+            raise ConnectError("env-no-file", env=env)
+        source = Source(tuple(files), "$KUBECONFIG")
     elif os.path.exists(home_config):
-        source = Source((home_config,), "kubectl's default: $KUBECONFIG is unset",
-                        "kubectl의 기본값: $KUBECONFIG가 설정되지 않음")
+        source = Source((home_config,), "home")
     elif os.path.exists(where.k3s):
-        source = Source((where.k3s,), f"k3s's kubeconfig: $KUBECONFIG is unset and {home_config} does not exist",
-                        f"k3s의 kubeconfig: $KUBECONFIG가 설정되지 않았고 {home_config} 파일도 없음")
+        source = Source((where.k3s,), "k3s", missing=home_config)
     elif where.environ.get("KUBERNETES_SERVICE_HOST"):
-        return Source((), "running in a pod: no kubeconfig file found", "파드 안에서 실행 중: kubeconfig 파일이 없음")
+        return Source((), "in-cluster")
     else:
-        looked = f"--kubeconfig, $KUBECONFIG, {home_config}, {where.k3s}"
-        raise NoCluster(f"no cluster found: no {looked} or in-cluster config. "
-                        "To watch the lab being done without a cluster: lwstutor demo",
-                        f"클러스터를 찾지 못했습니다: {looked}, 클러스터 내부 설정이 모두 없습니다. "
-                        "클러스터 없이 실습 과정을 보려면: lwstutor demo")
+        raise NoCluster("no-cluster", home_config=home_config, k3s=where.k3s)
     for path in source.files:
         _check_readable(path, where)
     return source
@@ -121,10 +101,8 @@ KUBECONFIG_MAX = 16 << 20  # a kubeconfig is kilobytes; the client reads the who
 
 def _cannot_read(path: str, exc: BaseException) -> ConnectError:
     if isinstance(exc, UnicodeDecodeError):
-        en, ko = "not UTF-8 text", "UTF-8 텍스트가 아닙니다"
-    else:
-        en, ko = os_reason(exc)
-    return ConnectError(f"cannot read the kubeconfig {path}: {en}", f"kubeconfig {path}: 읽을 수 없습니다({ko})")
+        return ConnectError("cannot-read", path=path, not_utf8=True)
+    return ConnectError("cannot-read", path=path, errno=getattr(exc, "errno", None), reason=getattr(exc, "strerror", None))
 
 
 def _check_readable(path: str, where: Where) -> None:
@@ -135,14 +113,11 @@ def _check_readable(path: str, where: Where) -> None:
     except OSError as exc:
         raise _cannot_read(path, exc) from None
     if stat.S_ISDIR(st.st_mode):
-        raise ConnectError(f"the kubeconfig {path} is a directory, not a file",
-                           f"kubeconfig {path}: 파일이 아니라 디렉터리입니다")
+        raise ConnectError("directory", path=path)
     if not stat.S_ISREG(st.st_mode):
-        raise ConnectError(f"the kubeconfig {path} is not a regular file (a FIFO, socket or device)",
-                           f"kubeconfig {path}: 일반 파일이 아닙니다 (FIFO, 소켓 또는 장치 파일)")
+        raise ConnectError("not-a-file", path=path)
     if st.st_size > KUBECONFIG_MAX:
-        raise ConnectError(f"the kubeconfig {path} is {st.st_size} bytes, too large for a kubeconfig",
-                           f"kubeconfig {path}: 크기가 {st.st_size}바이트로, kubeconfig로 보기에 너무 큽니다")
+        raise ConnectError("too-large", path=path, size=st.st_size)
     try:
         where.opener(path, "rb").close()
     except PermissionError:
@@ -153,26 +128,13 @@ def _check_readable(path: str, where: Where) -> None:
 
 
 def _unreadable(path: str, where: Where) -> ConnectError:
+    """Permission denied: the file's mode and owner (None when even they cannot be read)."""
     try:
         st = os.stat(path)
-        owner = "root" if st.st_uid == 0 else f"uid {st.st_uid}"
-        mode = f"mode {stat.S_IMODE(st.st_mode):04o}, owner {owner}"
-        mode_ko = f"권한 {stat.S_IMODE(st.st_mode):04o}, 소유자 {owner}"
+        mode, uid = stat.S_IMODE(st.st_mode), st.st_uid
     except OSError:
-        mode, mode_ko = "mode ?", "권한 ?"
-    copy_to = "~/.kube/config"
-    if path != where.k3s:
-        return ConnectError(f"cannot read the kubeconfig {path}: permission denied ({mode})",
-                            f"kubeconfig {path}: 읽을 권한이 없습니다 ({mode_ko})",
-                            (f"sudo chown $USER {path}", "lwstutor --kubeconfig <a file you can read>"))
-    return ConnectError(
-        f"cannot read {path}, k3s's kubeconfig: permission denied ({mode}). "
-        "Run lwstutor as root, or copy the file for yourself (one of these):",
-        f"k3s의 kubeconfig {path}: 읽을 권한이 없습니다 ({mode_ko}). "
-        "lwstutor를 root로 실행하거나, 파일을 내 것으로 복사하세요 (아래 중 하나):",
-        ("sudo $(command -v lwstutor)",
-         f"mkdir -p ~/.kube && sudo cp {path} {copy_to} && sudo chown $USER {copy_to}",
-         f"mkdir -p ~/.kube && sudo k3s kubectl config view --raw > {copy_to}"))
+        mode = uid = None
+    return ConnectError("k3s-unreadable" if path == where.k3s else "unreadable", path=path, mode=mode, uid=uid)
 
 
 def _check_is_kubeconfig(path: str) -> None:
@@ -185,17 +147,12 @@ def _check_is_kubeconfig(path: str) -> None:
             doc = yaml.safe_load(fh)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}: " if mark is not None else ""
-        where_ko = f"({mark.line + 1}번째 줄)" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or "a YAML error"
-        raise ConnectError(f"the kubeconfig {path} is not valid YAML ({where}{problem})",
-                           f"kubeconfig {path}: 올바른 YAML이 아닙니다{where_ko}") from None
+        raise ConnectError("not-yaml", path=path, line=mark.line + 1 if mark is not None else None,
+                           problem=getattr(exc, "problem", None)) from None
     except (OSError, ValueError) as exc:
         raise _cannot_read(path, exc) from None
     if doc is not None and not isinstance(doc, dict):
-        raise ConnectError(f"the kubeconfig {path} is not a kubeconfig (expected a mapping with clusters, "
-                           "users and contexts)",
-                           f"kubeconfig {path}: kubeconfig 형식이 아닙니다 (clusters, users, contexts가 있는 매핑이어야 합니다)")
+        raise ConnectError("not-a-kubeconfig", path=path)
 
 
 def _first_current_context(files: tuple[str, ...]) -> str | None:
@@ -221,8 +178,7 @@ def connect(kubeconfig: str | None = None, context: str | None = None, where: Wh
             cfg = client.Configuration()
             config.load_incluster_config(client_configuration=cfg)
         except ConfigException as exc:
-            raise ConnectError(f"in-cluster config: {exc}",
-                               "클러스터 내부 설정을 읽지 못했습니다(파드의 서비스 어카운트 토큰이 없습니다)") from None
+            raise ConnectError("in-cluster", error=str(exc)) from None
         cfg.retries = RETRIES
         return Connection(client.ApiClient(cfg), "in-cluster", cfg.host, source)
     label = ", ".join(source.files)
@@ -231,20 +187,17 @@ def connect(kubeconfig: str | None = None, context: str | None = None, where: Wh
         contexts, _ = config.list_kube_config_contexts(config_file=merged)
         name = context or _first_current_context(source.files)
         if context and context not in {c.get("name") for c in contexts or []}:
-            raise ConnectError(*both("context {context} not found in {label}", "{label}에 {context:이라는} 컨텍스트가 없습니다",
-                                     label=label, context=repr(context)))
+            raise ConnectError("no-context", label=label, context=context)
         cfg = client.Configuration()
         # persist_config=False: the client would otherwise write refreshed tokens back into the
         # learner's kubeconfig, and the tutor never writes the learner's files.
         config.load_kube_config(config_file=merged, context=name, client_configuration=cfg, persist_config=False)
         cfg.retries = RETRIES
     except ConfigException as exc:
-        raise ConnectError(f"kubeconfig {label}: {exc}",
-                           f"kubeconfig {label}: 쿠버네티스 클라이언트가 이 설정을 쓰지 못했습니다") from None
+        raise ConnectError("client-refused", label=label, error=str(exc)) from None
     except ConnectError:
         raise
     except Exception as exc:  # noqa: BLE001 - a kubeconfig the client cannot use, for its own reasons
         first = (str(exc).strip().splitlines() or [""])[0]
-        raise ConnectError(f"kubeconfig {label} cannot be used ({first})",
-                           f"kubeconfig {label}: 쿠버네티스 클라이언트가 쓸 수 없는 파일입니다") from None
+        raise ConnectError("client-failed", label=label, error=first) from None
     return Connection(client.ApiClient(cfg), name or "", cfg.host, source)

@@ -2,11 +2,12 @@
 resource kinds. Everything a kind needs elsewhere is read from its row: the live source's list
 and watch calls and what a 404 on them means (tutor/cluster/live.py), the store's buckets
 (tutor/cluster/store.py), which kinds a checker may name (tutor/checks/reads.py), doctor's
-access review (tutor/preflight.py), the words a pane shows when the kind is not served, and the
-read-only role (deploy/rbac.yaml, checked against these rows by tests/test_kinds.py). A row also
-registers what the store does with its objects beyond keeping them (tutor/cluster/handlers.py):
-their indexes, the handlers each change runs and the keys a change moves, as client-go's
-informers take AddIndexers and AddEventHandler; the store runs every row the same way.
+access review (tutor/preflight.py), what a pane says when the kind is not served (worded from the
+row by tutor/narration/absent_kinds.py), and the read-only role (deploy/rbac.yaml, checked
+against these rows by tests/test_kinds.py). A row also registers what the store does with its
+objects beyond keeping them (tutor/cluster/handlers.py): their indexes, the handlers each change
+runs and the keys a change moves, as client-go's informers take AddIndexers and
+AddEventHandler; the store runs every row the same way.
 
 A lesson names the kinds it watches (lesson.yaml `kinds`); a lesson that names none watches
 every row not marked optional. An optional kind is one a cluster may well not serve (a group
@@ -19,7 +20,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tutor.cluster import handlers as h
-from tutor.words import say
 
 READ = ("get", "list", "watch")
 
@@ -67,24 +67,6 @@ class Kind:
         if self.crd:
             return f"{self.kind} CRD not installed (kubectl get crd {self.crd})"
         return f"{self.api_version} not served ({self.gate} feature gate off)"
-
-    def absent_short(self, lang: str) -> str:
-        """The few words the header shows while the cluster does not serve the kind."""
-        if self.crd:
-            return say(lang, "{kind} not installed", "{kind} 미설치", kind=self.kind)
-        return say(lang, "{kind} not served", "{kind} 미제공", kind=self.kind)
-
-    def absent(self, lang: str) -> str:
-        """What a pane says in place of the kind's objects when the cluster does not serve it."""
-        if self.crd:
-            return say(lang, "{kind} is not installed in this cluster (no CRD {crd}). Check with: kubectl get crd {crd}",
-                       "이 클러스터에 {kind:이} 설치되어 있지 않습니다(CRD {crd} 없음). 확인: kubectl get crd {crd}",
-                       kind=self.kind, crd=self.crd)
-        return say(lang, "The API server does not serve {gv}, so no {kind}: the {gate} feature gate and "
-                         "--runtime-config={gv}=true are needed. Check with: kubectl api-versions",
-                   "API 서버가 {gv:을} 제공하지 않아 {kind:이} 없습니다. {gate} 기능 게이트와 "
-                   "--runtime-config={gv}=true 설정이 필요합니다. 확인: kubectl api-versions",
-                   gv=self.api_version, kind=self.kind, gate=self.gate)
 
 
 POD = Kind("Pod", "", "v1", "pods", True, typed=("CoreV1Api", "list_namespaced_pod"),

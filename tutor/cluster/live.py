@@ -98,7 +98,7 @@ def classify(exc: BaseException, res: Resource, server: str = "") -> SourceState
         return SourceState(res.name, Conn.FORBIDDEN, f"no permission to list/watch {res.name}", failure=failure)
     if failure.status == 404 and res.may_be_absent:  # no CRD, or its group not served
         return SourceState(res.name, Conn.CRD_MISSING, res.absent_brief(), failure=failure)
-    return SourceState(res.name, Conn.RECONNECTING, failure.en, failure=failure)
+    return SourceState(res.name, Conn.RECONNECTING, failure.detail, failure=failure)
 
 
 def server_of(api_client) -> str:

@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import IO, Callable
 
 from tutor.cluster.source_events import FileChanged, ObjectEvent
-from tutor.words import os_reason, say
 
 FORMAT = "lwstutor-recording"
 VERSION = 1
@@ -31,17 +30,14 @@ HEADER_MAX = 64 * 1024  # a header is a few hundred bytes
 
 
 class RecordingError(ValueError):
-    """A recording that cannot be read; the message names the file and line, in English (str)
-    and in Korean (text("ko")). `where` is the file, or file:line; its Korean takes no particle
-    after it (a colon follows)."""
+    """A recording that cannot be read: where (the file, or file:line), what is wrong with it (a
+    code: bad-json, too-deep, not-an-object, bad-t, bad-file, bad-mtime, no-object, cannot-open,
+    not-a-file, empty, not-a-recording, version, not-utf8) and the facts of it.
+    tutor/narration/recording_errors.py says it to the learner."""
 
-    def __init__(self, where: object, en: str, ko: str, **fields):
-        self.en = f"{where}: " + say("en", en, ko, **fields)
-        self.ko = f"{where}: " + say("ko", en, ko, **fields)
-        super().__init__(self.en)
-
-    def text(self, lang: str) -> str:
-        return self.ko if lang == "ko" else self.en
+    def __init__(self, where: object, code: str, **facts):
+        self.where, self.code, self.facts = str(where), code, facts
+        super().__init__(f"{where}: {code}" + "".join(f" {k}={v!r}" for k, v in facts.items()))
 
 
 @dataclass
@@ -110,30 +106,25 @@ def parse_line(raw: str, where: str) -> ObjectEvent | FileChanged | None:
     try:
         rec = json.loads(raw)
     except json.JSONDecodeError as exc:
-        raise RecordingError(where, "not valid JSON (at column {col})", "올바른 JSON이 아닙니다({col}번째 열)",
-                             col=exc.colno) from None
+        raise RecordingError(where, "bad-json", column=exc.colno) from None
     except RecursionError:
-        raise RecordingError(where, "not valid JSON (nested too deep)", "올바른 JSON이 아닙니다(너무 깊게 중첩됨)") from None
+        raise RecordingError(where, "too-deep") from None
     if not isinstance(rec, dict):
-        raise RecordingError(where, "expected a JSON object", "JSON 객체여야 합니다")
+        raise RecordingError(where, "not-an-object")
     t = rec.get("t")
     if isinstance(t, bool) or not isinstance(t, (int, float)) or t < 0:
-        raise RecordingError(where, "{f} must be a number of seconds >= 0", "{f:은} 0 이상의 초 단위 숫자여야 합니다",
-                             f='"t"')
+        raise RecordingError(where, "bad-t")
     if "file" in rec:
         content = rec.get("content")
         if not isinstance(rec["file"], str) or not (content is None or isinstance(content, str)):
-            raise RecordingError(where, "{f} must be a name and {c} text or null",
-                                 "{f:은} 이름, {c:은} 텍스트나 null이어야 합니다", f='"file"', c='"content"')
+            raise RecordingError(where, "bad-file")
         mtime = rec.get("mtime")
         if mtime is not None and (isinstance(mtime, bool) or not isinstance(mtime, (int, float)) or mtime < 0):
-            raise RecordingError(where, "{f} must be epoch seconds >= 0", "{f:은} 0 이상의 에포크 초여야 합니다",
-                                 f='"mtime"')
+            raise RecordingError(where, "bad-mtime")
         return FileChanged(rec["file"], content, float(t), None if mtime is None else float(mtime))
     if rec.get("type") in EVENT_TYPES:
         if not isinstance(rec.get("object"), dict):
-            raise RecordingError(where, "a watch event needs an {f}", "워치 이벤트에는 {f:이} 있어야 합니다",
-                                 f='"object"')
+            raise RecordingError(where, "no-object")
         return ObjectEvent(rec["type"], rec["object"], float(t))
     return None  # BOOKMARK, ERROR or a later kind of line: ignored by design
 
@@ -144,11 +135,10 @@ def _open(p: Path) -> IO[str]:
     try:
         fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
-        en, ko = os_reason(exc)
-        raise RecordingError(p, "cannot open ({why})", "열 수 없습니다({why_ko})", why=en, why_ko=ko) from None
+        raise RecordingError(p, "cannot-open", errno=exc.errno, reason=exc.strerror) from None
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
-        raise RecordingError(p, "not a regular file", "일반 파일이 아닙니다")
+        raise RecordingError(p, "not-a-file")
     return os.fdopen(fd, encoding="utf-8")
 
 
@@ -162,18 +152,16 @@ def open_recording(path: str | Path) -> Recording:
         except UnicodeDecodeError:
             raise _not_utf8(p) from None
     if not first:
-        raise RecordingError(p, "empty file, expected a lwstutor recording", "빈 파일입니다. lwstutor 녹화 파일이어야 합니다")
+        raise RecordingError(p, "empty")
     try:
         head = json.loads(first)
     except (json.JSONDecodeError, RecursionError):
         head = None
     if not isinstance(head, dict) or head.get("format") != FORMAT:
-        raise RecordingError(f"{p}:1", "not a lwstutor recording (no \"format\": \"{format}\" header)",
-                             "lwstutor 녹화 파일이 아닙니다(\"format\": \"{format}\" 헤더가 없음)", format=FORMAT)
+        raise RecordingError(f"{p}:1", "not-a-recording", format=FORMAT)
     if head.get("version") != VERSION:
-        raise RecordingError(f"{p}:1", "recording version {got}; this lwstutor reads {version}",
-                             "녹화 형식 버전이 {got}입니다. 이 lwstutor는 {version} 버전을 읽습니다",
-                             got=json.dumps(head.get("version"), ensure_ascii=False), version=VERSION)
+        raise RecordingError(f"{p}:1", "version", got=json.dumps(head.get("version"), ensure_ascii=False),
+                             version=VERSION)
     header = Header(
         namespace=str(head.get("namespace") or ""),
         lesson=str(head.get("lesson") or ""),
@@ -204,7 +192,7 @@ def _read_items(p: Path) -> list:
 
 
 def _not_utf8(p: Path) -> RecordingError:
-    return RecordingError(p, "not UTF-8 text", "UTF-8 텍스트가 아닙니다")
+    return RecordingError(p, "not-utf8")
 
 
 def read(path: str | Path) -> Recording:

@@ -10,7 +10,8 @@ from tutor.cluster import kinds
 from tutor.cluster.source_events import Conn
 from tutor.commands.setup import connect_for, mark_start, progress_to_read, replay_items, session_for
 from tutor.workspace.files import read_answer
-from tutor.words import say
+from tutor.i18n.bilingual import say
+from tutor.narration.failures import sentence
 
 MARKS = {"pass": "✓", "fail": "✗", "waiting": "…", "error": "!", "unconfirmed": "?"}
 
@@ -136,5 +137,5 @@ def load_live(session, args) -> None:
         raise cluster_error((fatal or failed[0]).failure)
     for s in states:
         if s.state is not Conn.OK:
-            print(f"lwstutor: {s.resource}: {s.failure.text(session.lang) if s.failure else s.detail}",
+            print(f"lwstutor: {s.resource}: {sentence(s.failure, session.lang) if s.failure else s.detail}",
                   file=sys.stderr)

@@ -12,8 +12,9 @@ from tutor.commands.setup import chosen_lang, connect_for, lesson_for, workdir_f
 
 
 def run_doctor(args) -> int:
+    from tutor.i18n.bilingual import say
+    from tutor.narration.connecting import found, why_found
     from tutor.preflight import Finding, local_checks, run
-    from tutor.words import say
 
     lesson = lesson_for(args)
     lang = chosen_lang(args)
@@ -27,7 +28,7 @@ def run_doctor(args) -> int:
     if conn is not None:
         # Which kubeconfig, and why that one: the first thing to know when the tutor and kubectl disagree.
         used = Finding("kubeconfig", True, say(lang, "kubeconfig {source}",
-                                                     "kubeconfig {source}", source=conn.source.describe(lang)),
+                                                     "kubeconfig {source}", source=found(conn.source, lang)),
                        say(lang, "context {context}, server {server}",
                                  "컨텍스트 {context}, 서버 {server}", context=conn.context or "-", server=conn.server))
         findings = [used, *run(conn.api_client, lesson.namespace, workdir, lesson.gpu_resource, lang=lang,
@@ -41,7 +42,7 @@ def run_doctor(args) -> int:
     code = EXIT_USAGE if error is not None else EXIT_OK if ok else EXIT_NOT_PASSED
     if args.json:
         out = {"context": conn.context if conn else None, "server": conn.server if conn else None, "ready": ok,
-               "kubeconfig": {"files": list(conn.source.files), "why": conn.source.why_in(lang)} if conn else None,
+               "kubeconfig": {"files": list(conn.source.files), "why": why_found(conn.source, lang)} if conn else None,
                "checks": [f.to_json() for f in findings]}
         if error is not None:
             out.update(error.to_json(lang))

@@ -15,7 +15,7 @@ import stat
 import tempfile
 
 from tutor.commands.results import UsageError
-from tutor.words import os_reason
+from tutor.i18n.bilingual import os_reason
 
 def _strerror(exc: OSError) -> tuple[str, str]:
     """The OS's reason, in English and Korean."""

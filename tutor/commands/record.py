@@ -25,7 +25,8 @@ from tutor.cluster.recording import Header, RecordingError, Writer, open_recordi
 from tutor.commands.setup import connect_for, session_for
 from tutor.workspace.files import FileRead
 from tutor.workspace.watch import FileWatcher
-from tutor.words import os_reason, say
+from tutor.i18n.bilingual import os_reason, say
+from tutor.narration.failures import sentence
 
 
 def server_version(api_client, server: str) -> str:
@@ -154,7 +155,7 @@ def run_record(args) -> int:
 def say_state(item: SourceState, lang: str) -> None:
     """One status line per change of a watch: "lwstutor: pods: ok" once it has listed (scripts
     wait for these), or why it failed."""
-    text = item.failure.text(lang) if item.failure is not None else item.state.value
+    text = sentence(item.failure, lang) if item.failure is not None else item.state.value
     print(f"lwstutor: {item.resource}: {text}", file=sys.stderr)
 
 

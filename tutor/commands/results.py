@@ -41,7 +41,9 @@ class UsageError(Exception):
 
 def cluster_error(failure) -> UsageError:
     """A request to the API server failed (tutor.cluster.failure.Failure): exit 2, one line."""
-    return UsageError(failure.en, failure.ko, failure.kind)
+    from tutor.narration.failures import both
+
+    return UsageError(*both(failure), failure.kind)
 
 
 def print_json(obj) -> None:

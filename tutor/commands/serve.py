@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 from tutor.commands.results import EXIT_OK, UsageError
 from tutor.commands.setup import chosen_lang, find_kubeconfig_for, lesson_for, progress_for, workdir_for
-from tutor.words import os_reason, pick, say
+from tutor.i18n.bilingual import os_reason, pick, say
 
 # The plain tutor's options that a served tutor takes: each passed on as given (paths made absolute).
 PASSED_ON = ("lesson", "kubeconfig", "context", "namespace", "workdir", "replay", "speed", "poll", "state_file")
@@ -26,15 +26,15 @@ LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 
 def run_serve(args) -> int:
-    from tutor.serve import words
+    from tutor.i18n import serving
     from tutor.serve.gate import Gate
     from tutor.serve.server import TutorServer
 
     lang = chosen_lang(args)
     public_url = checked_public_url(args.public_url)
     if args.max_sessions < 1:
-        raise UsageError(pick(words.BAD_CAP, "en", value=args.max_sessions),
-                         pick(words.BAD_CAP, "ko", value=args.max_sessions))
+        raise UsageError(pick(serving.BAD_CAP, "en", value=args.max_sessions),
+                         pick(serving.BAD_CAP, "ko", value=args.max_sessions))
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port}: give a port from 1 to 65535 (0: any free one)",
                          f"--port {args.port}: 1부터 65535까지의 포트를 주세요(0이면 비어 있는 아무 포트)")
@@ -51,21 +51,21 @@ def run_serve(args) -> int:
         server = TutorServer(tutor_command(args, lang, failure_file), args.host, args.port, gate, lang, public_url,
                              failure_file=failure_file)
         serve_until_stopped(server, args, lang, lesson, gate, public_url)
-    print(pick(words.STOPPED, lang), flush=True)
+    print(pick(serving.STOPPED, lang), flush=True)
     return EXIT_OK
 
 
 def serve_until_stopped(server, args, lang: str, lesson, gate, public_url: str) -> None:
-    from tutor.serve import words
+    from tutor.i18n import serving
 
     def listening(host: str, port: int) -> None:
         where = public_url or f"http://{address_for_browsers(host)}:{port}"
         what = args.replay and say(lang, "replay of {f}", "{f} 재생", f=os.path.basename(args.replay)) \
             or say(lang, "lesson {name}", "{name} 수업", name=lesson.id)
-        lines = [pick(words.STARTED, lang, what=what), f"  {where}/?token={gate.token}",
-                 pick(words.LIMITS, lang, cap=gate.cap)]
+        lines = [pick(serving.STARTED, lang, what=what), f"  {where}/?token={gate.token}",
+                 pick(serving.LIMITS, lang, cap=gate.cap)]
         if args.host not in LOOPBACK:
-            lines.append(pick(words.OPEN_NETWORK, lang, host=args.host))
+            lines.append(pick(serving.OPEN_NETWORK, lang, host=args.host))
         print("\n".join(lines), flush=True)
 
     try:
@@ -73,11 +73,11 @@ def serve_until_stopped(server, args, lang: str, lesson, gate, public_url: str) 
     except OSError as exc:
         addr = f"{args.host}:{args.port}"
         if exc.errno == errno.EADDRINUSE:
-            raise UsageError(pick(words.PORT_TAKEN, "en", port=args.port, addr=addr),
-                             pick(words.PORT_TAKEN, "ko", port=args.port, addr=addr), kind="port") from None
+            raise UsageError(pick(serving.PORT_TAKEN, "en", port=args.port, addr=addr),
+                             pick(serving.PORT_TAKEN, "ko", port=args.port, addr=addr), kind="port") from None
         reason = os_reason(exc)
-        raise UsageError(pick(words.CANNOT_LISTEN, "en", host=args.host, port=args.port, reason=reason[0]),
-                         pick(words.CANNOT_LISTEN, "ko", host=args.host, port=args.port, reason=reason[1]),
+        raise UsageError(pick(serving.CANNOT_LISTEN, "en", host=args.host, port=args.port, reason=reason[0]),
+                         pick(serving.CANNOT_LISTEN, "ko", host=args.host, port=args.port, reason=reason[1]),
                          kind="port") from None
 
 
@@ -91,13 +91,13 @@ def address_for_browsers(host: str) -> str:
 
 
 def checked_public_url(url: str | None) -> str:
-    from tutor.serve import words
+    from tutor.i18n import serving
 
     if not url:
         return ""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
-        raise UsageError(pick(words.BAD_PUBLIC_URL, "en", url=url), pick(words.BAD_PUBLIC_URL, "ko", url=url))
+        raise UsageError(pick(serving.BAD_PUBLIC_URL, "en", url=url), pick(serving.BAD_PUBLIC_URL, "ko", url=url))
     return url.rstrip("/")
 
 

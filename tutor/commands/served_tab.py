@@ -23,8 +23,8 @@ import struct
 import sys
 from contextlib import redirect_stderr
 
-from tutor.serve import words
-from tutor.words import pick
+from tutor.i18n import serving
+from tutor.i18n.bilingual import pick
 
 FAILURE_FLAG = "--failure-file"
 WEB_DRIVER = "textual.drivers.web_driver:WebDriver"  # what textual-serve puts in TEXTUAL_DRIVER
@@ -74,12 +74,12 @@ def main(argv: list[str] | None = None) -> int:
             return EXIT_USAGE
         reason = exc.text(lang)
         if exc.fixes:
-            reason += f" ({pick(words.FIX, lang)}: {'; '.join(exc.fixes)})"
+            reason += f" ({pick(serving.FIX, lang)}: {'; '.join(exc.fixes)})"
         return failed(lang, reason, failure_file, served, EXIT_USAGE)
     except Exception as exc:  # noqa: BLE001 - a tab says why, the server says it in one line
-        reason = pick(words.UNEXPECTED, lang, error=f"{type(exc).__name__}: {exc}")
+        reason = pick(serving.UNEXPECTED, lang, error=f"{type(exc).__name__}: {exc}")
         if app_started():
-            say_line(pick(words.TUTOR_FAILED, lang, reason=one_line(reason)))
+            say_line(pick(serving.TUTOR_FAILED, lang, reason=one_line(reason)))
             return 1
         return failed(lang, reason, failure_file, served, 1)
 
@@ -100,7 +100,7 @@ def failed(lang: str, reason: str, failure_file: str, served: bool, code: int) -
     reason = one_line(reason)
     if failure_file:
         record(failure_file, reason)
-    say_line(pick(words.TUTOR_FAILED, lang, reason=reason))
+    say_line(pick(serving.TUTOR_FAILED, lang, reason=reason))
     if served:
         end_session()
     return code

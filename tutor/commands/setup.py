@@ -13,7 +13,7 @@ from tutor.commands.results import UsageError
 from tutor.lesson.loader import DEFAULT, Lesson, LessonError, available, load
 from tutor.progress import Progress, looks_like_ours, remembered_lang, state_dir
 from tutor.session import Session
-from tutor.words import default_lang, both
+from tutor.i18n.bilingual import default_lang, both
 
 
 def lesson_for(args) -> Lesson:
@@ -74,7 +74,9 @@ def _recording_errors_as_usage():
 def recording_error(exc) -> UsageError:
     """A recording that cannot be read (tutor.cluster.recording.RecordingError), as a usage error
     in both languages."""
-    return UsageError(exc.text("en"), exc.text("ko"), kind="recording")
+    from tutor.narration.recording_errors import both
+
+    return UsageError(*both(exc), kind="recording")
 
 
 def open_recording(path: str):
@@ -176,12 +178,13 @@ def mark_start(session: Session, recording=None) -> None:
 def _connect_errors_as_usage():
     """A cluster that cannot be found or configured: exit code 2, its message in both languages."""
     from tutor.cluster.connect import ConnectError
+    from tutor.narration.connecting import fixes, sentence
 
     try:
         yield
     except ConnectError as exc:
-        raise UsageError(f"cannot connect: {exc.texts['en']}", f"연결할 수 없습니다: {exc.texts['ko']}",
-                         kind="kubeconfig", fixes=exc.fixes) from None
+        raise UsageError(f"cannot connect: {sentence(exc, 'en')}", f"연결할 수 없습니다: {sentence(exc, 'ko')}",
+                         kind="kubeconfig", fixes=fixes(exc)) from None
 
 
 def find_kubeconfig_for(args):

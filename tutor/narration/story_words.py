@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from tutor.words import say
+from tutor.i18n.bilingual import say
 
 if TYPE_CHECKING:  # the story's types only: the story itself is built by whoever asks for its words
     from tutor.cluster.story import Episode, Line

@@ -4,7 +4,7 @@ evidence a step's verdict shows in time order."""
 from __future__ import annotations
 
 from tutor.cluster.timeline import Fact, Kind, Timeline
-from tutor.words import say
+from tutor.i18n.bilingual import say
 
 # The kinds a rollout also brings about: marked when they belong to one, not to a failure.
 FAILURE_LIKE = (Kind.POD_CREATED, Kind.POD_DELETING, Kind.POD_GONE, Kind.GROUP_RECREATED, Kind.RESTARTED)

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from html import escape
 
-from tutor.serve import words
-from tutor.words import pick
+from tutor.i18n import serving
+from tutor.i18n.bilingual import pick
 
 # The Korean fonts learners' systems have, monospace first: local() only, nothing is fetched.
 _HANGUL_FONTS = ("D2Coding", "NanumGothicCoding", "Nanum Gothic Coding", "Noto Sans Mono CJK KR",
@@ -127,23 +127,23 @@ def tutor_page(lang: str, full: str, base: str = "", font_size: int = 16) -> str
 <head>
 <meta charset="utf-8">
 {head}
-<title>{escape(pick(words.TITLE, lang))}</title>
+<title>{escape(pick(serving.TITLE, lang))}</title>
 <link rel="stylesheet" href="static/css/xterm.css">
 <style>{_STYLE}</style>
 <script src="static/js/textual.js"></script>
 </head>
 <body>
-<div id="starting" class="notice"><p>{escape(pick(words.STARTING, lang))}</p></div>
-<div id="ended" class="notice"><p>{escape(pick(words.ENDED, lang))}</p>
-<button type="button" onclick="location.reload()">{escape(pick(words.RELOAD, lang))}</button></div>
+<div id="starting" class="notice"><p>{escape(pick(serving.STARTING, lang))}</p></div>
+<div id="ended" class="notice"><p>{escape(pick(serving.ENDED, lang))}</p>
+<button type="button" onclick="location.reload()">{escape(pick(serving.RELOAD, lang))}</button></div>
 <div id="full" class="notice"><p id="full-text">{escape(full)}</p>
-<button type="button" onclick="location.reload()">{escape(pick(words.RELOAD, lang))}</button></div>
-<div id="failed" class="notice"><p>{escape(pick(words.FAILED, lang))}</p><p id="failed-reason"></p>
-<p>{escape(pick(words.FAILED_NEXT, lang))}</p>
-<button type="button" onclick="location.reload()">{escape(pick(words.RELOAD, lang))}</button></div>
+<button type="button" onclick="location.reload()">{escape(pick(serving.RELOAD, lang))}</button></div>
+<div id="failed" class="notice"><p>{escape(pick(serving.FAILED, lang))}</p><p id="failed-reason"></p>
+<p>{escape(pick(serving.FAILED_NEXT, lang))}</p>
+<button type="button" onclick="location.reload()">{escape(pick(serving.RELOAD, lang))}</button></div>
 <div id="terminal" class="textual-terminal" data-font-size="{int(font_size)}"></div>
-<div id="no-hangul"><p lang="en">{escape(pick(words.NO_HANGUL, "en"))}</p>
-<p lang="ko">{escape(pick(words.NO_HANGUL, "ko"))}</p></div>
+<div id="no-hangul"><p lang="en">{escape(pick(serving.NO_HANGUL, "en"))}</p>
+<p lang="ko">{escape(pick(serving.NO_HANGUL, "ko"))}</p></div>
 <script>{_WEBSOCKET}</script>
 </body>
 </html>
@@ -156,7 +156,7 @@ def notice_page(lang: str, text: str) -> str:
 <html lang="{lang}">
 <head>
 <meta charset="utf-8">
-<title>{escape(pick(words.TITLE, lang))}</title>
+<title>{escape(pick(serving.TITLE, lang))}</title>
 <style>{_STYLE}</style>
 </head>
 <body>

@@ -20,9 +20,10 @@ from urllib.parse import urlsplit
 from aiohttp import web
 from textual_serve.server import Server
 
-from tutor.serve import page, words
+from tutor.i18n import serving
+from tutor.serve import page
 from tutor.serve.gate import Gate
-from tutor.words import pick
+from tutor.i18n.bilingual import pick
 
 SHUTDOWN_SECONDS = 5.0  # how long open tabs get to end their tutors when the server stops
 FAILURE_SECONDS = 60.0  # how long a tutor's failure to start is the reason /status gives
@@ -32,7 +33,7 @@ class TutorServer(Server):
     def __init__(self, command: str, host: str, port: int, gate: Gate, lang: str, public_url: str = "",
                  failure_file: str = ""):
         """`failure_file`: where a tab's tutor that could not start writes why (tutor/commands/served_tab.py)."""
-        super().__init__(command, host=host, port=port, title=pick(words.TITLE, lang), public_url=public_url or None)
+        super().__init__(command, host=host, port=port, title=pick(serving.TITLE, lang), public_url=public_url or None)
         self.failure_file = failure_file
         self.gate, self.lang, self.given_public_url = gate, lang, public_url.rstrip("/")
         self.prefix = urlsplit(self.given_public_url).path.rstrip("/")  # "" or "/lab/tutor"
@@ -70,7 +71,7 @@ class TutorServer(Server):
         if path.startswith("/static/") or path == "/favicon.ico":
             return await handler(request)
         if not self.gate.shown(request.query, request.cookies):
-            return self._notice(web.HTTPForbidden, words.NO_TOKEN)
+            return self._notice(web.HTTPForbidden, serving.NO_TOKEN)
         response = await handler(request)
         if self.gate.shown_in_query(request.query) and not response.prepared:
             response.set_cookie(self.gate.cookie, self.gate.token, path=(self.prefix or "") + "/",
@@ -91,7 +92,7 @@ class TutorServer(Server):
             font_size = 16
         base = self.given_public_url + "/" if self.given_public_url else ""
         return web.Response(content_type="text/html", charset="utf-8",
-                            text=page.tutor_page(self.lang, pick(words.FULL, self.lang, cap=self.gate.cap),
+                            text=page.tutor_page(self.lang, pick(serving.FULL, self.lang, cap=self.gate.cap),
                                                  base, font_size),
                             headers={"Cache-Control": "no-store"})
 
@@ -120,7 +121,7 @@ class TutorServer(Server):
         """One tutor per websocket, while there is room (waiting a little for one): else refused
         before the upgrade, and the page, asking /status, says the server is full."""
         if not await self.gate.enter():
-            return self._notice(web.HTTPServiceUnavailable, words.FULL, cap=self.gate.cap)
+            return self._notice(web.HTTPServiceUnavailable, serving.FULL, cap=self.gate.cap)
         try:
             return await super().handle_websocket(request)
         finally:

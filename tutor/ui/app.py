@@ -28,7 +28,7 @@ from tutor.cluster import kinds
 from tutor.cluster.source_events import Conn, ShowStep
 from tutor.session import Session
 from tutor.ui.commands import TutorCommands, open_palette, system_commands
-from tutor.ui.i18n import keyed, localise_bindings, localised
+from tutor.ui.key_words import keyed, localise_bindings, localised
 from tutor.ui.inbox import Inbox
 from tutor.ui.messages import DoctorDone, SourceReady
 from tutor.ui.notices import step_ranges
@@ -53,7 +53,9 @@ from tutor.ui.widgets.notice_bar import NoticeBar, notice_text
 from tutor.ui.widgets.status_bar import StatusBar
 from tutor.ui.widgets.step_list import StepList, step_strip
 from tutor.ui.widgets.verdict_box import STATUS_WORDS, VerdictBox
-from tutor.words import say
+from tutor.i18n.bilingual import say
+from tutor.narration import failures
+from tutor.narration.absent_kinds import absent, absent_short
 
 TALL_ROWS = 32  # from this many rows the step list shows; below, a strip in the lesson's border
 NOTICE_SECONDS = 6  # a notice takes a row from the panes while it shows: it goes soon, or at esc
@@ -655,7 +657,7 @@ class TutorApp(ConfirmedActions, App):
                                   "doctor가 알려 줍니다.", res=resource)
         row = kinds.named(resource)
         if st.state is Conn.CRD_MISSING and row is not None and row.may_be_absent:  # no CRD, or its group not served
-            return row.absent(self.session.lang)
+            return absent(row, self.session.lang)
         return ""
 
     def _unreachable(self):
@@ -674,8 +676,8 @@ class TutorApp(ConfirmedActions, App):
         self.query_one(StatusBar).show(
             title=s.lesson.title(s.lang), context=self.context_name, namespace=s.lesson.namespace,
             conn=conn, passed=len(s.progress.passed), total=len(s.lesson.steps),
-            lang=s.lang, replay=self.replay, unreachable=failure.brief(s.lang) if failure else "",
-            absent=", ".join(row.absent_short(s.lang) for st in s.states.values()
+            lang=s.lang, replay=self.replay, unreachable=failures.brief(failure, s.lang) if failure else "",
+            absent=", ".join(absent_short(row, s.lang) for st in s.states.values()
                              if st.state is Conn.CRD_MISSING and (row := kinds.named(st.resource)) is not None))
 
     # --- actions -----------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from textual.command import CommandList, CommandPalette, DiscoveryHit, Hit, Hits
 from textual.widgets.option_list import Option
 
 from tutor.ui.screens import ClosesItself
-from tutor.words import say
+from tutor.i18n.bilingual import say
 
 
 class TutorCommands(Provider):

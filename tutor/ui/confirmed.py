@@ -17,7 +17,7 @@ from tutor.ui.footer_fit import PRIORITY, fit_footer
 from tutor.ui.screens import ConfirmScreen
 from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.ui.widgets.lesson_pane import LessonPane
-from tutor.words import say
+from tutor.i18n.bilingual import say
 
 
 class ConfirmedActions:

@@ -13,9 +13,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from tutor.lesson.loader import available
-from tutor.words import say
+from tutor.i18n.bilingual import say
 from tutor.ui.screens import ClosesItself
-from tutor.ui.i18n import keyed
+from tutor.ui.key_words import keyed
 
 
 def finished(session) -> bool:

@@ -21,8 +21,8 @@ from textual.widgets.option_list import Option
 
 from tutor.lesson.loader import Question
 from tutor.ui.screens import ClosesItself
-from tutor.ui.i18n import keyed
-from tutor.words import say
+from tutor.ui.key_words import keyed
+from tutor.i18n.bilingual import say
 
 
 class PredictScreen(ClosesItself, ModalScreen[bool]):

@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.await_complete import AwaitComplete
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Label, Static
-from tutor.ui.i18n import keyed
+from tutor.ui.key_words import keyed
 
 
 def bindings_table(bindings: list[Binding], title: str) -> Table:

@@ -21,11 +21,11 @@ from tutor.cluster.store import Store
 from tutor.cluster.story import Episode, Line, Story, story
 from tutor.cluster.timeline import clock
 from tutor.narration import because, title, what
-from tutor.ui.i18n import localise_bindings
+from tutor.ui.key_words import localise_bindings
 from tutor.ui.screens import ClosesItself
 from tutor.ui.widgets.redraw import RedrawsOnChange
-from tutor.ui.i18n import keyed
-from tutor.words import say
+from tutor.ui.key_words import keyed
+from tutor.i18n.bilingual import say
 
 
 def offset_text(seconds: float, precise: bool) -> str:

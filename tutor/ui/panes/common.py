@@ -27,7 +27,7 @@ class LiveData(NamedTuple):
     store: Store
     namespace: str
     gpu: str  # the lesson's GPU resource name (the ledger counts it)
-    lang: str  # every word of a pane is said in it (tutor/words.py: say)
+    lang: str  # every word of a pane is said in it (tutor/i18n/bilingual.py: say)
     unavailable: Callable[[str], str]  # why a resource cannot be shown (forbidden, CRD missing), or ""
     # the pods and nodes the current step is about (the ledger shows those nodes, and the nodes of
     # those pods, first)

@@ -23,7 +23,7 @@ from tutor.cluster.store import Store
 from tutor.ui.panes.common import LiveData, memo, waits_for_a_node
 from tutor.ui.widgets.redraw import LastKey
 from tutor.ui.widgets.text_blocks import TextBlocks
-from tutor.words import say
+from tutor.i18n.bilingual import say
 
 MAX_EVENTS = 60
 # The kinds the pane reads, named by their rows in the kinds table.

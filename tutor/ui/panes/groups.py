@@ -23,7 +23,7 @@ from tutor.cluster.store import Store
 from tutor.ui.panes.common import LiveData, memo, phase_text, pod_order
 from tutor.ui.widgets.redraw import LastKey, RedrawsOnChange
 from tutor.ui.widgets.text_blocks import TextBlocks
-from tutor.words import say
+from tutor.i18n.bilingual import say
 
 MAX_GROUPS = 6  # per LWS in the groups pane; the pods pane lists every pod
 LWS_CONDITIONS = ("Available", "Progressing", "UpdateInProgress")  # the condition types LWS sets (lws-facts §2)

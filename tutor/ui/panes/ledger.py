@@ -25,7 +25,7 @@ from tutor.cluster.store import Store
 from tutor.ui.panes.common import LiveData, memo, waits_for_a_node
 from tutor.ui.widgets.redraw import LastKey, RedrawsOnChange
 from tutor.ui.widgets.text_blocks import TextBlocks
-from tutor.words import say
+from tutor.i18n.bilingual import say
 
 MAX_GROUPS = 6  # GPU-holding LWS groups listed per node; past that, counted
 MAX_NAMES = 6  # GPU holders named per group on one node; a busy node lists its groups, not thousands of pods

@@ -31,8 +31,8 @@ from tutor.cluster.store import Store
 from tutor.ui.panes.common import LiveData, phase_text, pod_order
 from tutor.ui.widgets.redraw import LastKey
 from tutor.ui.widgets.virtual_size import set_virtual_size
-from tutor.ui.i18n import keyed
-from tutor.words import say
+from tutor.ui.key_words import keyed
+from tutor.i18n.bilingual import say
 
 
 # --- rows from scratch --------------------------------------------------------------------------

@@ -6,7 +6,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from tutor.cluster.source_events import Conn
-from tutor.words import say
+from tutor.i18n.bilingual import say
 from tutor.ui.widgets.redraw import RedrawsOnChange
 from tutor.ui.widgets.virtual_size import update_static
 

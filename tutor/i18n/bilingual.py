@@ -1,7 +1,7 @@
 """Words in two languages, and the one way the tutor picks one: every English/Korean pair, in
 the checkers, the narration of the story and the timeline (tutor/narration), doctor and the
 screens, goes through say() (or pick() for a pair kept as a value, both() to make one), and a
-Korean field may name the particle that follows it ("{pod:은}", tutor/korean.py). No table of
+Korean field may name the particle that follows it ("{pod:은}", tutor/i18n/particles.py). No table of
 Korean keyed by English: it would fall back to English, silently, for a text it lacks."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import errno
 import os
 
-from tutor.korean import fill
+from tutor.i18n.particles import fill
 
 Words = tuple[str, str]  # (English, Korean)
 
@@ -67,7 +67,11 @@ _OS_KO = {
 def os_reason(exc: BaseException) -> Words:
     """Why the system refused (an OSError), in plain words: (English, Korean). Never the
     exception's own text with its class and errno number."""
-    code = getattr(exc, "errno", None)
-    en = getattr(exc, "strerror", None) or (os.strerror(code) if isinstance(code, int) else "") or "system error"
+    return system_reason(getattr(exc, "errno", None), getattr(exc, "strerror", None))
+
+
+def system_reason(code: int | None, text: str | None) -> Words:
+    """The same from its facts: the error number, and the system's own text of it."""
+    en = text or (os.strerror(code) if isinstance(code, int) else "") or "system error"
     ko = _OS_KO.get(code, f"시스템 오류입니다(오류 번호 {code})" if isinstance(code, int) else "시스템 오류입니다")
     return en, ko

@@ -1,5 +1,5 @@
 """The keys' words in the learner's language. A binding is declared with keyed(), its Korean
-beside its English where it is declared, as every other message is said (tutor/words.py: say);
+beside its English where it is declared, as every other message is said (tutor/i18n/bilingual.py: say);
 localise_bindings() puts a screen's or the app's bindings in one language for the footer."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from textual.binding import Binding
 
-from tutor.words import Words
+from tutor.i18n.bilingual import Words
 
 # Each declared binding's Korean (its words, its tooltip), by its action and English words: filled
 # by keyed() as the classes are defined, so it cannot fall out of step with the declarations.
