@@ -35,7 +35,7 @@ def _isolated_state(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
 
 
-# Tiers by folder, so `-m` can pick them (README: the fast path). tests/e2e marks its own.
+# Tiers by folder, so `-m` can pick them (docs/testing.md: the fast path). tests/e2e marks its own.
 _TIERS = {"tests/ui/": "ui", "tests/bench/": "bench"}
 
 

@@ -17,7 +17,7 @@ are the same recording up to that moment with the failure told of another pod of
 leader llm-0 (LWS's event naming it, or the restart itself moved onto it, as `kubectl exec llm-0
 -- touch /tmp/fail` leaves it), with the right restart.txt: each must fail.
 
-    python -m tests.mutations      # the figures the README quotes, for both lessons
+    python -m tests.mutations      # the figures docs/testing.md quotes, for both lessons
 """
 
 from __future__ import annotations

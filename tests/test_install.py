@@ -1,4 +1,4 @@
-"""The offline install a lab author does for a VM image (README, "Into a lab VM, offline"):
+"""The offline install a lab author does for a VM image (README, "In a lab VM, offline"):
 a wheelhouse of lwstutor and its dependencies built where PyPI is reachable, then installed into a
 fresh venv with `pip install --no-index --find-links`, then the installed `lwstutor demo` run in
 a terminal (a pty), read until it has drawn the lab to its last step, and quit with `q`.

@@ -7,7 +7,7 @@ the scheduler's own message and the model must find no node that fits; for every
 the model must say the chosen node fits. The model sees every node and every pod of the cluster
 (the lab's own nodes count in "0/N" too). Cases: a fixed list covering each rule, then a bounded
 hypothesis generator over small cluster shapes. The figures are printed and asserted (zero
-disagreements); the README's test section quotes them.
+disagreements); docs/testing.md quotes them.
 """
 
 from __future__ import annotations

@@ -105,7 +105,7 @@ class Lab:
     ports: dict[str, int] = field(default_factory=dict)
     versions: dict[str, str] = field(default_factory=dict)
     node: dict = field(default_factory=dict)  # the real node's state (labnode.node.Node), when it has one
-    timings: dict[str, float] = field(default_factory=dict)  # seconds, for the benchmarks and README
+    timings: dict[str, float] = field(default_factory=dict)  # seconds, for the benchmarks
 
     @property
     def real_node(self) -> bool:
