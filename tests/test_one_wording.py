@@ -114,12 +114,13 @@ def test_each_scan_would_catch_its_defect():
 def test_every_key_is_declared_with_its_korean():
     """No Binding( but through keyed(), in the screens; each class's keys have their Korean."""
     from tutor.ui.app import TutorApp
-    from tutor.ui.finish_screen import FinishScreen
+    from tutor.ui.screens.finish import FinishScreen
     from tutor.ui.i18n import has_korean
     from tutor.ui.panes.pods import PodList
-    from tutor.ui.predict import PredictScreen
-    from tutor.ui.screens import ConfirmScreen, HelpScreen
-    from tutor.ui.timeline_screen import TimelineScreen
+    from tutor.ui.screens.predict import PredictScreen
+    from tutor.ui.screens.confirm import ConfirmScreen
+    from tutor.ui.screens.help import HelpScreen
+    from tutor.ui.screens.timeline import TimelineScreen
 
     direct = [f"{path}:{node.lineno}" for path, tree in trees() if path.startswith("tutor/ui")
               and not path.endswith("i18n.py")

@@ -15,7 +15,7 @@ from tests.e2e.test_live_source import tutor_check
 from tests.e2e.live_tui import blocking, header, live_app, pod_cells, states_ok, text_of, until
 from tutor.cluster.recap import recap
 from tutor.cluster.story import story
-from tutor.ui.timeline_screen import TimelineScreen, TimelineView
+from tutor.ui.screens.timeline import TimelineScreen, TimelineView
 
 # What `check --step N` says before the learner does step N: (status, words in the message).
 BEFORE = {
@@ -71,7 +71,7 @@ async def test_the_whole_lab_on_the_real_control_plane(lab, learner, tmp_path):
             checks[n] = app.oracle.checks - checks_before
         assert sorted(s.progress.passed) == list(range(1, 9))
         assert "8/8" in header(app)
-        from tutor.ui.finish_screen import FinishScreen
+        from tutor.ui.screens.finish import FinishScreen
 
         # the end of the lesson opens by itself, live too; esc closes it, as the learner does
         await until(pilot, lambda: isinstance(app.screen, FinishScreen), "the finish screen")

@@ -164,7 +164,7 @@ async def heading_in_view(pilot, text: str, timeout: float = waits.MOMENT) -> No
 async def past_the_end(pilot, timeout: float = waits.MOMENT) -> None:
     """Closes the finish screen when the replay reached the end of the lab and it opened (the
     pictures of the lab's last moments show the lesson, as a learner sees it after esc)."""
-    from tutor.ui.finish_screen import FinishScreen
+    from tutor.ui.screens.finish import FinishScreen
 
     if not isinstance(pilot.app.screen, FinishScreen):
         return

@@ -7,7 +7,7 @@ from tests.ui.settle import notices_said, past_the_end, settled
 from tutor.cli import build_parser
 from tutor.commands.demo import demo_app
 from tutor.progress import state_dir
-from tutor.ui.finish_screen import FinishScreen
+from tutor.ui.screens.finish import FinishScreen
 from tutor.demo import END_TITLE
 from tutor.words import say
 

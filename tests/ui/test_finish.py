@@ -11,8 +11,8 @@ from tests.ui.harness import empty_recording, make_app
 from tests.ui.screen_text import region_text
 from tests.ui.settle import footer_reads, off_screen, on_screen, past_the_end, settled, still, until
 from tutor.lesson.loader import available
-from tutor.ui import finish_screen
-from tutor.ui.finish_screen import FinishScreen, finish_rows
+from tutor.ui.screens import finish as finish_screen
+from tutor.ui.screens.finish import FinishScreen, finish_rows
 
 NEXT_HEADING = {"en": "Next", "ko": "다음 모듈"}
 DONE_HEADING = {"en": "What you did", "ko": "해낸 일"}

@@ -14,7 +14,7 @@ from textual.widgets import HelpPanel
 from tests.ui.screen_text import region_text, screen_lines
 from tests.ui.settle import until
 from tutor.ui.i18n import localised
-from tutor.ui.screens import HelpScreen
+from tutor.ui.screens.help import HelpScreen
 from tutor.ui.widgets.key_footer import KeyFooter
 
 SIZES = [(60, 20), (100, 30), (80, 24), (60, 20)]

@@ -7,7 +7,8 @@ from textual.command import CommandPalette
 
 from tests.ui.harness import empty_recording, make_app
 from tests.ui.settle import notices_said, off_screen, on_screen, palette_choice, quiet, screen_reads, settled, until
-from tutor.ui.screens import ConfirmScreen, HelpScreen
+from tutor.ui.screens.confirm import ConfirmScreen
+from tutor.ui.screens.help import HelpScreen
 
 
 @pytest.fixture

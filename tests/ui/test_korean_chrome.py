@@ -9,7 +9,7 @@ from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
 from tests.ui.screen_text import screen_lines
 from tests.ui.settle import footer_reads, on_screen, screen_reads, settled, until
-from tutor.ui.timeline_screen import TimelineScreen
+from tutor.ui.screens.timeline import TimelineScreen
 from tutor.words import say
 
 

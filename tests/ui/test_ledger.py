@@ -9,7 +9,7 @@ from rich.console import Console
 from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
 from tests.ui.settle import on_screen, quiet, settled
-from tutor.ui.screens import HelpScreen
+from tutor.ui.screens.help import HelpScreen
 from tutor.ui.panes.groups import GroupsPane
 from tutor.ui.panes.ledger import NodeLedger
 

@@ -21,9 +21,10 @@ from tests.ui.harness import make_app
 from tests.ui.storm import quits_counted
 from tests.ui.settle import (handled, heading_in_view, hint_in_view, notices_said, off_screen, on_screen, palette_choice,
                              settled, until)
-from tutor.ui.predict import PredictScreen
-from tutor.ui.screens import ConfirmScreen, HelpScreen
-from tutor.ui.timeline_screen import TimelineScreen
+from tutor.ui.screens.predict import PredictScreen
+from tutor.ui.screens.confirm import ConfirmScreen
+from tutor.ui.screens.help import HelpScreen
+from tutor.ui.screens.timeline import TimelineScreen
 from tutor.words import say
 
 pytestmark = pytest.mark.audit

@@ -15,7 +15,8 @@ from textual.geometry import Size
 from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
 from tests.ui.settle import off_screen, on_screen, settled, step_drawn, until
-from tutor.ui.screens import ConfirmScreen, HelpScreen
+from tutor.ui.screens.confirm import ConfirmScreen
+from tutor.ui.screens.help import HelpScreen
 
 SIZES = [(20, 5), (30, 8), (69, 31), (70, 32), (80, 24), (200, 60)]
 

@@ -27,7 +27,7 @@ from tutor.checks.verdict import Status
 from tutor.cluster import kinds
 from tutor.cluster.events import Conn, ShowStep
 from tutor.session import Session
-from tutor.ui.commands import TutorCommands, open_palette, system_commands
+from tutor.ui.screens.palette import TutorCommands, open_palette, system_commands
 from tutor.ui.i18n import keyed, localise_bindings, localised
 from tutor.ui.inbox import Inbox
 from tutor.ui.messages import DoctorDone, SourceReady
@@ -39,13 +39,13 @@ from tutor.ui.panes.groups import GroupsPane
 from tutor.ui.panes.ledger import NodeLedger
 from tutor.ui.panes.pods import PodList
 from tutor.ui.pump import RefreshPump
-from tutor.ui.predict import can_predict, invite, open_predict, recap
+from tutor.ui.screens.predict import can_predict, invite, open_predict, recap
 from tutor.ui.quiet_gc import QuietCollector
 from tutor.ui.confirmed import ConfirmedActions
-from tutor.ui.finish_screen import FinishScreen, finished
-from tutor.ui.screens import HelpScreen
+from tutor.ui.screens.finish import FinishScreen, finished
+from tutor.ui.screens.help import HelpScreen
 from tutor.ui.screenshot import brief_error, screenshot_dir, shown_path
-from tutor.ui.timeline_screen import TimelineScreen
+from tutor.ui.screens.timeline import TimelineScreen
 from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.lesson_pane import LessonPane
@@ -117,7 +117,7 @@ class TutorApp(ConfirmedActions, App):
     ENABLE_COMMAND_PALETTE = True
     ALLOW_IN_MAXIMIZED_VIEW = "Footer, NoticeBar"  # a zoomed pane still shows the notices, above it
     ESCAPE_TO_MINIMIZE = False  # esc also closes the notices: our binding does both (action_minimize)
-    action_predict = open_predict  # w: the step's questions in a modal (tutor/ui/predict.py)
+    action_predict = open_predict  # w: the step's questions in a modal (tutor/ui/screens/predict.py)
 
     BINDINGS = [
         keyed("n,right", "next", ("Next", "다음"), ("Next step", "다음 단계"), key_display="n/→"),

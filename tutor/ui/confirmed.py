@@ -14,7 +14,7 @@ from __future__ import annotations
 from textual import work
 
 from tutor.ui.footer_fit import PRIORITY, fit_footer
-from tutor.ui.screens import ConfirmScreen
+from tutor.ui.screens.confirm import ConfirmScreen
 from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.ui.widgets.lesson_pane import LessonPane
 from tutor.words import say

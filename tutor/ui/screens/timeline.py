@@ -22,7 +22,7 @@ from tutor.cluster.story import Episode, Line, Story, story
 from tutor.cluster.timeline import clock
 from tutor.narration import because, title, what
 from tutor.ui.i18n import localise_bindings
-from tutor.ui.screens import ClosesItself
+from tutor.ui.screens.base import ClosesItself
 from tutor.ui.widgets.redraw import RedrawsOnChange
 from tutor.ui.i18n import keyed
 from tutor.words import say

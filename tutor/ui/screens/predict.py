@@ -20,7 +20,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from tutor.lesson.loader import Question
-from tutor.ui.screens import ClosesItself
+from tutor.ui.screens.base import ClosesItself
 from tutor.ui.i18n import keyed
 from tutor.words import say
 

@@ -11,7 +11,7 @@ from textual.app import SystemCommand
 from textual.command import CommandList, CommandPalette, DiscoveryHit, Hit, Hits, Provider
 from textual.widgets.option_list import Option
 
-from tutor.ui.screens import ClosesItself
+from tutor.ui.screens.base import ClosesItself
 from tutor.words import say
 
 
