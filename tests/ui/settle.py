@@ -85,9 +85,9 @@ async def handled(pilot, what: str = "every key sent handled") -> None:
 def notices_said(app) -> list:
     """Every notice the app says from now on, kept in a list: a notice goes after its few seconds
     (3 for "nothing to predict"), which a loaded machine can outlast between the saying and the
-    test's read. For what was said; what is up now is still app._notifications."""
+    test's read. For what was said; what is up now is app.notices."""
     said: list = []
-    notices = app._notifications
+    notices = app.notices
     add = notices.add
 
     def kept(notice):

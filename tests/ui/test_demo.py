@@ -29,7 +29,7 @@ async def test_the_demo_passes_every_step_in_order_and_follows_along():
     finish = app.action_finish
 
     def opening():
-        ends.append(any("whole lab" in (n.title or "") for n in app._notifications))
+        ends.append(any("whole lab" in (n.title or "") for n in app.notices))
         finish()
 
     app.action_finish = opening

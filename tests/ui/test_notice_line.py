@@ -40,7 +40,7 @@ def _assert_on_its_own_line(app) -> None:
             if pane.display and pane.region.area:
                 assert not pane.region.overlaps(bar.region), (selector, pane.region, bar.region)
     line = screen_lines(app)[bar.region.y].strip()
-    whole = " · ".join(notice_text(n) for n in reversed(list(app._notifications)))  # newest first
+    whole = " · ".join(notice_text(n) for n in reversed(list(app.notices)))  # newest first
     shown = line.rstrip("…").rstrip()
     assert whole.startswith(shown) and shown, (line, whole)  # every character up to the cut, none split
     assert cell_len(line) <= app.size.width

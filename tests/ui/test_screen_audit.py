@@ -278,10 +278,10 @@ async def test_progress_file_problems_read_well(problem, w, h, lang, tmp_path):
             if problem == "saving-fails":
                 shutil.rmtree(where.parent)
                 where.parent.write_text("not a directory")
-                notices = len(app._notifications)
+                notices = len(app.notices)
                 await pilot.press("h")
-                await _shown(pilot, lambda: len(app._notifications) > notices, "the notice that a save failed",
-                             seen=lambda: [m.message for m in app._notifications])
+                await _shown(pilot, lambda: len(app.notices) > notices, "the notice that a save failed",
+                             seen=lambda: [m.message for m in app.notices])
                 audit.look(app, "a save failed (h)")
                 await _step(pilot, 8)
                 audit.look(app, "a save failed, step 8")

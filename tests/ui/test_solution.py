@@ -98,7 +98,7 @@ async def test_the_footer_offers_s_in_the_place_of_h_once_the_hints_are_out(app,
             await pilot.press("h")
         await footer_reads(pilot, (solution, quit_), (hint,))  # it fits 80 columns
         app.action_hint()  # the palette's "next hint", with none left, points to s
-        assert any(" s " in n.message for n in app._notifications), [n.message for n in app._notifications]
+        assert any(" s " in n.message for n in app.notices), [n.message for n in app.notices]
         await pilot.press("s")
         await on_screen(pilot, ConfirmScreen)
         await pilot.press("y")

@@ -18,7 +18,7 @@ from rich.cells import cell_len
 from textual import events, on
 from textual.actions import parse as parse_action
 from textual.app import App, ComposeResult
-from textual.notifications import Notification, SeverityLevel
+from textual.notifications import Notification, Notifications, Notify, SeverityLevel
 from textual.containers import Horizontal, Vertical
 from textual.widgets import OptionList
 
@@ -181,6 +181,7 @@ class TutorApp(ConfirmedActions, App):
         self._unjudged = False
         self._instant: float | None = None
         self._passed_between: list[int] = []
+        self.notices = Notifications()  # the notices up: the app's own list, drawn on the notices' line
         self._pass_notice: Notification | None = None  # the notice naming the steps just passed
         self._pass_steps: list[int] = []
         self._notice_timer = None  # redraws the notices' line when the next notice expires
@@ -223,7 +224,7 @@ class TutorApp(ConfirmedActions, App):
         self.redraw_live()
         self.query_one(LessonPane).focus()
         if self.session.progress.notice:
-            self.say(self.session.progress.notice, severity="warning", timeout=10)
+            self.notice(self.session.progress.notice, severity="warning", timeout=10)
         self._report_save()
         self._watch_pump()
 
@@ -281,7 +282,7 @@ class TutorApp(ConfirmedActions, App):
         if self.pump.stuck(self.inbox.waiting, PUMP_STUCK_S):
             self.pump.unstick()
             self.log.warning(f"refresh pump unstuck ({self.pump.unstuck})")
-            self.say(say(self.lang, "The screen had stopped following the cluster; it is current again.",
+            self.notice(say(self.lang, "The screen had stopped following the cluster; it is current again.",
                                     "화면이 클러스터를 따라가지 못하고 멈춰 있었습니다. 지금은 최신 상태입니다."),
                      severity="warning")
         LoopCall(self, PUMP_CHECK_S, self._watch_pump)
@@ -343,11 +344,11 @@ class TutorApp(ConfirmedActions, App):
         if not self._steered:
             self._go(item.step)
         elif item.step != self.session.progress.current and not item.title[0]:
-            self.say(say(self.lang, "The demo plays step {n} now; you stay on the step you chose.",
+            self.notice(say(self.lang, "The demo plays step {n} now; you stay on the step you chose.",
                                     "데모는 지금 {n}단계를 재생합니다. 화면은 고른 단계에 그대로 있습니다.", n=item.step),
                      timeout=4)
         if item.title[0]:
-            self.say(say(self.lang, *item.body), title=say(self.lang, *item.title), timeout=8)
+            self.notice(say(self.lang, *item.body), title=say(self.lang, *item.title), timeout=8)
             self._open_finish()
 
     # --- checking and drawing ----------------------------------------------------------------
@@ -385,7 +386,7 @@ class TutorApp(ConfirmedActions, App):
         once, and a pass can come while the last notice is still up: the new notice names the
         steps of both, so none is lost, and each once. The recap is in the lesson pane."""
         shown = self._pass_notice
-        steps = list(self._pass_steps) if shown is not None and shown in self._notifications else []
+        steps = list(self._pass_steps) if shown is not None and shown in self.notices else []
         self._drop_pass_notice()
         steps += [n for n in newly if n not in steps]
         self._pass_steps = steps
@@ -396,7 +397,7 @@ class TutorApp(ConfirmedActions, App):
             line = say(self.lang, "✓ Step {n} passed: recap in the step", "✓ {n}단계 통과: 정리는 설명 끝에", n=steps[0])
         else:
             line = say(self.lang, "✓ Steps {ns} passed", "✓ {ns}단계 통과", ns=step_ranges(steps))
-        self._pass_notice = self.say(line, timeout=PASS_NOTICE_SECONDS)
+        self._pass_notice = self.notice(line, timeout=PASS_NOTICE_SECONDS)
         if not self._paced:  # the demo opens it at its end, after the last recap's pause
             self._open_finish()
 
@@ -420,7 +421,7 @@ class TutorApp(ConfirmedActions, App):
     def action_finish(self) -> None:
         if not finished(self.session):
             s = self.session
-            self.say(say(self.lang, "The end shows once every step passed: {k} of {n} so far.",
+            self.notice(say(self.lang, "The end shows once every step passed: {k} of {n} so far.",
                                     "마무리는 모든 단계를 통과하면 볼 수 있습니다. 지금까지 {n}단계 중 {k}단계를 통과했습니다.",
                                     k=len(s.progress.passed), n=len(s.lesson.steps)), timeout=4)
         elif not isinstance(self.screen, FinishScreen):
@@ -429,32 +430,42 @@ class TutorApp(ConfirmedActions, App):
     def _drop_pass_notice(self) -> None:
         """Takes the pass notice away (another step is shown: it spoke of the one before)."""
         shown, self._pass_notice = self._pass_notice, None
-        if shown is not None:
-            self._unnotify(shown)
+        if shown is not None and shown in self.notices:
+            del self.notices[shown]
+            self._show_notices()
 
-    def say(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
-            timeout: float = NOTICE_SECONDS, detail: str = "") -> Notification:
+    def notice(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float = NOTICE_SECONDS, detail: str = "") -> Notification:
         """A notice on the notices' line under the header (widgets/notice_bar.py); esc closes it.
         A notice is one line: `detail`, and the whole of a warning (or a titled notice, the
         demo's end) too long for the line, go to the lab check panel, where they stay until x
-        hides it."""
+        hides it. It is up at once: a pass in the same turn finds it (_toast_passed) and joins it
+        instead of losing it."""
         notice = Notification(message, title, severity, timeout, markup=False)
         whole = notice_text(notice)
         if detail or ((severity != "information" or title) and cell_len(whole) > self.size.width - 2):
             self.query_one(DoctorPanel).note(" ".join(p for p in (whole, detail) if p), *self._notes_words())
             self._fit_footer()
-        # What App.notify does once its message comes round, done now: a pass in the same turn
-        # finds this notice up (_toast_passed) and joins it instead of losing it.
-        self._notifications.add(notice)
-        self._refresh_notifications()
+        self.notices.add(notice)
+        self._show_notices()
         return notice
 
-    def _refresh_notifications(self) -> None:
-        """Textual shows notices as toasts over the screen: here, on their own line
-        (Textual's own notices too), redrawn when the next one expires."""
+    @on(Notify)
+    def _notified(self, event: Notify) -> None:
+        """Textual's own notices (App.notify posts them) go on the notices' line too, not in toasts."""
+        event.prevent_default()
+        n = event.notification
+        self.notice(n.message, title=n.title, severity=n.severity, timeout=n.timeout)
+
+    def clear_notifications(self) -> None:
+        self.notices.clear()
+        self._show_notices()
+
+    def _show_notices(self) -> None:
+        """Draws the notices up on their line, and again when the next one expires."""
         if self.closing:
             return
-        notices = list(self._notifications)  # without the expired ones
+        notices = list(self.notices)  # without the expired ones
         for bar in self.query(NoticeBar):
             bar.show(notices)
         if self._notice_timer is not None:
@@ -462,8 +473,7 @@ class TutorApp(ConfirmedActions, App):
             self._notice_timer = None
         if notices:
             due = min(n.time_left for n in notices)
-            self._notice_timer = self.set_timer(max(0.05, due + 0.05), self._refresh_notifications,
-                                                name="notices")
+            self._notice_timer = self.set_timer(max(0.05, due + 0.05), self._show_notices, name="notices")
 
     @property
     def lang(self) -> str:
@@ -568,7 +578,7 @@ class TutorApp(ConfirmedActions, App):
     def _resized(self) -> None:
         self._draw_step_strip()
         self._fit_footer()
-        self._refresh_notifications()  # cut again for the new width
+        self._show_notices()  # cut again for the new width
 
     def _report_save(self) -> None:
         """Says once when saving progress starts failing (disk full, directory gone) and once
@@ -578,11 +588,11 @@ class TutorApp(ConfirmedActions, App):
             return
         self._save_error_shown = err
         if err:
-            self.say(say(self.lang, "Progress not saved to {path}: {err}. It is kept while lwstutor runs.",
+            self.notice(say(self.lang, "Progress not saved to {path}: {err}. It is kept while lwstutor runs.",
                                     "진행 상황을 {path}에 저장하지 못했습니다: {err}. lwstutor가 실행되는 동안에는 유지됩니다.",
                                     err=err, path=self.session.progress.path), severity="warning", timeout=15)
         else:
-            self.say(say(self.lang, "Progress saved again.", "진행 상황을 다시 저장했습니다."), timeout=4)
+            self.notice(say(self.lang, "Progress saved again.", "진행 상황을 다시 저장했습니다."), timeout=4)
 
     def redraw_live(self) -> None:
         """Redraws the panes now, from the state now (a refresh being drawn in turns ends with it)."""
@@ -740,10 +750,10 @@ class TutorApp(ConfirmedActions, App):
             shown = s.progress.hints[cur]
             self.query_one(LessonPane).bring_into_view(self.hint_heading(cur, shown))
         elif self.solution_key():
-            self.say(say(self.lang, "No more hints for this step: s shows its solution (it asks first).",
+            self.notice(say(self.lang, "No more hints for this step: s shows its solution (it asks first).",
                                     "이 단계의 힌트를 모두 보았습니다. 풀이는 s 키로 봅니다(먼저 묻습니다)."), timeout=4)
         else:
-            self.say(say(self.lang, "No more hints for this step.", "이 단계의 힌트를 모두 보았습니다."), timeout=3)
+            self.notice(say(self.lang, "No more hints for this step.", "이 단계의 힌트를 모두 보았습니다."), timeout=3)
 
     def action_recheck(self) -> None:
         self.recheck()
@@ -850,7 +860,7 @@ class TutorApp(ConfirmedActions, App):
         if selected:
             self.copy_to_clipboard(selected)
             self.screen.clear_selection()
-            self.say(say(self.lang, "Copied. ctrl+c again quits.",
+            self.notice(say(self.lang, "Copied. ctrl+c again quits.",
                                     "복사했습니다. ctrl+c를 한 번 더 누르면 끝납니다."), timeout=3)
             return
         await self.run_action("quit")
@@ -881,14 +891,14 @@ class TutorApp(ConfirmedActions, App):
     def _screenshot_saved(self, event: events.DeliveryComplete) -> None:
         if event.name == "screenshot":
             event.prevent_default()  # Textual's own notice is in English
-            self.say(say(self.lang, "Screenshot saved: {path}", "스크린샷 저장: {path}",
+            self.notice(say(self.lang, "Screenshot saved: {path}", "스크린샷 저장: {path}",
                          path=shown_path(event.path) if event.path else ""))
 
     @on(events.DeliveryFailed)
     def _screenshot_failed(self, event: events.DeliveryFailed) -> None:
         if event.name == "screenshot":
             event.prevent_default()
-            self.say(say(self.lang, "Screenshot not saved: {err}", "스크린샷을 저장하지 못했습니다: {err}",
+            self.notice(say(self.lang, "Screenshot not saved: {err}", "스크린샷을 저장하지 못했습니다: {err}",
                          err=brief_error(event.exception)), severity="error")
 
     def action_command_palette(self) -> None:

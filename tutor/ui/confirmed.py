@@ -59,7 +59,8 @@ class ConfirmedActions:
         s = self.session
         n = s.progress.current
         if not self.solution_text(n):
-            self.say(say(self.lang, "Step {n} has no solution to show.", "{n}단계에는 보여 줄 풀이가 없습니다.", n=n), timeout=3)
+            self.notice(say(self.lang, "Step {n} has no solution to show.", "{n}단계에는 보여 줄 풀이가 없습니다.", n=n),
+                        timeout=3)
             return
         if n not in s.progress.solutions and n not in s.progress.passed:  # passed: nothing to give away
             total = len(s.lesson.step(n).text(s.lang).hints)

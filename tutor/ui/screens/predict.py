@@ -121,7 +121,7 @@ def open_predict(app) -> None:
     s = app.session
     n = s.progress.current
     if not questions:
-        app.say(say(app.lang, "Nothing to predict on this step now.", "이 단계에서 지금 예측할 것이 없습니다."), timeout=3)
+        app.notice(say(app.lang, "Nothing to predict on this step now.", "이 단계에서 지금 예측할 것이 없습니다."), timeout=3)
         return
 
     def answer(q: Question, choice: str) -> None:

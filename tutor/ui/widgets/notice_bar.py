@@ -5,7 +5,7 @@ at 60x20 the lesson's title and the verdict's border), and a wide character of a
 met a pane's edge was cut to a blank when the pane redrew beneath ("실" then "VM" for "실습
 VM"). Here the notices up, newest first, are one line of their own that the panes make room
 for while it shows; what does not fit ends in "…", cut between characters, never inside a
-Korean one. A long warning is also kept whole in the lab check panel (app.say)."""
+Korean one. A long warning is also kept whole in the lab check panel (app.notice)."""
 
 from __future__ import annotations
 
