@@ -290,7 +290,7 @@ class TutorApp(ConfirmedActions, App):
     async def on_event(self, event) -> None:
         # Keys still queued when quitting begins (typed after q, or a burst) would be handed to
         # a screen stack that is already empty, which ends the app with a traceback.
-        if isinstance(event, events.Key) and (self.closing or not self._screen_stack):
+        if isinstance(event, events.Key) and (self.closing or not self.screen_stack):
             return
         await super().on_event(event)
 

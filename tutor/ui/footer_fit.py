@@ -12,6 +12,8 @@ from dataclasses import replace
 
 from rich.cells import cell_len
 
+from tutor.ui.textual_compat import bindings_by_key
+
 # Most needed first: the way out and the way to every key, then moving through the lesson.
 PRIORITY = ("quit", "help", "next", "prev", "hint", "solution", "dismiss_doctor", "toggle_lang", "recheck",
             "maximize_pane")
@@ -35,7 +37,7 @@ def fitting(keys: list[tuple[str, int]], room: int) -> set[str]:
 def fit_footer(app, wanted: dict[str, bool], width: int) -> None:
     """Sets `show` on the app's bindings: a key is shown when `wanted` (by action; what the step
     offers, e.g. h or s) and when it fits the footer's `width` after the keys before it."""
-    bindings = app._bindings.key_to_bindings
+    bindings = bindings_by_key(app)
     palette = next((b for b in bindings.get(app.COMMAND_PALETTE_BINDING, ())), None)
     if palette is not None and app.ENABLE_COMMAND_PALETTE:
         width -= 1 + key_cells(app.get_key_display(palette), palette.description)  # its rule, then the key

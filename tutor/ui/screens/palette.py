@@ -8,10 +8,10 @@ from functools import partial
 from rich.align import Align
 from rich.text import Text
 from textual.app import SystemCommand
-from textual.command import CommandList, CommandPalette, DiscoveryHit, Hit, Hits, Provider
-from textual.widgets.option_list import Option
+from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Provider
 
 from tutor.ui.screens.base import ClosesItself
+from tutor.ui.textual_compat import SurePalette
 from tutor.words import say
 
 
@@ -64,7 +64,7 @@ class TutorCommands(Provider):
                 yield Hit(score, matcher.highlight(name), fn, help=help_text)
 
 
-class Palette(ClosesItself, CommandPalette):
+class Palette(ClosesItself, SurePalette):
     """Textual's palette with its own words in the learner's language (the prompt, and the line
     it shows when nothing matches), and sure of its parts: its search runs in a worker that
     could finish after a key closed the palette, when its list is gone."""
@@ -74,44 +74,15 @@ class Palette(ClosesItself, CommandPalette):
         super().__init__(placeholder=prompt)
         self._nothing = nothing
 
-    def _on_mount(self, event) -> None:
-        if self.is_active:  # not closed by a key while it mounted (it reads the screen below it)
-            super()._on_mount(event)
+    def nothing_found_line(self) -> Align:
+        return Align.center(Text(self._nothing, style="not bold"))
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         """Its list's keys wait for its list: a key can come while the palette is still being
         composed, or after a key closed it."""
-        if action in ("cursor_down", "command_list") and not self.query(CommandList):
+        if action in ("cursor_down", "command_list") and not self.has_list():
             return False
         return super().check_action(action, parameters)
-
-    def _start_no_matches_countdown(self, search_value: str) -> None:
-        """Textual's line for an empty search result is in English: ours, after the same wait."""
-        self._stop_no_matches_countdown()
-
-        def nothing_found() -> None:
-            for commands in self.query(CommandList):
-                if search_value:
-                    commands.add_option(Option(Align.center(Text(self._nothing, style="not bold")), disabled=True,
-                                               id=self._NO_MATCHES))
-                self._list_visible = bool(search_value)
-
-        self._no_matches_timer = self.set_timer(self._NO_MATCHES_COUNTDOWN, nothing_found)
-
-    def _watch__list_visible(self) -> None:
-        if self.query(CommandList):  # gone once the palette is closed
-            super()._watch__list_visible()
-
-    async def _watch__show_busy(self) -> None:
-        if self.query(CommandList):
-            await super()._watch__show_busy()
-
-    def _action_command_list(self, action: str) -> None:
-        # The list pages by the lines it has laid out: none while it is hidden (Textual 8.2
-        # raises KeyError there, on pgup/pgdn typed before anything matched).
-        if action.startswith("page_") and not any(c.scrollable_content_region for c in self.query(CommandList)):
-            return
-        super()._action_command_list(action)
 
 
 def open_palette(app) -> None:

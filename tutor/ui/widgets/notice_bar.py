@@ -13,7 +13,7 @@ from rich.text import Text
 from textual.notifications import Notification
 from textual.widgets import Static
 
-from tutor.ui.widgets.virtual_size import SizedInOneLayout
+from tutor.ui.textual_compat import SizedInOneLayout
 
 STYLE = {"information": "", "warning": "bold yellow", "error": "bold red"}
 
