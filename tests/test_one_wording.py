@@ -114,6 +114,7 @@ def test_each_scan_would_catch_its_defect():
 def test_every_key_is_declared_with_its_korean():
     """No Binding( but through keyed(), in the screens; each class's keys have their Korean."""
     from tutor.ui.app import TutorApp
+    from tutor.ui.screens.lesson import LessonScreen
     from tutor.ui.screens.finish import FinishScreen
     from tutor.ui.i18n import has_korean
     from tutor.ui.panes.pods import PodList
@@ -126,7 +127,7 @@ def test_every_key_is_declared_with_its_korean():
               and not path.endswith("i18n.py")
               for node in ast.walk(tree) if isinstance(node, ast.Call) and _name(node.func) == "Binding"]
     assert direct == [], direct
-    classes = (TutorApp, FinishScreen, PodList, PredictScreen, ConfirmScreen, HelpScreen, TimelineScreen)
+    classes = (TutorApp, LessonScreen, FinishScreen, PodList, PredictScreen, ConfirmScreen, HelpScreen, TimelineScreen)
     lacking = [f"{cls.__name__}: {b.key} {b.description}" for cls in classes for b in cls.BINDINGS if not has_korean(b)]
     assert lacking == [], lacking
 

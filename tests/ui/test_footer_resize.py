@@ -16,12 +16,13 @@ from tests.ui.settle import until
 from tutor.ui.i18n import localised
 from tutor.ui.screens.help import HelpScreen
 from tutor.ui.widgets.key_footer import KeyFooter
+from tutor.ui.keys import KEYS
 
 SIZES = [(60, 20), (100, 30), (80, 24), (60, 20)]
 
 
 def words(app, action: str) -> str:
-    return localised(next(b for b in app.BINDINGS if b.action == action), app.lang).description
+    return localised(next(b for b in KEYS if b.action == action), app.lang).description
 
 
 def labels(app) -> set[str]:

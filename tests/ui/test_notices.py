@@ -45,12 +45,12 @@ async def test_a_catch_up_names_every_passed_step_once_in_one_line(lang, tmp_pat
 async def test_a_pass_while_a_notice_is_up_joins_it(tmp_path):
     app = make_app(empty_recording(tmp_path), state_file=tmp_path / "p.json")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        app._toast_passed([1])
-        app._toast_passed([2, 3])  # in the same turn: the first is not drawn yet
+        app.passed([1])
+        app.passed([2, 3])  # in the same turn: the first is not drawn yet
         await pilot.pause()
         assert [n.message for n in app.notices] == ["✓ Steps 1–3 passed"]
         await pilot.press("escape")
-        app._toast_passed([5])  # after esc closed it: a notice of its own
+        app.passed([5])  # after esc closed it: a notice of its own
         await pilot.pause()
         assert [n.message for n in app.notices] == ["✓ Step 5 passed: recap in the step"]
         assert "The lines below" not in screen_lines(app)[0]  # the recap stays in the lesson pane
@@ -116,10 +116,10 @@ async def test_notices_taken_away_leave_no_trace_before_the_next(tmp_path):
     app = make_app(empty_recording(tmp_path), state_file=tmp_path / "p.json")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         for n in range(1, 5):
-            app._toast_passed([n])
+            app.passed([n])
             await pilot.pause(0.1)
         await pilot.press("escape")
-        app._toast_passed([6])
+        app.passed([6])
         await line_reads(pilot, "✓ Step 6 passed: recap in the step")
 
 
@@ -127,7 +127,7 @@ async def test_notices_taken_away_leave_no_trace_before_the_next(tmp_path):
 async def test_a_pass_notice_goes_when_the_step_shown_changes(lang, tmp_path):
     app = make_app(empty_recording(tmp_path), lang=lang, state_file=tmp_path / "p.json")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        app._toast_passed([1])
+        app.passed([1])
         app.notice("Progress saved again.", timeout=30)  # another notice stays
         passed = say(app.lang, "✓ Step {n} passed: recap in the step", "✓ {n}단계 통과: 정리는 설명 끝에", n=1)
         await screen_reads(pilot, (passed,))

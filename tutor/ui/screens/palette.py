@@ -21,12 +21,12 @@ class TutorCommands(Provider):
         lang = app.lang
         for step in app.session.lesson.steps:
             yield (say(lang, "Go to step {n}: {title}", "{n}단계로 가기: {title}", n=step.number, title=step.title(lang)),
-                   partial(app.action_goto, step.number), say(lang, "Jump to this step", "이 단계로 이동"))
+                   partial(app.lesson.action_goto, step.number), say(lang, "Jump to this step", "이 단계로 이동"))
         compare = app.session.progress.current in app.session.progress.passed
         entries = [
-            (("Reveal the next hint", "다음 힌트 보기"), app.action_hint,
+            (("Reveal the next hint", "다음 힌트 보기"), app.lesson.action_hint,
              ("Show one more hint for this step", "이 단계의 힌트를 하나 더 보여 줍니다")),
-            (("Show the solution…", "풀이 보기…"), app.action_solution,
+            (("Show the solution…", "풀이 보기…"), app.lesson.action_solution,
              ("The whole answer, to compare with yours (the step passed: it does not ask)",
               "답 전체를 내 답과 비교합니다(통과한 단계라 묻지 않습니다)") if compare
              else ("The whole answer to this step (asks first; progress notes it)",
