@@ -96,12 +96,12 @@ async def test_reset_step_asks_first(app):
     async with app.run_test(size=(100, 40)) as pilot:
         app.session.progress.latch(1, "done")
         await pilot.press("h")
-        app.action_reset_step()
+        app.lesson.action_reset_step()
         await on_screen(pilot, ConfirmScreen)
         await pilot.press("n")
         await off_screen(pilot, ConfirmScreen)
         assert 1 in app.session.progress.passed
-        app.action_reset_step()
+        app.lesson.action_reset_step()
         await on_screen(pilot, ConfirmScreen)
         await pilot.press("y")
         await until(pilot, lambda: 1 not in app.session.progress.passed, "y to reset the step",

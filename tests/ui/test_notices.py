@@ -10,8 +10,8 @@ from tests.conftest import WALKTHROUGH
 from tests.ui.harness import empty_recording, make_app
 from tests.ui.screen_text import screen_lines
 from tests.ui.settle import screen_reads, settled, until
-from tutor.ui import app as app_module
-from tutor.ui.notices import step_ranges
+from tutor.ui import notices as notices_module
+from tutor.ui.page import step_ranges
 from tutor.words import say
 
 
@@ -32,7 +32,7 @@ async def line_reads(pilot, text: str) -> None:
 async def test_a_catch_up_names_every_passed_step_once_in_one_line(lang, tmp_path, monkeypatch):
     # Up for good: a pass joins a notice only while it is up, and a loaded machine can take
     # longer than its 5 s between two passes of the catch-up, or between the last and the read.
-    monkeypatch.setattr(app_module, "PASS_NOTICE_SECONDS", 3600)
+    monkeypatch.setattr(notices_module, "PASS_NOTICE_SECONDS", 3600)
     app = make_app(WALKTHROUGH, lang=lang, state_file=tmp_path / "p.json")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settled(pilot)

@@ -103,7 +103,7 @@ async def test_a_burst_of_resizes_on_each_screen(app):
         await pilot.press("escape")
         await off_screen(pilot, HelpScreen)
         # the confirm screen of "reset step"
-        app.action_reset_step()
+        app.lesson.action_reset_step()
         await on_screen(pilot, ConfirmScreen)
         _burst(app, sweep + [(20, 5)])
         await _at(pilot, 20, 5)

@@ -13,10 +13,9 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Iterator
 
-from rich.cells import cell_len
-from textual import events, on, work
+from textual import events, on
 from textual.app import App
-from textual.notifications import Notification, Notifications, Notify, SeverityLevel
+from textual.notifications import Notification, Notify
 from textual.screen import Screen
 
 from tutor.session import Session
@@ -24,9 +23,9 @@ from tutor.ui.driver import LoopCall, SessionDriver
 from tutor.ui.i18n import localise_bindings, localised
 from tutor.ui.lab_check import LabCheck
 from tutor.ui.keys import APP_KEYS, KEYS, ON_LESSON, PALETTE_KEY, action_of
-from tutor.ui.messages import DoctorDone, SourceReady
+from tutor.ui.notices import Notices
+from tutor.ui.messages import DoctorDone, ProgressReset, SourceReady
 from tutor.ui.page import Page
-from tutor.ui.screens.confirm import ConfirmScreen
 from tutor.ui.screens.finish import FinishScreen, finished
 from tutor.ui.screens.help import HelpScreen
 from tutor.ui.screens.lesson import TALL_ROWS, LessonScreen
@@ -35,11 +34,8 @@ from tutor.ui.screens.predict import asking
 from tutor.ui.screens.timeline import TimelineScreen
 from tutor.ui.screenshot import brief_error, screenshot_dir, shown_path
 from tutor.ui.widgets.doctor_panel import DoctorPanel
-from tutor.ui.widgets.notice_bar import NoticeBar, notice_text
 from tutor.words import say
 
-NOTICE_SECONDS = 6  # a notice takes a row from the panes while it shows: it goes soon, or at esc
-PASS_NOTICE_SECONDS = 5
 PUMP_CHECK_S = 1.0  # how often the watchdog looks at the refresh pump (a few reads: nothing at idle)
 WARM_AFTER = 1.0  # seconds after the first frame: the step's text and the first lists come first
 PUMP_STUCK_S = 3.0  # work waiting and nothing applied or drawn for this long: a lost wake-up
@@ -64,13 +60,11 @@ class TutorApp(App):
         self._start_sources = start_sources
         self.driver = SessionDriver(self, session, replay=replay)
         self.page = Page(session, replay=replay)
-        self.notices = Notifications()  # the notices up: the app's own list, drawn on the notices' line
+        self.notices = Notices(self, self.page)  # the notices up: the app's own list (tutor/ui/notices.py)
         self._stoppers: list[Callable[[], None]] = []
         self.connect_error = ""  # set when a live connection fails after the first frame
         self._english_keys: dict = {}  # the bindings as declared, for switching their words back
         self.lab_check = LabCheck(self, session, self.page)
-        self._pass_notice: Notification | None = None  # the notice naming the steps just passed
-        self._pass_steps: list[int] = []
         self._finish_opened = False  # the finish screen opens by itself once a run
         self._finish_due = False  # ...after the screen that was up when the lesson was finished
 
@@ -93,8 +87,6 @@ class TutorApp(App):
         self.driver.gc.start()
         self.session.progress.set_lang(self.session.lang)
         self._localise_keys()
-        if self.session.progress.notice:
-            self.notice(self.session.progress.notice, severity="warning", timeout=10)
         self._watch_pump()
 
     def on_ready(self) -> None:
@@ -175,41 +167,17 @@ class TutorApp(App):
                 screen.show(self.session.store, self.session.lesson.namespace, self.lang)
 
     def passed(self, newly: list[int]) -> None:
-        """One short line for the steps that passed. A fast replay or a catch-up passes several at
-        once, and a pass can come while the last notice is still up: the new notice names the
-        steps of both, so none is lost, and each once. The recap is in the lesson pane."""
-        shown = self._pass_notice
-        steps = list(self._pass_steps) if shown is not None and shown in self.notices else []
-        self.left_step()
-        steps += [n for n in newly if n not in steps]
-        self._pass_steps = steps
-        self._pass_notice = self.notice(self.page.passed_line(steps), timeout=PASS_NOTICE_SECONDS)
+        self.notices.passed(newly)
         if not self.driver.paced:  # the demo opens it at its end, after the last recap's pause
             self.open_finish()
 
     def left_step(self) -> None:
-        """Takes the pass notice away (another step is shown: it spoke of the one before)."""
-        shown, self._pass_notice = self._pass_notice, None
-        if shown is not None and shown in self.notices:
-            del self.notices[shown]
-            self._show_notices()
+        self.notices.left_step()
 
     # --- notices -----------------------------------------------------------------------------
-    def notice(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
-               timeout: float = NOTICE_SECONDS, detail: str = "") -> Notification:
-        """A notice on the notices' line under the header (widgets/notice_bar.py); esc closes it.
-        A notice is one line: `detail`, and the whole of a warning (or a titled notice, the
-        demo's end) too long for the line, go to the lab check panel, where they stay until x
-        hides it. It is up at once: a pass in the same turn finds it (passed) and joins it
-        instead of losing it."""
-        notice = Notification(message, title, severity, timeout, markup=False)
-        whole = notice_text(notice)
-        if detail or ((severity != "information" or title) and cell_len(whole) > self.size.width - 2):
-            self.lesson.query_one(DoctorPanel).note(" ".join(p for p in (whole, detail) if p), *self.page.notes_words())
-            self.lesson.fit_footer()
-        self.notices.add(notice)
-        self._show_notices()
-        return notice
+    def notice(self, message: str, **kw) -> Notification:
+        """A notice on the notices' line under the header (tutor/ui/notices.py)."""
+        return self.notices.say(message, **kw)
 
     @on(Notify)
     def _notified(self, event: Notify) -> None:
@@ -220,15 +188,9 @@ class TutorApp(App):
 
     def clear_notifications(self) -> None:
         self.notices.clear()
-        self._show_notices()
-
-    def _show_notices(self) -> None:
-        if not self.closing:
-            for bar in self.lesson.query(NoticeBar):
-                bar.redraw()
 
     def on_resize(self) -> None:
-        self.call_next(self._show_notices)  # cut again for the new width, once it is the app's
+        self.call_next(self.notices.redraw)  # cut again for the new width, once it is the app's
 
     # --- the screens over the lesson ---------------------------------------------------------
     def open_finish(self) -> None:
@@ -301,22 +263,10 @@ class TutorApp(App):
     def action_recheck(self) -> None:
         self.driver.recheck()
 
-    async def _confirmed(self, question: str) -> bool:
-        return bool(await self.push_screen_wait(ConfirmScreen(question, *self.page.yes_no())))
-
-    @work
-    async def action_reset_step(self) -> None:
-        if await self._confirmed(self.page.reset_step_question()):
-            self.session.progress.reset(self.session.progress.current)
-            self._finish_opened = False  # passing it again finishes the lesson again
-            self.driver.recheck()
-
-    @work
-    async def action_reset_all(self) -> None:
-        if await self._confirmed(self.page.reset_all_question()):
-            self.session.progress.reset()
-            self._finish_opened = False
-            self.driver.recheck()
+    @on(ProgressReset)
+    def _progress_reset(self) -> None:
+        self._finish_opened = False  # passing it again finishes the lesson again
+        self.driver.recheck()
 
     # --- the language --------------------------------------------------------------------------
     def action_toggle_lang(self) -> None:

@@ -12,7 +12,6 @@ from tutor.cluster import kinds
 from tutor.cluster.events import Conn
 from tutor.checks.verdict import Status
 from tutor.session import Session
-from tutor.ui.notices import step_ranges
 from tutor.words import say
 
 # The footer's keys, most needed first: the way out and the way to every key, then moving
@@ -24,6 +23,17 @@ STATUS_WORDS = {Status.PASS: ("PASS", "통과"), Status.FAIL: ("FAIL", "실패")
                 Status.ERROR: ("ERROR", "오류"),
                 # neither a pass nor a fail: the answer may be right, and what proved it is gone
                 Status.UNCONFIRMED: ("UNCONFIRMED", "확인 불가")}
+
+
+def step_ranges(steps: list[int]) -> str:
+    """1, 2, 3, 5 → "1–3, 5": a catch-up that passed every step says so in a few characters."""
+    runs: list[list[int]] = []
+    for n in sorted(set(steps)):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}–{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs)
 
 
 class Page:

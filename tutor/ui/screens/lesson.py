@@ -18,6 +18,7 @@ from textual.widgets import OptionList
 from tutor.cluster.events import Conn
 from tutor.session import Session
 from tutor.ui.keys import LESSON_KEYS, ORDER
+from tutor.ui.messages import ProgressReset
 from tutor.ui.page import PRIORITY, Page
 from tutor.ui.panes.common import LiveData
 from tutor.ui.panes.events import EventList
@@ -98,6 +99,8 @@ class LessonScreen(Screen[None]):
         self.redraw_lesson()
         self.redraw_live()
         self.query_one(LessonPane).focus()
+        if self.session.progress.notice:  # the progress file could not be read as it was
+            self.host.notice(self.session.progress.notice, severity="warning", timeout=10)
 
     def set_titles(self) -> None:
         for wid, title in (("steps", ("Steps", "단계")), ("groups", ("Groups", "그룹")),
@@ -299,7 +302,7 @@ class LessonScreen(Screen[None]):
         if self.maximized is not None:
             self.minimize()
 
-    # --- what asks first: the solution -------------------------------------------------------
+    # --- what asks first: the solution and the resets ----------------------------------------
     @work(exclusive=True, group="solution")
     async def action_solution(self) -> None:
         """The solution is the last rung of a step, apart from its hints: the whole answer. It asks
@@ -320,3 +323,15 @@ class LessonScreen(Screen[None]):
             self.redraw_lesson()
         if s.progress.current == n:  # shown now, or already (the palette): bring it into view
             self.query_one(LessonPane).bring_into_view(say(self.lang, "Solution", "풀이"))
+
+    @work
+    async def action_reset_step(self) -> None:
+        if await self.app.push_screen_wait(ConfirmScreen(self.page.reset_step_question(), *self.page.yes_no())):
+            self.session.progress.reset(self.session.progress.current)
+            self.post_message(ProgressReset())
+
+    @work
+    async def action_reset_all(self) -> None:
+        if await self.app.push_screen_wait(ConfirmScreen(self.page.reset_all_question(), *self.page.yes_no())):
+            self.session.progress.reset()
+            self.post_message(ProgressReset())

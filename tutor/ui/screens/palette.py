@@ -43,10 +43,10 @@ class TutorCommands(Provider):
              ("GPUs, taints and Ready per node, in the groups pane's place", "노드마다 GPU, 테인트, Ready를 그룹 창 자리에")),
             (("Switch language (ko/en)", "언어 바꾸기 (ko/en)"), app.action_toggle_lang,
              ("Lesson and messages in the other language", "설명과 메시지를 다른 언어로")),
-            (("Reset this step…", "이 단계 초기화…"), app.action_reset_step,
+            (("Reset this step…", "이 단계 초기화…"), app.lesson.action_reset_step,
              ("Forget this step's pass, hints and predictions (asks first)",
               "이 단계의 통과 기록과 힌트, 예측을 지웁니다(먼저 묻습니다)")),
-            (("Reset all progress…", "전체 진행 초기화…"), app.action_reset_all,
+            (("Reset all progress…", "전체 진행 초기화…"), app.lesson.action_reset_all,
              ("Forget every pass, hint and prediction (asks first)", "모든 통과 기록과 힌트, 예측을 지웁니다(먼저 묻습니다)")),
         ]
         for title, action, help_words in entries:
