@@ -18,10 +18,10 @@ SOURCE = re.compile(r"<!-- source: [a-z0-9.-]+\.[a-z]+(?:/[\w.-]+)*@v\S+ [\w./-]
 
 def keys() -> set[str]:
     """Every key the app binds, as an intro writes it (`?`, `esc`, `→`), the digits as one."""
-    from tutor.ui.app import TutorApp
+    from tutor.ui.keys import KEYS
 
     out = set()
-    for b in TutorApp.BINDINGS:
+    for b in KEYS:
         for key in b.key.split(","):
             out.add("digit" if key.isdigit() else SHOWN.get(key, key))
     return out | {"ctrl+p"}

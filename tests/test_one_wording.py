@@ -118,18 +118,20 @@ def test_each_scan_would_catch_its_defect():
 def test_every_key_is_declared_with_its_korean():
     """No Binding( but through keyed(), in the screens; each class's keys have their Korean."""
     from tutor.ui.app import TutorApp
-    from tutor.ui.finish_screen import FinishScreen
+    from tutor.ui.screens.lesson import LessonScreen
+    from tutor.ui.screens.finish import FinishScreen
     from tutor.ui.key_words import has_korean
     from tutor.ui.panes.pods import PodList
-    from tutor.ui.predict import PredictScreen
-    from tutor.ui.screens import ConfirmScreen, HelpScreen
-    from tutor.ui.timeline_screen import TimelineScreen
+    from tutor.ui.screens.predict import PredictScreen
+    from tutor.ui.screens.confirm import ConfirmScreen
+    from tutor.ui.screens.help import HelpScreen
+    from tutor.ui.screens.timeline import TimelineScreen
 
     direct = [f"{path}:{node.lineno}" for path, tree in trees() if path.startswith("tutor/ui")
               and not path.endswith("ui/key_words.py")
               for node in ast.walk(tree) if isinstance(node, ast.Call) and _name(node.func) == "Binding"]
     assert direct == [], direct
-    classes = (TutorApp, FinishScreen, PodList, PredictScreen, ConfirmScreen, HelpScreen, TimelineScreen)
+    classes = (TutorApp, LessonScreen, FinishScreen, PodList, PredictScreen, ConfirmScreen, HelpScreen, TimelineScreen)
     lacking = [f"{cls.__name__}: {b.key} {b.description}" for cls in classes for b in cls.BINDINGS if not has_korean(b)]
     assert lacking == [], lacking
 

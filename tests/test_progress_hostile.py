@@ -255,10 +255,10 @@ async def test_the_tui_shows_the_notice_and_starts_clean(tmp_path, monkeypatch):
     state.write_text('{"version": 1, "current": 4, "passed": {"1": ')
     app = make_app(rec)
     async with app.run_test(size=(100, 40)) as pilot:
-        notes = await until(pilot, lambda: [n for n in app._notifications
+        notes = await until(pilot, lambda: [n for n in app.notices
                                             if "is not valid JSON" in n.message.replace("\n", " ")],
-                            "the notice of the damaged file", seen=lambda: list(app._notifications))
-        assert len(notes) == 1 and notes[0].severity == "warning", list(app._notifications)
+                            "the notice of the damaged file", seen=lambda: list(app.notices))
+        assert len(notes) == 1 and notes[0].severity == "warning", list(app.notices)
         message = notes[0].message.replace("\n", " ")  # wrapped to the toast's width, where its path's length says
         assert "moved it to" in message and "started fresh" in message
         assert app.session.progress.current == 1 and app.session.progress.passed == {}
@@ -279,7 +279,7 @@ async def test_the_tui_shows_the_notice_in_the_sessions_language(tmp_path, monke
     app = make_app(rec, lang="ko")
     async with app.run_test(size=(100, 40)) as pilot:
         def notes() -> list[str]:
-            return [re.sub(r"\s", "", n.message) for n in app._notifications]  # wrapped to the toast's width
+            return [re.sub(r"\s", "", n.message) for n in app.notices]  # wrapped to the toast's width
         await until(pilot, lambda: any("올바른JSON이아닙니다" in n and "처음부터시작합니다" in n for n in notes()),
                     "the notice in Korean", seen=notes)
 
@@ -292,8 +292,8 @@ async def test_the_tui_starts_with_a_directory_at_its_own_state_path(tmp_path, m
     state.mkdir(parents=True)
     app = make_app(rec)
     async with app.run_test(size=(100, 40)) as pilot:
-        await until(pilot, lambda: any("left as it is" in n.message.replace("\n", " ") for n in app._notifications),
-                    "the notice of the directory", seen=lambda: list(app._notifications))
+        await until(pilot, lambda: any("left as it is" in n.message.replace("\n", " ") for n in app.notices),
+                    "the notice of the directory", seen=lambda: list(app.notices))
         await pilot.press("2")
     assert state.is_dir() and not list(state.iterdir())
 

@@ -101,7 +101,7 @@ class Probe:
         self.recheck_ms: list[float] = []
         self._beat = True
         session = app.session
-        apply, recheck, refreshed, display = session.apply, app.run_checks, app.refresh_drawn, app._display
+        apply, recheck, refreshed, display = session.apply, app.driver.run_checks, app.driver.refresh_drawn, app._display
         begun: list[tuple[int, float]] = []  # (items applied, time) when the refresh under way began
 
         def counted_apply(item):
@@ -129,13 +129,13 @@ class Probe:
             display(screen, renderable)
 
         session.apply = counted_apply
-        app.run_checks = noted_recheck
-        app.refresh_drawn = noted_refreshed
+        app.driver.run_checks = noted_recheck
+        app.driver.refresh_drawn = noted_refreshed
         app._display = timed_display
 
     def put_item(self, item) -> None:
         self.put += 1
-        self.app.inbox.put(item)
+        self.app.driver.inbox.put(item)
 
     def frame_showing(self, n: int, after: float = 0.0) -> float | None:
         """Time of the first frame that shows the first n items."""
@@ -168,7 +168,7 @@ async def oracle_compare(app: TutorApp, timeout: float = 60) -> dict:
     while not settled(app):
         if time.perf_counter() > deadline:
             return {"mismatches": None, "skipped": f"not settled after {timeout:.0f} s: pending "
-                    f"{len(app.pump.pending)}, drawing {app.pump.refreshing}, inbox {app.inbox.waiting}"}
+                    f"{len(app.driver.pump.pending)}, drawing {app.driver.pump.refreshing}, inbox {app.driver.inbox.waiting}"}
         await asyncio.sleep(0.05)
     found = compare(app)
     return {"mismatches": len(found), **({"first": reported(found)} if found else {})}
@@ -193,7 +193,7 @@ def make_naive(app: TutorApp) -> None:
     def naive_apply(item) -> bool:
         changed = apply(item)
         if changed:
-            app._drawn.clear()
+            app.lesson._drawn.clear()
             for pane in (PodList, GroupsPane, NodeLedger, EventList):
                 app.query_one(pane)._inputs.last = None  # each pane asked again
             table = app.query_one(PodList)
@@ -203,7 +203,7 @@ def make_naive(app: TutorApp) -> None:
             events = app.query_one(EventList)
             events._events, events._waiting = LessonEvents(), WaitingPods()
             o.memo.clear()
-            app.recheck()
+            app.driver.recheck()
         return changed
 
     app.session.apply = naive_apply
@@ -324,7 +324,7 @@ async def run(args) -> dict:
             t_done[0] = time.perf_counter()
 
         t_done = [0.0]
-        checks0 = app.checks_run
+        checks0 = app.driver.checks_run
         probe.stall = 0.0
         probe.recheck_ms = []
         t0 = time.perf_counter()
@@ -338,7 +338,7 @@ async def run(args) -> dict:
         out["burst_put_s"] = t_done[0] - t0
         out["burst_settled_s"] = (t_shown - t0) if t_shown else None
         out["burst_stall_ms"] = probe.stall * 1000
-        out["burst_rechecks"] = app.checks_run - checks0
+        out["burst_rechecks"] = app.driver.checks_run - checks0
         out["burst_recheck_max_ms"] = max(probe.recheck_ms, default=0)
         if t_shown and args.burst:
             await asyncio.sleep(0.2)
@@ -367,10 +367,10 @@ async def run(args) -> dict:
             probe._beat = False
             await beat
             c0, w0 = cpu_seconds(), time.perf_counter()
-            frames0, checks0 = len(probe.frames), app.checks_run
+            frames0, checks0 = len(probe.frames), app.driver.checks_run
             await asyncio.sleep(args.idle)
             out["idle_cpu_pct"] = 100 * (cpu_seconds() - c0) / (time.perf_counter() - w0)
-            out["idle_rechecks"] = app.checks_run - checks0
+            out["idle_rechecks"] = app.driver.checks_run - checks0
             out["idle_frames"] = len(probe.frames) - frames0
         probe._beat = False
         out["threads"] = threading.active_count()

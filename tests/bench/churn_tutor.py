@@ -89,7 +89,7 @@ def lose_the_screen(app) -> None:
             pass
 
     app_module.PUMP_STUCK_S = float("inf")
-    app.pump.clock.call_later = lambda delay, fn: Lost()
+    app.driver.pump.clock.call_later = lambda delay, fn: Lost()
 
 
 async def run(args) -> None:
@@ -102,7 +102,7 @@ async def run(args) -> None:
         live[0] = start_live(conn.api_client, the_app, poll=False)
 
     app = TutorApp(session, context=conn.context, start_sources=start_sources)
-    app.oracle = Oracle(args.oracle_dump or "1")
+    app.driver.oracle = Oracle(args.oracle_dump or "1")
     w = Watcher(args.lws, args.pods, args.marker)
     apply = session.apply
 
@@ -121,7 +121,7 @@ async def run(args) -> None:
 
     session.apply = watched_apply
     pending_screen: list[str] = []
-    recheck, refreshed, display = app.run_checks, app.refresh_drawn, app._display
+    recheck, refreshed, display = app.driver.run_checks, app.driver.refresh_drawn, app._display
     reached_at_recheck = [False]
 
     def noted_recheck() -> None:
@@ -147,7 +147,7 @@ async def run(args) -> None:
             w.phase = {"wait-up": "wait-down", "wait-down": "done"}[w.phase]
             w.store_t = None
 
-    app.run_checks, app.refresh_drawn = noted_recheck, noted_refreshed
+    app.driver.run_checks, app.driver.refresh_drawn = noted_recheck, noted_refreshed
     app._display = timed_display
 
     tutor_dump.install(app, session, conn.api_client, "infer", lambda: live[0], say,
@@ -167,7 +167,7 @@ async def run(args) -> None:
         say(event="ready", t=time.time())
         while not done.is_set():
             await asyncio.sleep(0.05)
-        say(event="stats", items=w.items, rechecks=app.checks_run, rss_peak_mb=rss_mb()[1], phase=w.phase,
+        say(event="stats", items=w.items, rechecks=app.driver.checks_run, rss_peak_mb=rss_mb()[1], phase=w.phase,
             **await last_check(app, 0 if args.stall else SETTLE_S))
 
 
@@ -179,11 +179,11 @@ async def last_check(app, settle_s: float) -> dict:
         await asyncio.sleep(0.05)
     out: dict = {}
     if settled(app):
-        app.oracle.check(app)
+        app.driver.oracle.check(app)
     else:
-        out["oracle_last_check"] = (f"skipped: not settled after {settle_s:.0f} s (pending {len(app.pump.pending)}, "
-                                    f"drawing {app.pump.refreshing}, inbox {app.inbox.waiting})")
-    oracle = app.oracle
+        out["oracle_last_check"] = (f"skipped: not settled after {settle_s:.0f} s (pending {len(app.driver.pump.pending)}, "
+                                    f"drawing {app.driver.pump.refreshing}, inbox {app.driver.inbox.waiting})")
+    oracle = app.driver.oracle
     out.update(oracle_checks=oracle.checks, oracle_mismatches=oracle.mismatches)
     if oracle.mismatches and oracle.path:
         out["oracle_dump"] = oracle.path

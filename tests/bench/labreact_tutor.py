@@ -77,7 +77,7 @@ async def run(args) -> None:
         say(event="ready", t=time.time())
         while not done.is_set():
             await asyncio.sleep(0.05)
-        say(event="stats", items=timing.seq["applied"], rechecks=app.checks_run,
+        say(event="stats", items=timing.seq["applied"], rechecks=app.driver.checks_run,
             passed=sorted(session.progress.passed), phases=timing.phase_summary(),
             oracle=await oracle_compare(app, 15))  # well within the 30 s the parent gives it to end
 

@@ -96,7 +96,7 @@ async def run(speed: float, size: tuple[int, int]) -> dict:
         deadline = time.monotonic() + 900
         while time.monotonic() < deadline and app.is_running:
             await asyncio.sleep(0.2)
-            if len(session.progress.passed) == len(lesson.steps) and app.pump.idle:
+            if len(session.progress.passed) == len(lesson.steps) and app.driver.pump.idle:
                 break
         await asyncio.sleep(1.0)
     return {"speed": speed, "size": f"{size[0]}x{size[1]}", "passed": sorted(session.progress.passed),

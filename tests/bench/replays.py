@@ -44,24 +44,24 @@ async def one_run(tmp: Path, dump: Path, speed: float = 0) -> dict:
     """One fresh app replays the walkthrough to its end; its oracle's figures."""
     t0 = time.monotonic()
     app = make_app(WALKTHROUGH, speed=speed, state_file=tmp / "progress.json")
-    app.oracle = Oracle(str(dump))
+    app.driver.oracle = Oracle(str(dump))
     out: dict = {}
     async with app.run_test(size=SIZE) as pilot:
         deadline = time.monotonic() + SETTLE_S
-        while not (replay_ended(app) and settled(app) and app.checks_run):
+        while not (replay_ended(app) and settled(app) and app.driver.checks_run):
             if time.monotonic() > deadline:
                 out["not_settled"] = (f"waited {SETTLE_S:.0f} s for the replay to end and the app to apply and draw "
-                                      f"all of it: replay ended {replay_ended(app)}, pump idle {app.pump.idle}, "
-                                      f"inbox waiting {app.inbox.waiting}, refreshes {app.checks_run}")
+                                      f"all of it: replay ended {replay_ended(app)}, pump idle {app.driver.pump.idle}, "
+                                      f"inbox waiting {app.driver.inbox.waiting}, refreshes {app.driver.checks_run}")
                 break
             await pilot.pause(0.05)
         out["settled_s"] = round(time.monotonic() - t0, 2)
         if "not_settled" not in out:
-            out["last_check_mismatches"] = len(app.oracle.check(app))  # once more, explicitly
-        out.update(oracle_checks=app.oracle.checks, oracle_mismatches=app.oracle.mismatches,
+            out["last_check_mismatches"] = len(app.driver.oracle.check(app))  # once more, explicitly
+        out.update(oracle_checks=app.driver.oracle.checks, oracle_mismatches=app.driver.oracle.mismatches,
                    passed=sorted(app.session.progress.passed), steps=len(app.session.lesson.steps),
-                   refreshes=app.checks_run)
-    if app.oracle.mismatches:
+                   refreshes=app.driver.checks_run)
+    if app.driver.oracle.mismatches:
         out["oracle_dump"] = str(dump)
     out["run_s"] = round(time.monotonic() - t0, 2)
     return out

@@ -40,8 +40,8 @@ class ScreenTiming:
         self._refresh: dict[str, float] = {}
         session = app.session
         self._apply, self._recheck, self._refreshed, self._display = (
-            session.apply, app.run_checks, app.refresh_drawn, app._display)
-        session.apply, app.run_checks, app.refresh_drawn, app._display = (
+            session.apply, app.driver.run_checks, app.driver.refresh_drawn, app._display)
+        session.apply, app.driver.run_checks, app.driver.refresh_drawn, app._display = (
             self._noted_apply, self._noted_recheck, self._noted_refreshed, self._timed_display)
 
     def _noted_apply(self, item) -> bool:

@@ -28,11 +28,11 @@ def install(app, session, api_client, namespace: str, live: Callable[[], object]
         from tutor.cluster.live import RESOURCES, list_once
 
         out: dict = {"t": time.time(), **extra()}
-        pump, src = app.pump, live()
-        out.update(inbox=app.inbox._q.qsize(), signalled=app.inbox._signalled, pending=len(pump.pending),
+        pump, src = app.driver.pump, live()
+        out.update(inbox=app.driver.inbox._q.qsize(), signalled=app.driver.inbox._signalled, pending=len(pump.pending),
                    redrawing=pump.refreshing, drain_after_redraw=pump.drain_after_redraw,
                    refresh_timer=pump.timer is not None, dirty=pump.dirty, unstuck=pump.unstuck,
-                   pump_still_s=round(pump.clock.now() - pump.moved_at, 3), checks_run=app.checks_run,
+                   pump_still_s=round(pump.clock.now() - pump.moved_at, 3), checks_run=app.driver.checks_run,
                    refreshed_s_ago=None if pump.refreshed_at == float("-inf")
                    else round(pump.clock.now() - pump.refreshed_at, 3),
                    states={k: v.state.value for k, v in session.states.items()})

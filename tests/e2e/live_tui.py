@@ -33,15 +33,15 @@ def live_app(kubeconfig: Path, workdir: Path, state_file: Path, states: list | N
     app = tui_app(build_parser().parse_args(["--kubeconfig", str(kubeconfig), "--workdir", str(workdir),
                                              "--state-file", str(state_file), "--lang", "en"]))
     if oracle is not None:
-        app.oracle = Oracle(str(oracle))
+        app.driver.oracle = Oracle(str(oracle))
     if states is not None:
-        put = app.inbox.put
+        put = app.driver.inbox.put
 
         def spy(item) -> None:
             if isinstance(item, SourceState):
                 states.append(item)
             put(item)
-        app.inbox.put = spy
+        app.driver.inbox.put = spy
     return app
 
 

@@ -14,7 +14,7 @@ from tests.e2e.learner import WRONG_TURNS
 from tests.e2e.test_live_source import tutor_check
 from tests.e2e.live_tui import blocking, header, live_app, pod_cells, states_ok, text_of, until
 from tutor.cluster.story import story
-from tutor.ui.timeline_screen import TimelineScreen, TimelineView
+from tutor.ui.screens.timeline import TimelineScreen, TimelineView
 
 # What `check --step N` says before the learner does step N: (status, words in the message).
 BEFORE = {
@@ -57,7 +57,7 @@ async def test_the_whole_lab_on_the_real_control_plane(lab, learner, tmp_path):
             assert n not in s.progress.passed, f"the TUI passed step {n} before the learner did it"
             if n == 6:
                 old_revision = revisions(app, learner.LLM_PODS)
-            checks_before = app.oracle.checks
+            checks_before = app.driver.oracle.checks
             await blocking(do_step)
             after = await blocking(check_step, lab, learner, n)
             assert after["status"] == "pass", (n, after)
@@ -66,11 +66,11 @@ async def test_the_whole_lab_on_the_real_control_plane(lab, learner, tmp_path):
             if n in STORY:
                 STORY[n](after["timeline"], story(s.store, s.lesson.namespace))
             # the step's changes drawn, the app idle: its panes were compared with the store
-            await until(pilot, lambda: app.oracle.checks > checks_before, f"the oracle's check during step {n}")
-            checks[n] = app.oracle.checks - checks_before
+            await until(pilot, lambda: app.driver.oracle.checks > checks_before, f"the oracle's check during step {n}")
+            checks[n] = app.driver.oracle.checks - checks_before
         assert sorted(s.progress.passed) == list(range(1, 9))
         assert "8/8" in header(app)
-        from tutor.ui.finish_screen import FinishScreen
+        from tutor.ui.screens.finish import FinishScreen
 
         # the end of the lesson opens by itself, live too; esc closes it, as the learner does
         await until(pilot, lambda: isinstance(app.screen, FinishScreen), "the finish screen")
@@ -83,7 +83,7 @@ async def test_the_whole_lab_on_the_real_control_plane(lab, learner, tmp_path):
                     "group 0's story in view")
     assert all(checks.get(n, 0) >= 1 for n in steps), checks
     dumped = oracle.read_text() if oracle.exists() else ""
-    assert app.oracle.mismatches == 0, f"panes unlike the store ({app.oracle.checks} checks):\n{dumped}"
+    assert app.driver.oracle.mismatches == 0, f"panes unlike the store ({app.driver.oracle.checks} checks):\n{dumped}"
 
 
 def _story5(entries: list[dict], st) -> None:

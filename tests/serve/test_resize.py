@@ -12,8 +12,8 @@ from textual.binding import Binding
 
 from tests import waits
 from tests.footer_row import not_whole
-from tutor.ui.app import TutorApp
 from tutor.ui.key_words import localised
+from tutor.ui.keys import KEYS
 
 pytestmark = pytest.mark.browser
 
@@ -26,7 +26,7 @@ def label(binding: Binding, lang: str) -> str:
 
 
 def key(action: str, lang: str) -> str:
-    return label(next(b for b in TutorApp.BINDINGS if b.action == action), lang)
+    return label(next(b for b in KEYS if b.action == action), lang)
 
 
 def cut(row: str, lang: str) -> str:
@@ -35,7 +35,7 @@ def cut(row: str, lang: str) -> str:
     keys, bar, palette = row.partition("▏")
     if not bar or palette.strip() != label(Binding("ctrl+p", "command_palette", "palette"), lang):
         return f"palette: {bar}{palette!r}"
-    return not_whole(keys, {label(b, lang) for b in TutorApp.BINDINGS if b.description})
+    return not_whole(keys, {label(b, lang) for b in KEYS if b.description})
 
 
 def footer_fits(tab, lang: str, narrower_than: int, timeout: float = WAIT) -> str:

@@ -277,7 +277,7 @@ def shown_blocks(app, lines: list[str]) -> list[tuple[str, bool]]:
 def code_words(app) -> frozenset[str]:
     """The words the step on screen writes as code (its backticks and code blocks, which the
     rendered markdown no longer shows)."""
-    md = app.step_markdown(app.session.progress.current)
+    md = app.page.markdown(app.session.progress.current)
     spans = re.findall(r"```[^\n]*\n(.*?)```", md, flags=re.S) + re.findall(r"`([^`\n]+)`", md)
     return frozenset(w for span in spans for w in re.findall(r"[A-Za-z][A-Za-z]*", span))
 

@@ -35,8 +35,8 @@ SHOTS = [  # name, moment, language, terminal size, keys pressed then
 async def shown(pilot, key: str) -> None:
     """Waits until what the key shows is drawn: a step's text (parsed in a thread), the timeline
     scrolled to its newest line, the finish screen."""
-    from tutor.ui.finish_screen import FinishScreen
-    from tutor.ui.timeline_screen import TimelineScreen, TimelineView
+    from tutor.ui.screens.finish import FinishScreen
+    from tutor.ui.screens.timeline import TimelineScreen, TimelineView
 
     if key.isdigit():
         await step_drawn(pilot, int(key))

@@ -54,8 +54,8 @@ async def quiet(pilot, timeout: float = waits.MOMENT) -> None:
 
     app = pilot.app
     pane = app.screen_stack[0].query_one(LessonPane)  # the lesson's screen, under any pushed over it
-    await until(pilot, lambda: app.pump.idle and pane.drawn, "the pump idle and the lesson drawn", timeout,
-                seen=lambda: f"pump idle {app.pump.idle}, lesson drawn {pane.drawn}")
+    await until(pilot, lambda: app.driver.pump.idle and pane.drawn, "the pump idle and the lesson drawn", timeout,
+                seen=lambda: f"pump idle {app.driver.pump.idle}, lesson drawn {pane.drawn}")
 
 
 async def screen_reads(pilot, has: tuple[str, ...], lacks: tuple[str, ...] = (), rows: slice = slice(None)) -> None:
@@ -85,9 +85,9 @@ async def handled(pilot, what: str = "every key sent handled") -> None:
 def notices_said(app) -> list:
     """Every notice the app says from now on, kept in a list: a notice goes after its few seconds
     (3 for "nothing to predict"), which a loaded machine can outlast between the saying and the
-    test's read. For what was said; what is up now is still app._notifications."""
+    test's read. For what was said; what is up now is app.notices."""
     said: list = []
-    notices = app._notifications
+    notices = app.notices
     add = notices.add
 
     def kept(notice):
@@ -111,11 +111,11 @@ def palette_choice(app) -> str:
 def _replay_state(app) -> str:
     """Where a replay that has not settled is: its source's state, how far the store got into the
     recording, what waits to be applied, and when the pump last moved."""
-    replay, pump = app.session.states.get("replay"), app.pump
+    replay, pump = app.session.states.get("replay"), app.driver.pump
     return (f"replay {replay.state.value if replay else None}, the store at {app.session.store.now:.1f} s, "
-            f"{app.inbox._unapplied} items not applied, pump idle {pump.idle} (refreshing {pump.refreshing}, "
+            f"{app.driver.inbox._unapplied} items not applied, pump idle {pump.idle} (refreshing {pump.refreshing}, "
             f"moved {pump.clock.now() - pump.moved_at:.1f} s ago, unstuck {pump.unstuck}), "
-            f"{app.checks_run} re-checks run")
+            f"{app.driver.checks_run} re-checks run")
 
 
 async def settled(pilot, timeout: float = waits.REPLAY, close_the_end: bool = True) -> None:
@@ -126,7 +126,7 @@ async def settled(pilot, timeout: float = waits.REPLAY, close_the_end: bool = Tr
 
     def done() -> bool:
         replay = app.session.states.get("replay")
-        return replay is not None and replay.state is Conn.ENDED and app.pump.idle and bool(app.checks_run)
+        return replay is not None and replay.state is Conn.ENDED and app.driver.pump.idle and bool(app.driver.checks_run)
 
     await pilot.pause(waits.STEP)
     await until(pilot, done, "the replay to end, its items applied and checked", timeout,
@@ -140,7 +140,7 @@ async def hint_in_view(pilot, step: int, i: int, timeout: float = waits.MOMENT) 
     """Waits until hint i of the step is mounted and scrolled to the top of the lesson pane (or
     the pane is at its end), as revealing it leaves it. The markdown parses in a thread, so
     this takes a few frames."""
-    await heading_in_view(pilot, pilot.app.hint_heading(step, i), timeout)
+    await heading_in_view(pilot, pilot.app.page.hint_heading(step, i), timeout)
 
 
 async def heading_in_view(pilot, text: str, timeout: float = waits.MOMENT) -> None:
@@ -164,7 +164,7 @@ async def heading_in_view(pilot, text: str, timeout: float = waits.MOMENT) -> No
 async def past_the_end(pilot, timeout: float = waits.MOMENT) -> None:
     """Closes the finish screen when the replay reached the end of the lab and it opened (the
     pictures of the lab's last moments show the lesson, as a learner sees it after esc)."""
-    from tutor.ui.finish_screen import FinishScreen
+    from tutor.ui.screens.finish import FinishScreen
 
     if not isinstance(pilot.app.screen, FinishScreen):
         return

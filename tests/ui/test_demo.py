@@ -7,7 +7,7 @@ from tests.ui.settle import notices_said, past_the_end, settled
 from tutor.cli import build_parser
 from tutor.commands.demo import demo_app
 from tutor.progress import state_dir
-from tutor.ui.finish_screen import FinishScreen
+from tutor.ui.screens.finish import FinishScreen
 from tutor.demo import END_TITLE
 from tutor.i18n.bilingual import say
 
@@ -29,7 +29,7 @@ async def test_the_demo_passes_every_step_in_order_and_follows_along():
     finish = app.action_finish
 
     def opening():
-        ends.append(any("whole lab" in (n.title or "") for n in app._notifications))
+        ends.append(any("whole lab" in (n.title or "") for n in app.notices))
         finish()
 
     app.action_finish = opening

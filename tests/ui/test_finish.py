@@ -11,8 +11,8 @@ from tests.ui.harness import empty_recording, make_app
 from tests.ui.screen_text import region_text
 from tests.ui.settle import footer_reads, off_screen, on_screen, past_the_end, settled, still, until
 from tutor.lesson.loader import available
-from tutor.ui import finish_screen
-from tutor.ui.finish_screen import FinishScreen, finish_rows
+from tutor.ui.screens import finish as finish_screen
+from tutor.ui.screens.finish import FinishScreen, finish_rows
 
 NEXT_HEADING = {"en": "Next", "ko": "다음 모듈"}
 DONE_HEADING = {"en": "What you did", "ko": "해낸 일"}
@@ -150,8 +150,8 @@ async def test_before_the_end_f_is_dimmed_and_the_palette_says_why(tmp_path):
         await pilot.press("f")
         await still(pilot, lambda: not isinstance(app.screen, FinishScreen), "no finish screen before the end")
         app.action_finish()  # what the palette's entry runs
-        await until(pilot, lambda: any("모든 단계를 통과하면" in n.message for n in app._notifications),
-                    "the notice that says why", seen=lambda: [n.message for n in app._notifications])
+        await until(pilot, lambda: any("모든 단계를 통과하면" in n.message for n in app.notices),
+                    "the notice that says why", seen=lambda: [n.message for n in app.notices])
         assert not isinstance(app.screen, FinishScreen)
 
 

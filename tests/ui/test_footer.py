@@ -11,6 +11,7 @@ from tests.ui.settle import footer_reads, until
 from tutor.preflight import Finding
 from tutor.ui.messages import DoctorDone
 from tutor.ui.key_words import localised
+from tutor.ui.keys import KEYS
 
 PROBLEM = Finding("crd", False, "LWS CRD missing", "no leaderworkersets.leaderworkerset.x-k8s.io",
                   ["kubectl apply --server-side -f manifests.yaml"])
@@ -19,7 +20,7 @@ PROBLEM = Finding("crd", False, "LWS CRD missing", "no leaderworkersets.leaderwo
 
 def words(app, action: str) -> str:
     """A key's words in the footer, in the app's language, as declared with the key."""
-    return localised(next(b for b in app.BINDINGS if b.action == action), app.lang).description
+    return localised(next(b for b in KEYS if b.action == action), app.lang).description
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
 @pytest.mark.parametrize("width", [60, 80, 100, 160])

@@ -14,14 +14,15 @@ from textual.widgets import HelpPanel
 from tests.ui.screen_text import region_text, screen_lines
 from tests.ui.settle import until
 from tutor.ui.key_words import localised
-from tutor.ui.screens import HelpScreen
+from tutor.ui.screens.help import HelpScreen
 from tutor.ui.widgets.key_footer import KeyFooter
+from tutor.ui.keys import KEYS
 
 SIZES = [(60, 20), (100, 30), (80, 24), (60, 20)]
 
 
 def words(app, action: str) -> str:
-    return localised(next(b for b in app.BINDINGS if b.action == action), app.lang).description
+    return localised(next(b for b in KEYS if b.action == action), app.lang).description
 
 
 def labels(app) -> set[str]:

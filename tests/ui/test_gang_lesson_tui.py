@@ -7,7 +7,7 @@ from __future__ import annotations
 from tests.conftest import recording_path
 from tests.ui.harness import make_app
 from tests.ui.settle import on_screen, screen_reads, settled
-from tutor.ui.timeline_screen import TimelineScreen
+from tutor.ui.screens.timeline import TimelineScreen
 
 REC = recording_path("lesson-gang")
 
@@ -19,8 +19,8 @@ async def test_the_tutor_plays_the_gang_lesson_from_its_walkthrough(tmp_path):
         s = app.session
         assert s.lesson.id == "gang" and sorted(s.progress.passed) == list(range(1, 8))
         await pilot.press("6")
-        assert app.ledger_shown()  # make-room is about where pods land (lesson.yaml `ledger`)
-        assert "# 6. Make room for the gang" in app.step_markdown(6)
+        assert app.lesson.ledger_shown()  # make-room is about where pods land (lesson.yaml `ledger`)
+        assert "# 6. Make room for the gang" in app.page.markdown(6)
         await pilot.press("t")
         await on_screen(pilot, TimelineScreen)
         await screen_reads(pilot, ("gang orphan-0 held", "gang orphan-0 placed"))

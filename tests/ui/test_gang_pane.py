@@ -110,8 +110,8 @@ async def test_the_gang_line_is_whole_in_the_pane_at_80_columns(tmp_path, lang):
         store.watched = store.watched | {"PodGroup"}
         for ev in [*gang_events(store, "orphan-0", "orphan-0-1"),
                    ObjectEvent("ADDED", pod_group("orphan-0", UNSCHEDULABLE), store.now)]:
-            app.inbox.put(ev)
-        await until(pilot, lambda: store.get("PodGroup", "orphan-0", NS) is not None and app.pump.idle,
+            app.driver.inbox.put(ev)
+        await until(pilot, lambda: store.get("PodGroup", "orphan-0", NS) is not None and app.driver.pump.idle,
                     "the PodGroup applied and the panes redrawn")
         pane = app.query_one(GroupsPane)
         assert pane.display and pane.scrollable_content_region.width <= 34

@@ -253,7 +253,7 @@ async def test_the_panes_in_the_app_equal_a_rebuild_after_every_item(tmp_path, m
         assert ledger.display  # step 1 shows it
         for item in recording("walkthrough").items:
             s.apply(item)
-            app.redraw_live()
+            app.lesson.redraw_live()
             order, cells = _rows_from_scratch(s.store)
             assert pods.keys() == order
             assert {k: tuple(map(_drawn, pods.cells(k))) for k in order} == cells
@@ -262,6 +262,6 @@ async def test_the_panes_in_the_app_equal_a_rebuild_after_every_item(tmp_path, m
             want = events_pane.event_blocks(s.store, NS, s.lang)
             assert [_drawn(b) for b in events._blocks] == [_drawn(b) for b in want]
             if ledger.display:
-                view = ledger_pane.ledger_view(s.store, NS, GPU, app.lang, app.step_pods(), ledger.compact)
+                view = ledger_pane.ledger_view(s.store, NS, GPU, app.lang, app.page.step_pods(), ledger.compact)
                 assert [_drawn(b) for b in ledger._blocks] == [_drawn(b) for b in getattr(view, "renderables", [view])]
         assert pods.row_count and len(events._blocks) > 10

@@ -7,7 +7,9 @@ from textual.command import CommandPalette
 
 from tests.ui.harness import empty_recording, make_app
 from tests.ui.settle import notices_said, off_screen, on_screen, palette_choice, quiet, screen_reads, settled, until
-from tutor.ui.screens import ConfirmScreen, HelpScreen
+from tutor.ui.screens.confirm import ConfirmScreen
+from tutor.ui.screens.help import HelpScreen
+from tutor.ui.keys import KEYS
 
 
 @pytest.fixture
@@ -18,7 +20,7 @@ def app(tmp_path):
 async def test_navigation_keys(app):
     async with app.run_test(size=(100, 40)) as pilot:
         assert app.session.progress.current == 1
-        assert app.check_action("prev", ()) is None  # dimmed at the first step
+        assert app.lesson.check_action("prev", ()) is None  # dimmed at the first step
         await pilot.press("n")
         assert app.session.progress.current == 2
         await pilot.press("right", "right")
@@ -27,7 +29,7 @@ async def test_navigation_keys(app):
         assert app.session.progress.current == 2
         await pilot.press("8")
         assert app.session.progress.current == 8
-        assert app.check_action("next", ()) is None  # dimmed at the last step
+        assert app.lesson.check_action("next", ()) is None  # dimmed at the last step
         await pilot.press("n")
         assert app.session.progress.current == 8
         await pilot.press("3")
@@ -45,7 +47,7 @@ async def test_hints_one_at_a_time(app):
         for _ in range(len(hints) - 1):
             await pilot.press("h")
         assert f"Hint {len(hints)} of {len(hints)}" in md.source
-        assert app.check_action("hint", ()) is None  # none left: the key is dimmed
+        assert app.lesson.check_action("hint", ()) is None  # none left: the key is dimmed
         await pilot.press("h")
         assert app.session.progress.hints[1] == len(hints)
 
@@ -94,12 +96,12 @@ async def test_reset_step_asks_first(app):
     async with app.run_test(size=(100, 40)) as pilot:
         app.session.progress.latch(1, "done")
         await pilot.press("h")
-        app.action_reset_step()
+        app.lesson.action_reset_step()
         await on_screen(pilot, ConfirmScreen)
         await pilot.press("n")
         await off_screen(pilot, ConfirmScreen)
         assert 1 in app.session.progress.passed
-        app.action_reset_step()
+        app.lesson.action_reset_step()
         await on_screen(pilot, ConfirmScreen)
         await pilot.press("y")
         await until(pilot, lambda: 1 not in app.session.progress.passed, "y to reset the step",
@@ -134,7 +136,7 @@ async def test_help_is_generated_from_bindings(app):
         await on_screen(pilot, HelpScreen)
         await pilot.pause()
         text = app.export_screenshot().replace("&#160;", " ")
-        for b in app.BINDINGS:
+        for b in KEYS:
             if b.description and b.action not in ("goto(9)", "dismiss_doctor"):  # no step 9, no panel up
                 assert b.description in text
         await pilot.press("escape")

@@ -19,7 +19,7 @@ async def test_the_groups_pane_says_lws_is_not_installed_in_the_learners_languag
     app = make_app(WALKTHROUGH, lang=lang, state_file=tmp_path / "p.json")
     async with app.run_test(size=(100, 40)) as pilot:
         await settled(pilot)
-        app.inbox.put(SourceState("leaderworkersets", Conn.CRD_MISSING, kinds.LEADER_WORKER_SET.absent_brief()))
+        app.driver.inbox.put(SourceState("leaderworkersets", Conn.CRD_MISSING, kinds.LEADER_WORKER_SET.absent_brief()))
         await until(pilot, lambda: str(app.query_one(GroupsPane).content) == absent(kinds.LEADER_WORKER_SET, lang),
                     "the groups pane to say LWS is not installed", seen=lambda: str(app.query_one(GroupsPane).content))
         shown = str(app.query_one(GroupsPane).content)
@@ -30,10 +30,10 @@ async def test_a_gated_kind_not_served_is_named_with_its_gate(tmp_path):
     app = make_app(WALKTHROUGH, lang="ko", state_file=tmp_path / "p.json")
     async with app.run_test(size=(100, 40)) as pilot:
         await settled(pilot)
-        app.inbox.put(SourceState("podgroups", Conn.CRD_MISSING, kinds.POD_GROUP.absent_brief()))
-        await until(pilot, lambda: app._unavailable("podgroups") == absent(kinds.POD_GROUP, "ko"),
-                    "PodGroup named as not served", seen=lambda: app._unavailable("podgroups"))
-        assert "GenericWorkload" in app._unavailable("podgroups") and app._unavailable("leaderworkersets") == ""
+        app.driver.inbox.put(SourceState("podgroups", Conn.CRD_MISSING, kinds.POD_GROUP.absent_brief()))
+        await until(pilot, lambda: app.page.unavailable("podgroups") == absent(kinds.POD_GROUP, "ko"),
+                    "PodGroup named as not served", seen=lambda: app.page.unavailable("podgroups"))
+        assert "GenericWorkload" in app.page.unavailable("podgroups") and app.page.unavailable("leaderworkersets") == ""
 
 
 @pytest.mark.parametrize("lang, lws_words, gang_words", [
@@ -46,12 +46,12 @@ async def test_the_header_names_the_kind_that_is_not_served(tmp_path, lang, lws_
     async with app.run_test(size=(160, 40)) as pilot:
         await settled(pilot)
         def header() -> str:
-            app._draw_status()
+            app.lesson.draw_status()
             return str(app.query_one(StatusBar).content)
 
-        app.inbox.put(SourceState("podgroups", Conn.CRD_MISSING, kinds.POD_GROUP.absent_brief()))
+        app.driver.inbox.put(SourceState("podgroups", Conn.CRD_MISSING, kinds.POD_GROUP.absent_brief()))
         await until(pilot, lambda: f"({gang_words})" in header(), "the header to name PodGroup", seen=header)
         assert lws_words not in header(), header()
-        app.inbox.put(SourceState("leaderworkersets", Conn.CRD_MISSING, kinds.LEADER_WORKER_SET.absent_brief()))
+        app.driver.inbox.put(SourceState("leaderworkersets", Conn.CRD_MISSING, kinds.LEADER_WORKER_SET.absent_brief()))
         await until(pilot, lambda: lws_words in header() and gang_words in header(), "the header to name both kinds",
                     seen=header)

@@ -9,7 +9,7 @@ from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
 from tests.ui.screen_text import screen_lines
 from tests.ui.settle import footer_reads, on_screen, screen_reads, settled, until
-from tutor.ui.timeline_screen import TimelineScreen
+from tutor.ui.screens.timeline import TimelineScreen
 from tutor.i18n.bilingual import say
 
 
@@ -51,7 +51,7 @@ async def test_a_confirm_dialog_wraps_its_question_in_both_languages(tmp_path):
         app = make_app(WALKTHROUGH, lang=lang, state_file=tmp_path / f"{lang}.json")
         async with app.run_test(size=(60, 20)) as pilot:
             await settled(pilot)
-            app.action_reset_all()
+            app.lesson.action_reset_all()
             want = question or say(app.lang, "Reset all progress? Every pass, revealed hint and prediction is forgotten.",
                                    "전체 진행을 초기화할까요? 모든 통과 기록과 힌트, 예측이 지워집니다.")
 

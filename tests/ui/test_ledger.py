@@ -9,7 +9,7 @@ from rich.console import Console
 from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
 from tests.ui.settle import on_screen, quiet, settled
-from tutor.ui.screens import HelpScreen
+from tutor.ui.screens.help import HelpScreen
 from tutor.ui.panes.groups import GroupsPane
 from tutor.ui.panes.ledger import NodeLedger
 
@@ -68,7 +68,7 @@ async def test_ledger_redraws_only_when_placement_changes(tmp_path):
         await settled(pilot)
         ledger = app.query_one(NodeLedger)
         drawn, before = ledger._drawn_key.last, ledger._blocks
-        app.recheck()  # nothing moved: the same key, the body is not updated
+        app.driver.recheck()  # nothing moved: the same key, the body is not updated
         await quiet(pilot)  # the refresh drawn, in its turns
         assert ledger._drawn_key.last is drawn and ledger._blocks is before
 

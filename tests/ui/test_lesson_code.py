@@ -30,7 +30,7 @@ async def test_every_hint_and_solution_code_block_is_shown_whole(tmp_path, width
             n = step.number
             s.progress.hints[n] = len(step.text(lang).hints)  # every hint revealed,
             s.progress.solutions[n] = "2026-01-01T00:00:00+00:00"  # and the solution shown
-            app.action_goto(n)
+            app.lesson.action_goto(n)
             pane = app.query_one(LessonPane)
             await step_drawn(pilot, n)
             await pilot.pause()  # its blocks laid out

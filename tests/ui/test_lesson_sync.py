@@ -143,7 +143,7 @@ async def test_the_app_goes_on_while_a_revealed_hint_is_parsed(tmp_path, monkeyp
     queue goes on (a key, and a call the refresh pump makes through it), and so do its frames. h
     awaited the parse, and on a loaded machine the pump and its watchdog stood still for as long;
     and the frames were held for the whole parse, the live panes' with them."""
-    from tutor.ui.timeline_screen import TimelineScreen
+    from tutor.ui.screens.timeline import TimelineScreen
 
     app = make_app(WALKTHROUGH, state_file=tmp_path / "p.json")
     async with app.run_test(size=(100, 30)) as pilot:
@@ -164,7 +164,7 @@ async def test_the_app_goes_on_while_a_revealed_hint_is_parsed(tmp_path, monkeyp
         assert ran == [False]  # handled before the hint was drawn
         await pilot.press("escape")
         go.set()
-        heading = app.hint_heading(app.session.progress.current, 1)
+        heading = app.page.hint_heading(app.session.progress.current, 1)
         await until(pilot, lambda: pane.drawn and pane.heading(heading) is not None, "the hint drawn")
         await until(pilot, lambda: pane.heading(heading).region.y - pane.heading(heading).styles.margin.top
                     == pane.content_region.y or pane.scroll_y == pane.max_scroll_y,
@@ -180,7 +180,7 @@ async def test_a_hint_drawn_while_a_batch_holds_the_layout_back_still_comes_into
     async with app.run_test(size=(80, 24)) as pilot:  # step 1's text fills the pane: a hint is below it
         await quiet(pilot)
         pane = app.query_one(LessonPane)
-        heading = app.hint_heading(1, 1)
+        heading = app.page.hint_heading(1, 1)
         with app.batch_update():
             await pilot.press("h")
             await until(pilot, lambda: pane.drawn and pane.heading(heading) is not None, "the hint mounted")

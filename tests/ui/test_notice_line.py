@@ -40,7 +40,7 @@ def _assert_on_its_own_line(app) -> None:
             if pane.display and pane.region.area:
                 assert not pane.region.overlaps(bar.region), (selector, pane.region, bar.region)
     line = screen_lines(app)[bar.region.y].strip()
-    whole = " · ".join(notice_text(n) for n in reversed(list(app._notifications)))  # newest first
+    whole = " · ".join(notice_text(n) for n in reversed(list(app.notices)))  # newest first
     shown = line.rstrip("…").rstrip()
     assert whole.startswith(shown) and shown, (line, whole)  # every character up to the cut, none split
     assert cell_len(line) <= app.size.width
@@ -55,8 +55,8 @@ async def test_the_demos_last_words_cover_no_pane(size, lang, tmp_path):
     app = make_app(empty_recording(tmp_path), lang=lang, state_file=tmp_path / "p.json")
     async with app.run_test(size=size, notifications=True) as pilot:
         await pilot.pause(0.1)
-        app._show_step(ShowStep(8, 0.0, END_TITLE, END_BODY))  # as the demo ends
-        app._toast_passed([8])  # two notices at once
+        app.driver.show_step(ShowStep(8, 0.0, END_TITLE, END_BODY))  # as the demo ends
+        app.passed([8])  # two notices at once
         await _laid_out(pilot)
         _assert_on_its_own_line(app)
         whole = f"{say(app.lang, *END_TITLE)}: {say(app.lang, *END_BODY)}"

@@ -10,8 +10,8 @@ from tests.conftest import WALKTHROUGH
 from tests.ui.harness import empty_recording, make_app
 from tests.ui.screen_text import screen_lines
 from tests.ui.settle import screen_reads, settled, until
-from tutor.ui import app as app_module
-from tutor.ui.notices import step_ranges
+from tutor.ui import notices as notices_module
+from tutor.ui.page import step_ranges
 from tutor.i18n.bilingual import say
 
 
@@ -32,41 +32,41 @@ async def line_reads(pilot, text: str) -> None:
 async def test_a_catch_up_names_every_passed_step_once_in_one_line(lang, tmp_path, monkeypatch):
     # Up for good: a pass joins a notice only while it is up, and a loaded machine can take
     # longer than its 5 s between two passes of the catch-up, or between the last and the read.
-    monkeypatch.setattr(app_module, "PASS_NOTICE_SECONDS", 3600)
+    monkeypatch.setattr(notices_module, "PASS_NOTICE_SECONDS", 3600)
     app = make_app(WALKTHROUGH, lang=lang, state_file=tmp_path / "p.json")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settled(pilot)
         expected = "✓ 1–8단계 통과" if lang == "ko" else "✓ Steps 1–8 passed"
         await line_reads(pilot, expected)  # one line under the header
-        passes = [n.message for n in app._notifications if n.message.startswith("✓")]
+        passes = [n.message for n in app.notices if n.message.startswith("✓")]
         assert passes == [expected]  # one notice, however many re-checks passed steps on the way
 
 
 async def test_a_pass_while_a_notice_is_up_joins_it(tmp_path):
     app = make_app(empty_recording(tmp_path), state_file=tmp_path / "p.json")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        app._toast_passed([1])
-        app._toast_passed([2, 3])  # in the same turn: the first is not drawn yet
+        app.passed([1])
+        app.passed([2, 3])  # in the same turn: the first is not drawn yet
         await pilot.pause()
-        assert [n.message for n in app._notifications] == ["✓ Steps 1–3 passed"]
+        assert [n.message for n in app.notices] == ["✓ Steps 1–3 passed"]
         await pilot.press("escape")
-        app._toast_passed([5])  # after esc closed it: a notice of its own
+        app.passed([5])  # after esc closed it: a notice of its own
         await pilot.pause()
-        assert [n.message for n in app._notifications] == ["✓ Step 5 passed: recap in the step"]
+        assert [n.message for n in app.notices] == ["✓ Step 5 passed: recap in the step"]
         assert "The lines below" not in screen_lines(app)[0]  # the recap stays in the lesson pane
 
 
 async def test_esc_closes_notices_and_restores_a_zoomed_pane_together(tmp_path):
     app = make_app(empty_recording(tmp_path), state_file=tmp_path / "p.json")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        app.say("one")
-        app.say("two", severity="warning", timeout=30)
+        app.notice("one")
+        app.notice("two", severity="warning", timeout=30)
         await pilot.press("z")
         await line_reads(pilot, "two · one")
         assert app.screen.maximized is not None
         await pilot.press("escape")
         await line_reads(pilot, "")
-        assert not list(app._notifications) and app.screen.maximized is None
+        assert not list(app.notices) and app.screen.maximized is None
 
 
 async def test_a_long_korean_notice_keeps_every_character_up_to_its_cut(tmp_path):
@@ -75,7 +75,7 @@ async def test_a_long_korean_notice_keeps_every_character_up_to_its_cut(tmp_path
     app = make_app(empty_recording(tmp_path), lang="ko", state_file=tmp_path / "p.json")
     recap = " ".join(app.session.lesson.step(5).text("ko").recap.replace("`", "").split())[:200]
     async with app.run_test(size=(81, 24), notifications=True) as pilot:
-        app.say(recap, timeout=30)
+        app.notice(recap, timeout=30)
         line = await until(pilot, lambda: _notice_line(app).endswith("…") and _notice_line(app),
                            "the notice cut to its line", seen=lambda: _notice_line(app))
         assert recap.startswith(line.rstrip("…").rstrip())
@@ -94,7 +94,7 @@ async def test_ctrl_c_quits(lang, tmp_path):
         await pilot.press("h")
         await pilot.press("ctrl+c")
         await until(pilot, lambda: app._exit, "ctrl+c to quit")  # as q does; no "press ctrl+q" notice
-        assert not [n for n in app._notifications if "ctrl+q" in n.message]
+        assert not [n for n in app.notices if "ctrl+q" in n.message]
     assert app.session.progress.hints == {1: 1}  # progress was kept, as q keeps it
 
 
@@ -116,10 +116,10 @@ async def test_notices_taken_away_leave_no_trace_before_the_next(tmp_path):
     app = make_app(empty_recording(tmp_path), state_file=tmp_path / "p.json")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         for n in range(1, 5):
-            app._toast_passed([n])
+            app.passed([n])
             await pilot.pause(0.1)
         await pilot.press("escape")
-        app._toast_passed([6])
+        app.passed([6])
         await line_reads(pilot, "✓ Step 6 passed: recap in the step")
 
 
@@ -127,10 +127,10 @@ async def test_notices_taken_away_leave_no_trace_before_the_next(tmp_path):
 async def test_a_pass_notice_goes_when_the_step_shown_changes(lang, tmp_path):
     app = make_app(empty_recording(tmp_path), lang=lang, state_file=tmp_path / "p.json")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        app._toast_passed([1])
-        app.say("Progress saved again.", timeout=30)  # another notice stays
+        app.passed([1])
+        app.notice("Progress saved again.", timeout=30)  # another notice stays
         passed = say(app.lang, "✓ Step {n} passed: recap in the step", "✓ {n}단계 통과: 정리는 설명 끝에", n=1)
         await screen_reads(pilot, (passed,))
         await pilot.press("2")
         await line_reads(pilot, "Progress saved again.")
-        assert [n.message for n in app._notifications] == ["Progress saved again."]
+        assert [n.message for n in app.notices] == ["Progress saved again."]

@@ -22,8 +22,8 @@ def _wide_pod_item(rec):
 async def _idle_on(pilot, step: int) -> None:
     """Waits until step `step` is the current one and the pump has redrawn for it."""
     app = pilot.app
-    await until(pilot, lambda: app.session.progress.current == step and app.pump.idle, f"step {step}, the pump idle",
-                seen=lambda: (app.session.progress.current, app.pump.idle))
+    await until(pilot, lambda: app.session.progress.current == step and app.driver.pump.idle, f"step {step}, the pump idle",
+                seen=lambda: (app.session.progress.current, app.driver.pump.idle))
 
 
 async def test_every_pane_equals_its_rebuild_from_the_store_after_the_walkthrough(tmp_path):
@@ -52,8 +52,8 @@ async def test_the_oracle_names_the_pane_and_the_row_of_a_stale_pod(tmp_path):
         assert [(m.pane, m.row) for m in found if m.pane == "pods"] == [("pods", "llm-0-1")]
         m = next(m for m in found if m.pane == "pods")
         assert "Running" in m.shown and "Pending" in m.rebuilt and m.obj is pending
-        app.recheck()
-        await until(pilot, lambda: app.pump.idle and compare(app) == [], "the re-check to redraw the stale pod's row",
+        app.driver.recheck()
+        await until(pilot, lambda: app.driver.pump.idle and compare(app) == [], "the re-check to redraw the stale pod's row",
                     seen=lambda: compare(app))
 
 
@@ -69,12 +69,12 @@ async def test_a_step_chosen_while_a_refresh_is_drawn_leaves_no_pane_drawn_for_t
     item, before = _wide_pod_item(rec)
     app = make_app(WALKTHROUGH, upto=before, state_file=tmp_path / "p.json")
     turns = []
-    real_turn = app.pump._turn
+    real_turn = app.driver.pump._turn
 
     def turn(*args):
-        turns.append(app.checks_run)
+        turns.append(app.driver.checks_run)
         if len(turns) == 2:  # the refresh drew its first pane (the groups, followed while hidden)
-            app.action_goto(8)  # a key between two turns, as the learner presses it
+            app.lesson.action_goto(8)  # a key between two turns, as the learner presses it
         real_turn(*args)
 
     async with app.run_test(size=(100, 40)) as pilot:
@@ -82,11 +82,11 @@ async def test_a_step_chosen_while_a_refresh_is_drawn_leaves_no_pane_drawn_for_t
         await pilot.press("7")
         await _idle_on(pilot, 7)
         assert app.query_one("#ledger").display and compare(app) == []
-        app.pump._turn = turn
-        app.inbox.put(item)  # a wide pod comes: a pod changed, every pane has something to redo
-        await until(pilot, lambda: len(turns) >= 2 and app.pump.idle, "the refresh drawn in turns to end",
-                    seen=lambda: (turns, app.pump.idle))
-        app.pump._turn = real_turn
+        app.driver.pump._turn = turn
+        app.driver.inbox.put(item)  # a wide pod comes: a pod changed, every pane has something to redo
+        await until(pilot, lambda: len(turns) >= 2 and app.driver.pump.idle, "the refresh drawn in turns to end",
+                    seen=lambda: (turns, app.driver.pump.idle))
+        app.driver.pump._turn = real_turn
         assert app.session.progress.current == 8 and app.query_one("#ledger").display
         assert compare(app) == []
 
@@ -105,13 +105,13 @@ async def test_behind_the_flag_each_settled_refresh_is_compared_and_a_mismatch_d
     app = make_app(WALKTHROUGH, state_file=tmp_path / "p.json")
     async with app.run_test(size=(100, 40)) as pilot:
         await settled(pilot)
-        assert app.oracle.checks >= 1 and app.oracle.mismatches == 0 and not dump.exists()
+        assert app.driver.oracle.checks >= 1 and app.driver.oracle.mismatches == 0 and not dump.exists()
         monkeypatch.setattr(PodList, "redraw", lambda self, live: iter(()))  # a pane that misses a change
         pod = app.session.store.get("Pod", "llm-0-1", "infer")
         pending = {**pod, "metadata": {**pod["metadata"], "resourceVersion": "999999"},
                    "status": {**pod["status"], "phase": "Pending"}}
-        app.inbox.put(ObjectEvent("MODIFIED", pending, app.session.store.now))
-        await until(pilot, lambda: app.oracle.mismatches > 0, "the oracle to count the stale pods pane")
+        app.driver.inbox.put(ObjectEvent("MODIFIED", pending, app.session.store.now))
+        await until(pilot, lambda: app.driver.oracle.mismatches > 0, "the oracle to count the stale pods pane")
         found = [json.loads(line) for line in dump.read_text().splitlines()]
         m = next(m for m in found if m["pane"] == "pods")
         assert m["row"] == "llm-0-1" and "Running" in m["shown"] and "Pending" in m["store"]

@@ -14,7 +14,8 @@ from tests.states import file_written, recording
 from tests.ui.harness import make_app
 from tests.ui.moments import first_t, moments
 from tests.ui.settle import notices_said, settled, still, until
-from tutor.ui.predict import PredictScreen
+from tutor.ui.screens.predict import PredictScreen
+from tutor.ui.keys import KEYS
 
 BEFORE_FAILURE = first_t(file_written("restart.txt"))  # step 5's file written, llm-0-1 not failed yet
 BEFORE_ROLLOUT = moments()["group0-recreated"]  # step 5 done, VERSION=v2 not applied yet
@@ -137,7 +138,7 @@ async def test_an_answer_given_after_the_cluster_acted_is_not_graded(tmp_path):
         for item in recording("walkthrough").items:
             if item.t > BEFORE_FAILURE:
                 app.session.apply(item)
-        app.recheck()
+        app.driver.recheck()
         await pilot.press("2")
         await pilot.pause()
         assert 5 in app.session.progress.passed
@@ -157,7 +158,7 @@ async def test_the_palette_and_help_offer_it(tmp_path):
         app.action_predict()  # from the palette on a step with nothing to ask: says so, opens nothing
         await still(pilot, lambda: not isinstance(app.screen, PredictScreen), "no question opened")
         assert any("Nothing to predict" in str(n.message) for n in said), [n.message for n in said]
-        assert any(b.action == "predict" and b.key == "w" for b in app.BINDINGS)
+        assert any(b.action == "predict" and b.key == "w" for b in KEYS)
 
 
 async def test_step_6_asks_its_two_questions_in_turn(tmp_path):

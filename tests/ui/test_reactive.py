@@ -27,21 +27,21 @@ async def test_a_source_change_updates_verdict_and_panes(tmp_path):
         assert app.session.verdicts[2].status is Status.FAIL
         table = app.query_one("#pods")
         assert table.row_count == 4 and "llm-1-1" in str(table.cells("llm-1-1")[0])
-        runs = app.checks_run
+        runs = app.driver.checks_run
         # A source thread delivers the learner's names.txt, exactly as the file watcher would.
         item = next(it for it in rec.items if file_written("names.txt")(it))
-        threading.Thread(target=app.inbox.put, args=(item,)).start()
+        threading.Thread(target=app.driver.inbox.put, args=(item,)).start()
         await until(pilot, lambda: app.session.verdicts[2].status is Status.PASS, "step 2 to pass on names.txt",
                     seen=lambda: app.session.verdicts[2])
-        assert app.checks_run == runs + 1  # one debounced re-check, triggered by the data
+        assert app.driver.checks_run == runs + 1  # one debounced re-check, triggered by the data
         assert 2 in app.session.progress.passed
         assert "PASS" in app.query_one("#verdict").text()
         # a notice still up from step 1 is joined: one line names both
         # (the step shown passed alone: its notice offers the solution to compare)
-        assert {n.message for n in app._notifications} & {"✓ Steps 1, 2 passed",
+        assert {n.message for n in app.notices} & {"✓ Steps 1, 2 passed",
                                                           "✓ Step 2 passed: recap in the step · s compares with the solution"}
         # Nothing more happens while the data is still.
-        await still(pilot, lambda: app.checks_run == runs + 1, "no re-check while the data is still")
+        await still(pilot, lambda: app.driver.checks_run == runs + 1, "no re-check while the data is still")
 
 
 async def test_a_burst_is_one_recheck(tmp_path):
@@ -54,19 +54,19 @@ async def test_a_burst_is_one_recheck(tmp_path):
     app = make_app(WALKTHROUGH, upto=0.0, state_file=tmp_path / "p.json")
     async with app.run_test(size=(100, 40)) as pilot:
         await settled(pilot)
-        runs = app.checks_run
+        runs = app.driver.checks_run
         def burst():
             for it in rec.items:
-                app.inbox.put(it)
+                app.driver.inbox.put(it)
         t = threading.Thread(target=burst)
         started = time.monotonic()
         t.start()
         t.join()
         # every item applied, its refresh drawn
-        await until(pilot, lambda: app.pump.idle and app.checks_run > runs, "the burst applied and drawn",
-                    waits.REPLAY, seen=lambda: (app.pump.idle, app.checks_run - runs))
-        lasted = app.pump.refreshed_at - started
-        assert app.checks_run - runs <= 2 + int(lasted / PROGRESS_EVERY), (app.checks_run - runs, lasted)
+        await until(pilot, lambda: app.driver.pump.idle and app.driver.checks_run > runs, "the burst applied and drawn",
+                    waits.REPLAY, seen=lambda: (app.driver.pump.idle, app.driver.checks_run - runs))
+        lasted = app.driver.pump.refreshed_at - started
+        assert app.driver.checks_run - runs <= 2 + int(lasted / PROGRESS_EVERY), (app.driver.checks_run - runs, lasted)
         # The end state of the lab passes every step, even seen in one go.
         assert all(v.status is Status.PASS for v in app.session.verdicts.values()), app.session.verdicts
         assert app.query_one("#pods").row_count == 10  # llm, wide and orphan pods
@@ -82,12 +82,12 @@ async def test_reconnecting_dims_the_panes_and_keeps_the_data(tmp_path):
     async with app.run_test(size=(100, 40)) as pilot:
         await settled(pilot)
         rows = app.query_one("#pods").row_count
-        app.inbox.put(SourceState("pods", Conn.RECONNECTING, "ConnectionRefusedError"))
+        app.driver.inbox.put(SourceState("pods", Conn.RECONNECTING, "ConnectionRefusedError"))
         await until(pilot, lambda: app.query_one("#live").has_class("-stale"), "the panes dimmed")
         await until(pilot, lambda: "reconnecting" in str(app.query_one("#status").render()),
                     "the header to say reconnecting", seen=lambda: str(app.query_one("#status").render()))
         assert app.query_one("#pods").row_count == rows
-        app.inbox.put(SourceState("pods", Conn.OK))
+        app.driver.inbox.put(SourceState("pods", Conn.OK))
         await until(pilot, lambda: not app.query_one("#live").has_class("-stale"), "the panes back from dimmed")
 
 
@@ -103,29 +103,29 @@ async def _redrawn_in_turns(tmp_path, monkeypatch, slice_s: float, overtaken: bo
     monkeypatch.setattr(pump_module, "REDRAW_SLICE", slice_s)
     app = make_app(WALKTHROUGH, upto=cut, state_file=tmp_path / f"p{slice_s}{overtaken}.json")
     turns, overlaps, applied_while_drawing, deferred, later = [], [], [], [], []
-    redraw_turn, recheck, apply = app.pump._turn, app.run_checks, app.session.apply
+    redraw_turn, recheck, apply = app.driver.pump._turn, app.driver.run_checks, app.session.apply
     sent_later = threading.Event()
     applied_ids = set()
 
     def noted_apply(item):
-        applied_while_drawing.append(app.refreshing)
+        applied_while_drawing.append(app.driver.refreshing)
         applied_ids.add(id(item))
         return apply(item)
 
     def counted_turn(*args):
-        turns.append(app.checks_run)
-        deferred.append(app.pump.drain_after_redraw)  # items came while the panes were drawn
-        if later and app.checks_run > 1:  # the rest comes while the burst's refresh is drawn
+        turns.append(app.driver.checks_run)
+        deferred.append(app.driver.pump.drain_after_redraw)  # items came while the panes were drawn
+        if later and app.driver.checks_run > 1:  # the rest comes while the burst's refresh is drawn
             for it in later.pop():
-                app.inbox.put(it)
+                app.driver.inbox.put(it)
             sent_later.set()
         redraw_turn(*args)
 
     def noted_recheck():
-        overlaps.append(app.refreshing and app.pump.timer is None)
+        overlaps.append(app.driver.refreshing and app.driver.pump.timer is None)
         return recheck()
 
-    app.pump._turn, app.run_checks, app.session.apply = counted_turn, noted_recheck, noted_apply
+    app.driver.pump._turn, app.driver.run_checks, app.session.apply = counted_turn, noted_recheck, noted_apply
     async with app.run_test(size=(100, 40)) as pilot:
         await settled(pilot)
         rest = [it for it in rec.items if it.t > cut]
@@ -133,11 +133,11 @@ async def _redrawn_in_turns(tmp_path, monkeypatch, slice_s: float, overtaken: bo
         later.append(rest[len(rest) // 2:])
 
         def send_first():
-            app.inbox.put(first[0])
+            app.driver.inbox.put(first[0])
             if overtaken:
                 sent_later.wait(30)
             for it in first[1:]:
-                app.inbox.put(it)
+                app.driver.inbox.put(it)
 
         source = threading.Thread(target=send_first)
         source.start()
@@ -150,9 +150,9 @@ async def _redrawn_in_turns(tmp_path, monkeypatch, slice_s: float, overtaken: bo
         # Until everything came and was drawn: on a loaded machine (a whole run on two
         # workers) that took more than the 10 s this once waited, and the panes were compared
         # half-way through the last refresh.
-        await until(pilot, lambda: all(id(it) in applied_ids for it in rest) and app.pump.idle,
+        await until(pilot, lambda: all(id(it) in applied_ids for it in rest) and app.driver.pump.idle,
                     "the rest of the walkthrough applied and drawn", waits.REPLAY,
-                    seen=lambda: (sum(id(it) in applied_ids for it in rest), len(rest), app.pump.idle))
+                    seen=lambda: (sum(id(it) in applied_ids for it in rest), len(rest), app.driver.pump.idle))
         await settled(pilot)
         source.join()
         assert compare(app) == []  # every pane says what the store holds
@@ -206,12 +206,12 @@ async def test_before_the_cluster_first_answers_the_verdict_says_so(lang, tmp_pa
         app.session.verdicts.clear()
         app.session.awaiting_lists, app.session.listed_once = {"pods"}, False
         failure = describe(ConnectionRefusedError(111, "Connection refused"), "https://127.0.0.1:1")
-        app.inbox.put(SourceState("pods", Conn.RECONNECTING, "ConnectionRefusedError", failure=failure))
+        app.driver.inbox.put(SourceState("pods", Conn.RECONNECTING, "ConnectionRefusedError", failure=failure))
         want = {"ko": "클러스터가 응답하지 않습니다", "en": "the cluster does not answer"}[lang]
 
         def said() -> str:
             return " ".join(app.query_one("#verdict").text().split())
         await until(pilot, lambda: want in said(), "the verdict to say the cluster does not answer", seen=said)
         assert "checking" not in said() and "확인 중" not in said(), said()
-        app.inbox.put(SourceState("pods", Conn.OK))
+        app.driver.inbox.put(SourceState("pods", Conn.OK))
         await until(pilot, lambda: want not in said(), "the verdict to stop saying so", seen=said)

@@ -21,9 +21,10 @@ from tests.ui.harness import make_app
 from tests.ui.storm import quits_counted
 from tests.ui.settle import (handled, heading_in_view, hint_in_view, notices_said, off_screen, on_screen, palette_choice,
                              settled, until)
-from tutor.ui.predict import PredictScreen
-from tutor.ui.screens import ConfirmScreen, HelpScreen
-from tutor.ui.timeline_screen import TimelineScreen
+from tutor.ui.screens.predict import PredictScreen
+from tutor.ui.screens.confirm import ConfirmScreen
+from tutor.ui.screens.help import HelpScreen
+from tutor.ui.screens.timeline import TimelineScreen
 from tutor.i18n.bilingual import say
 
 pytestmark = pytest.mark.audit
@@ -277,10 +278,10 @@ async def test_progress_file_problems_read_well(problem, w, h, lang, tmp_path):
             if problem == "saving-fails":
                 shutil.rmtree(where.parent)
                 where.parent.write_text("not a directory")
-                notices = len(app._notifications)
+                notices = len(app.notices)
                 await pilot.press("h")
-                await _shown(pilot, lambda: len(app._notifications) > notices, "the notice that a save failed",
-                             seen=lambda: [m.message for m in app._notifications])
+                await _shown(pilot, lambda: len(app.notices) > notices, "the notice that a save failed",
+                             seen=lambda: [m.message for m in app.notices])
                 audit.look(app, "a save failed (h)")
                 await _step(pilot, 8)
                 audit.look(app, "a save failed, step 8")

@@ -8,9 +8,9 @@ import pytest
 from tests.conftest import WALKTHROUGH
 from tests.ui.harness import empty_recording, make_app
 from tests.ui.settle import on_screen, settled, until
-from tutor.ui import finish_screen
-from tutor.ui.finish_screen import FinishScreen
-from tutor.ui.screens import ConfirmScreen
+from tutor.ui.screens import finish as finish_screen
+from tutor.ui.screens.finish import FinishScreen
+from tutor.ui.screens.confirm import ConfirmScreen
 
 # Either side of each threshold (the app's: -wide from 70 columns, -tall from TALL_ROWS rows).
 SIZES = [(60, 20), (69, 31), (70, 32), (80, 24), (100, 30), (160, 48)]

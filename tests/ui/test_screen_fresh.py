@@ -58,7 +58,7 @@ async def test_what_a_frame_shows_equals_the_screen_drawn_afresh_after_every_cha
         pods = app.query_one("#pods")
         for line in cloner.population(GROUPS):
             s.apply(parse(line))
-        app.redraw_live()
+        app.lesson.redraw_live()
         await pilot.pause()
         assert pods.row_count == 2 * GROUPS and not _stale_lines(app)
         view = pods.scrollable_content_region.height - 1
@@ -83,7 +83,7 @@ async def test_what_a_frame_shows_equals_the_screen_drawn_afresh_after_every_cha
                 for ev in items:
                     s.apply(ev)
                     terminating += _terminating(ev)
-                app.redraw_live()
+                app.lesson.redraw_live()
                 stale = _stale_lines(app)
                 assert not stale, f"view at the {place}, after batch {batch}:\n" + "\n".join(stale)
         assert terminating  # the phase column widened and narrowed again

@@ -16,7 +16,7 @@ from tests.ui.settle import until
 async def _screenshot(app, pilot) -> None:
     app.deliver_screenshot()
     # the driver writes the file in a thread, then posts the outcome
-    await until(pilot, lambda: app._notifications, "the notice after the screenshot")
+    await until(pilot, lambda: app.notices, "the notice after the screenshot")
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
@@ -37,7 +37,7 @@ async def test_the_screenshot_is_saved_and_said_in_the_learners_language(lang, d
         saved = list(where.glob("*.svg"))
         assert len(saved) == 1 and saved[0].read_text().startswith("<svg")
         assert not list(tmp_path.glob("*.svg"))  # nothing in the working directory
-        (notice,) = app._notifications
+        (notice,) = app.notices
         assert notice.severity == "information" and saved[0].name in notice.message.replace("\n", "")
         word = "스크린샷" if lang == "ko" else "Screenshot"
         await until(pilot, lambda: word in "\n".join(screen_lines(app)), "the notice drawn",
@@ -57,7 +57,7 @@ async def test_a_screenshot_that_cannot_be_saved_says_why_in_korean(tmp_path, mo
     app = make_app(empty_recording(tmp_path), lang="ko", state_file=tmp_path / "p.json")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await _screenshot(app, pilot)
-        (notice,) = app._notifications
+        (notice,) = app.notices
         assert notice.severity == "error" and notice.message.startswith("스크린샷을 저장하지 못했습니다")
         assert "Traceback" not in notice.message and "Failed" not in notice.message
 

@@ -18,13 +18,13 @@ async def test_the_tutor_plays_the_scale_lesson_from_its_recording(tmp_path):
         s = app.session
         assert s.lesson.id == "scale" and len(s.lesson.steps) == 2
         assert sorted(s.progress.passed) == [1, 2]
-        assert app.ledger_shown()  # step 1 shows the node ledger, as its lesson.yaml says
+        assert app.lesson.ledger_shown()  # step 1 shows the node ledger, as its lesson.yaml says
         await pilot.press("2")
-        assert s.progress.current == 2 and not app.ledger_shown()
-        assert "# 2. Scale to two groups" in app.step_markdown(2)
+        assert s.progress.current == 2 and not app.lesson.ledger_shown()
+        assert "# 2. Scale to two groups" in app.page.markdown(2)
         await pilot.press("3")  # past the lesson's last step: the key does nothing
         assert s.progress.current == 2
-        assert app.check_action("goto", (3,)) is False and app.check_action("goto", (2,)) is True
+        assert app.lesson.check_action("goto", (3,)) is False and app.lesson.check_action("goto", (2,)) is True
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])

@@ -49,7 +49,7 @@ def test_ledger_snapshot(snap_compare, lang, size, tmp_path):
 async def _ask_for_the_solution(pilot) -> None:
     """Step 5 of an empty replay, s pressed: the question, in the learner's language."""
     from tests.ui.settle import hint_in_view, on_screen, settled
-    from tutor.ui.screens import ConfirmScreen
+    from tutor.ui.screens.confirm import ConfirmScreen
 
     await settled(pilot)
     await pilot.press("5", "h")
@@ -62,7 +62,7 @@ async def _ask_for_the_solution(pilot) -> None:
 async def _ask_step_5(pilot) -> None:
     """Step 5 before llm-0-1 fails, its question up (key w)."""
     from tests.ui.settle import on_screen, settled, step_drawn
-    from tutor.ui.predict import PredictScreen
+    from tutor.ui.screens.predict import PredictScreen
 
     await settled(pilot)
     await pilot.press("5")

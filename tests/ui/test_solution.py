@@ -12,8 +12,8 @@ import pytest
 from tests.ui.harness import empty_recording, make_app
 from tests.ui.screen_text import region_text, screen_lines
 from tests.ui.settle import footer_reads, heading_in_view, off_screen, on_screen, palette_choice, still, until
-from tutor.ui.screens import ConfirmScreen
-from tutor.ui.timeline_screen import TimelineScreen
+from tutor.ui.screens.confirm import ConfirmScreen
+from tutor.ui.screens.timeline import TimelineScreen
 
 ASKS = {"en": ("Show the solution to step 1?", "None of its 3 hints is shown yet (h)."),
         "ko": ("1단계의 풀이를 볼까요?", "힌트 3개를 아직 하나도 보지 않았습니다(h).")}
@@ -65,7 +65,7 @@ async def test_s_asks_first_and_n_or_esc_records_nothing(app, lang, state):
             await off_screen(pilot, ConfirmScreen)
             assert app.session.progress.solutions == {} and not saved(state).get("solutions")
             assert f"### {HEADING[lang]}" not in lesson_source(app)
-            assert app.check_action("solution", ()) is True
+            assert app.lesson.check_action("solution", ()) is True
 
 
 async def test_yes_shows_it_scrolled_to_records_it_and_dims_s(app, lang, state):
@@ -78,15 +78,15 @@ async def test_yes_shows_it_scrolled_to_records_it_and_dims_s(app, lang, state):
         source = lesson_source(app)
         solution = app.session.lesson.step(1).text(lang).solution
         assert f"### {HEADING[lang]}" in source and solution.splitlines()[0] in source
-        assert "### " + app.hint_heading(1, 1) not in source  # the hints stay as they were: none shown
+        assert "### " + app.page.hint_heading(1, 1) not in source  # the hints stay as they were: none shown
         assert set(app.session.progress.solutions) == {1} and list(saved(state)["solutions"]) == ["1"]
-        assert app.check_action("solution", ()) is None  # shown: dimmed
+        assert app.lesson.check_action("solution", ()) is None  # shown: dimmed
         await pilot.press("s")
         await still(pilot, lambda: not isinstance(app.screen, ConfirmScreen), "no question for a shown solution")
         app.session.progress.latch(1, "done")  # a pass from here is one after the solution
         assert saved(state)["passed"]["1"]["after_solution"] is True
         await pilot.press("n")
-        assert app.check_action("solution", ()) is True  # the next step's is its own
+        assert app.lesson.check_action("solution", ()) is True  # the next step's is its own
 
 
 async def test_the_footer_offers_s_in_the_place_of_h_once_the_hints_are_out(app, lang):
@@ -97,13 +97,13 @@ async def test_the_footer_offers_s_in_the_place_of_h_once_the_hints_are_out(app,
         for _ in app.session.lesson.step(1).text(lang).hints:
             await pilot.press("h")
         await footer_reads(pilot, (solution, quit_), (hint,))  # it fits 80 columns
-        app.action_hint()  # the palette's "next hint", with none left, points to s
-        assert any(" s " in n.message for n in app._notifications), [n.message for n in app._notifications]
+        app.lesson.action_hint()  # the palette's "next hint", with none left, points to s
+        assert any(" s " in n.message for n in app.notices), [n.message for n in app.notices]
         await pilot.press("s")
         await on_screen(pilot, ConfirmScreen)
         await pilot.press("y")
         await off_screen(pilot, ConfirmScreen)
-        await until(pilot, lambda: app.check_action("solution", ()) is None, "s dimmed, the solution shown")
+        await until(pilot, lambda: app.lesson.check_action("solution", ()) is None, "s dimmed, the solution shown")
         await footer_reads(pilot, (solution,))  # still there, dimmed
         await pilot.press("n")
         await footer_reads(pilot, (hint,))
@@ -114,12 +114,12 @@ async def test_a_step_without_a_solution_dims_s_and_says_so(app, lang, monkeypat
     monkeypatch.setitem(step.texts, lang, replace(step.text(lang), solution=""))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("2")
-        assert app.check_action("solution", ()) is None
+        assert app.lesson.check_action("solution", ()) is None
         for _ in step.text(lang).hints:
             await pilot.press("h")
         h = "h Hint" if lang == "en" else "h 힌트"
         await still(pilot, lambda: h in footer(app), "h in the footer, dimmed")  # h stays: no s in its place
-        app.action_solution()
+        app.lesson.action_solution()
         await still(pilot, lambda: not isinstance(app.screen, ConfirmScreen), "no question for no solution")
         assert app.session.progress.solutions == {}
 
@@ -137,7 +137,7 @@ async def test_the_palette_asks_too_and_brings_a_shown_solution_back_into_view(t
         await heading_in_view(pilot, "Solution")
         assert set(app.session.progress.solutions) == {5}
         app.query_one("#lesson").scroll_home(animate=False)
-        app.action_solution()  # shown already: no question, back to it
+        app.lesson.action_solution()  # shown already: no question, back to it
         await heading_in_view(pilot, "Solution")
         assert not isinstance(app.screen, ConfirmScreen)
 
@@ -147,7 +147,7 @@ async def test_the_timeline_hides_s(tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("t")
         await on_screen(pilot, TimelineScreen)
-        assert app.check_action("solution", ()) is False
+        assert "solution" not in {b.binding.action for b in app.screen.active_bindings.values()}
         await pilot.press("s")
         await still(pilot, lambda: isinstance(app.screen, TimelineScreen), "the timeline on top, no question over it")
         assert app.session.progress.solutions == {}
@@ -189,7 +189,7 @@ async def test_after_a_pass_the_notice_offers_it_and_s_shows_it_without_asking(l
         assert f"### {HEADING[lang]}" in lesson_source(app)
         assert set(app.session.progress.solutions) == {1} and list(saved(state)["solutions"]) == ["1"]
         assert not app.session.progress.after_solution(1)  # the pass came first, and stays a plain pass
-        assert app.check_action("solution", ()) is None
+        assert app.lesson.check_action("solution", ()) is None
 
 
 async def test_before_a_pass_it_still_asks_on_a_step_that_passed_elsewhere(lang, tmp_path, state):

@@ -25,7 +25,7 @@ from textual.app import App
 from tests.ui.harness import make_app
 from tests.ui.settle import settled, still, until
 from tutor.demo import walkthrough
-from tutor.ui.app import LoopClock
+from tutor.ui.driver import LoopClock
 
 pytestmark = pytest.mark.ui
 
@@ -58,7 +58,7 @@ async def test_the_screen_follows_the_replay_on_a_starved_loop(monkeypatch):
         await settled(pilot)
         # the last refresh checked what the store holds at the end: all eight steps passed
         assert [n for n, v in sorted(app.session.verdicts.items()) if v.passed] == list(range(1, 9))
-        assert app.pump.idle and not app.inbox._q.qsize()
+        assert app.driver.pump.idle and not app.driver.inbox._q.qsize()
 
 
 async def test_a_lost_refresh_is_found_and_redone(monkeypatch):
@@ -70,7 +70,7 @@ async def test_a_lost_refresh_is_found_and_redone(monkeypatch):
     app = make_app(walkthrough(), lang="en", speed=0)
     async with app.run_test(size=(100, 30)) as pilot:
         lost = []
-        real_call_later = app.pump.clock.call_later
+        real_call_later = app.driver.pump.clock.call_later
 
         def loses_the_first(delay, fn):
             if not lost:
@@ -82,9 +82,9 @@ async def test_a_lost_refresh_is_found_and_redone(monkeypatch):
                 return Never()
             return real_call_later(delay, fn)
 
-        app.pump.clock.call_later = loses_the_first
+        app.driver.pump.clock.call_later = loses_the_first
         await settled(pilot)
         assert lost, "the test lost no call: it proves nothing"
-        assert app.pump.unstuck >= 1
+        assert app.driver.pump.unstuck >= 1
         assert [n for n, v in sorted(app.session.verdicts.items()) if v.passed] == list(range(1, 9))
         await asyncio.sleep(0)

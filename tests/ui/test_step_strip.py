@@ -23,7 +23,7 @@ async def test_short_screens_show_where_the_learner_is(tmp_path, size):
         assert not app.query_one(StepList).display or not app.query_one(StepList).region.height
         lesson = app.query_one(LessonPane)
         region = lesson.region
-        current = " 3" + MARKS[app.step_mark(3)][0] + " "
+        current = " 3" + MARKS[app.page.step_mark(3)][0] + " "
 
         def border() -> str:
             return cells(screen_lines(app)[region.y], region.x, region.right)
@@ -31,7 +31,7 @@ async def test_short_screens_show_where_the_learner_is(tmp_path, size):
         border = border()
         for st in app.session.lesson.steps:
             n = st.number
-            sign = MARKS[app.step_mark(n)][0]
+            sign = MARKS[app.page.step_mark(n)][0]
             assert f"{n}{sign}" in border, (n, border)
         assert current in border  # the current step stands out
         # the lesson keeps its rows: the border line was there anyway

@@ -15,7 +15,8 @@ from textual.geometry import Size
 from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
 from tests.ui.settle import off_screen, on_screen, settled, step_drawn, until
-from tutor.ui.screens import ConfirmScreen, HelpScreen
+from tutor.ui.screens.confirm import ConfirmScreen
+from tutor.ui.screens.help import HelpScreen
 
 SIZES = [(20, 5), (30, 8), (69, 31), (70, 32), (80, 24), (200, 60)]
 
@@ -102,7 +103,7 @@ async def test_a_burst_of_resizes_on_each_screen(app):
         await pilot.press("escape")
         await off_screen(pilot, HelpScreen)
         # the confirm screen of "reset step"
-        app.action_reset_step()
+        app.lesson.action_reset_step()
         await on_screen(pilot, ConfirmScreen)
         _burst(app, sweep + [(20, 5)])
         await _at(pilot, 20, 5)

@@ -10,7 +10,7 @@ from tests.conftest import WALKTHROUGH
 from tests.ui.harness import empty_recording, make_app
 from tests.ui.moments import moments
 from tests.ui.settle import off_screen, on_screen, palette_choice, settled, until
-from tutor.ui.timeline_screen import TimelineScreen, TimelineView
+from tutor.ui.screens.timeline import TimelineScreen, TimelineView
 
 
 def shown(app) -> str:
@@ -44,7 +44,8 @@ async def test_t_opens_the_story_and_follows_the_language(tmp_path):
         assert view.scroll_y == view.max_scroll_y > 0  # the newest at the bottom, in view
         text = shown(app)
         assert "orphan-0-1 FailedScheduling" in text and "node ledger" in text
-        assert app.check_action("next", ()) is False and app.check_action("recheck", ()) is True
+        keys = {b.binding.action for b in app.screen.active_bindings.values()}
+        assert "next" not in keys and "recheck" in keys  # the lesson's keys stay with the lesson
         await pilot.press("l")
         await reads(pilot, "노드 장부", "타임라인")
         view.scroll_home(animate=False)
@@ -101,8 +102,8 @@ async def test_step_5s_recap_lists_what_the_cluster_did(tmp_path):
     app = make_app(WALKTHROUGH, upto=moments()["group0-recreated"], state_file=tmp_path / "p.json")
     async with app.run_test(size=(100, 40)) as pilot:
         await settled(pilot)
-        md = app.step_markdown(5)
+        md = app.page.markdown(5)
         recap = md[md.index("What you just saw"):]
         assert "- `+0.00s` llm-0-1 container exited 1 (restart 1)" in recap
         assert recap.index("LWS RecreateGroup:") < recap.index("llm-0 new UID") < recap.index("Running again after")
-        assert "How the rollout went" not in md and "- `+" not in app.step_markdown(6)  # step 6 not passed yet
+        assert "How the rollout went" not in md and "- `+" not in app.page.markdown(6)  # step 6 not passed yet

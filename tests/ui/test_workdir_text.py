@@ -24,10 +24,10 @@ async def test_instructions_and_hints_name_the_workdir_in_use(tmp_path):
     async with app.run_test(size=(100, 30)) as pilot:
         await settled(pilot)
         for n in (1, 5):
-            app.action_goto(n)
+            app.lesson.action_goto(n)
             for _ in app.session.lesson.step(n).text("en").hints:
                 await pilot.press("h")
             app.session.progress.show_solution(n)
-            md = app.step_markdown(n)
+            md = app.page.markdown(n)
             assert f"{workdir}/" in md.split("### Solution")[1] and "/root/gsb-lws" not in md, md[:400]
         assert app.session.verdicts[1].message.startswith(f"{workdir}/lws.yaml")  # the verdict names the same place

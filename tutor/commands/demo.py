@@ -45,7 +45,7 @@ def start_demo(recording, speed: float, pause: float, app) -> None:
     from tutor.commands.tui import stop_with_error
     from tutor.demo import paced, replay_speed
 
-    replay = ReplaySource(recording, app.inbox.put, replay_speed(speed),
+    replay = ReplaySource(recording, app.driver.inbox.put, replay_speed(speed),
                           items=paced(recording, app.session.lesson, pause, speed),
                           on_error=partial(stop_with_error, app))
     app.run_source(replay.run, "replay", replay.stop)

@@ -77,7 +77,7 @@ def connect_then_start(args, app, poll: bool) -> None:
     def started(conn) -> None:
         app.context_name = conn.context
         start_live(conn.api_client, app, poll)
-        app.redraw_live()
+        app.lesson.redraw_live()
 
     # After the first frame: importing the kubernetes client holds the GIL for about half a second.
     app.call_after_refresh(threading.Thread(target=work, name="connect", daemon=True).start)
@@ -87,7 +87,7 @@ def start_files(app, poll: bool) -> None:
     from tutor.workspace.watch import FileWatcher
 
     s = app.session
-    watcher = FileWatcher(s.workspace.workdir, s.lesson.answer_files, app.inbox.put, force_poll=poll)
+    watcher = FileWatcher(s.workspace.workdir, s.lesson.answer_files, app.driver.inbox.put, force_poll=poll)
     app.run_source(watcher.run, "answer-files", watcher.stop)
 
 
@@ -96,7 +96,7 @@ def start_live(api_client, app, poll: bool):
     live source."""
     from tutor.cluster.live import LiveSource
 
-    live = LiveSource(api_client, app.session.lesson.namespace, app.inbox.put, resources=app.session.lesson.kinds)
+    live = LiveSource(api_client, app.session.lesson.namespace, app.driver.inbox.put, resources=app.session.lesson.kinds)
     app.session.store.started_at = time.time() - live.clock()
     app.session.awaiting_lists = {res.name for res in live.resources}
     for res in live.resources:
@@ -127,6 +127,6 @@ def start_replay(recording, speed: float, app, use_files: bool, poll: bool) -> N
         start_files(app, poll)
     # The recording is parsed on the replay's thread (items_for is called there), not before
     # the first frame; a bad line ends the app with the message that names it.
-    replay = ReplaySource(recording, app.inbox.put, speed, items=lambda: recording.items_for(use_files),
+    replay = ReplaySource(recording, app.driver.inbox.put, speed, items=lambda: recording.items_for(use_files),
                           on_error=partial(stop_with_error, app))
     app.call_after_refresh(app.run_source, replay.run, "replay", replay.stop)  # parsing holds the GIL

@@ -1,6 +1,6 @@
 """What a lesson says when every step has passed (lesson.yaml `finish`): the module that comes
 next, in words, the lesson id that teaches it (named only when that lesson is installed), and
-links to read on. The engine draws it (tutor/ui/finish_screen.py); the words are the lesson's."""
+links to read on. The engine draws it (tutor/ui/screens/finish.py); the words are the lesson's."""
 
 from __future__ import annotations
 

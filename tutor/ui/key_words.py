@@ -8,6 +8,8 @@ from dataclasses import replace
 
 from textual.binding import Binding
 
+from tutor.ui.textual_compat import bindings_by_key
+
 from tutor.i18n.bilingual import Words
 
 # Each declared binding's Korean (its words, its tooltip), by its action and English words: filled
@@ -44,6 +46,7 @@ def localised(binding: Binding, lang: str) -> Binding:
 def localise_bindings(node, lang: str, declared: dict) -> None:
     """Puts a screen's or the app's key words in `lang` (the footer reads them from here).
     `declared` keeps each binding as declared, by (key, action), so switching back is exact."""
-    for key, bindings in node._bindings.key_to_bindings.items():
-        node._bindings.key_to_bindings[key] = [localised(declared.setdefault((key, b.action), b), lang)
+    by_key = bindings_by_key(node)
+    for key, bindings in by_key.items():
+        by_key[key] = [localised(declared.setdefault((key, b.action), b), lang)
                                                for b in bindings]

@@ -1,4 +1,5 @@
-"""Messages the app's workers post; widgets are only touched on the app's thread."""
+"""Messages posted up to the app: by its workers (widgets are only touched on the app's thread)
+and by the lesson screen."""
 
 from __future__ import annotations
 
@@ -17,3 +18,8 @@ class DoctorDone(Message):
         super().__init__()
         self.findings = findings
         self.again = again
+
+
+class ProgressReset(Message):
+    """The learner reset a step or all progress (the lesson screen, after asking): passing again
+    finishes the lesson again, and the checkers run anew."""

@@ -1,14 +1,67 @@
-"""The words of notices (the notices' line is tutor/ui/widgets/notice_bar.py)."""
+"""The notices up, owned by the app: a public Notifications list that the notices' line under
+the header draws (widgets/notice_bar.py), and the one notice that names the steps just passed."""
 
 from __future__ import annotations
 
+from rich.cells import cell_len
+from textual.app import App
+from textual.notifications import Notification, Notifications, SeverityLevel
 
-def step_ranges(steps: list[int]) -> str:
-    """1, 2, 3, 5 → "1–3, 5": a catch-up that passed every step says so in a few characters."""
-    runs: list[list[int]] = []
-    for n in sorted(set(steps)):
-        if runs and n == runs[-1][-1] + 1:
-            runs[-1].append(n)
-        else:
-            runs.append([n])
-    return ", ".join(f"{r[0]}–{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs)
+from tutor.ui.page import Page
+from tutor.ui.widgets.doctor_panel import DoctorPanel
+from tutor.ui.widgets.notice_bar import NoticeBar, notice_text
+
+NOTICE_SECONDS = 6  # a notice takes a row from the panes while it shows: it goes soon, or at esc
+PASS_NOTICE_SECONDS = 5
+
+
+class Notices(Notifications):
+    def __init__(self, app: App, page: Page):
+        super().__init__()
+        self.app, self.page = app, page
+        self._pass_notice: Notification | None = None  # the notice naming the steps just passed
+        self._pass_steps: list[int] = []
+
+    def say(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+            timeout: float = NOTICE_SECONDS, detail: str = "") -> Notification:
+        """A notice on the notices' line; esc closes it. A notice is one line: `detail`, and the
+        whole of a warning (or a titled notice, the demo's end) too long for the line, go to the
+        lab check panel, where they stay until x hides it. It is up at once: a pass in the same
+        turn finds it (passed) and joins it instead of losing it."""
+        notice = Notification(message, title, severity, timeout, markup=False)
+        whole = notice_text(notice)
+        if detail or ((severity != "information" or title) and cell_len(whole) > self.app.size.width - 2):
+            lesson = self.app.screen_stack[0]
+            lesson.query_one(DoctorPanel).note(" ".join(p for p in (whole, detail) if p), *self.page.notes_words())
+            lesson.fit_footer()
+        self.add(notice)
+        self.redraw()
+        return notice
+
+    def passed(self, newly: list[int]) -> None:
+        """One short line for the steps that passed. A fast replay or a catch-up passes several at
+        once, and a pass can come while the last notice is still up: the new notice names the
+        steps of both, so none is lost, and each once. The recap is in the lesson pane."""
+        shown = self._pass_notice
+        steps = list(self._pass_steps) if shown is not None and shown in self else []
+        self.left_step()
+        steps += [n for n in newly if n not in steps]
+        self._pass_steps = steps
+        self._pass_notice = self.say(self.page.passed_line(steps), timeout=PASS_NOTICE_SECONDS)
+
+    def left_step(self) -> None:
+        """Takes the pass notice away (another step is shown: it spoke of the one before)."""
+        shown, self._pass_notice = self._pass_notice, None
+        if shown is not None and shown in self:
+            del self[shown]
+            self.redraw()
+
+    def clear(self) -> Notices:
+        super().clear()
+        self.redraw()
+        return self
+
+    def redraw(self) -> None:
+        if self.app.is_running and self.app.screen_stack:
+            for bar in self.app.screen_stack[0].query(NoticeBar):
+                bar.redraw()

@@ -128,15 +128,16 @@ def _ledger(pane: NodeLedger, live: LiveData) -> list[Mismatch]:
 def compare(app) -> list[Mismatch]:
     """Every live pane against its rebuild from the store; [] when all agree. Meaningful once the
     app has settled: nothing left to apply and no refresh being drawn."""
-    live = app.live_data()
-    return [*_groups(app.query_one(GroupsPane), live), *_ledger(app.query_one(NodeLedger), live),
-            *_pods(app.query_one(PodList), live), *_events(app.query_one("#events"), live)]
+    lesson = app.lesson
+    live = lesson.live_data()
+    return [*_groups(lesson.query_one(GroupsPane), live), *_ledger(lesson.query_one(NodeLedger), live),
+            *_pods(lesson.query_one(PodList), live), *_events(lesson.query_one("#events"), live)]
 
 
 def settled(app) -> bool:
     """Whether a compare means something now: nothing left to apply, nothing waiting in the
     inbox, no refresh being drawn (the app's own check after a refresh asks the same)."""
-    return app.pump.idle and not app.inbox.waiting
+    return app.driver.pump.idle and not app.driver.inbox.waiting
 
 
 def reported(found: list[Mismatch], limit: int = 3) -> list[dict]:

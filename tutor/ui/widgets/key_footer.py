@@ -1,19 +1,71 @@
-"""The tutor's footer: Textual's compact footer that says when its width changed.
+"""The lesson's footer: as many keys as its one row holds, by priority, q and ? always.
 
-The keys it shows are fitted to its width (tutor/ui/footer_fit.py). That width is the screen's
-until the keys panel (the palette's "Keys") splits a third of the screen off at the right, under
-which the footer shrinks: fitted to the screen, q and ? were cut off there."""
+Textual's footer lays its keys out in a row and cuts what does not fit at the right, where q
+is: at 80 columns with the lab check panel's x, or at 60 columns, q and ? were lost or cut in
+the middle of a Korean word. Here each key's width is counted as the compact footer draws it
+(key, a space, its words, a cell between keys; the palette's key docked at the right with its
+rule), and the keys of least use give way first. Every key still works; ? lists them all.
+
+The keys come from Textual's own footer, which reads the screen's public active bindings; this
+one keeps those that fit its own width, in the order the help lists them, and fits them again
+whenever its width or the keys the step offers change."""
 
 from __future__ import annotations
 
+from typing import Callable
+
+from rich.cells import cell_len
 from textual import events
-from textual.message import Message
+from textual.app import ComposeResult
+from textual.widget import Widget
 from textual.widgets import Footer
 
 
+def key_cells(key_display: str, description: str) -> int:
+    """Cells a key takes in the compact footer, the cell after it included."""
+    return cell_len(key_display) + (1 + cell_len(description) if description else 0) + 1
+
+
+def fitting(keys: list[tuple[str, int]], room: int) -> set[str]:
+    """The actions, among (action, cells) in priority order, that fit in `room` cells."""
+    shown: set[str] = set()
+    for action, cells in keys:
+        if cells <= room:
+            shown.add(action)
+            room -= cells
+    return shown
+
+
 class KeyFooter(Footer):
-    class Resized(Message):
-        """The footer's width changed: its keys are fitted again."""
+    def __init__(self, wanted: Callable[[], dict[str, bool]], priority: tuple[str, ...], order: dict[str, int]):
+        """`wanted()`: by action, whether the step offers its key now (missing: not a footer key);
+        `priority`: the actions most needed first; `order`: where each is listed."""
+        super().__init__(compact=True)  # compact: every key the README lists fits 80 columns
+        self._wanted, self._priority, self._order = wanted, priority, order
+        self._fitted: tuple = ()
+
+    def _fit(self) -> tuple:
+        return (tuple(sorted(self._wanted().items())), self.size.width or self.app.size.width)
+
+    def compose(self) -> ComposeResult:
+        keys: list[Widget] = list(super().compose())
+        palette = [k for k in keys if k.has_class("-command-palette")]
+        ours = {getattr(k, "action", ""): k for k in keys if k not in palette}
+        wanted, width = self._fitted = self._fit()
+        room = width - sum(1 + key_cells(k.key_display, k.description) for k in palette)  # its rule, then the key
+        wanted = dict(wanted)
+        candidates = [(a, key_cells(ours[a].key_display, ours[a].description))
+                      for a in self._priority if a in ours and wanted.get(a)]
+        shown = fitting(candidates, room)
+        kept = sorted((k for a, k in ours.items() if a in shown), key=lambda k: self._order.get(k.action, -1))
+        self.styles.grid_size_columns = len(kept)
+        yield from kept
+        yield from palette
+
+    def fit_again(self) -> None:
+        """Fits the keys again when what the step offers or the width changed since."""
+        if self.is_attached and self._fit() != self._fitted:
+            self.refresh(recompose=True)
 
     def on_resize(self, event: events.Resize) -> None:
-        self.post_message(self.Resized())
+        self.fit_again()

@@ -29,7 +29,7 @@ from textual.containers import VerticalScroll
 from textual.worker import Worker
 
 from tutor.ui.widgets.redraw import RedrawsOnChange
-from tutor.ui.widgets.virtual_size import SizedInOneLayout
+from tutor.ui.textual_compat import SizedInOneLayout, can_parse_blocks, markdown_parser, note_source, parse_blocks
 
 if TYPE_CHECKING:
     from textual.widgets import Markdown
@@ -51,7 +51,7 @@ class LessonPane(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
         self._anchor_due = False  # bring it into view once the markdown asked for is drawn
         self._held = False  # drawing waits for release() (the app's first frame)
 
-    async def _markdown(self) -> "Markdown":
+    async def _markdown_widget(self) -> "Markdown":
         """The pane's Markdown widget, imported and mounted the first time a text is drawn."""
         from textual.widgets import Markdown
 
@@ -85,13 +85,13 @@ class LessonPane(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
 
     async def _draw(self) -> None:
         try:
-            md = await self._markdown()
+            md = await self._markdown_widget()
             while self._wanted is not None:
                 markdown, step, then = self._wanted
                 self._wanted = None
                 same_step = step is not None and step == self.step
                 lock = getattr(md, "lock", None)
-                if lock is None or not hasattr(md, "_parse_markdown"):  # a Textual whose Markdown works otherwise
+                if lock is None or not can_parse_blocks(md):  # a Textual whose Markdown works otherwise
                     with self.app.batch_update():
                         await md.update(markdown)
                         self._drawn(step, then)
@@ -194,10 +194,9 @@ async def _parse(md: "Markdown", markdown: str) -> list["MarkdownBlock"]:
     """`markdown`'s blocks, as Markdown.update makes them: parsed in a thread (markdown-it)."""
     from markdown_it import MarkdownIt
 
-    factory = getattr(md, "_parser_factory", None)
-    parser = MarkdownIt("gfm-like") if factory is None else factory()
+    parser = markdown_parser(md) or MarkdownIt("gfm-like")
     tokens = await asyncio.get_running_loop().run_in_executor(None, parser.parse, markdown)
-    return list(md._parse_markdown(tokens))
+    return parse_blocks(md, tokens)
 
 
 def _kept(md: "Markdown", markdown: str, blocks: list["MarkdownBlock"]) -> int:
@@ -225,8 +224,4 @@ async def _mount(md: "Markdown", markdown: str, blocks: list["MarkdownBlock"], k
     if not kept:
         await md.query(MarkdownBlock).remove()
     await md.mount_all(blocks[kept:])
-    # What Markdown.update leaves behind, for the blocks' sources and a later append.
-    md._markdown = markdown
-    md._table_of_contents = None
-    lines = markdown.splitlines()
-    md._last_parsed_line = len(lines) - (1 if lines and lines[-1] else 0)
+    note_source(md, markdown)

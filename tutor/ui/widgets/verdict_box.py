@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.containers import VerticalScroll
-from textual.geometry import Size
 from textual.widgets import Static
 
 from tutor.checks.verdict import Status, Verdict
 from tutor.ui.widgets.redraw import RedrawsOnChange
-from tutor.ui.widgets.virtual_size import SizedInOneLayout, content_rows, update_static
+from tutor.ui.textual_compat import SizedInOneLayout
+from tutor.ui.widgets.virtual_size import content_rows, update_static
 
 MAX_DETAILS = 30  # the box shows this many detail lines, then how many more there are
 MAX_CHARS = 2000
@@ -122,10 +122,8 @@ class VerdictBox(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
         super().watch_scroll_y(old_value, new_value)
         self._mark_more()
 
-    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
-        changed = super()._size_updated(size, virtual_size, container_size, layout)
+    def size_updated(self) -> None:
         self._mark_more()
-        return changed
 
     def _mark_more(self) -> None:
         mark = self._more if self.more_below else ""

@@ -1,5 +1,5 @@
 """A scroll view's new scroll range, and a Static's new content, without a layout of the whole
-screen when none is needed; and a widget's new size without a second one."""
+screen when none is needed."""
 
 from __future__ import annotations
 
@@ -8,20 +8,16 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.widgets import Static
 
+from tutor.ui.textual_compat import set_scroll_range
+
 
 def set_virtual_size(view: ScrollView, size: Size) -> None:
     """Assigning virtual_size does a layout of the whole screen (it is a layout reactive), and then
     every widget is drawn again, in every frame where a pod or an event line came or went. This
     is what Textual does itself for a size change that needs no layout; the scrollbars' own
     reactives still ask for a layout when one appears or goes."""
-    if size == view.virtual_size:
-        return
-    scroll_update = getattr(view, "_scroll_update", None)  # private in Textual 8: keep a way back
-    if scroll_update is None:
-        view.virtual_size = size
-    else:
-        view.set_reactive(ScrollView.virtual_size, size)
-        scroll_update(size)
+    if size != view.virtual_size:
+        set_scroll_range(view, size)
 
 
 def content_rows(body: Static, content: RenderableType) -> int | None:
@@ -51,17 +47,3 @@ def update_static(body: Static, content: RenderableType, rows: int | None = None
     same = getattr(body, "_drawn_height", None) == key
     body._drawn_height = key
     body.update(content, layout=not same)
-
-
-class SizedInOneLayout:
-    """A widget whose new size, found by a layout of the screen, asks for no second layout.
-
-    Textual's layout tells each widget its new size, and a widget whose scroll range (virtual
-    size) changed with it sets a reactive that lays out the whole screen once more. That layout
-    finds what the first one found: the range came from that arrangement, and the scrollbars
-    were set from it already (a scrollbar that comes or goes still asks for its own layout). So
-    a verdict growing by a line laid the screen out twice, the lesson's text included. This is
-    what Textual itself does when a scroll moves widgets into view."""
-
-    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
-        return super()._size_updated(size, virtual_size, container_size, layout=False)

@@ -22,7 +22,7 @@ from tutor.cluster.story import Episode, Line, Story, story
 from tutor.cluster.timeline import clock
 from tutor.narration import because, title, what
 from tutor.ui.key_words import localise_bindings
-from tutor.ui.screens import ClosesItself
+from tutor.ui.screens.base import ClosesItself
 from tutor.ui.widgets.redraw import RedrawsOnChange
 from tutor.ui.key_words import keyed
 from tutor.i18n.bilingual import say
@@ -114,7 +114,6 @@ class TimelineView(RedrawsOnChange, VerticalScroll):
 
 class TimelineScreen(ClosesItself, Screen[None]):
     BINDINGS = [keyed("escape,t", "close", ("Close", "닫기"), ("Back to the lesson", "수업으로 돌아가기"))]
-    HIDES = ("next", "prev", "goto", "hint", "solution", "maximize_pane", "dismiss_doctor")  # app actions of no use here
 
     _composed = False
 
@@ -137,7 +136,8 @@ class TimelineScreen(ClosesItself, Screen[None]):
         self.localise(self.app.session.lang)
         for view in self.query(TimelineView):  # none if t closed it while it mounted
             view.focus()
-        self.app.redraw_timeline()
+        s = self.app.session
+        self.show(s.store, s.lesson.namespace, s.lang)
 
     def action_close(self) -> None:
         self.dismiss()

@@ -8,10 +8,10 @@ from functools import partial
 from rich.align import Align
 from rich.text import Text
 from textual.app import SystemCommand
-from textual.command import CommandList, CommandPalette, DiscoveryHit, Hit, Hits, Provider
-from textual.widgets.option_list import Option
+from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Provider
 
-from tutor.ui.screens import ClosesItself
+from tutor.ui.screens.base import ClosesItself
+from tutor.ui.textual_compat import SurePalette
 from tutor.i18n.bilingual import say
 
 
@@ -21,12 +21,12 @@ class TutorCommands(Provider):
         lang = app.lang
         for step in app.session.lesson.steps:
             yield (say(lang, "Go to step {n}: {title}", "{n}단계로 가기: {title}", n=step.number, title=step.title(lang)),
-                   partial(app.action_goto, step.number), say(lang, "Jump to this step", "이 단계로 이동"))
+                   partial(app.lesson.action_goto, step.number), say(lang, "Jump to this step", "이 단계로 이동"))
         compare = app.session.progress.current in app.session.progress.passed
         entries = [
-            (("Reveal the next hint", "다음 힌트 보기"), app.action_hint,
+            (("Reveal the next hint", "다음 힌트 보기"), app.lesson.action_hint,
              ("Show one more hint for this step", "이 단계의 힌트를 하나 더 보여 줍니다")),
-            (("Show the solution…", "풀이 보기…"), app.action_solution,
+            (("Show the solution…", "풀이 보기…"), app.lesson.action_solution,
              ("The whole answer, to compare with yours (the step passed: it does not ask)",
               "답 전체를 내 답과 비교합니다(통과한 단계라 묻지 않습니다)") if compare
              else ("The whole answer to this step (asks first; progress notes it)",
@@ -43,10 +43,10 @@ class TutorCommands(Provider):
              ("GPUs, taints and Ready per node, in the groups pane's place", "노드마다 GPU, 테인트, Ready를 그룹 창 자리에")),
             (("Switch language (ko/en)", "언어 바꾸기 (ko/en)"), app.action_toggle_lang,
              ("Lesson and messages in the other language", "설명과 메시지를 다른 언어로")),
-            (("Reset this step…", "이 단계 초기화…"), app.action_reset_step,
+            (("Reset this step…", "이 단계 초기화…"), app.lesson.action_reset_step,
              ("Forget this step's pass, hints and predictions (asks first)",
               "이 단계의 통과 기록과 힌트, 예측을 지웁니다(먼저 묻습니다)")),
-            (("Reset all progress…", "전체 진행 초기화…"), app.action_reset_all,
+            (("Reset all progress…", "전체 진행 초기화…"), app.lesson.action_reset_all,
              ("Forget every pass, hint and prediction (asks first)", "모든 통과 기록과 힌트, 예측을 지웁니다(먼저 묻습니다)")),
         ]
         for title, action, help_words in entries:
@@ -64,7 +64,7 @@ class TutorCommands(Provider):
                 yield Hit(score, matcher.highlight(name), fn, help=help_text)
 
 
-class Palette(ClosesItself, CommandPalette):
+class Palette(ClosesItself, SurePalette):
     """Textual's palette with its own words in the learner's language (the prompt, and the line
     it shows when nothing matches), and sure of its parts: its search runs in a worker that
     could finish after a key closed the palette, when its list is gone."""
@@ -74,44 +74,15 @@ class Palette(ClosesItself, CommandPalette):
         super().__init__(placeholder=prompt)
         self._nothing = nothing
 
-    def _on_mount(self, event) -> None:
-        if self.is_active:  # not closed by a key while it mounted (it reads the screen below it)
-            super()._on_mount(event)
+    def nothing_found_line(self) -> Align:
+        return Align.center(Text(self._nothing, style="not bold"))
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         """Its list's keys wait for its list: a key can come while the palette is still being
         composed, or after a key closed it."""
-        if action in ("cursor_down", "command_list") and not self.query(CommandList):
+        if action in ("cursor_down", "command_list") and not self.has_list():
             return False
         return super().check_action(action, parameters)
-
-    def _start_no_matches_countdown(self, search_value: str) -> None:
-        """Textual's line for an empty search result is in English: ours, after the same wait."""
-        self._stop_no_matches_countdown()
-
-        def nothing_found() -> None:
-            for commands in self.query(CommandList):
-                if search_value:
-                    commands.add_option(Option(Align.center(Text(self._nothing, style="not bold")), disabled=True,
-                                               id=self._NO_MATCHES))
-                self._list_visible = bool(search_value)
-
-        self._no_matches_timer = self.set_timer(self._NO_MATCHES_COUNTDOWN, nothing_found)
-
-    def _watch__list_visible(self) -> None:
-        if self.query(CommandList):  # gone once the palette is closed
-            super()._watch__list_visible()
-
-    async def _watch__show_busy(self) -> None:
-        if self.query(CommandList):
-            await super()._watch__show_busy()
-
-    def _action_command_list(self, action: str) -> None:
-        # The list pages by the lines it has laid out: none while it is hidden (Textual 8.2
-        # raises KeyError there, on pgup/pgdn typed before anything matched).
-        if action.startswith("page_") and not any(c.scrollable_content_region for c in self.query(CommandList)):
-            return
-        super()._action_command_list(action)
 
 
 def open_palette(app) -> None:

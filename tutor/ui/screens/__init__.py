@@ -1,0 +1,1 @@
+"""The screens of the tutor: the lesson and what is pushed over it."""

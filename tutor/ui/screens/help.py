@@ -1,0 +1,45 @@
+"""The help screen: every key that does something here, generated from the bindings."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from tutor.ui.key_words import keyed
+from tutor.ui.screens.base import ClosesItself
+
+
+def bindings_table(bindings: list[Binding], title: str) -> Table:
+    table = Table(title=title, show_header=False, box=None, expand=True, padding=(0, 1))
+    table.add_column(style="bold cyan", no_wrap=True)
+    table.add_column(overflow="fold")  # fold, not an ellipsis, where a Korean word meets the edge
+    for b in bindings:
+        if not b.description:
+            continue
+        keys = b.key_display or ", ".join(k.strip() for k in b.key.split(","))
+        table.add_row(keys, Text(b.description + (f" — {b.tooltip}" if b.tooltip else "")))
+    return table
+
+
+class HelpScreen(ClosesItself, ModalScreen[None]):
+    BINDINGS = [keyed("escape,q,question_mark", "dismiss", ("Close", "닫기"), show=False)]
+
+    def __init__(self, bindings: list[Binding], title: str, extra: str = ""):
+        super().__init__()
+        self._keys = bindings
+        self._title = title
+        self._extra = extra
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help"):
+            yield Static(bindings_table(self._keys, self._title))
+            if self._extra:
+                yield Static(Text(self._extra, style="dim"), id="help-extra")
+
+    def on_click(self) -> None:
+        self.dismiss()
