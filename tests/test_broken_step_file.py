@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import tutor.commands.setup as setup
+from tests import waits
 from tests.conftest import WALKTHROUGH
 from tutor.cli import build_parser, main
 from tutor.commands.results import UsageError
@@ -84,12 +85,8 @@ async def test_the_tutor_with_another_broken_step_ends_after_its_first_frame(les
     path = lesson_with_broken("06-rollout.en.md")
     app = tui_app(tutor_args(tmp_path))  # step 1's text is split; the first frame can come
     async with app.run_test(size=(120, 40)) as pilot:
-        for _ in range(600):  # 30 s at most, for a loaded machine
-            if not app.is_running:
-                break
-            await pilot.pause(0.05)
-        else:
-            pytest.fail(f"the app still ran 30 s after its start (error noted: {app.connect_error!r})")
+        await waits.until(pilot.pause, lambda: not app.is_running, "the app to end after its first frame",
+                          seen=lambda: f"still running, error noted: {app.connect_error!r}")
     assert isinstance(app.connect_error, UsageError)
     assert app.connect_error.text("en") == f"--lesson lws: {path}: {PROBLEM} " \
                                            "(expected '## Hint', '## Solution' or '## What you just saw')"

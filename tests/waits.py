@@ -9,7 +9,7 @@ markdown parsed off the loop, a file watcher) less, and the loop's turns come la
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 LOADED = 30
@@ -69,15 +69,29 @@ async def until(pause: Callable[[float], Awaitable[Any]], cond: Callable[[], Any
         await pause(STEP)
 
 
-async def still(pause: Callable[[float], Awaitable[Any]], cond: Callable[[], Any], what: str,
-                spell: float = SPELL) -> None:
-    """A negative wait: cond() holds the whole spell, looked at every STEP (something must NOT
-    happen: a question asked, a notice shown). Fails at the first look where it does not, saying
-    `what` no longer held and when."""
+def _looks(cond: Callable[[], Any], what: str, spell: float) -> Iterator[None]:
+    """The looks of a negative wait: yields (for a pause of STEP) after each look that found cond()
+    holding, until the spell is over; raises at the first look where it does not, saying `what`
+    no longer held and when."""
     start = time.monotonic()
     while True:
         if not cond():
             raise AssertionError(f"{what} no longer held {time.monotonic() - start:.1f} s on")
         if time.monotonic() - start >= spell:
             return
+        yield
+
+
+async def still(pause: Callable[[float], Awaitable[Any]], cond: Callable[[], Any], what: str,
+                spell: float = SPELL) -> None:
+    """A negative wait: cond() holds the whole spell, looked at every STEP (something must NOT
+    happen: a question asked, a notice shown). Fails at the first look where it does not."""
+    for _ in _looks(cond, what, spell):
         await pause(STEP)
+
+
+def still_sync(cond: Callable[[], Any], what: str, spell: float = SPELL) -> None:
+    """still() for a test with no event loop of its own (a browser driven by Playwright's sync API,
+    a server's processes): sleeps between the looks."""
+    for _ in _looks(cond, what, spell):
+        time.sleep(STEP)

@@ -46,15 +46,17 @@ def live_app(kubeconfig: Path, workdir: Path, state_file: Path, states: list | N
 
 
 async def until(pilot, cond, what: str, timeout: float = waits.LAB) -> float:
-    """Waits (letting the app run) until cond() holds; returns the seconds it took."""
+    """Waits (letting the app run) until cond() holds; returns the seconds it took. When the bound
+    runs out, fails naming `what`, with the header and the watches' states."""
     start = time.monotonic()
-    while time.monotonic() - start < timeout:
-        if cond():
-            return time.monotonic() - start
-        await pilot.pause(0.1)
-    app = pilot.app
-    raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}; header: {header(app)!r}; states: "
-                         f"{[(s.resource, s.state.value, s.detail) for s in app.session.states.values()]}")
+    await waits.until(pilot.pause, cond, what, timeout, seen=lambda: _where(pilot.app))
+    return time.monotonic() - start
+
+
+def _where(app) -> str:
+    """Where the tutor is: its header and each watch's state."""
+    return (f"header: {header(app)!r}; states: "
+            f"{[(s.resource, s.state.value, s.detail) for s in app.session.states.values()]}")
 
 
 async def blocking(fn, *args, **kw):

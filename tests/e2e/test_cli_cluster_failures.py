@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests import waits
 from tests.e2e.labcluster.lab import LOOPBACK, running_lab, user_kubeconfig
 from tests.e2e.labcluster.pki import make_pki
 from tests.e2e.live_tui import header, live_app, until
@@ -139,7 +140,9 @@ async def test_the_tui_on_a_stopped_api_server_says_cannot_reach_until_it_had_da
         async with app.run_test(size=(120, 30)) as pilot:
             await until(pilot, lambda: "cannot reach" in header(app), "the header to say it cannot reach")
             assert "connection refused" in header(app) and "reconnecting" not in header(app), header(app)
-            await pilot.pause(2.5)  # a retry or two later: still no data, still not "reconnecting"
+            # a retry or two later: still no data, still not "reconnecting"
+            await waits.still(pilot.pause, lambda: "cannot reach" in header(app) and "reconnecting" not in header(app),
+                              "the header saying it cannot reach, not reconnecting", spell=2.5)
             assert "cannot reach" in header(app) and "reconnecting" not in header(app), header(app)
         _check_all(lab.kubeconfig, tmp_path, "refused")
     finally:

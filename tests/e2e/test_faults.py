@@ -13,6 +13,7 @@ import time
 
 import pytest
 
+from tests import waits
 from tests.e2e.labcluster.lab import etcd_delete, running_lab
 from tests.e2e.learner import Learner
 from tests.e2e.live_tui import (NS, blocking, header, live_app, states_ok, store_equals_fresh_list, store_pods,
@@ -58,7 +59,8 @@ async def test_apiserver_killed_and_restarted_mid_lesson(lab, tmp_path):
         assert s.verdicts[1].status is Status.PASS and s.verdicts[2].status is Status.PASS
         # A change no watcher can be told about: the pod vanishes from etcd while no server runs.
         assert await blocking(etcd_delete, lab, f"/registry/pods/{NS}/plain") == 1
-        await pilot.pause(1)
+        await waits.still(pilot.pause, lambda: "reconnecting" in header(app) and store_pods(app) == before,
+                          "the header saying reconnecting, the last data kept", spell=1)
         assert "reconnecting" in header(app) and store_pods(app) == before
         assert sorted(Progress.load(state_file, 8).passed) == [1, 2]
 

@@ -139,7 +139,7 @@ def test_a_wrong_or_missing_token_starts_no_tutor(serve, tabs):
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(request, timeout=10)
     assert refused.value.code == 403
-    time.sleep(1)
+    waits.still_sync(lambda: tutor_processes(served) == [], "no tutor started", spell=1)
     assert tutor_processes(served) == []
 
 

@@ -33,6 +33,16 @@ async def off_screen(pilot, kind, timeout: float = waits.MOMENT) -> None:
                 seen=lambda: pilot.app.screen)
 
 
+async def first_frame(pilot, timeout: float = waits.MOMENT) -> None:
+    """Waits until the first frame is up and a step's text is drawn in the lesson pane: the app
+    parses the text (in a thread) and starts its sources only after its first frame (on_ready)."""
+    from tutor.ui.widgets.lesson_pane import LessonPane
+
+    pane = pilot.app.query_one(LessonPane)
+    await until(pilot, lambda: pane.step is not None and pane.drawn, "the first frame and a step's text drawn",
+                timeout, seen=lambda: f"pane at step {pane.step}, drawn {pane.drawn}")
+
+
 async def step_drawn(pilot, n: int, timeout: float = waits.MOMENT) -> None:
     """Waits until step n is the current one and its text is drawn in the lesson pane, its verdict
     with it: the markdown parses in a thread and the verdict box follows the text, a few frames
@@ -128,10 +138,10 @@ async def settled(pilot, timeout: float = waits.REPLAY, close_the_end: bool = Tr
         replay = app.session.states.get("replay")
         return replay is not None and replay.state is Conn.ENDED and app.driver.pump.idle and bool(app.driver.checks_run)
 
-    await pilot.pause(waits.STEP)
+    await pilot.pause()  # what the test did just before (a key, an item put) handled: done() reads its outcome
     await until(pilot, done, "the replay to end, its items applied and checked", timeout,
                 seen=lambda: _replay_state(app))
-    await pilot.pause(waits.STEP)
+    await pilot.pause()  # the last check's frame drawn, and the finish screen it opened mounted
     if close_the_end:
         await past_the_end(pilot)
 
@@ -156,7 +166,7 @@ async def heading_in_view(pilot, text: str, timeout: float = waits.MOMENT) -> No
             block.region.y - block.styles.margin.top == pane.content_region.y
             or pane.scroll_y == pane.max_scroll_y))
 
-    await pilot.pause(waits.STEP)
+    await pilot.pause()  # the key that revealed it handled: in_view() reads the text it asked for
     await until(pilot, in_view, f"{text!r} at the top of the lesson pane", timeout,
                 seen=lambda: f"drawn {pane.drawn}, scroll {pane.scroll_y} of {pane.max_scroll_y}")
 

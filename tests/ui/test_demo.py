@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests import waits
-from tests.ui.settle import notices_said, past_the_end, settled
+from tests.ui.settle import first_frame, notices_said, past_the_end, settled, until
 from tutor.cli import build_parser
 from tutor.commands.demo import demo_app
 from tutor.progress import state_dir
@@ -54,7 +54,10 @@ async def test_a_step_the_learner_chose_holds_while_the_demo_plays_on():
     app = demo_app(build_parser().parse_args(["demo", "--speed", "50", "--pause", "0.1", "--lang", "ko"]))
     said = notices_said(app)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await pilot.pause(0.3)
+        # The learner's key comes while the demo plays: its first items applied, a step on screen.
+        await first_frame(pilot)
+        await until(pilot, lambda: app.session.store.version, "the demo's first items applied",
+                    seen=lambda: app.session.states.get("replay"))
         await pilot.press("1")
         await settled(pilot, waits.DEMO)
         assert app.session.progress.current == 1  # the demo's own steps did not overrule the key

@@ -11,7 +11,7 @@ from rich.cells import cell_len
 
 from tests.ui.harness import empty_recording, make_app
 from tests.ui.screen_text import screen_lines
-from tests.ui.settle import until
+from tests.ui.settle import settled, until
 from tutor.cluster.source_events import ShowStep
 from tutor.demo import END_BODY, END_TITLE
 from tutor.ui.widgets.notice_bar import notice_text
@@ -54,7 +54,7 @@ SIZES = [(60, 20), (80, 24), (100, 30)]
 async def test_the_demos_last_words_cover_no_pane(size, lang, tmp_path):
     app = make_app(empty_recording(tmp_path), lang=lang, state_file=tmp_path / "p.json")
     async with app.run_test(size=size, notifications=True) as pilot:
-        await pilot.pause(0.1)
+        await settled(pilot)  # the empty replay over: nothing of its own redraws the line after the demo's end
         app.driver.show_step(ShowStep(8, 0.0, END_TITLE, END_BODY))  # as the demo ends
         app.passed([8])  # two notices at once
         await _laid_out(pilot)

@@ -12,6 +12,7 @@ from tests.ui.screen_text import screen_lines
 from tests.ui.settle import screen_reads, settled, until
 from tutor.ui import notices as notices_module
 from tutor.ui.page import step_ranges
+from tutor.ui.widgets.notice_bar import notice_text
 from tutor.i18n.bilingual import say
 
 
@@ -117,7 +118,7 @@ async def test_notices_taken_away_leave_no_trace_before_the_next(tmp_path):
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         for n in range(1, 5):
             app.passed([n])
-            await pilot.pause(0.1)
+            await line_reads(pilot, notice_text(list(app.notices)[-1]))  # each drawn before the next comes
         await pilot.press("escape")
         app.passed([6])
         await line_reads(pilot, "✓ Step 6 passed: recap in the step")

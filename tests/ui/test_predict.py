@@ -13,9 +13,9 @@ from tests.conftest import WALKTHROUGH
 from tests.states import file_written, recording
 from tests.ui.harness import make_app
 from tests.ui.moments import first_t, moments
-from tests.ui.settle import notices_said, settled, still, until
-from tutor.ui.screens.predict import PredictScreen
+from tests.ui.settle import notices_said, settled, step_drawn, still, until
 from tutor.ui.keys import KEYS
+from tutor.ui.screens.predict import PredictScreen
 
 BEFORE_FAILURE = first_t(file_written("restart.txt"))  # step 5's file written, llm-0-1 not failed yet
 BEFORE_ROLLOUT = moments()["group0-recreated"]  # step 5 done, VERSION=v2 not applied yet
@@ -29,6 +29,13 @@ def lesson_source(app) -> str:
     return app.query_one("#lesson").query_one("Markdown").source
 
 
+async def lesson_reads(pilot, text: str) -> None:
+    """Waits until the lesson's text holds `text`: an answer redraws it, parsed in a thread, a few
+    frames after the key."""
+    await until(pilot, lambda: text in lesson_source(pilot.app), f"the lesson to read {text!r}",
+                seen=lambda: lesson_source(pilot.app)[-300:])
+
+
 async def predict(tmp_path, lang: str, upto: float, step: int, keys: list[str]) -> dict:
     """Answers the step's questions with `keys` before its episode; returns the progress saved."""
     state = tmp_path / "p.json"
@@ -36,13 +43,14 @@ async def predict(tmp_path, lang: str, upto: float, step: int, keys: list[str]) 
     async with app.run_test(size=(100, 30)) as pilot:
         await settled(pilot)
         await pilot.press(str(step))
+        await step_drawn(pilot, step)
         assert INVITE[lang] in lesson_source(app)
         assert app.check_action("predict", ()) is True
         await pilot.press("w")
         assert isinstance(app.screen, PredictScreen)
         for key in keys:
             await pilot.press(key)
-        await pilot.pause()
+        await lesson_reads(pilot, "Your prediction" if lang == "en" else "내 예측")
         assert not isinstance(app.screen, PredictScreen)
         assert app.check_action("predict", ()) is None  # answered: nothing left to ask
         assert INVITE[lang] not in lesson_source(app)
@@ -94,6 +102,7 @@ async def test_esc_skips_and_nothing_changes(tmp_path):
     async with app.run_test(size=(100, 30)) as pilot:
         await settled(pilot)
         await pilot.press("5")
+        await step_drawn(pilot, 5)
         before = lesson_source(app)
         saved = state.read_text()
         await pilot.press("w")
@@ -111,6 +120,7 @@ async def test_w_is_dimmed_where_there_is_nothing_to_predict(tmp_path):
         await settled(pilot)
         for step in (1, 4, 7):  # steps that ask nothing
             await pilot.press(str(step))
+            await step_drawn(pilot, step)  # the text read below is the step's own
             assert app.check_action("predict", ()) is None
             await pilot.press("w")
             assert not isinstance(app.screen, PredictScreen)
@@ -121,6 +131,7 @@ async def test_w_is_dimmed_where_there_is_nothing_to_predict(tmp_path):
     async with after.run_test(size=(100, 30)) as pilot:
         await settled(pilot)
         await pilot.press("5")  # group 0 was rebuilt already: too late to predict it
+        await step_drawn(pilot, 5)
         assert after.check_action("predict", ()) is None
         await pilot.press("w")
         assert not isinstance(after.screen, PredictScreen)
@@ -175,7 +186,7 @@ async def test_step_6_asks_its_two_questions_in_turn(tmp_path):
         await pilot.press("3")  # past the last choice: nothing, and not the app's step key either
         assert app.screen is screen and app.session.progress.current == 6
         await pilot.press("escape")  # the second skipped, the first kept
-        await pilot.pause()
+        await lesson_reads(pilot, "Press `w` for the next question.")
         assert list(app.session.progress.predictions[6]) == ["first-group"]
         assert "Press `w` for the next question." in lesson_source(app)
         assert app.check_action("predict", ()) is True

@@ -19,8 +19,8 @@ from tests.conftest import RECORDINGS, WALKTHROUGH, recording_path
 from tests.ui.audit import Audit
 from tests.ui.harness import make_app
 from tests.ui.storm import quits_counted
-from tests.ui.settle import (handled, heading_in_view, hint_in_view, notices_said, off_screen, on_screen, palette_choice,
-                             settled, until)
+from tests.ui.settle import (first_frame, handled, heading_in_view, hint_in_view, notices_said, off_screen, on_screen,
+                             palette_choice, settled, until)
 from tutor.ui.screens.predict import PredictScreen
 from tutor.ui.screens.confirm import ConfirmScreen
 from tutor.ui.screens.help import HelpScreen
@@ -271,7 +271,7 @@ async def test_progress_file_problems_read_well(problem, w, h, lang, tmp_path):
     app = make_app(WALKTHROUGH, lang=lang)
     try:
         async with app.run_test(size=(w, h), notifications=True) as pilot:
-            await pilot.pause(0.1)
+            await first_frame(pilot)
             audit.look(app, "first frame")
             await settled(pilot)
             audit.look(app, "settled")
@@ -339,15 +339,13 @@ PALETTE_KEYS = [*"hintsepolau", "힌", "트", "단", "계", "backspace", "up", "
 STORM_KEYS = 200
 
 
-async def _painted(pilot, limit_s: float = 5) -> None:
+async def _painted(pilot) -> None:
     """Until the screen could be painted: inside a batch update (a step's text and its verdict
     changing together) Textual paints nothing, so the widgets' half-changed state there is no
     frame the learner sees."""
     await pilot.pause()
-    for _ in range(int(limit_s / 0.02)):
-        if not pilot.app._batch_count:
-            return
-        await pilot.pause(0.02)
+    await until(pilot, lambda: not pilot.app._batch_count, "the screen out of its batch update (a frame to paint)",
+                seen=lambda: f"{pilot.app._batch_count} batch updates open")
 LOOK_EVERY = 20
 
 
