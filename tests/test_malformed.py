@@ -31,7 +31,7 @@ from tutor.cluster.story import build as story_build
 from tutor.ui.panes.events import event_blocks, lesson_events
 from tutor.ui.panes.groups import groups_view
 from tutor.ui.panes.pods import PodRows
-from tutor.ui.screens.timeline import story_view
+from tutor.ui.screens.timeline_view import story_view
 
 NS = "infer"
 

@@ -125,7 +125,7 @@ def test_every_key_is_declared_with_its_korean():
     from tutor.ui.screens.predict import PredictScreen
     from tutor.ui.screens.confirm import ConfirmScreen
     from tutor.ui.screens.help import HelpScreen
-    from tutor.ui.screens.timeline import TimelineScreen
+    from tutor.ui.screens.timeline_view import TimelineScreen
 
     direct = [f"{path}:{node.lineno}" for path, tree in trees() if path.startswith("tutor/ui")
               and not path.endswith("ui/key_words.py")

@@ -14,7 +14,7 @@ from tests.e2e.learner import WRONG_TURNS
 from tests.e2e.test_live_source import tutor_check
 from tests.e2e.live_tui import blocking, header, live_app, pod_cells, states_ok, text_of, until
 from tutor.cluster.story import story
-from tutor.ui.screens.timeline import TimelineScreen, TimelineView
+from tutor.ui.screens.timeline_view import TimelineScreen, TimelineView
 
 # What `check --step N` says before the learner does step N: (status, words in the message).
 BEFORE = {

@@ -36,7 +36,7 @@ async def shown(pilot, key: str) -> None:
     """Waits until what the key shows is drawn: a step's text (parsed in a thread), the timeline
     scrolled to its newest line, the finish screen."""
     from tutor.ui.screens.finish import FinishScreen
-    from tutor.ui.screens.timeline import TimelineScreen, TimelineView
+    from tutor.ui.screens.timeline_view import TimelineScreen, TimelineView
 
     if key.isdigit():
         await step_drawn(pilot, int(key))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from tests.conftest import recording_path
 from tests.ui.harness import make_app
 from tests.ui.settle import on_screen, screen_reads, settled
-from tutor.ui.screens.timeline import TimelineScreen
+from tutor.ui.screens.timeline_view import TimelineScreen
 
 REC = recording_path("lesson-gang")
 

@@ -9,7 +9,7 @@ from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
 from tests.ui.screen_text import screen_lines
 from tests.ui.settle import footer_reads, on_screen, screen_reads, settled, until
-from tutor.ui.screens.timeline import TimelineScreen
+from tutor.ui.screens.timeline_view import TimelineScreen
 from tutor.i18n.bilingual import say
 
 

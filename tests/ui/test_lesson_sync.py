@@ -143,7 +143,7 @@ async def test_the_app_goes_on_while_a_revealed_hint_is_parsed(tmp_path, monkeyp
     queue goes on (a key, and a call the refresh pump makes through it), and so do its frames. h
     awaited the parse, and on a loaded machine the pump and its watchdog stood still for as long;
     and the frames were held for the whole parse, the live panes' with them."""
-    from tutor.ui.screens.timeline import TimelineScreen
+    from tutor.ui.screens.timeline_view import TimelineScreen
 
     app = make_app(WALKTHROUGH, state_file=tmp_path / "p.json")
     async with app.run_test(size=(100, 30)) as pilot:

@@ -24,7 +24,7 @@ from tests.ui.settle import (first_frame, handled, heading_in_view, hint_in_view
 from tutor.ui.screens.predict import PredictScreen
 from tutor.ui.screens.confirm import ConfirmScreen
 from tutor.ui.screens.help import HelpScreen
-from tutor.ui.screens.timeline import TimelineScreen
+from tutor.ui.screens.timeline_view import TimelineScreen
 from tutor.i18n.bilingual import say
 
 pytestmark = pytest.mark.audit

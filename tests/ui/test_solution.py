@@ -13,7 +13,7 @@ from tests.ui.harness import empty_recording, make_app
 from tests.ui.screen_text import region_text, screen_lines
 from tests.ui.settle import footer_reads, heading_in_view, off_screen, on_screen, palette_choice, still, until
 from tutor.ui.screens.confirm import ConfirmScreen
-from tutor.ui.screens.timeline import TimelineScreen
+from tutor.ui.screens.timeline_view import TimelineScreen
 
 ASKS = {"en": ("Show the solution to step 1?", "None of its 3 hints is shown yet (h)."),
         "ko": ("1단계의 풀이를 볼까요?", "힌트 3개를 아직 하나도 보지 않았습니다(h).")}

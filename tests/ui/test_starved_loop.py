@@ -25,7 +25,7 @@ from textual.app import App
 from tests.ui.harness import make_app
 from tests.ui.settle import settled, still, until
 from tutor.demo import walkthrough
-from tutor.ui.driver import LoopClock
+from tutor.ui.session_driver import LoopClock
 
 pytestmark = pytest.mark.ui
 

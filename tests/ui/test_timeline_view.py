@@ -10,7 +10,7 @@ from tests.conftest import WALKTHROUGH
 from tests.ui.harness import empty_recording, make_app
 from tests.ui.moments import moments
 from tests.ui.settle import off_screen, on_screen, palette_choice, settled, until
-from tutor.ui.screens.timeline import TimelineScreen, TimelineView
+from tutor.ui.screens.timeline_view import TimelineScreen, TimelineView
 
 
 def shown(app) -> str:

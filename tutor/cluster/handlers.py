@@ -15,14 +15,28 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Hashable
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from tutor.cluster import deps
 from tutor.cluster import objects as o
 from tutor.cluster.index import Index, KeyOf, Tally
 
 if TYPE_CHECKING:
-    from tutor.cluster.store import Store
+    from tutor.cluster.observations import Observations
+
+
+class Store(Protocol):
+    """What a handler may do to the store that runs it (tutor/cluster/store.py): a Protocol, so
+    the store imports the handlers and not the other way round."""
+
+    journal: Any  # its Journal (tutor/cluster/journal.py, which reads the kinds table): note, noting
+    obs: Observations
+
+    def pods_in_group(self, lws: str, group: int | None, namespace: str) -> list[dict]: ...
+
+    def touch(self, key: deps.Dep) -> None: ...
+
+    def see(self, ev: dict, changed: bool = True) -> None: ...
 
 
 class Indexer(NamedTuple):

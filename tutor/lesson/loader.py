@@ -27,7 +27,7 @@ import yaml
 
 from tutor.cluster import kinds as kind_table
 from tutor.lesson import lab as lab_block
-from tutor.lesson.finish import Finish, parse_finish
+from tutor.lesson.ending import Finish, parse_finish
 from tutor.lesson.headings import Heading, headings
 
 if TYPE_CHECKING:

@@ -1,9 +1,9 @@
 """The Textual tutor: the lesson screen beside the learner's cluster, driven by the keyboard.
 
-The app keeps what is global: the sources and the session's driver (tutor/ui/driver.py), the
+The app keeps what is global: the sources and the session's driver (tutor/ui/session_driver.py), the
 language, the notices, the screens pushed over the lesson, and quitting. The lesson's layout,
 drawing and keys are its screen's (tutor/ui/screens/lesson.py); what a step shows is its page
-(tutor/ui/page.py).
+(tutor/ui/step_page.py).
 """
 
 from __future__ import annotations
@@ -19,19 +19,19 @@ from textual.notifications import Notification, Notify
 from textual.screen import Screen
 
 from tutor.session import Session
-from tutor.ui.driver import LoopCall, SessionDriver
+from tutor.ui.session_driver import LoopCall, SessionDriver
 from tutor.ui.key_words import localise_bindings, localised
 from tutor.ui.lab_check import LabCheck
 from tutor.ui.keys import APP_KEYS, KEYS, ON_LESSON, PALETTE_KEY, action_of
 from tutor.ui.notices import Notices
 from tutor.ui.messages import DoctorDone, ProgressReset, SourceReady
-from tutor.ui.page import Page
+from tutor.ui.step_page import Page
 from tutor.ui.screens.finish import FinishScreen, finished
 from tutor.ui.screens.help import HelpScreen
 from tutor.ui.screens.lesson import TALL_ROWS, LessonScreen
 from tutor.ui.screens.palette import TutorCommands, open_palette, system_commands
 from tutor.ui.screens.predict import asking
-from tutor.ui.screens.timeline import TimelineScreen
+from tutor.ui.screens.timeline_view import TimelineScreen
 from tutor.ui.screenshot import brief_error, screenshot_dir, shown_path
 from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.i18n.bilingual import say

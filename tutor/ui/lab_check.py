@@ -7,7 +7,7 @@ from textual.app import App
 
 from tutor.session import Session
 from tutor.ui.messages import DoctorDone
-from tutor.ui.page import Page
+from tutor.ui.step_page import Page
 from tutor.ui.widgets.doctor_panel import DoctorPanel
 
 

@@ -7,7 +7,7 @@ from rich.cells import cell_len
 from textual.app import App
 from textual.notifications import Notification, Notifications, SeverityLevel
 
-from tutor.ui.page import Page
+from tutor.ui.step_page import Page
 from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.ui.widgets.notice_bar import NoticeBar, notice_text
 

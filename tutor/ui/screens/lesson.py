@@ -1,6 +1,6 @@
 """The lesson screen: the step beside the live panes, and the lesson's own keys.
 
-It is given the session, the step's page (tutor/ui/page.py) and the driver that paces the
+It is given the session, the step's page (tutor/ui/step_page.py) and the driver that paces the
 refreshes, and draws what they hold; what is global (notices, the language, other screens,
 quitting) it asks of the app through LessonHost."""
 
@@ -19,7 +19,7 @@ from tutor.cluster.source_events import Conn
 from tutor.session import Session
 from tutor.ui.keys import LESSON_KEYS, ORDER
 from tutor.ui.messages import ProgressReset
-from tutor.ui.page import PRIORITY, Page
+from tutor.ui.step_page import PRIORITY, Page
 from tutor.ui.panes.common import LiveData
 from tutor.ui.panes.events import EventList
 from tutor.ui.panes.groups import GroupsPane
@@ -36,7 +36,7 @@ from tutor.ui.widgets.verdict_box import VerdictBox
 from tutor.i18n.bilingual import say
 
 if TYPE_CHECKING:
-    from tutor.ui.driver import SessionDriver
+    from tutor.ui.session_driver import SessionDriver
 
 TALL_ROWS = 32  # from this many rows the step list shows; below, a strip in the lesson's border
 

@@ -1,5 +1,5 @@
 """The step's page, without a screen: what the lesson pane, the verdict and the footer show for
-a step follows from the session alone (tutor/ui/page.py)."""
+a step follows from the session alone (tutor/ui/step_page.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from tutor.lesson.loader import load
 from tutor.progress import Progress
 from tutor.session import Session
-from tutor.ui.page import Page, step_ranges
+from tutor.ui.step_page import Page, step_ranges
 
 
 @pytest.fixture
@@ -25,7 +25,7 @@ def hints_of(page: Page, n: int) -> list[str]:
 
 
 def test_the_page_model_imports_no_textual():
-    out = subprocess.run([sys.executable, "-c", "import sys, tutor.ui.page; "
+    out = subprocess.run([sys.executable, "-c", "import sys, tutor.ui.step_page; "
                           "print(sorted(m for m in sys.modules if m.split('.')[0] == 'textual'))"],
                          capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
