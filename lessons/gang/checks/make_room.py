@@ -4,6 +4,8 @@ what a gang does with a GPU it could use in part."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from tutor.checks.api import (attach, Context, Episode, evidence, failed, grace_note, merged, o, parse_time, passed, say,
                               pods_running, Reads, Seen, Story, Verdict, waiting)
 
@@ -55,9 +57,10 @@ def check(ctx: Context) -> Verdict:
         return waiting(say(ctx.lang, "Both pods run; waiting for PodGroup {pg} to say so.",
                                      "두 파드가 돌고 있습니다. PodGroup {pg}에 그 사실이 적히기를 기다립니다.", pg=PODGROUP))
     times = [bound_at(p) for p in pods]
+    known = [t for t in times if t is not None]
     spread = ""
-    if all(t is not None for t in times):
-        gap = max(times) - min(times)  # PodScheduled times have whole seconds
+    if len(known) == len(times):
+        gap = max(known) - min(known)  # PodScheduled times have whole seconds
         spread = say(ctx.lang, "Both were bound in the same second.", "두 파드가 1초도 안 되는 사이에 바인딩됐습니다.") \
             if gap < 1 else say(ctx.lang, "Both were bound within {s:.0f} s of each other.",
                                           "두 파드가 {s:.0f}초 안에 함께 바인딩됐습니다.", s=gap)
@@ -73,7 +76,7 @@ def predict_bind_order(episode: Episode, story: Story) -> Seen:
     placed = next((line for line in episode.lines if line.kind == "gang-placed"), None)
     if placed is None:
         return Seen("", ("the gang is not placed yet.", "갱이 아직 배치되지 않았습니다."), tuple(binds))
-    spread = placed.what.as_dict()["spread"]
+    spread = cast(float, placed.what.as_dict()["spread"])  # seconds (story: gang-placed)
     first = binds[0].pods[0]
     if spread < TOGETHER:
         return Seen("together", (f"both pods were bound within {spread * 1000:.0f} ms, {first} a moment first.",

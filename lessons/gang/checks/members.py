@@ -119,7 +119,7 @@ def lws_problems(ctx: Context, obj: dict, where: str, pg_name: str, size: int) -
     probs = []
     replicas = o.as_dict(obj.get("spec")).get("replicas", 1)  # the CRD's default is one group
     if o.int_or_none(replicas) != 1:
-        more = o.int_or_none(replicas) is not None and o.int_or_none(replicas) > 1
+        more = (n := o.int_or_none(replicas)) is not None and n > 1
         # source: sigs.k8s.io/lws@v0.9.0 pkg/controllers/leaderworkerset_controller.go «LeaderTemplate.DeepCopy()»
         # source: sigs.k8s.io/lws@v0.9.0 pkg/controllers/pod_controller.go «currentLws.Spec.LeaderWorkerTemplate.WorkerTemplate»
         probs.append(say(ctx.lang, "{where}: spec.replicas is {v}; {lws} is one group here.{more}",
@@ -186,7 +186,7 @@ def silent_faults(ctx: Context, pods: list[dict], lws_obj: dict | None) -> list[
     first line is the fault, the rest where it shows."""
     wanted = {group_of(t) for _, t in templates(lws_obj)} - {""} if lws_obj else set()
     stripped = [o.name(p) for p in pods if not group_of(p) and wanted]
-    if stripped and len(stripped) == len(pods) and all(group_of(t) for _, t in templates(lws_obj)):
+    if lws_obj is not None and stripped and len(stripped) == len(pods) and all(group_of(t) for _, t in templates(lws_obj)):
         return [say(ctx.lang, "The templates of {lws} name a PodGroup, but its pods ({pods}) have no spec.schedulingGroup: the "
                               "API server dropped the field, as it does when its GenericWorkload feature gate is off.",
                               "{lws}의 템플릿에는 PodGroup이 있는데 파드({pods})에는 spec.schedulingGroup이 없습니다. "

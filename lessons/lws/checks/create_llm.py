@@ -59,7 +59,7 @@ def spec_problems(ctx: Context, obj: dict, where: str) -> list[str]:
 def check(ctx: Context) -> Verdict:
     file_then_live(ctx, LWS, FILE, spec_problems, say(ctx.lang, "live llm", "클러스터의 llm"))
     pods_running(ctx, PODS, NOTES)  # a Stop from here is the verdict (run_checker returns it)
-    nodes = sorted({o.node_name(ctx.pod(p)) for p in PODS})
+    nodes = sorted({o.node_name(ctx.pod(p) or {}) for p in PODS})  # each one there (pods_running)
     return passed(say(ctx.lang, "llm runs as two groups of two: llm-0 + llm-0-1 and llm-1 + llm-1-1.",
                                 "llm이 그룹 둘(llm-0 + llm-0-1, llm-1 + llm-1-1)로 실행 중입니다."),
                   say(ctx.lang, "nodes: {nodes}", "노드: {nodes}", nodes=", ".join(nodes)))

@@ -107,7 +107,7 @@ def check(ctx: Context) -> Verdict:
                                         "{pod} has been replaced since and now has {ip}.",
                                         "조회 결과 {old:은} 조회할 때의 리더 파드 {pod} IP입니다. {pod:은} 그 뒤 다시 "
                                         "만들어져 지금은 {ip}입니다.", old=", ".join(sorted(held)), pod=LEADER, ip=ip))
-    current = tl.created(LEADER, o.uid(leader))
+    current = tl.created(LEADER, o.uid(leader or {}))
     unproved = answers(text) - old - {ip}
     if unproved and written is not None and current is not None and written < current.at \
             and tl.anchor > written and "NXDOMAIN" not in text.upper():

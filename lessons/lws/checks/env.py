@@ -43,13 +43,14 @@ def check(ctx: Context) -> Verdict:
             got[name] = value
         else:
             others += 1
-    problems, unknown = [], []
-    for name, value in sorted(want.items()):
-        if value is None:  # the container's value is not in what the tutor reads: present is enough
+    problems: list[str] = []
+    unknown: list[str] = []
+    for name, wanted in sorted(want.items()):
+        if wanted is None:  # the container's value is not in what the tutor reads: present is enough
             unknown.append(name)
         if name not in got:
             problems.append(say(ctx.lang, "{name} is missing.", "{name} 줄이 없습니다.", name=name))
-        elif value is not None and got[name] != value:
+        elif wanted is not None and got[name] != wanted:
             problems.append(say(ctx.lang, "{name}={got} is not the value {pod}'s container has for {name}.",
                                           "{name}={got:은} {pod} 컨테이너가 가진 {name} 값과 다릅니다.",
                                           name=name, got=got[name], pod=POD))

@@ -35,6 +35,7 @@ def tolerates_kwok(template: dict, taint: Taint) -> bool:
 def spec_problems(ctx: Context, obj: dict, where: str) -> list[str]:
     probs = misplaced_fields(ctx, obj, where)
     fake = ctx.lesson.lab.fake_nodes
+    assert fake is not None  # the lab of this lesson has KWOK nodes (lesson.yaml)
     if o.annotations(obj).get(o.EXCLUSIVE_ANNOTATION) != TOPOLOGY:
         on_template = [label for label, t in templates(obj)
                        if o.annotations(t).get(o.EXCLUSIVE_ANNOTATION) is not None]
@@ -82,6 +83,7 @@ def picks_kwok(labels: dict, kwok: dict[str, str]) -> bool:
 
 def is_kwok_node(ctx: Context, node: str) -> bool:
     fake = ctx.lesson.lab.fake_nodes
+    assert fake is not None  # the lab of this lesson has KWOK nodes (lesson.yaml)
     obj = named(ctx, "Node", node)
     if obj is not None:
         return picks_kwok(o.labels(obj), fake.labels)
@@ -91,7 +93,7 @@ def is_kwok_node(ctx: Context, node: str) -> bool:
 def check(ctx: Context) -> Verdict:
     file_then_live(ctx, LWS, FILE, spec_problems, say(ctx.lang, "live wide", "클러스터의 wide"))
     pods_running(ctx, PODS, NOTES)  # a Stop from here is the verdict (run_checker returns it)
-    node = {p: o.node_name(ctx.pod(p)) for p in PODS}
+    node = {p: o.node_name(ctx.pod(p) or {}) for p in PODS}  # each one there (pods_running)
     placement = [f"{p} → {n}" for p, n in node.items()]
     if node["wide-0"] != node["wide-0-1"] or node["wide-1"] != node["wide-1-1"]:
         return failed(say(ctx.lang, "A group is split across nodes; exclusive topology should keep each group on one node.",

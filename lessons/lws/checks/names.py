@@ -25,7 +25,8 @@ def check(ctx: Context) -> Verdict:
                                     "직접 만들었나요? 지우고 LWS가 다시 만들게 하세요.",
                                     pod=unlabelled[0], label=o.NAME_LABEL, lws=LWS),
                       say(ctx.lang, "labels: {labels}", "라벨: {labels}",
-                                    labels=", ".join(f"{k}={v}" for k, v in o.labels(ctx.pod(unlabelled[0])).items()) or "-"))
+                                    labels=", ".join(f"{k}={v}" for k, v
+                                                     in o.labels(ctx.pod(unlabelled[0]) or {}).items()) or "-"))
     if len(pods) < 4:
         return waiting(say(ctx.lang, "Waiting for the four llm pods (step 1) before comparing names.txt.",
                                      "names.txt를 비교하려면 llm 파드 넷(1단계)이 있어야 합니다."),
@@ -48,9 +49,9 @@ def check(ctx: Context) -> Verdict:
     for pod in sorted(set(written) - set(pods)):
         problems.append(say(ctx.lang, "line {n}: there is no llm pod named {pod}.",
                                       "{n}번째 줄: {pod:이라는} llm 파드는 없습니다.", n=written[pod][0], pod=pod))
-    for name, pod in pods.items():
-        want_g = o.labels(pod).get(o.GROUP_INDEX_LABEL)
-        want_w = o.labels(pod).get(o.WORKER_INDEX_LABEL)
+    for name, obj in pods.items():
+        want_g = o.labels(obj).get(o.GROUP_INDEX_LABEL)
+        want_w = o.labels(obj).get(o.WORKER_INDEX_LABEL)
         if want_g is None or want_w is None:
             # source: sigs.k8s.io/lws@v0.9.0 pkg/webhooks/pod_webhook.go «GroupIndexLabelKey] = fmt.Sprint(groupIndex)»
             # source: sigs.k8s.io/lws@v0.9.0 pkg/webhooks/pod_webhook.go «WorkerIndexLabelKey] = fmt.Sprint(workerIndex)»

@@ -216,6 +216,11 @@ def check(ctx: Context) -> Verdict:
     return passed(message, evidence, f"llm-0: {g0} → {uid0}", kept, *notes, *(story[:1] + unknown if unknown else ()))
 
 
+def _event(f: Fact) -> dict:
+    """The Event a fact was read from ({} when it was read from something else)."""
+    return f.evidence if isinstance(f.evidence, dict) else {}
+
+
 def _told(ctx: Context, f: Fact) -> str:
     """How LWS's recreation is known: its event, under whatever reason, or its effects."""
     at = f.clock() + " UTC"
@@ -226,7 +231,7 @@ def _told(ctx: Context, f: Fact) -> str:
                              "컨테이너가 재시작된 직후 리더 llm-{g} {uid:이} 지워지고 그룹이 다시 만들어졌습니다",
                              g=f.group, at=at, pod=f.pod, uid=f.uid[:8])
     return say(ctx.lang, "event {reason} at {at}: {msg}", "이벤트 {reason} ({at}): {msg}",
-                         reason=o.event_reason(f.evidence), at=at, msg=f.detail)
+                         reason=o.event_reason(_event(f)), at=at, msg=f.detail)
 
 
 def _group1_failures(tl: Timeline, g1: str, born1: Fact | None) -> list[Fact]:
@@ -320,7 +325,7 @@ def _seen(ctx: Context, f: Fact, leader: bool) -> str:
         return _told(ctx, f)
     if f.kind is Kind.GROUP_RECREATED:
         return say(ctx.lang, "LWS's {reason} event at {at}: {msg}", "{at}의 LWS {reason} 이벤트: {msg}",
-                             reason=o.event_reason(f.evidence), at=at, msg=f.detail) + (
+                             reason=o.event_reason(_event(f)), at=at, msg=f.detail) + (
             say(ctx.lang, " (LWS calls every pod of a group a worker, the leader too)",
                           " (LWS는 리더를 포함해 그룹의 모든 파드를 워커라고 부릅니다)") if leader and f.pod else "")
     if f.source == "event":

@@ -36,13 +36,13 @@ def group_lines(ctx: Context, current: str) -> list[str]:
         lines.append(say(ctx.lang, "group {g}: {state} ({pods})", "그룹 {g}: {state} ({pods})", g=g, state=state, pods=pods_txt))
     for m in mixed_revisions(ctx, LWS):
         if m.lws == LWS:
-            pods = ", ".join(f"{name} {rev[:10]}" + (" Terminating" if name in m.terminating else "")
-                             for name, rev in m.pods)
+            mixed = ", ".join(f"{name} {rev[:10]}" + (" Terminating" if name in m.terminating else "")
+                              for name, rev in m.pods)
             lasted = (say(ctx.lang, " for about {s} s", " 약 {s}초 동안", s=f"{m.until - m.t:.0f}")
                       if m.until is not None and m.until - m.t >= 1 else "")
             lines.append(say(ctx.lang, "! group {g} held two revisions at once{lasted}: {pods}",
                                        "! 그룹 {g}에{lasted} 리비전 둘이 함께 돌았습니다: {pods}",
-                                       g=m.group, lasted=lasted, pods=pods))
+                                       g=m.group, lasted=lasted, pods=mixed))
             break
     return lines
 

@@ -29,7 +29,7 @@ def written_uid(ctx: Context) -> str | Verdict:
     return uid.lower()
 
 
-def created(pod: dict) -> float | None:
+def created(pod: dict | None) -> float | None:
     parsed = parse_time(o.dig(pod, "metadata", "creationTimestamp"))
     return parsed[0] if parsed else None
 
