@@ -36,9 +36,10 @@ if [ ! -x /usr/lib/chromium/chromium ] || ! fc-list 2>/dev/null | grep -qi nanum
     echo "chromium is not installed (Debian: apt-get install chromium fonts-dejavu-core fonts-nanum-coding): the browser tests will skip"
   fi
 fi
-# The contracts first: a layering or lint error fails in seconds, not after the suite.
+# The contracts first: a layering, lint or type error fails in seconds, not after the suite.
 .venv/bin/ruff check tutor lessons tests
 .venv/bin/lint-imports --no-cache >/dev/null || .venv/bin/lint-imports --no-cache
+.venv/bin/mypy  # tutor and lessons, as [tool.mypy] in pyproject.toml says
 if [ $# -gt 0 ]; then
   exec .venv/bin/python -m pytest -ra --durations=25 "$@"
 fi

@@ -11,10 +11,11 @@ from __future__ import annotations
 import asyncio
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable, Iterator
+from typing import Callable, ClassVar, Iterator
 
 from textual import events, on
 from textual.app import App
+from textual.binding import BindingType
 from textual.notifications import Notification, Notify
 from textual.screen import Screen
 
@@ -34,6 +35,7 @@ from tutor.ui.screens.predict import asking
 from tutor.ui.screens.timeline_view import TimelineScreen
 from tutor.ui.screenshot import brief_error, screenshot_dir, shown_path
 from tutor.ui.widgets.doctor_panel import DoctorPanel
+from tutor.ui.widgets.lesson_pane import LessonPane
 from tutor.i18n.bilingual import say
 
 PUMP_CHECK_S = 1.0  # how often the watchdog looks at the refresh pump (a few reads: nothing at idle)
@@ -49,7 +51,7 @@ class TutorApp(App):
     VERTICAL_BREAKPOINTS = [(0, "-short"), (TALL_ROWS, "-tall")]
     ENABLE_COMMAND_PALETTE = True
     ESCAPE_TO_MINIMIZE = False  # esc also closes the notices: the lesson's binding does both
-    BINDINGS = APP_KEYS
+    BINDINGS: ClassVar[list[BindingType]] = [*APP_KEYS]
 
     def __init__(self, session: Session, *, context: str = "", replay: bool = False,
                  start_sources: Callable[["TutorApp"], None] | None = None):
@@ -94,7 +96,7 @@ class TutorApp(App):
         block) and the sources (a replay's reading thread, the watches) start only now: before,
         they competed with that frame, which shows neither the text nor the data."""
         self.driver.gc.first_frame()  # start-up held collections back until the first frame (run_tui)
-        self.lesson.query_one("#lesson").release()
+        self.lesson.query_one("#lesson", LessonPane).release()
         if self._start_sources:
             self._start_sources(self)
         self.set_timer(WARM_AFTER, self._warm_checkers)

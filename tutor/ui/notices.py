@@ -3,6 +3,8 @@ the header draws (widgets/notice_bar.py), and the one notice that names the step
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.cells import cell_len
 from textual.app import App
 from textual.notifications import Notification, Notifications, SeverityLevel
@@ -31,7 +33,7 @@ class Notices(Notifications):
         notice = Notification(message, title, severity, timeout, markup=False)
         whole = notice_text(notice)
         if detail or ((severity != "information" or title) and cell_len(whole) > self.app.size.width - 2):
-            lesson = self.app.screen_stack[0]
+            lesson: Any = self.app.screen_stack[0]  # the lesson screen (tutor/ui/screens/lesson.py)
             lesson.query_one(DoctorPanel).note(" ".join(p for p in (whole, detail) if p), *self.page.notes_words())
             lesson.fit_footer()
         self.add(notice)

@@ -53,7 +53,8 @@ class Clock(Protocol):
 class Host(Protocol):
     """What the pump moves: the app, or a test's stand-in."""
 
-    closing: bool
+    @property
+    def closing(self) -> bool: ...
 
     def take_items(self) -> list: ...  # what the sources have sent since the last call
 

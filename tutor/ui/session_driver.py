@@ -88,7 +88,7 @@ class SessionDriver:
         self.host: DriverHost = app  # type: ignore[assignment]
         self.session = session
         self.replay = replay
-        self.inbox = Inbox(lambda: app.post_message(SourceReady()))
+        self.inbox = Inbox(self.wake)
         self.pump = RefreshPump(self, LoopClock(app))
         self.gc = QuietCollector()  # full collections wait for a quiet moment
         self.checks_run = 0  # how many re-checks ran (tests and benchmarks read it)

@@ -9,12 +9,14 @@ import time
 
 from tutor.checks.step_story import recap_markdown
 from tutor.cluster import kinds
+from tutor.cluster.failure import Failure
 from tutor.cluster.source_events import Conn
 from tutor.narration import failures
 from tutor.narration.absent_kinds import absent, absent_short
 from tutor.checks.verdict import Status
 from tutor.session import Session
 from tutor.i18n.bilingual import say
+from tutor.lesson.loader import Question
 
 # The footer's keys, most needed first: the way out and the way to every key, then moving
 # through the lesson. The keys of least use give way first on a narrow footer.
@@ -138,7 +140,7 @@ class Page:
         return say(self.lang, "✓ Steps {ns} passed", "✓ {ns}단계 통과", ns=step_ranges(steps))
 
     # --- predict, then see -------------------------------------------------------------------
-    def open_questions(self) -> list:
+    def open_questions(self) -> list[Question]:
         """The current step's questions still to ask (before its episode, not answered)."""
         from tutor.checks.prediction import open_questions
 
@@ -233,12 +235,13 @@ class Page:
             return absent(row, self.lang)
         return ""
 
-    def unreachable(self):
+    def unreachable(self) -> Failure | None:
         """Why the cluster cannot be reached, before it was ever listed (a failure), or None."""
         s = self.session
         if s.connection() is not Conn.RECONNECTING or s.listed_once:
             return None  # after the first list, a failure is "reconnecting": the last data stays shown
-        return next((st.failure for st in s.states.values() if st.state is Conn.RECONNECTING and st.failure), None)
+        return next((st.failure for st in s.states.values()
+                     if st.state is Conn.RECONNECTING and isinstance(st.failure, Failure)), None)
 
     def unreachable_brief(self) -> str:
         """Why the cluster cannot be reached, in a few words for the header ("" when it can)."""

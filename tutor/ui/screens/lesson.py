@@ -6,13 +6,16 @@ quitting) it asks of the app through LessonHost."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator, Protocol
+from typing import TYPE_CHECKING, ClassVar, Iterator, Protocol
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.notifications import Notification
+from textual.notifications import Notification, Notifications
+from textual.binding import BindingType
+from textual.dom import DOMNode
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import OptionList
 
 from tutor.cluster.source_events import Conn
@@ -44,6 +47,8 @@ TALL_ROWS = 32  # from this many rows the step list shows; below, a strip in the
 class LessonHost(Protocol):
     """What the lesson screen asks of the app."""
 
+    notices: Notifications  # the notices up, which the notices' line shows
+
     def notice(self, message: str, *, title: str = "", severity: str = "information", timeout: float = ...,
                detail: str = "") -> Notification: ...
 
@@ -55,7 +60,7 @@ class LessonHost(Protocol):
 
 
 class LessonScreen(Screen[None]):
-    BINDINGS = LESSON_KEYS
+    BINDINGS: ClassVar[list[BindingType]] = [*LESSON_KEYS]
     ALLOW_IN_MAXIMIZED_VIEW = "Footer, NoticeBar"  # a zoomed pane still shows the notices, above it
 
     def __init__(self, session: Session, page: Page, driver: SessionDriver, *, context: str, replay: bool):
@@ -76,7 +81,7 @@ class LessonScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
-        yield NoticeBar(self.app.notices, id="notices")
+        yield NoticeBar(self.host.notices, id="notices")
         with Horizontal(id="main"):
             with Vertical(id="lesson-side"):
                 yield DoctorPanel(id="doctor")
@@ -286,11 +291,11 @@ class LessonScreen(Screen[None]):
         if self.maximized is not None:
             self.minimize()
             return
-        focused = self.focused
-        while focused is not None and not focused.allow_maximize:
-            focused = focused.parent
-        if focused is not None:
-            self.maximize(focused)
+        node: DOMNode | None = self.focused
+        while node is not None and not (isinstance(node, Widget) and node.allow_maximize):
+            node = node.parent
+        if isinstance(node, Widget):
+            self.maximize(node)
 
     def action_dismiss_doctor(self) -> None:
         self.query_one(DoctorPanel).shown(False)

@@ -12,12 +12,11 @@ whenever its width or the keys the step offers change."""
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from rich.cells import cell_len
 from textual import events
 from textual.app import ComposeResult
-from textual.widget import Widget
 from textual.widgets import Footer
 
 
@@ -48,7 +47,7 @@ class KeyFooter(Footer):
         return (tuple(sorted(self._wanted().items())), self.size.width or self.app.size.width)
 
     def compose(self) -> ComposeResult:
-        keys: list[Widget] = list(super().compose())
+        keys: list[Any] = list(super().compose())  # FooterKey: key_display, description, action
         palette = [k for k in keys if k.has_class("-command-palette")]
         ours = {getattr(k, "action", ""): k for k in keys if k not in palette}
         wanted, width = self._fitted = self._fit()
