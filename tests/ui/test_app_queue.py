@@ -8,6 +8,7 @@ from __future__ import annotations
 import inspect
 
 from tutor.ui.app import TutorApp
+from tutor.ui.screens.lesson import LessonScreen
 
 # Each coroutine handler left on the app, and why its await is short.
 AWAITS_BRIEFLY = {
@@ -17,8 +18,13 @@ AWAITS_BRIEFLY = {
 
 
 def handlers() -> dict[str, object]:
-    return {name: fn for name, fn in inspect.getmembers(TutorApp, inspect.isfunction)
-            if name.startswith(("action_", "on_", "_on_")) or hasattr(fn, "_textual_on")}
+    """The handlers of the app and of the lesson screen, whose queue every lesson key passes."""
+    found: dict[str, object] = {}
+    for cls in (TutorApp, LessonScreen):
+        for name, fn in inspect.getmembers(cls, inspect.isfunction):
+            if name.startswith(("action_", "on_", "_on_")) or hasattr(fn, "_textual_on"):
+                found.setdefault(name, fn)  # the app's own first: a name both have is the app's
+    return found
 
 
 def test_the_scan_sees_the_apps_handlers():

@@ -43,6 +43,20 @@ async def test_a_catch_up_names_every_passed_step_once_in_one_line(lang, tmp_pat
         assert passes == [expected]  # one notice, however many re-checks passed steps on the way
 
 
+async def test_a_switch_of_language_says_the_pass_notice_again_and_drops_the_rest(tmp_path, monkeypatch):
+    """No notice stays up in the language just left: the pass notice is said again in the new
+    one, a passing remark goes, a warning stays."""
+    monkeypatch.setattr(notices_module, "PASS_NOTICE_SECONDS", 3600)
+    app = make_app(empty_recording(tmp_path), state_file=tmp_path / "p.json")
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await settled(pilot)
+        app.notice("Copied.", timeout=3600)
+        app.notice("Progress not saved.", severity="warning", timeout=3600)
+        app.passed([1, 2, 3])
+        await pilot.press("l")
+        await line_reads(pilot, "✓ 1–3단계 통과 · Progress not saved.")
+
+
 async def test_a_pass_while_a_notice_is_up_joins_it(tmp_path):
     app = make_app(empty_recording(tmp_path), state_file=tmp_path / "p.json")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:

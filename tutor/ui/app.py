@@ -276,6 +276,7 @@ class TutorApp(App):
         s.lang = "en" if s.lang == "ko" else "ko"
         s.progress.set_lang(s.lang)
         self.lesson.set_titles()
+        self.notices.said_again()
         self._localise_keys()
         self.lab_check.relabel(self.lesson.query_one(DoctorPanel))
         for screen in self.screen_stack:  # on top or under a modal, it shows: in the new language

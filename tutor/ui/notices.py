@@ -58,6 +58,18 @@ class Notices(Notifications):
             del self[shown]
             self.redraw()
 
+    def said_again(self) -> None:
+        """The language switched: the pass notice is said again in the new one, and the other
+        passing notices, said in the old, go (a warning stays: it may still be needed)."""
+        steps = self._pass_steps if self._pass_notice is not None and self._pass_notice in self else []
+        for notice in list(self):
+            if notice.severity == "information":
+                del self[notice]
+        self._pass_notice = None
+        if steps:
+            self._pass_notice = self.say(self.page.passed_line(steps), timeout=PASS_NOTICE_SECONDS)
+        self.redraw()
+
     def clear(self) -> Notices:
         super().clear()
         self.redraw()

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, ClassVar, Iterator, Protocol
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.notifications import Notification, Notifications
+from textual.notifications import Notification
 from textual.binding import BindingType
 from textual.dom import DOMNode
 from textual.screen import Screen
@@ -39,6 +39,7 @@ from tutor.ui.widgets.verdict_box import VerdictBox
 from tutor.i18n.bilingual import say
 
 if TYPE_CHECKING:
+    from tutor.ui.notices import Notices
     from tutor.ui.session_driver import SessionDriver
 
 TALL_ROWS = 32  # from this many rows the step list shows; below, a strip in the lesson's border
@@ -47,7 +48,7 @@ TALL_ROWS = 32  # from this many rows the step list shows; below, a strip in the
 class LessonHost(Protocol):
     """What the lesson screen asks of the app."""
 
-    notices: Notifications  # the notices up, which the notices' line shows
+    notices: Notices  # the notices up, which the notices' line shows
 
     def notice(self, message: str, *, title: str = "", severity: str = "information", timeout: float = ...,
                detail: str = "") -> Notification: ...
@@ -106,6 +107,11 @@ class LessonScreen(Screen[None]):
         self.query_one(LessonPane).focus()
         if self.session.progress.notice:  # the progress file could not be read as it was
             self.host.notice(self.session.progress.notice, severity="warning", timeout=10)
+
+    def on_screen_resume(self) -> None:
+        """Back on top (a modal closed): the notices' line is drawn from the notices up now, as
+        Textual redraws its own toasts on a resume (what changed under a modal shows now)."""
+        self.host.notices.redraw()
 
     def set_titles(self) -> None:
         for wid, title in (("steps", ("Steps", "단계")), ("groups", ("Groups", "그룹")),
