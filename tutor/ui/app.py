@@ -173,9 +173,6 @@ class TutorApp(App):
         if not self.driver.paced:  # the demo opens it at its end, after the last recap's pause
             self.open_finish()
 
-    def left_step(self) -> None:
-        self.notices.left_step()
-
     # --- notices -----------------------------------------------------------------------------
     def notice(self, message: str, **kw) -> Notification:
         """A notice on the notices' line under the header (tutor/ui/notices.py)."""

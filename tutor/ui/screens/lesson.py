@@ -55,8 +55,6 @@ class LessonHost(Protocol):
 
     def passed(self, steps: list[int]) -> None: ...  # steps just passed: their notice, the end
 
-    def left_step(self) -> None: ...  # another step is shown: the pass notice spoke of the one before
-
     def panes_drawn(self) -> None: ...  # the panes show the store now (a screen over them follows)
 
 
@@ -256,7 +254,7 @@ class LessonScreen(Screen[None]):
     def go(self, n: int) -> None:
         if 1 <= n <= len(self.session.lesson.steps):
             if n != self.session.progress.current:
-                self.host.left_step()
+                self.host.notices.left_step()  # the pass notice spoke of the step before
             self.session.progress.go(n)
             self.query_one(LessonPane).to_top()
             self.query_one(VerdictBox).to_top()
