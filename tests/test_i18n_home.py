@@ -1,5 +1,5 @@
 """The words' home, tutor/i18n: a floor of its own, below everything that says something. It
-imports neither textual (the keys' words, which are Textual bindings, stay in tutor/ui/key_words.py)
+imports neither textual (the keys' words, which are Textual bindings, stay in tutor/ui/bindings/key_words.py)
 nor any other part of the tutor."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The inbox holds at most ROOM items put and not yet applied (tutor/ui/inbox.py): a source
+"""The inbox holds at most ROOM items put and not yet applied (tutor/ui/refresh/inbox.py): a source
 thread that would put more waits for the UI to apply one, so a burst is never queued whole; the
 UI's own thread never waits, and a UI that applies nothing stops holding the sources back."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import threading
 import time
 
-from tutor.ui import inbox as inbox_module
-from tutor.ui.inbox import ROOM, Inbox
+from tutor.ui.refresh import inbox as inbox_module
+from tutor.ui.refresh.inbox import ROOM, Inbox
 
 
 def test_a_source_thread_puts_no_further_ahead_than_room_of_what_the_ui_applied():

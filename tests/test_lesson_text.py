@@ -18,7 +18,7 @@ SOURCE = re.compile(r"<!-- source: [a-z0-9.-]+\.[a-z]+(?:/[\w.-]+)*@v\S+ [\w./-]
 
 def keys() -> set[str]:
     """Every key the app binds, as an intro writes it (`?`, `esc`, `→`), the digits as one."""
-    from tutor.ui.keys import KEYS
+    from tutor.ui.bindings.keys import KEYS
 
     out = set()
     for b in KEYS:

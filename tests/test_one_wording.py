@@ -1,7 +1,7 @@
 """One way to word a message: say(lang, english, korean, **fields), both texts side by side where
 the message is said (tutor/i18n/bilingual.py), or a pair (english, korean) kept as a value and said the same
 way. No table of Korean keyed by English (it falls back to English, silently, for a text it lacks),
-no second name for say, and every key declared with its Korean (tutor/ui/key_words.py: keyed)."""
+no second name for say, and every key declared with its Korean (tutor/ui/bindings/key_words.py: keyed)."""
 
 from __future__ import annotations
 
@@ -120,7 +120,7 @@ def test_every_key_is_declared_with_its_korean():
     from tutor.ui.app import TutorApp
     from tutor.ui.screens.lesson import LessonScreen
     from tutor.ui.screens.finish import FinishScreen
-    from tutor.ui.key_words import has_korean
+    from tutor.ui.bindings.key_words import has_korean
     from tutor.ui.panes.pods import PodList
     from tutor.ui.screens.predict import PredictScreen
     from tutor.ui.screens.confirm import ConfirmScreen
@@ -128,7 +128,7 @@ def test_every_key_is_declared_with_its_korean():
     from tutor.ui.screens.timeline_view import TimelineScreen
 
     direct = [f"{path}:{node.lineno}" for path, tree in trees() if path.startswith("tutor/ui")
-              and not path.endswith("ui/key_words.py")
+              and not path.endswith("ui/bindings/key_words.py")
               for node in ast.walk(tree) if isinstance(node, ast.Call) and _name(node.func) == "Binding"]
     assert direct == [], direct
     classes = (TutorApp, LessonScreen, FinishScreen, PodList, PredictScreen, ConfirmScreen, HelpScreen, TimelineScreen)
@@ -139,7 +139,7 @@ def test_every_key_is_declared_with_its_korean():
 @pytest.mark.parametrize("lang", ["ko"])
 def test_the_apps_own_and_textuals_keys_have_their_korean(lang, tmp_path):
     """The app's bindings as Textual holds them: its own, and Textual's (ctrl+q, the palette)."""
-    from tutor.ui.key_words import has_korean, localised
+    from tutor.ui.bindings.key_words import has_korean, localised
 
     app = make_app(empty_recording(tmp_path), lang=lang, state_file=tmp_path / "p.json")
     bindings = [b for _, b in app._bindings]

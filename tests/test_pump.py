@@ -1,5 +1,5 @@
 """The refresh pump's pacing on a fake clock: the host's work costs the time it is told to, the
-loop's turns and timers run when the clock says, and every rule of tutor/ui/pump.py is checked
+loop's turns and timers run when the clock says, and every rule of tutor/ui/refresh/pump.py is checked
 against what it promises (at once after a quiet spell, coalesced in a stream, the gap following
 the cost, slices that let the loop run, progress in a long burst, panes in turns that show one
 state, the screen current before a step is shown)."""
@@ -12,8 +12,8 @@ from itertools import count
 
 import pytest
 
-from tutor.ui import pump as p
-from tutor.ui.pump import RefreshPump
+from tutor.ui.refresh import pump as p
+from tutor.ui.refresh.pump import RefreshPump
 
 
 class FakeTimer:

@@ -1,6 +1,6 @@
 """A redraw of every pane at once (a step chosen, the ledger switched) while a refresh's panes are
 being drawn in turns: the refresh ends with it, and never draws another pane from what it read
-when it began (tutor/ui/pump.py, RefreshPump.redraw_now), on the fake clock of test_pump.py."""
+when it began (tutor/ui/refresh/pump.py, RefreshPump.redraw_now), on the fake clock of test_pump.py."""
 
 from __future__ import annotations
 

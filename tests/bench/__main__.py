@@ -16,7 +16,7 @@ Each part runs in its own process so one does not skew another's memory or start
   lab        tests.bench.labreact: the walkthrough on the lab's real node, the tutor's screen
              against `kubectl get pods -w` after each command the learner runs.
 
-Each part's tutor has its panes compared with a rebuild from the store (tutor/ui/oracle.py): the
+Each part's tutor has its panes compared with a rebuild from the store (tutor/ui/refresh/oracle.py): the
 app and the naive baseline once after each settled phase, the lab reaction once at its end (not
 after every refresh: their timings would pay for it), the churn's tutor after every refresh that
 leaves it idle. `oracle` in the JSON has each part's checks and mismatches and their totals.

@@ -14,7 +14,7 @@ ends by asking for one cell to be drawn again, as the lab reaction does (screen_
 frame that follows is when the screen shows what the refresh included.
 
 After each phase has settled (population, stream, burst), and once its figures are taken, every
-pane is compared once with its rebuild from the store (tutor/ui/oracle.py): `oracle` has each
+pane is compared once with its rebuild from the store (tutor/ui/refresh/oracle.py): `oracle` has each
 phase's mismatches, `oracle_mismatches` their total. Not after every refresh: the reaction
 figures would pay for it.
 """
@@ -41,8 +41,8 @@ from tutor.lesson.loader import load
 from tutor.progress import Progress
 from tutor.session import Session
 from tutor.ui.app import TutorApp
-from tutor.ui.oracle import compare, reported, settled
-from tutor.ui.quiet_gc import hold_until_first_frame
+from tutor.ui.refresh.oracle import compare, reported, settled
+from tutor.ui.refresh.quiet_gc import hold_until_first_frame
 from tutor.ui.panes.events import EventList, LessonEvents, WaitingPods
 from tutor.ui.panes.groups import GroupsKey, GroupsPane
 from tutor.ui.panes.ledger import NodeLedger
@@ -183,7 +183,7 @@ def oracle_total(out: dict) -> None:
 def make_naive(app: TutorApp) -> None:
     """The baseline: every item re-runs every checker and redraws every pane at once, the pod
     table rebuilt from scratch, no reuse of per-pod rows, no slicing, no coalescing."""
-    import tutor.ui.pump as pump_module
+    import tutor.ui.refresh.pump as pump_module
 
     pump_module.APPLY_SLICE = 1e9
     pump_module.REDRAW_SLICE = 1e9

@@ -10,7 +10,7 @@ Prints JSON lines (wall-clock times, to compare with the kubectl reader in anoth
   {"event": "dump", ...}                        on SIGUSR1 (a bench or the soak that waited too
                                                 long): tests/bench/tutor_dump.py
 
-The pane-vs-store oracle (tutor/ui/oracle.py) is on: every refresh that leaves the app idle has
+The pane-vs-store oracle (tutor/ui/refresh/oracle.py) is on: every refresh that leaves the app idle has
 its panes compared with a rebuild from the store, and once more at the end; a mismatch is
 dumped to the log and, with --oracle-dump FILE, to FILE as a JSON line.
 """
@@ -37,7 +37,7 @@ from tutor.lesson.loader import load
 from tutor.progress import Progress
 from tutor.session import Session
 from tutor.ui.app import TutorApp
-from tutor.ui.oracle import Oracle, settled
+from tutor.ui.refresh.oracle import Oracle, settled
 
 # At the end, for the last changes to be applied and drawn before the last check; well within
 # the 30 s the parent gives the child to end (tests.bench.churn.ChildReports.stop).

@@ -31,7 +31,7 @@ from tutor.lesson.loader import load
 from tutor.progress import Progress
 from tutor.session import Session
 from tutor.ui.app import TutorApp
-from tutor.ui.quiet_gc import hold_until_first_frame
+from tutor.ui.refresh.quiet_gc import hold_until_first_frame
 
 
 def _widget_name(widget) -> str:

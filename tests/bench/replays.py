@@ -1,6 +1,6 @@
 """The walkthrough recording replayed again and again, each time in a fresh headless app (built as
 tests/ui/harness.py's make_app builds it, at speed 0), with the pane-vs-store oracle on
-(tutor/ui/oracle.py): every refresh that leaves the app idle has its panes compared with a
+(tutor/ui/refresh/oracle.py): every refresh that leaves the app idle has its panes compared with a
 rebuild from the store, and once more, explicitly, when the replay has settled. A benchmark,
 not a test: it reports, it asserts nothing (tests/bench/test_smoke.py holds one run to 0).
 
@@ -28,7 +28,7 @@ from tests.bench.soak import loaded
 from tests.ui.harness import make_app
 from tutor.cluster.source_events import Conn
 from tutor.demo import walkthrough
-from tutor.ui.oracle import Oracle, settled
+from tutor.ui.refresh.oracle import Oracle, settled
 
 WALKTHROUGH = walkthrough()  # the recording tests/ui/test_pane_oracle.py replays
 SIZE = (100, 40)

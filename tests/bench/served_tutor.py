@@ -19,7 +19,7 @@ import time
 from tests.bench.screen_timing import ScreenTiming
 from tutor.cli import build_parser
 from tutor.commands.tui import tui_app
-from tutor.ui.quiet_gc import held_until_first_frame
+from tutor.ui.refresh.quiet_gc import held_until_first_frame
 
 
 def main() -> int:

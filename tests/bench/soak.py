@@ -8,7 +8,7 @@ inbox, pending items, the refresh under way (the pump's `redraws`, `drain_after_
 its store against a fresh list. It then gets the rest of the timeout, to tell a stall from a
 slow screen.
 
-Every tutor runs with the pane-vs-store oracle on (tutor/ui/oracle.py, as the churn's): each
+Every tutor runs with the pane-vs-store oracle on (tutor/ui/refresh/oracle.py, as the churn's): each
 refresh that leaves it idle has its panes compared with a rebuild from the store, and once more
 at the end. Each run reports its peak RSS, the oracle's checks and mismatches (and, when it
 found any, the JSON-lines file they were dumped to); the summary has the totals and the peak

@@ -18,7 +18,7 @@ from tutor.cluster import objects as o
 from tutor.cluster.source_events import Conn, SourceState
 from tutor.commands.tui import tui_app
 from tutor.ui.app import TutorApp
-from tutor.ui.oracle import Oracle
+from tutor.ui.refresh.oracle import Oracle
 
 NS = "infer"
 RESOURCES = ("pods", "leaderworkersets", "events", "statefulsets", "nodes")

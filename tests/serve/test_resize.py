@@ -12,8 +12,8 @@ from textual.binding import Binding
 
 from tests import waits
 from tests.footer_row import not_whole
-from tutor.ui.key_words import localised
-from tutor.ui.keys import KEYS
+from tutor.ui.bindings.key_words import localised
+from tutor.ui.bindings.keys import KEYS
 
 pytestmark = pytest.mark.browser
 

@@ -10,8 +10,8 @@ from tests.ui.harness import empty_recording, make_app
 from tests.ui.settle import footer_reads, until
 from tutor.preflight import Finding
 from tutor.ui.messages import DoctorDone
-from tutor.ui.key_words import localised
-from tutor.ui.keys import KEYS
+from tutor.ui.bindings.key_words import localised
+from tutor.ui.bindings.keys import KEYS
 
 PROBLEM = Finding("crd", False, "LWS CRD missing", "no leaderworkersets.leaderworkerset.x-k8s.io",
                   ["kubectl apply --server-side -f manifests.yaml"])

@@ -13,10 +13,10 @@ from textual.widgets import HelpPanel
 
 from tests.ui.screen_text import region_text, screen_lines
 from tests.ui.settle import until
-from tutor.ui.key_words import localised
+from tutor.ui.bindings.key_words import localised
 from tutor.ui.screens.help import HelpScreen
 from tutor.ui.widgets.key_footer import KeyFooter
-from tutor.ui.keys import KEYS
+from tutor.ui.bindings.keys import KEYS
 
 SIZES = [(60, 20), (100, 30), (80, 24), (60, 20)]
 

@@ -9,7 +9,7 @@ from tests.ui.harness import empty_recording, make_app
 from tests.ui.settle import notices_said, off_screen, on_screen, palette_choice, quiet, screen_reads, settled, until
 from tutor.ui.screens.confirm import ConfirmScreen
 from tutor.ui.screens.help import HelpScreen
-from tutor.ui.keys import KEYS
+from tutor.ui.bindings.keys import KEYS
 
 
 @pytest.fixture

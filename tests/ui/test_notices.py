@@ -10,7 +10,7 @@ from tests.conftest import WALKTHROUGH
 from tests.ui.harness import empty_recording, make_app
 from tests.ui.screen_text import screen_lines
 from tests.ui.settle import screen_reads, settled, until
-from tutor.ui import notices as notices_module
+from tutor.ui.services import notices as notices_module
 from tutor.ui.step_page import step_ranges
 from tutor.ui.widgets.notice_bar import notice_text
 from tutor.i18n.bilingual import say

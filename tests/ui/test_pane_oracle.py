@@ -1,4 +1,4 @@
-"""The pane-vs-store oracle (tutor/ui/oracle.py), and the stale panes it was made to catch: a pane
+"""The pane-vs-store oracle (tutor/ui/refresh/oracle.py), and the stale panes it was made to catch: a pane
 drawn from a state that was then replaced without a redraw."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from tests.ui.harness import make_app
 from tests.ui.settle import settled, until
 from tutor.cluster import objects as o
 from tutor.cluster.source_events import ObjectEvent
-from tutor.ui.oracle import compare
+from tutor.ui.refresh.oracle import compare
 
 
 def _wide_pod_item(rec):
@@ -62,7 +62,7 @@ async def test_a_step_chosen_while_a_refresh_is_drawn_leaves_no_pane_drawn_for_t
     when it began; the learner chose step 8 between two turns, and the step's keys redrew every
     pane for step 8 at once; the refresh then went on and drew the ledger for step 7 over it,
     which stayed until the cluster next changed."""
-    import tutor.ui.pump as pump_module
+    import tutor.ui.refresh.pump as pump_module
 
     monkeypatch.setattr(pump_module, "REDRAW_SLICE", 0.0)  # a turn of the loop after every pane
     rec = recording("walkthrough")

@@ -14,7 +14,7 @@ from tests.states import file_written, recording
 from tests.ui.harness import make_app
 from tests.ui.moments import first_t, moments
 from tests.ui.settle import notices_said, settled, step_drawn, still, until
-from tutor.ui.keys import KEYS
+from tutor.ui.bindings.keys import KEYS
 from tutor.ui.screens.predict import PredictScreen
 
 BEFORE_FAILURE = first_t(file_written("restart.txt"))  # step 5's file written, llm-0-1 not failed yet

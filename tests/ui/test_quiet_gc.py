@@ -10,7 +10,7 @@ from tests import waits
 from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
 from tests.ui.settle import settled
-from tutor.ui.quiet_gc import NEVER, QuietCollector
+from tutor.ui.refresh.quiet_gc import NEVER, QuietCollector
 
 
 @contextmanager
@@ -45,7 +45,7 @@ async def test_a_full_collection_runs_once_refreshes_stop():
 
 
 async def test_a_busy_stream_still_collects_in_full_after_the_longest_wait(monkeypatch):
-    import tutor.ui.quiet_gc as quiet_gc
+    import tutor.ui.refresh.quiet_gc as quiet_gc
 
     monkeypatch.setattr(quiet_gc, "LONGEST", 0.2)
     with started_collector() as (qc, full):
@@ -68,7 +68,7 @@ async def test_the_app_restores_the_thresholds(tmp_path):
 
 
 async def test_collections_held_at_start_up_run_again_once_the_first_frame_is_up(tmp_path):
-    from tutor.ui.quiet_gc import hold_until_first_frame
+    from tutor.ui.refresh.quiet_gc import hold_until_first_frame
 
     app = make_app(WALKTHROUGH, state_file=tmp_path / "p.json")
     hold_until_first_frame()
@@ -104,7 +104,7 @@ def test_a_tui_that_cannot_start_lets_collections_run_again(tmp_path):
 def freezing_collector(monkeypatch):
     """A collector as the CLI's app runs it: start-up held, then released at the first frame,
     from when each quiet collection freezes what survived it."""
-    import tutor.ui.quiet_gc as quiet_gc
+    import tutor.ui.refresh.quiet_gc as quiet_gc
 
     monkeypatch.setattr(quiet_gc, "QUIET", 0.01)
     quiet_gc.hold_until_first_frame()
@@ -134,7 +134,7 @@ async def test_what_a_quiet_collection_leaves_is_frozen_for_the_next(monkeypatch
 async def test_cyclic_garbage_frozen_waits_for_the_thorough_collection(monkeypatch):
     import weakref
 
-    import tutor.ui.quiet_gc as quiet_gc
+    import tutor.ui.refresh.quiet_gc as quiet_gc
 
     class Node:
         pass

@@ -14,7 +14,7 @@ from tests.ui.harness import empty_recording, make_app
 from tests import waits
 from tests.ui.settle import settled, still, until
 from tutor.checks.verdict import Status
-from tutor.ui.oracle import compare
+from tutor.ui.refresh.oracle import compare
 
 
 async def test_a_source_change_updates_verdict_and_panes(tmp_path):
@@ -48,7 +48,7 @@ async def test_a_burst_is_one_recheck(tmp_path):
     """The whole walkthrough at once: one refresh when it starts and one when it is applied, and
     in between at most one per PROGRESS_EVERY while it lasts (a loaded machine applies it slower;
     tests/test_pump.py holds the pacing on a fake clock)."""
-    from tutor.ui.pump import PROGRESS_EVERY
+    from tutor.ui.refresh.pump import PROGRESS_EVERY
 
     rec = recording("walkthrough")
     app = make_app(WALKTHROUGH, upto=0.0, state_file=tmp_path / "p.json")
@@ -96,7 +96,7 @@ async def _redrawn_in_turns(tmp_path, monkeypatch, slice_s: float, overtaken: bo
     second while the burst's refresh is drawn; the screen once every item was applied and drawn,
     with how the refresh went. `overtaken`: the thread is held after its first item until the
     second half was sent, as a loaded machine once held it (the second half then overtakes it)."""
-    import tutor.ui.pump as pump_module
+    import tutor.ui.refresh.pump as pump_module
 
     rec = recording("walkthrough")
     cut = rec.items[len(rec.items) // 2].t

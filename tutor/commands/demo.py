@@ -15,7 +15,7 @@ from tutor.progress import Progress
 
 
 def run_demo(args) -> int:
-    from tutor.ui.quiet_gc import held_until_first_frame
+    from tutor.ui.refresh.quiet_gc import held_until_first_frame
 
     with held_until_first_frame():  # no cycle collection before the first frame
         app = demo_app(args)

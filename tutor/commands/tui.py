@@ -13,7 +13,7 @@ from tutor.lesson.loader import LessonError
 
 
 def run_tui(args) -> int:
-    from tutor.ui.quiet_gc import held_until_first_frame
+    from tutor.ui.refresh.quiet_gc import held_until_first_frame
 
     with held_until_first_frame():  # no cycle collection before the first frame
         app = tui_app(args)

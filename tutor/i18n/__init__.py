@@ -7,6 +7,6 @@
   (read by catalogue, laid out in terminal columns by help_layout);
 - serving: what `lwstutor serve` says, on its terminal and on its pages.
 
-The keys' words are declared beside Textual's bindings (tutor/ui/key_words.py), and the cluster's
+The keys' words are declared beside Textual's bindings (tutor/ui/bindings/key_words.py), and the cluster's
 facts are worded by tutor/narration: nothing here imports textual or the cluster.
 """

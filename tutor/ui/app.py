@@ -21,10 +21,10 @@ from textual.screen import Screen
 
 from tutor.session import Session
 from tutor.ui.session_driver import LoopCall, SessionDriver
-from tutor.ui.key_words import localise_bindings, localised
-from tutor.ui.lab_check import LabCheck
-from tutor.ui.keys import APP_KEYS, KEYS, ON_LESSON, PALETTE_KEY, action_of
-from tutor.ui.notices import Notices
+from tutor.ui.bindings.key_words import localise_bindings, localised
+from tutor.ui.services.lab_check import LabCheck
+from tutor.ui.bindings.keys import APP_KEYS, KEYS, ON_LESSON, PALETTE_KEY, action_of
+from tutor.ui.services.notices import Notices
 from tutor.ui.messages import DoctorDone, ProgressReset, SourceReady
 from tutor.ui.step_page import Page
 from tutor.ui.screens.finish import FinishScreen, finished
@@ -33,7 +33,7 @@ from tutor.ui.screens.lesson import TALL_ROWS, LessonScreen
 from tutor.ui.screens.palette import TutorCommands, open_palette, system_commands
 from tutor.ui.screens.predict import asking
 from tutor.ui.screens.timeline_view import TimelineScreen
-from tutor.ui.screenshot import brief_error, screenshot_dir, shown_path
+from tutor.ui.services.screenshot import brief_error, screenshot_dir, shown_path
 from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.ui.widgets.lesson_pane import LessonPane
 from tutor.i18n.bilingual import say
@@ -62,7 +62,7 @@ class TutorApp(App):
         self._start_sources = start_sources
         self.driver = SessionDriver(self, session, replay=replay)
         self.page = Page(session, replay=replay)
-        self.notices = Notices(self, self.page)  # the notices up: the app's own list (tutor/ui/notices.py)
+        self.notices = Notices(self, self.page)  # the notices up: the app's own list (tutor/ui/services/notices.py)
         self._stoppers: list[Callable[[], None]] = []
         self.connect_error = ""  # set when a live connection fails after the first frame
         self._english_keys: dict = {}  # the bindings as declared, for switching their words back
@@ -175,7 +175,7 @@ class TutorApp(App):
 
     # --- notices -----------------------------------------------------------------------------
     def notice(self, message: str, **kw) -> Notification:
-        """A notice on the notices' line under the header (tutor/ui/notices.py)."""
+        """A notice on the notices' line under the header (tutor/ui/services/notices.py)."""
         return self.notices.say(message, **kw)
 
     @on(Notify)
@@ -316,7 +316,7 @@ class TutorApp(App):
 
     def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
                            time_format: str | None = None) -> str | None:
-        """The palette's Screenshot: saved where it can be (tutor/ui/screenshot.py). It comes on a
+        """The palette's Screenshot: saved where it can be (tutor/ui/services/screenshot.py). It comes on a
         timer, after the palette closed: when q came first there is no screen left to save."""
         if self.closing or not self.screen_stack:
             return None

@@ -1,4 +1,4 @@
-"""The session's driver: the refresh pump's host (tutor/ui/pump.py).
+"""The session's driver: the refresh pump's host (tutor/ui/refresh/pump.py).
 
 Source workers (threads) put items in the Inbox, which posts SourceReady; the app hands that to
 drain(), and the pump applies the items to the Session on the app's thread and paces one
@@ -16,11 +16,11 @@ from textual.app import App
 
 from tutor.cluster.source_events import ShowStep
 from tutor.session import Session
-from tutor.ui.inbox import Inbox
+from tutor.ui.refresh.inbox import Inbox
 from tutor.ui.messages import SourceReady
-from tutor.ui.oracle import Oracle
-from tutor.ui.pump import RefreshPump
-from tutor.ui.quiet_gc import QuietCollector
+from tutor.ui.refresh.oracle import Oracle
+from tutor.ui.refresh.pump import RefreshPump
+from tutor.ui.refresh.quiet_gc import QuietCollector
 from tutor.i18n.bilingual import say
 
 
@@ -92,7 +92,7 @@ class SessionDriver:
         self.pump = RefreshPump(self, LoopClock(app))
         self.gc = QuietCollector()  # full collections wait for a quiet moment
         self.checks_run = 0  # how many re-checks ran (tests and benchmarks read it)
-        # The pane-vs-store oracle, behind LWSTUTOR_ORACLE (tutor/ui/oracle.py): each settled
+        # The pane-vs-store oracle, behind LWSTUTOR_ORACLE (tutor/ui/refresh/oracle.py): each settled
         # refresh's panes compared with a rebuild from the store, and a mismatch dumped.
         self.oracle = Oracle.from_env()
         self.steered = False  # the learner chose a step: the demo's own steps no longer move the view

@@ -237,7 +237,7 @@ class EventList(TextBlocks):
     def redraw(self, live: LiveData) -> Iterator[None]:
         """Redraws when an event or a waiting pod may have changed, yielding after each event it
         had to wrap anew and once more at the end: after a burst all 60 are new, and the app gives
-        the loop a turn between them (tutor/ui/pump.py)."""
+        the loop a turn between them (tutor/ui/refresh/pump.py)."""
         unavailable = live.unavailable(kinds.EVENT.name)
         key = (live.store.kind_version[EVENT], unavailable, live.lang, self._waiting.key(live.store, live.namespace))
         if key != self._inputs.last:

@@ -31,7 +31,7 @@ from tutor.cluster.store import Store
 from tutor.ui.panes.common import LiveData, phase_text, pod_order
 from tutor.ui.widgets.redraw import LastKey
 from tutor.ui.widgets.virtual_size import set_virtual_size
-from tutor.ui.key_words import keyed
+from tutor.ui.bindings.key_words import keyed
 from tutor.i18n.bilingual import say
 
 

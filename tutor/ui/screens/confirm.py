@@ -7,7 +7,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
-from tutor.ui.key_words import keyed
+from tutor.ui.bindings.key_words import keyed
 from tutor.ui.screens.base import ClosesItself
 
 

@@ -15,7 +15,7 @@ from textual.widgets import Static
 from tutor.lesson.loader import available
 from tutor.i18n.bilingual import say
 from tutor.ui.screens.base import ClosesItself
-from tutor.ui.key_words import keyed
+from tutor.ui.bindings.key_words import keyed
 
 
 def finished(session) -> bool:

@@ -10,7 +10,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from tutor.ui.key_words import keyed
+from tutor.ui.bindings.key_words import keyed
 from tutor.ui.screens.base import ClosesItself
 
 

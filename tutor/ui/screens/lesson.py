@@ -20,7 +20,7 @@ from textual.widgets import OptionList
 
 from tutor.cluster.source_events import Conn
 from tutor.session import Session
-from tutor.ui.keys import LESSON_KEYS, ORDER
+from tutor.ui.bindings.keys import LESSON_KEYS, ORDER
 from tutor.ui.messages import ProgressReset
 from tutor.ui.step_page import PRIORITY, Page
 from tutor.ui.panes.common import LiveData
@@ -39,7 +39,7 @@ from tutor.ui.widgets.verdict_box import VerdictBox
 from tutor.i18n.bilingual import say
 
 if TYPE_CHECKING:
-    from tutor.ui.notices import Notices
+    from tutor.ui.services.notices import Notices
     from tutor.ui.session_driver import SessionDriver
 
 TALL_ROWS = 32  # from this many rows the step list shows; below, a strip in the lesson's border

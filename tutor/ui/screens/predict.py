@@ -21,7 +21,7 @@ from textual.widgets.option_list import Option
 from tutor.lesson.loader import Question
 from tutor.ui.step_page import Page
 from tutor.ui.screens.base import ClosesItself
-from tutor.ui.key_words import keyed
+from tutor.ui.bindings.key_words import keyed
 from tutor.i18n.bilingual import say
 
 

@@ -21,10 +21,10 @@ from tutor.cluster.store import Store
 from tutor.cluster.story import Episode, Line, Story, story
 from tutor.cluster.timeline import clock
 from tutor.narration import because, title, what
-from tutor.ui.key_words import localise_bindings
+from tutor.ui.bindings.key_words import localise_bindings
 from tutor.ui.screens.base import ClosesItself
 from tutor.ui.widgets.redraw import RedrawsOnChange
-from tutor.ui.key_words import keyed
+from tutor.ui.bindings.key_words import keyed
 from tutor.i18n.bilingual import say
 
 

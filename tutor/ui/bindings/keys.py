@@ -10,7 +10,7 @@ from __future__ import annotations
 from textual.actions import parse as parse_action
 from textual.binding import Binding
 
-from tutor.ui.key_words import keyed
+from tutor.ui.bindings.key_words import keyed
 
 KEYS = [
     keyed("n,right", "next", ("Next", "다음"), ("Next step", "다음 단계"), key_display="n/→"),
