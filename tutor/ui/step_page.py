@@ -243,9 +243,9 @@ class Page:
         return next((st.failure for st in s.states.values()
                      if st.state is Conn.RECONNECTING and isinstance(st.failure, Failure)), None)
 
-    def unreachable_brief(self) -> str:
-        """Why the cluster cannot be reached, in a few words for the header ("" when it can)."""
-        failure = self.unreachable()
+    def unreachable_brief(self, failure: Failure | None) -> str:
+        """`failure` (unreachable()'s, read once per refresh by the caller) in a few words for the
+        header ("" when the cluster can be reached)."""
         return failures.brief(failure, self.lang) if failure else ""
 
     def absent(self) -> str:

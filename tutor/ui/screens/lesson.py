@@ -224,7 +224,7 @@ class LessonScreen(Screen[None]):
         self.query_one(StatusBar).show(
             title=s.lesson.title(s.lang), context=self.context_name, namespace=s.lesson.namespace,
             conn=s.connection(), passed=len(s.progress.passed), total=len(s.lesson.steps),
-            lang=s.lang, replay=self.replay, unreachable=self.page.unreachable_brief(),
+            lang=s.lang, replay=self.replay, unreachable=self.page.unreachable_brief(failure),
             absent=self.page.absent())
 
     # --- the lesson's keys -------------------------------------------------------------------
