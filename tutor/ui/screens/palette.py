@@ -3,7 +3,9 @@ switch language, re-check, Textual's own), and the palette itself in the learner
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from functools import partial
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from rich.align import Align
 from rich.text import Text
@@ -14,16 +16,49 @@ from tutor.ui.screens.base import ClosesItself
 from tutor.ui.textual_compat import SurePalette
 from tutor.i18n.bilingual import say
 
+if TYPE_CHECKING:
+    from tutor.session import Session
+    from tutor.ui.screens.lesson import LessonScreen
+
+
+@runtime_checkable
+class PaletteHost(Protocol):
+    """What the palette's entries ask of the app (tutor/ui/app.py)."""
+
+    session: Session
+    lesson: LessonScreen
+
+    @property
+    def lang(self) -> str: ...
+
+    def action_recheck(self) -> None: ...
+
+    def action_timeline(self) -> None: ...
+
+    def action_finish(self) -> None: ...
+
+    def action_predict(self) -> None: ...
+
+    def action_toggle_ledger(self) -> None: ...
+
+    def action_toggle_lang(self) -> None: ...
+
 
 class TutorCommands(Provider):
-    def _commands(self):
+    @property
+    def host(self) -> PaletteHost:
         app = self.app
+        assert isinstance(app, PaletteHost), "the tutor's commands are offered by the tutor's app only"
+        return app
+
+    def _commands(self) -> Iterator[tuple[str, Callable[[], object], str]]:
+        app = self.host
         lang = app.lang
         for step in app.session.lesson.steps:
             yield (say(lang, "Go to step {n}: {title}", "{n}단계로 가기: {title}", n=step.number, title=step.title(lang)),
                    partial(app.lesson.action_goto, step.number), say(lang, "Jump to this step", "이 단계로 이동"))
         compare = app.session.progress.current in app.session.progress.passed
-        entries = [
+        entries: list[tuple[tuple[str, str], Callable[[], object], tuple[str, str]]] = [
             (("Reveal the next hint", "다음 힌트 보기"), app.lesson.action_hint,
              ("Show one more hint for this step", "이 단계의 힌트를 하나 더 보여 줍니다")),
             (("Show the solution…", "풀이 보기…"), app.lesson.action_solution,
