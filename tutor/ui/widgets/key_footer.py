@@ -42,12 +42,33 @@ class KeyFooter(Footer):
         super().__init__(compact=True)  # compact: every key the README lists fits 80 columns
         self._wanted, self._priority, self._order = wanted, priority, order
         self._fitted: tuple = ()
+        self._composed: tuple | None = None  # what the keys shown were composed from (None: none yet)
+
+    def _keys_now(self) -> tuple:
+        """What the keys would be composed from now: the screen's keys as the footer shows them
+        (key, words, whether on) and what the step offers, at this width."""
+        app = self.app
+        keys = tuple((binding.key, app.get_key_display(binding), binding.description, binding.action, enabled, tooltip,
+                      binding.show, binding.group)
+                     for _, binding, enabled, tooltip in self.screen.active_bindings.values())
+        return keys, self._fit(), self.show_command_palette, self.compact
 
     def _fit(self) -> tuple:
         return (tuple(sorted(self._wanted().items())), self.size.width or self.app.size.width)
 
+    async def recompose(self) -> None:
+        """Textual's footer recomposes once per change of the screen's keys, each after the next
+        refresh: a key that changes two (a step's hint count and the focus, a language and the
+        keys' words) composed the same keys twice. Once is enough; the same keys are not composed
+        again."""
+        if self._composed is not None and self._composed == self._keys_now():
+            return
+        await super().recompose()
+
     def compose(self) -> ComposeResult:
+        composed = self._keys_now()
         keys: list[Any] = list(super().compose())  # FooterKey: key_display, description, action
+        self._composed = composed if keys else None  # none yet: the screen's keys were not ready
         palette = [k for k in keys if k.has_class("-command-palette")]
         ours = {getattr(k, "action", ""): k for k in keys if k not in palette}
         wanted, width = self._fitted = self._fit()
