@@ -15,6 +15,7 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from tutor.ui.textual_compat import SizedInOneLayout
+from tutor.ui.widgets.redraw import RedrawsOnChange
 
 STYLE = {"information": "", "warning": "bold yellow", "error": "bold red"}
 
@@ -36,7 +37,7 @@ def notices_line(notices: list[Notification], width: int) -> Text:
     return line
 
 
-class NoticeBar(SizedInOneLayout, Static):
+class NoticeBar(RedrawsOnChange, SizedInOneLayout, Static):
     def __init__(self, notices: Notifications, **kw):
         """`notices`: the app's list of the notices up, which this line shows."""
         super().__init__(**kw)
@@ -47,7 +48,10 @@ class NoticeBar(SizedInOneLayout, Static):
         notices = list(self._notices)  # without the expired ones
         self.display = bool(notices)  # the panes move for it: a layout, only when it comes or goes
         width = self.app.size.width - self.styles.padding.width
-        self.update(notices_line(notices, width), layout=False)  # one row whatever it says (tutor.tcss)
+        line = notices_line(notices, width)
+        # The same line (a modal closed, the notices unchanged) is not drawn again.
+        if self._is_new((line.plain, tuple(line.spans))):
+            self.update(line, layout=False)  # one row whatever it says (tutor.tcss)
         if self._expiry is not None:
             self._expiry.stop()
             self._expiry = None
