@@ -99,7 +99,10 @@ def resource_version(obj: Obj) -> str:
     return str(dig(obj, "metadata", "resourceVersion", default=""))
 
 
-def controller_of(obj: Obj) -> tuple[str, str, str] | tuple[()]:
+Controller = tuple[str, str, str] | tuple[()]  # an owner reference's (kind, name, uid), or () for none
+
+
+def controller_of(obj: Obj) -> Controller:
     """(kind, name, uid) of the object's controlling owner reference, or () when it has none."""
     for ref in as_list(dig(obj, "metadata", "ownerReferences")):
         if isinstance(ref, dict) and ref.get("controller") is True:
