@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from tutor.cluster.failure import Failure
 from tutor.cluster.objects import Obj
 
 
@@ -55,7 +56,7 @@ class SourceState:
     state: Conn
     detail: str = ""
     t: float = 0.0
-    failure: object = None  # tutor.cluster.failure.Failure: why a request failed, in both languages
+    failure: Failure | None = None  # why a request failed, in both languages
 
 
 
