@@ -15,6 +15,7 @@ import os
 import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import IO
 
 K3S_KUBECONFIG = "/etc/rancher/k3s/k3s.yaml"
 # urllib3 retries a request 3 times by default: a server that never answers then keeps a
@@ -28,7 +29,7 @@ class ConnectError(Exception):
     cannot-read, directory, not-a-file, too-large, unreadable, k3s-unreadable, not-yaml,
     not-a-kubeconfig, in-cluster, no-context, client-refused, client-failed."""
 
-    def __init__(self, code: str, **facts):
+    def __init__(self, code: str, **facts: object) -> None:
         super().__init__(code + "".join(f" {k}={v!r}" for k, v in facts.items()))
         self.code, self.facts = code, facts
 
@@ -43,7 +44,7 @@ class Where:
     environ: Mapping[str, str] = field(default_factory=lambda: os.environ)
     home: str = field(default_factory=lambda: os.path.expanduser("~"))
     k3s: str = field(default_factory=lambda: K3S_KUBECONFIG)  # read when made, so tests may patch it
-    opener: Callable = open  # only to try reading a file; injectable because root reads a 0600 file
+    opener: Callable[[str, str], IO[bytes]] = open  # only to try reading a file; injectable because root reads a 0600 file
 
 
 @dataclass(frozen=True)
@@ -129,6 +130,8 @@ def _check_readable(path: str, where: Where) -> None:
 
 def _unreadable(path: str, where: Where) -> ConnectError:
     """Permission denied: the file's mode and owner (None when even they cannot be read)."""
+    mode: int | None
+    uid: int | None
     try:
         st = os.stat(path)
         mode, uid = stat.S_IMODE(st.st_mode), st.st_uid
@@ -162,7 +165,7 @@ def _first_current_context(files: tuple[str, ...]) -> str | None:
 
     for path in files:
         merged = KubeConfigMerger(path).config
-        current = merged.value.get("current-context") if merged is not None else None
+        current: str | None = merged.value.get("current-context") if merged is not None else None  # kubernetes is read as Any
         if current:
             return current
     return None

@@ -17,7 +17,7 @@ def cached_by(version: Callable[[Store, K], Hashable | None], build: Callable[[S
     """build(store, key), kept while version(store, key) and the key stay the same (a None
     version falls back to the store's own). Weak keys: a store that is gone (a finished check, a
     closed replay) takes its result along; one result per store, the last key asked."""
-    cache: "weakref.WeakKeyDictionary[Store, tuple]" = weakref.WeakKeyDictionary()
+    cache: weakref.WeakKeyDictionary[Store, tuple[tuple[Hashable, K], T]] = weakref.WeakKeyDictionary()
 
     @functools.wraps(build)
     def cached(store: Store, key: K) -> T:

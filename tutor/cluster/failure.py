@@ -14,7 +14,9 @@ import errno
 import json
 import socket
 import ssl
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TypedDict
 from urllib.parse import urlsplit
 
 CONNECTION_KINDS = frozenset(("refused", "dns", "tls", "timeout", "closed", "unreachable"))
@@ -61,9 +63,9 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _chain(exc: BaseException):
+def _chain(exc: BaseException | None) -> Iterator[BaseException]:
     """The exception, then what it wraps: urllib3's `reason`, then causes and contexts."""
-    seen = set()
+    seen: set[int] = set()
     while exc is not None and id(exc) not in seen:
         seen.add(id(exc))
         yield exc
@@ -71,7 +73,7 @@ def _chain(exc: BaseException):
             else (exc.__cause__ or exc.__context__)
 
 
-def _api_message(exc) -> str:
+def _api_message(exc: BaseException) -> str:
     """The Status message an API server puts in an error body, else the HTTP reason."""
     body = getattr(exc, "body", None)
     try:
@@ -127,7 +129,14 @@ def _is(exc: BaseException, *names: str) -> bool:
     return any(c.__name__ in names and c.__module__.startswith("urllib3") for c in type(exc).__mro__)
 
 
-def _system_reason(exc: BaseException) -> dict:
+class _SystemReason(TypedDict, total=False):
+    """Failure's fields from the system's error (none when it gave none)."""
+
+    errno: int | None
+    reason: str
+
+
+def _system_reason(exc: BaseException) -> _SystemReason:
     """The system's reason under the failure: its errno and its own text ({} when none is given)."""
     for e in _chain(exc):
         # urllib3's ProtocolError carries the socket's error as an argument, not as its cause

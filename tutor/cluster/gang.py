@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from tutor.cluster import objects as o
 from tutor.cluster import placement as pl
+from tutor.cluster.objects import Obj
 
 CONDITION = "PodGroupInitiallyScheduled"
 # What the panes and `why` call a PodGroup's state: kubectl get podgroups' STATUS words, and the
@@ -35,12 +36,12 @@ _GROUP_MESSAGE = re.compile(r"^(pod group is unschedulable\b|minCount \(\d+\) (c
                             r"0/\d+ placements are available\b)")
 
 
-def group_name(pod: dict) -> str:
+def group_name(pod: Obj) -> str:
     """The PodGroup a pod names (spec.schedulingGroup.podGroupName), or ""."""
     return o.scheduling_group(pod)
 
 
-def state(pod_group: dict | None) -> str:
+def state(pod_group: Obj | None) -> str:
     """Scheduled, Unschedulable (or the condition's other reason, SchedulerError), Pending (no
     condition yet), or MISSING for None."""
     if pod_group is None:
@@ -53,7 +54,7 @@ def state(pod_group: dict | None) -> str:
     return PENDING
 
 
-def min_count(pod_group: dict | None) -> int | None:
+def min_count(pod_group: Obj | None) -> int | None:
     """The gang's minCount; None for a PodGroup without a gang policy (basic: no gang rule)."""
     gang = o.dig(pod_group, "spec", "schedulingPolicy", "gang")
     if not isinstance(gang, dict):
@@ -61,7 +62,7 @@ def min_count(pod_group: dict | None) -> int | None:
     return o.int_or_none(gang.get("minCount"))
 
 
-def counted(pod: dict) -> bool:
+def counted(pod: Obj) -> bool:
     """A pod the scheduler counts in its group: its pod informer drops finished pods."""
     return o.phase(pod) not in ("Succeeded", "Failed")
 
@@ -70,8 +71,8 @@ def counted(pod: dict) -> bool:
 class Gang:
     name: str  # the PodGroup's name
     namespace: str
-    pod_group: dict | None  # None: the cluster has no PodGroup of that name
-    members: tuple[dict, ...]  # the pods that name it and that the scheduler counts, in pod order
+    pod_group: Obj | None  # None: the cluster has no PodGroup of that name
+    members: tuple[Obj, ...]  # the pods that name it and that the scheduler counts, in pod order
 
     @property
     def state(self) -> str:
@@ -90,7 +91,7 @@ class Gang:
         return "min-count" if want is not None and len(self.members) < want else ""
 
 
-def gang_of(pod: dict, pods: list[dict], pod_groups: list[dict]) -> Gang | None:
+def gang_of(pod: Obj, pods: list[Obj], pod_groups: list[Obj]) -> Gang | None:
     """The gang a pod is in, or None when it names no PodGroup. `pods` and `pod_groups` are what
     the caller sees of the pod's namespace (or more)."""
     name = group_name(pod)
@@ -102,7 +103,7 @@ def gang_of(pod: dict, pods: list[dict], pod_groups: list[dict]) -> Gang | None:
     return Gang(name, ns, pg, tuple(sorted(members, key=_order)))
 
 
-def _order(pod: dict) -> tuple:
+def _order(pod: Obj) -> tuple[str, bool, int, bool, int, str]:
     g, w = o.group_index(pod), o.worker_index(pod)
     return (o.lws_name(pod), g is None, g or 0, w is None, w or 0, o.name(pod))
 
@@ -112,12 +113,12 @@ def is_group_message(message: str) -> bool:
     return bool(_GROUP_MESSAGE.match(" ".join(str(message).split())))
 
 
-def mates_placed(pod: dict, gang: Gang, nodes: list[dict], pods: list[dict]) -> tuple[dict, ...]:
+def mates_placed(pod: Obj, gang: Gang, nodes: list[Obj], pods: list[Obj]) -> tuple[Obj, ...]:
     """The gang's other unbound pods as the scheduler's attempt would hold them while it places
     `pod`: each, in pod order, on the first node (by name) that fits it with the ones before it
     counted, as copies bound there. The scheduler scores the nodes and its order may differ; in a
     gang whose pods each fit one node, the pod it calls the blocker gets the same counts."""
-    placed: list[dict] = []
+    placed: list[Obj] = []
     for mate in gang.members:
         if mate is pod or o.name(mate) == o.name(pod) or o.node_name(mate) or o.is_terminating(mate):
             continue
@@ -127,7 +128,7 @@ def mates_placed(pod: dict, gang: Gang, nodes: list[dict], pods: list[dict]) -> 
     return tuple(placed)
 
 
-def fingerprint(gang: Gang | None) -> tuple:
+def fingerprint(gang: Gang | None) -> tuple[object, ...]:
     """What an explanation reads of a gang besides the placement's inputs: the PodGroup's
     version, and each member's binding and scheduler message."""
     if gang is None:

@@ -13,15 +13,17 @@ kind the same way and names none.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from tutor.cluster import deps
 from tutor.cluster import objects as o
-from tutor.cluster.index import Index, KeyOf, Tally
+from tutor.cluster.index import Index, KeyOf, Member, Tally
+from tutor.cluster.objects import Obj
 
 if TYPE_CHECKING:
+    from tutor.cluster.journal import Journal
     from tutor.cluster.observations import Observations
 
 
@@ -29,14 +31,14 @@ class Store(Protocol):
     """What a handler may do to the store that runs it (tutor/cluster/store.py): a Protocol, so
     the store imports the handlers and not the other way round."""
 
-    journal: Any  # its Journal (tutor/cluster/journal.py, which reads the kinds table): note, noting
+    journal: Journal  # (tutor/cluster/journal.py reads the kinds table, so it is imported for the types only)
     obs: Observations
 
-    def pods_in_group(self, lws: str, group: int | None, namespace: str) -> list[dict]: ...
+    def pods_in_group(self, lws: str, group: int | None, namespace: str) -> list[Obj]: ...
 
     def touch(self, key: deps.Dep) -> None: ...
 
-    def see(self, ev: dict, changed: bool = True) -> None: ...
+    def see(self, ev: Obj, changed: bool = True) -> None: ...
 
 
 class Indexer(NamedTuple):
@@ -44,7 +46,7 @@ class Indexer(NamedTuple):
 
     name: str
     key: KeyOf
-    member: Callable[[Any], Hashable] = o.name  # how an object is known under its key
+    member: Member = o.name  # how an object is known under its key
     tally: bool = False  # keep each key's distinct members (a Tally) rather than its objects (an Index)
     # Filed by the kind's handler from the versions it has seen, not by the store from the objects
     # it holds: the Events seen outlive the cluster's.
@@ -57,14 +59,14 @@ class Indexer(NamedTuple):
 class Change(NamedTuple):
     """One change the store applied, as its kind's handlers are given it."""
 
-    old: dict | None  # the version the store held before (None: the object is new)
-    obj: dict  # the version the change brings (a deletion's: the object's last)
+    old: Obj | None  # the version the store held before (None: the object is new)
+    obj: Obj  # the version the change brings (a deletion's: the object's last)
     t: float
     deleted: bool
 
 
 Handler = Callable[["Store", Change], None]
-Keys = Callable[[str, dict], tuple[deps.Dep, ...]]  # (kind, an object) -> the keys a change of it moves
+Keys = Callable[[str, Obj], tuple[deps.Dep, ...]]  # (kind, an object) -> the keys a change of it moves
 
 
 # --- names ---------------------------------------------------------------------------------------
@@ -78,7 +80,7 @@ def named_after(name: str) -> tuple[str, ...]:
     or worker StatefulSet `<lws>-<group>`, a worker pod `<lws>-<group>-<index>`. The timeline reads
     pods by name (a pod may have lost its labels, or be known from Events only), so the store notes
     changes under these names too."""
-    out = []
+    out: list[str] = []
     for _ in range(2):
         name, n = _SUFFIX_RE.subn("", name)
         if not n or not name:
@@ -94,24 +96,24 @@ def _named_after(name: str) -> tuple[deps.Dep, ...]:
 
 # --- the keys a change moves (tuples: the store reads them on every change) -----------------------
 
-def by_name(kind: str, obj: dict) -> tuple[deps.Dep, ...]:
+def by_name(kind: str, obj: Obj) -> tuple[deps.Dep, ...]:
     """An object is read by its kind and name (a checker's Reads names it)."""
     return (deps.Named(kind, o.name(obj)),)
 
 
-def by_name_after_lws(kind: str, obj: dict) -> tuple[deps.Dep, ...]:
+def by_name_after_lws(kind: str, obj: Obj) -> tuple[deps.Dep, ...]:
     """A StatefulSet: by name, and by the LWS names its name may belong to."""
     name = o.name(obj)
     return (deps.Named(kind, name), *_named_after(name))
 
 
-def by_name_and_lws(kind: str, obj: dict) -> tuple[deps.Dep, ...]:
+def by_name_and_lws(kind: str, obj: Obj) -> tuple[deps.Dep, ...]:
     """A pod: by name, by the LWS its label names, and by the LWS names its name may belong to."""
     name, lws = o.name(obj), o.lws_name(obj)
     return (deps.Named(kind, name), *((deps.PodsOf(lws),) if lws else ()), *_named_after(name))
 
 
-def by_subject(kind: str, obj: dict) -> tuple[deps.Dep, ...]:
+def by_subject(kind: str, obj: Obj) -> tuple[deps.Dep, ...]:
     """An Event is read by what it is about; its own name is no key."""
     subject = subject_of(obj)[1]
     return (deps.EventsAbout(subject), *_named_after(subject))
@@ -119,24 +121,29 @@ def by_subject(kind: str, obj: dict) -> tuple[deps.Dep, ...]:
 
 # --- pods ---------------------------------------------------------------------------------------
 
-def _read_group_key(pod: dict):
+GroupKey = tuple[str, str, int | None]  # (namespace, LWS, group index)
+
+
+def _read_group_key(pod: Obj) -> GroupKey | None:
     lws = o.lws_name(pod)
     return (o.namespace(pod), lws, o.group_index(pod)) if lws else None
 
 
-def _group_key(pod: dict):
+def _group_key(pod: Obj) -> GroupKey | None:
     """(namespace, LWS, group index) of a pod labelled as an LWS's, else None: read once per pod
     version (memo), as every pod change files it in three indexes and the journal."""
     return o.memo(pod, "group key", _read_group_key)
 
 
-def _lws_key(pod: dict):
+def _lws_key(pod: Obj) -> tuple[str, str] | None:
     key = _group_key(pod)
     return key[:2] if key is not None else None
 
 
-def _group_index(pod: dict):
-    return _group_key(pod)[2]
+def _group_index(pod: Obj) -> int | None:
+    key = _group_key(pod)
+    assert key is not None  # a Tally asks the member of an object it files under a key only
+    return key[2]
 
 
 PODS_IN = Indexer("pods in a namespace", o.namespace)
@@ -178,12 +185,12 @@ def statefulset_history(store: Store, ch: Change) -> None:
 
 # --- Events --------------------------------------------------------------------------------------
 
-def event_key(ev: dict) -> str:
+def event_key(ev: Obj) -> str:
     """How the store knows an Event across its versions: its uid, else namespace/name."""
     return o.uid(ev) or f"{o.namespace(ev)}/{o.name(ev)}"
 
 
-def subject_of(ev: dict) -> tuple[str, str]:
+def subject_of(ev: Obj) -> tuple[str, str]:
     """(namespace, name of the object an Event is about): how events_about finds them."""
     return (o.namespace(ev), str(o.event_regarding(ev).get("name", "")))
 

@@ -58,12 +58,12 @@ class Held:
             return
         self.versions[key] = rv
         if self.keep is not None and len(self.versions) > self.keep + max(1, self.keep // 4):
-            self._let_go()
+            self._let_go(self.keep)
 
-    def _let_go(self) -> None:
+    def _let_go(self, keep: int) -> None:
         """Keeps the `keep` smallest keys; the bound moves down to the largest of them. (Some
         slack above `keep` before this runs: each run sorts what is kept.)"""
-        kept = heapq.nsmallest(self.keep, self.versions)
+        kept = heapq.nsmallest(keep, self.versions)
         self.versions = {key: self.versions[key] for key in kept}
         if kept:
             self.bound = kept[-1]

@@ -5,20 +5,21 @@ the same keeps its place (unless asked to move last)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, KeysView
 from typing import Any
 
-Member = Callable[[Any], str]
+# How an object is known under its key: its name (an Index), the value counted (a Tally).
+Member = Callable[[Any], Hashable]
 KeyOf = Callable[[Any], Hashable | None]
 
-_EMPTY: dict = {}
+_EMPTY: dict[Any, Any] = {}  # what a key nothing is filed under has, for both: never written
 
 
 class Index:
     def __init__(self, key: KeyOf, member: Member):
         self._key = key
         self._member = member
-        self._by: dict[Hashable, dict[str, Any]] = {}
+        self._by: dict[Hashable, dict[Hashable, Any]] = {}
 
     def update(self, old: Any | None, new: Any | None, last: bool = False) -> tuple[Hashable | None, Hashable | None]:
         """Files `new` in place of `old` (either may be None: an add, a delete); with `last`, a
@@ -29,8 +30,8 @@ class Index:
                   new, self._member(new) if new is not None else "", last)
         return old_key, new_key
 
-    def move(self, old_member: str, old_key: Hashable | None, new_key: Hashable | None, new: Any | None,
-             new_member: str, last: bool = False) -> None:
+    def move(self, old_member: Hashable, old_key: Hashable | None, new_key: Hashable | None, new: Any | None,
+             new_member: Hashable, last: bool = False) -> None:
         """update() with the keys and member names already known (a caller that files one object
         in several indexes reads its fields once)."""
         if old_key is not None and (old_key != new_key or last or old_member != new_member):
@@ -38,7 +39,7 @@ class Index:
         if new_key is not None and new is not None:
             self._by.setdefault(new_key, {})[new_member] = new
 
-    def discard(self, key: Hashable, member: str) -> None:
+    def discard(self, key: Hashable, member: Hashable) -> None:
         """Removes one member, and its key once nothing is left under it."""
         members = self._by.get(key)
         if members is not None:
@@ -46,14 +47,14 @@ class Index:
             if not members:
                 del self._by[key]
 
-    def get(self, key: Hashable) -> dict[str, Any]:
+    def get(self, key: Hashable) -> dict[Hashable, Any]:
         """The members under a key by member name: the index's own dict, to read and never change."""
         return self._by.get(key, _EMPTY)
 
     def __contains__(self, key: Hashable) -> bool:
         return key in self._by
 
-    def keys(self):
+    def keys(self) -> KeysView[Hashable]:
         return self._by.keys()
 
 
@@ -62,7 +63,7 @@ class Tally:
     have, in the order they first came (one LWS's group indexes, say), each kept while any object
     filed under that key still has it."""
 
-    def __init__(self, key: KeyOf, member: Callable[[Any], Hashable]):
+    def __init__(self, key: KeyOf, member: Member):
         self._key = key
         self._member = member
         self._by: dict[Hashable, dict[Hashable, int]] = {}
@@ -92,5 +93,5 @@ class Tally:
     def __contains__(self, key: Hashable) -> bool:
         return key in self._by
 
-    def keys(self):
+    def keys(self) -> KeysView[Hashable]:
         return self._by.keys()

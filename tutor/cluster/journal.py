@@ -7,7 +7,9 @@ back. Nothing is noted while no reader has asked (the CLI never does)."""
 from __future__ import annotations
 
 import weakref
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from tutor.cluster import kinds
 
@@ -15,6 +17,10 @@ from tutor.cluster import kinds
 # that had not taken them is told to rebuild (a hidden pane can go unread for a long time);
 # readers that keep up are not affected.
 MAX_JOURNAL = 50_000
+
+# An entry's key: an object's (namespace, name), a group's (namespace, LWS, index) or an Event's
+# (namespace, key), as the entry's `what` (a kind, "group" or "event") says.
+Key = tuple[Any, ...]
 
 
 @dataclass
@@ -43,7 +49,7 @@ class Changes:
         return self.everything or bool(self.groups or self.events or any(self.objects.values()))
 
     @classmethod
-    def of(cls, entries) -> Changes:
+    def of(cls, entries: Iterable[tuple[str, Key]]) -> Changes:
         """The changes a run of journal entries (what, key) makes."""
         changes = cls()
         objects, groups, events = changes.objects, changes.groups, changes.events
@@ -60,13 +66,13 @@ class Changes:
 
 class Journal:
     def __init__(self) -> None:
-        self._entries: list[tuple] = []  # (what, key): a kind, "group" or "event"
+        self._entries: list[tuple[str, Key]] = []  # (what, key): a kind, "group" or "event"
         self._start = 0  # the position of _entries[0] among all entries ever noted
         self._readers: weakref.WeakKeyDictionary[object, int] = weakref.WeakKeyDictionary()
         self.noting = False  # once a reader has asked (a plain flag: the store checks it on every change)
         self._last_taken: tuple[int, int, Changes] | None = None  # readers in step share one Changes
 
-    def note(self, what: str, key: tuple) -> None:
+    def note(self, what: str, key: Key) -> None:
         if not self.noting:
             return
         self._entries.append((what, key))

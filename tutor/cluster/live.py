@@ -27,7 +27,7 @@ import threading
 import time
 from dataclasses import replace
 from functools import partial
-from typing import Callable
+from typing import Any, Callable
 
 from tutor.cluster import kinds, objects as o
 from tutor.cluster import store as store_module
@@ -36,6 +36,7 @@ from tutor.cluster.source_events import Conn, ObjectEvent, Relisted, SourceState
 from tutor.cluster.failure import describe, silent_watch
 from tutor.cluster.held import Held
 from tutor.cluster.kinds import DEFAULT, Kind
+from tutor.cluster.objects import Obj
 
 WATCH_SECONDS = 240  # server-side timeout: the server ends the watch, we resume from the last RV
 READ_TIMEOUT = WATCH_SECONDS + 30  # client socket timeout: a dead connection cannot hang us
@@ -52,9 +53,14 @@ class Gone(Exception):
 # A watched resource is a row of the kinds table (tutor/cluster/kinds.py): its name (the
 # plural), kind, apiVersion and scope are all the source needs besides the call below.
 Resource = Kind
+# The kubernetes client's ApiClient, only handed to the client's own calls (as connect.Connection keeps it).
+ApiClient = object
+Emit = Callable[[Any], object]  # where the source hands what it read (ObjectEvent, Relisted, SourceState)
+# The API server's answer to a peek: how many objects (None: not said), the first one's key, its resourceVersion
+Said = tuple[int | None, tuple[str, str] | None, str]
 
 
-def list_call(api_client, res: Resource) -> Callable:
+def list_call(api_client: ApiClient, res: Resource) -> Callable[..., Any]:
     """The client's list call for one kind (with watch=True, its watch): the typed call where the
     table names one, else CustomObjectsApi's with the row's group, version and plural, which
     serves any kind outside the core group. Only lists: the tutor never writes."""
@@ -64,14 +70,15 @@ def list_call(api_client, res: Resource) -> Callable:
         api, method = res.typed
         if not method.startswith("list_"):  # the table can only name reads
             raise ValueError(f"{res.kind}: {method} is not a list call")
-        return getattr(getattr(client, api)(api_client), method)
+        call: Callable[..., Any] = getattr(getattr(client, api)(api_client), method)
+        return call
     custom = client.CustomObjectsApi(api_client)
     if res.namespaced:
         return partial(_namespaced, custom.list_namespaced_custom_object, res)
     return partial(custom.list_cluster_custom_object, res.group, res.version, res.plural)
 
 
-def _namespaced(call: Callable, res: Resource, namespace: str, **kw):
+def _namespaced(call: Callable[..., Any], res: Resource, namespace: str, **kw: Any) -> Any:
     return call(res.group, res.version, namespace, res.plural, **kw)
 
 
@@ -79,7 +86,7 @@ def _namespaced(call: Callable, res: Resource, namespace: str, **kw):
 RESOURCES = DEFAULT
 
 
-def _abort(resp) -> None:
+def _abort(resp: object) -> None:
     """Unblocks a thread waiting in a watch read. resp.close() would wait for the reader's own
     buffer lock; shutting the socket down makes the blocked recv return at once."""
     conn = getattr(resp, "connection", None) or getattr(resp, "_connection", None)
@@ -101,7 +108,7 @@ def classify(exc: BaseException, res: Resource, server: str = "") -> SourceState
     return SourceState(res.name, Conn.RECONNECTING, failure.detail, failure=failure)
 
 
-def server_of(api_client) -> str:
+def server_of(api_client: ApiClient) -> str:
     return str(getattr(getattr(api_client, "configuration", None), "host", "") or "")
 
 
@@ -112,15 +119,15 @@ def kept_from_a_list(res: Resource) -> int | None:
     return store_module.MAX_EVENTS if res.kind == kinds.EVENT.kind else None
 
 
-def _newest_order(ev: dict) -> tuple:
+def _newest_order(ev: Obj) -> tuple[str, int, str]:
     """The order "newest" means for a listed Event: its last time (as the events pane orders
     them), then its resourceVersion as a number (a shorter one is older)."""
     rv = o.resource_version(ev)
     return (o.event_time(ev), len(rv), rv)
 
 
-def list_once(api_client, res: Resource, namespace: str,
-              held: Held | None = None) -> tuple[list[dict], str]:
+def list_once(api_client: ApiClient, res: Resource, namespace: str,
+              held: Held | None = None) -> tuple[list[Obj], str]:
     """Lists every object (paged), as raw dicts with kind/apiVersion filled in, and the list's
     resourceVersion (a watch starts from it). Of a kind the store keeps only the newest few of
     (kept_from_a_list: Events), only those are kept while paging, so the list never holds more
@@ -131,11 +138,11 @@ def list_once(api_client, res: Resource, namespace: str,
     fn = list_call(api_client, res)
     args = (namespace,) if res.namespaced else ()
     keep = kept_from_a_list(res)
-    items: list = []  # every object, or a heap of (order, position, object) of the newest `keep`
+    items: list[Any] = []  # every object, or a heap of (order, position, object) of the newest `keep`
     seq = 0
     cont = None
     while True:
-        kw = {"limit": PAGE, "_preload_content": False,
+        kw: dict[str, Any] = {"limit": PAGE, "_preload_content": False,
               "_request_timeout": (CONNECT_TIMEOUT, READ_TIMEOUT)}
         if cont:
             kw["_continue"] = cont
@@ -166,18 +173,18 @@ def list_once(api_client, res: Resource, namespace: str,
             return items, str(meta.get("resourceVersion") or "")
 
 
-def _as_listed(item: dict, res: Resource) -> dict:
+def _as_listed(item: Obj, res: Resource) -> Obj:
     o.drop_managed_fields(item)
     item.setdefault("kind", res.kind)
     item.setdefault("apiVersion", res.api_version)
     return item
 
 
-def _key(obj: dict) -> tuple[str, str]:
+def _key(obj: Obj) -> tuple[str, str]:
     return (o.namespace(obj), o.name(obj))
 
 
-def peek(api_client, res: Resource, namespace: str) -> tuple[int | None, tuple[str, str] | None, str]:
+def peek(api_client: ApiClient, res: Resource, namespace: str) -> Said:
     """How many objects the API server holds (None when it does not say), and its first one
     (key, resourceVersion): one object on the wire, whatever the count."""
     fn = list_call(api_client, res)
@@ -193,7 +200,8 @@ def peek(api_client, res: Resource, namespace: str) -> tuple[int | None, tuple[s
     return count, _key(items[0]), o.resource_version(items[0])
 
 
-def list_all(api_client, namespace: str, emit: Callable, resources=RESOURCES, t: float = 0.0) -> None:
+def list_all(api_client: ApiClient, namespace: str, emit: Emit, resources: tuple[Resource, ...] = RESOURCES,
+             t: float = 0.0) -> None:
     """One snapshot of everything (for `lwstutor check`); per-resource failures become states.
     A server that cannot be reached at all is not asked again for each resource: each would
     wait out the same timeout."""
@@ -206,7 +214,8 @@ def list_all(api_client, namespace: str, emit: Callable, resources=RESOURCES, t:
             items, _ = list_once(api_client, res, namespace)
         except Exception as exc:  # noqa: BLE001 - reported as the resource's state
             failed = replace(classify(exc, res, server_of(api_client)), t=t)
-            if failed.state is Conn.RECONNECTING and not failed.failure.reached:
+            failure = failed.failure  # classify always gives one
+            if failed.state is Conn.RECONNECTING and failure is not None and not failure.reached:
                 unreachable = failed
             emit(failed)
             continue
@@ -215,9 +224,9 @@ def list_all(api_client, namespace: str, emit: Callable, resources=RESOURCES, t:
 
 
 class LiveSource:
-    def __init__(self, api_client, namespace: str, emit: Callable, resources=RESOURCES,
+    def __init__(self, api_client: ApiClient, namespace: str, emit: Emit, resources: tuple[Resource, ...] = RESOURCES,
                  clock: Callable[[], float] | None = None, watch_seconds: int = WATCH_SECONDS,
-                 check_every: float = CHECK_EVERY):
+                 check_every: float = CHECK_EVERY) -> None:
         self.api_client = api_client
         self.watch_seconds = watch_seconds
         self.check_every = check_every
@@ -237,7 +246,7 @@ class LiveSource:
         self.heard: dict[str, tuple[str, float]] = {}  # resource -> (resourceVersion, clock time)
         self.relisted: dict[str, int] = {}  # the watchdog's relists per resource
         self._relist: set[str] = set()  # resources whose watch the watchdog dropped
-        self._doubts: dict[str, tuple] = {}  # resource -> (what the server said, heard then)
+        self._doubts: dict[str, tuple[Said, tuple[str, float] | None]] = {}  # resource -> (what the server said, heard then)
 
     def start(self) -> "LiveSource":
         """Each watch and the watchdog in a thread of their own (the app runs them as its workers)."""

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import Any, TypeVar
+
+R = TypeVar("R")
 
 
 class LRU:
@@ -56,14 +58,15 @@ class ByIdentity:
     def __init__(self, maxsize: int):
         self._lru = LRU(maxsize)  # id(obj) -> (obj, {what: result})
 
-    def __call__(self, obj: Any, what: Hashable, compute: Callable[[Any], Any]) -> Any:
+    def __call__(self, obj: Any, what: Hashable, compute: Callable[[Any], R]) -> R:
         entry = self._lru.get(id(obj))
         if entry is None or entry[0] is not obj:
             entry = (obj, {})
             self._lru[id(obj)] = entry
         results = entry[1]
         try:
-            return results[what]
+            kept: R = results[what]  # what compute gave for this `what`
+            return kept
         except KeyError:
             value = results[what] = compute(obj)
             return value
@@ -74,7 +77,7 @@ class ByIdentity:
         if entry is not None and entry[0] is obj:
             self._lru.pop(id(obj))
 
-    def objects(self) -> list:
+    def objects(self) -> list[Any]:
         """The objects it keeps results of."""
         return [entry[0] for entry in self._lru._data.values()]
 

@@ -5,13 +5,17 @@ field. Objects from a learner's cluster can be odd (missing status, wrong types)
 returns a safe default instead of raising.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: it binds the name `annotations`, which this
+# module defines as a reader.
 import re
 from datetime import datetime
-from typing import Any
+from typing import Any, overload
 
 from tutor.cluster.memo import ByIdentity
+
+# A Kubernetes object (or any JSON object in one) as the API sent it, parsed: the type the
+# cluster package reads every stored object as.
+Obj = dict[str, Any]
 
 LABEL_PREFIX = "leaderworkerset.sigs.k8s.io/"
 NAME_LABEL = LABEL_PREFIX + "name"
@@ -34,20 +38,20 @@ def dig(obj: Any, *path: str | int, default: Any = None) -> Any:
     return default if cur is None else cur
 
 
-def as_dict(value: Any) -> dict:
+def as_dict(value: Any) -> Obj:
     return value if isinstance(value, dict) else {}
 
 
-def as_list(value: Any) -> list:
+def as_list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def kind(obj: dict) -> str:
+def kind(obj: Obj) -> str:
     value = obj.get("kind") if isinstance(obj, dict) else None
     return "" if value is None else str(value)
 
 
-def _meta(obj: dict, key: str) -> str:
+def _meta(obj: Obj, key: str) -> str:
     """str(dig(obj, "metadata", key, default="")), spelled out: the store reads a name, a
     namespace or a uid several times on every change it applies."""
     meta = obj.get("metadata") if isinstance(obj, dict) else None
@@ -55,23 +59,29 @@ def _meta(obj: dict, key: str) -> str:
     return "" if value is None else str(value)
 
 
-def name(obj: dict) -> str:
+def name(obj: Obj) -> str:
     return _meta(obj, "name")
 
 
-def namespace(obj: dict) -> str:
+def namespace(obj: Obj) -> str:
     return _meta(obj, "namespace")
 
 
-def uid(obj: dict) -> str:
+def uid(obj: Obj) -> str:
     return _meta(obj, "uid")
 
 
-def labels(obj: dict) -> dict[str, str]:
+def labels(obj: Obj) -> dict[str, str]:
     return {str(k): str(v) for k, v in as_dict(dig(obj, "metadata", "labels")).items()}
 
 
-def label(obj: dict, key: str, default: str | None = "") -> str | None:
+@overload
+def label(obj: Obj, key: str, default: str = "") -> str: ...
+@overload
+def label(obj: Obj, key: str, default: None) -> str | None: ...
+
+
+def label(obj: Obj, key: str, default: str | None = "") -> str | None:
     """One label's value, as labels(obj).get(key, default) without copying every label."""
     meta = obj.get("metadata") if isinstance(obj, dict) else None
     labels_ = meta.get("labels") if isinstance(meta, dict) else None
@@ -81,15 +91,18 @@ def label(obj: dict, key: str, default: str | None = "") -> str | None:
     return value if isinstance(value, str) else str(value)
 
 
-def annotations(obj: dict) -> dict[str, str]:
+def annotations(obj: Obj) -> dict[str, str]:
     return {str(k): str(v) for k, v in as_dict(dig(obj, "metadata", "annotations")).items()}
 
 
-def resource_version(obj: dict) -> str:
+def resource_version(obj: Obj) -> str:
     return str(dig(obj, "metadata", "resourceVersion", default=""))
 
 
-def controller_of(obj: dict) -> tuple[str, str, str]:
+Controller = tuple[str, str, str] | tuple[()]  # an owner reference's (kind, name, uid), or () for none
+
+
+def controller_of(obj: Obj) -> Controller:
     """(kind, name, uid) of the object's controlling owner reference, or () when it has none."""
     for ref in as_list(dig(obj, "metadata", "ownerReferences")):
         if isinstance(ref, dict) and ref.get("controller") is True:
@@ -97,7 +110,7 @@ def controller_of(obj: dict) -> tuple[str, str, str]:
     return ()
 
 
-def drop_managed_fields(obj: dict) -> None:
+def drop_managed_fields(obj: Obj) -> None:
     """Drops metadata.managedFields, in place: the server-side-apply bookkeeping nothing in the
     tutor reads, yet a third of a watched pod's or StatefulSet's size. Sources drop it from the
     objects they have just parsed (so the queue to the UI holds less), the store from anything
@@ -127,63 +140,63 @@ def int_or_none(value: Any) -> int | None:
 
 # --- pods -----------------------------------------------------------------------------------
 
-def phase(pod: dict) -> str:
+def phase(pod: Obj) -> str:
     return str(dig(pod, "status", "phase", default="Unknown"))
 
 
-def is_terminating(obj: dict) -> bool:
+def is_terminating(obj: Obj) -> bool:
     return bool(dig(obj, "metadata", "deletionTimestamp"))
 
 
-def lws_name(pod: dict) -> str:
+def lws_name(pod: Obj) -> str:
     return label(pod, NAME_LABEL)
 
 
-def group_index(pod: dict) -> int | None:
+def group_index(pod: Obj) -> int | None:
     return int_or_none(label(pod, GROUP_INDEX_LABEL, None))
 
 
-def worker_index(pod: dict) -> int | None:
+def worker_index(pod: Obj) -> int | None:
     return int_or_none(label(pod, WORKER_INDEX_LABEL, None))
 
 
-def revision(obj: dict) -> str:
+def revision(obj: Obj) -> str:
     return label(obj, REVISION_LABEL)
 
 
-def node_name(pod: dict) -> str:
+def node_name(pod: Obj) -> str:
     return str(dig(pod, "spec", "nodeName", default=""))
 
 
-def scheduling_group(pod: dict) -> str:
+def scheduling_group(pod: Obj) -> str:
     """The PodGroup a pod names for gang scheduling (spec.schedulingGroup.podGroupName), or ""."""
     return str(dig(pod, "spec", "schedulingGroup", "podGroupName", default=""))
 
 
-def pod_ip(pod: dict) -> str:
+def pod_ip(pod: Obj) -> str:
     return str(dig(pod, "status", "podIP", default=""))
 
 
-def containers(pod_spec: dict) -> list[dict]:
+def containers(pod_spec: Obj) -> list[Obj]:
     return [c for c in as_list(dig(pod_spec, "containers")) if isinstance(c, dict)]
 
 
-def container_statuses(pod: dict) -> list[dict]:
+def container_statuses(pod: Obj) -> list[Obj]:
     return [c for c in as_list(dig(pod, "status", "containerStatuses")) if isinstance(c, dict)]
 
 
-def restart_count(pod: dict) -> int:
+def restart_count(pod: Obj) -> int:
     return sum(int_or_none(c.get("restartCount")) or 0 for c in container_statuses(pod))
 
 
-def condition(obj: dict, ctype: str) -> dict:
+def condition(obj: Obj, ctype: str) -> Obj:
     for cond in as_list(dig(obj, "status", "conditions")):
         if isinstance(cond, dict) and cond.get("type") == ctype:
             return cond
     return {}
 
 
-def env_of(container: dict) -> dict[str, str]:
+def env_of(container: Obj) -> dict[str, str]:
     """Literal env values of one container (valueFrom entries have no literal value)."""
     out: dict[str, str] = {}
     for item in as_list(container.get("env")):
@@ -199,7 +212,7 @@ _FIELDS = {"metadata.name": ("metadata", "name"), "metadata.namespace": ("metada
            "status.hostIP": ("status", "hostIP")}
 
 
-def env_values(container: dict, pod: dict) -> dict[str, str | None]:
+def env_values(container: Obj, pod: Obj) -> dict[str, str | None]:
     """Every env variable of one container as the container sees it: literal values, and those a
     `valueFrom.fieldRef` takes from the pod (its name, labels, annotations, IPs, …), as the
     kubelet resolves them; None for one the tutor cannot know (a ConfigMap, a Secret, a
@@ -223,23 +236,23 @@ def env_values(container: dict, pod: dict) -> dict[str, str | None]:
 
 # --- events (core/v1 and events.k8s.io/v1 shapes) --------------------------------------------
 
-def event_regarding(ev: dict) -> dict:
+def event_regarding(ev: Obj) -> Obj:
     return as_dict(ev.get("involvedObject") or ev.get("regarding"))
 
 
-def event_message(ev: dict) -> str:
+def event_message(ev: Obj) -> str:
     return str(ev.get("message") or ev.get("note") or "")
 
 
-def event_reason(ev: dict) -> str:
+def event_reason(ev: Obj) -> str:
     return str(ev.get("reason") or "")
 
 
-def event_type(ev: dict) -> str:
+def event_type(ev: Obj) -> str:
     return str(ev.get("type") or "Normal")
 
 
-def event_time(ev: dict) -> str:
+def event_time(ev: Obj) -> str:
     """Best timestamp for ordering, as the ISO string the API gave."""
     return str(
         ev.get("lastTimestamp")
@@ -250,7 +263,7 @@ def event_time(ev: dict) -> str:
     )
 
 
-def event_count(ev: dict) -> int:
+def event_count(ev: Obj) -> int:
     return int_or_none(ev.get("count")) or int_or_none(dig(ev, "series", "count")) or 1
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from tutor.cluster import objects as o
+from tutor.cluster.objects import Controller, Obj
 
 # Bounds on the history kept across events, so a busy namespace cannot grow the tutor without
 # end; they sit far above what a lab namespace sees, so what the checkers read is unchanged there.
@@ -25,7 +26,9 @@ MAX_MIXED = 20
 #   references. A lab namespace makes one per group recreation or rollout step.
 MAX_STATEFULSETS = 500
 
-GroupPods = Callable[[str, int, str], Iterable[dict]]  # (lws, group, namespace) -> its pods now
+# Two revisions running in one group: (the revisions, sorted; the (pod, revision) of its running pods, sorted)
+Mix = tuple[tuple[str, ...], tuple[tuple[str, str], ...]]
+GroupPods = Callable[[str, int, str], Iterable[Obj]]  # (lws, group, namespace) -> its pods now
 
 
 @dataclass
@@ -43,7 +46,7 @@ class UidSeen:
     deletion: tuple[str, int] | None = None
     # Its controller (kind, name, uid) from ownerReferences, and when the tutor first saw it
     # Running: the timeline ties a pod to the StatefulSet that made it, and times a recovery.
-    owner: tuple[str, str, str] = ()
+    owner: Controller = ()
     running_t: float | None = None
     terminating_t: float | None = None  # when the tutor first saw its deletion asked for
 
@@ -52,7 +55,7 @@ class UidSeen:
 class StatefulSetSeen:
     name: str
     uid: str
-    owner: tuple[str, str, str]  # its controller (kind, name, uid): a worker StatefulSet's is its leader pod
+    owner: Controller  # its controller (kind, name, uid): a worker StatefulSet's is its leader pod
     first_t: float
     gone_t: float | None = None
 
@@ -89,9 +92,9 @@ class Observations:
     group_revisions: dict[tuple[str, int], list[str]] = field(default_factory=lambda: defaultdict(list))
     mixed: list[MixedRevisions] = field(default_factory=list)  # at most MAX_MIXED per LWS
     mixed_per_lws: dict[str, int] = field(default_factory=dict)
-    mixed_last: dict[tuple[str, int], tuple] = field(default_factory=dict)  # (lws, group) -> last recorded
+    mixed_last: dict[tuple[str, int], Mix] = field(default_factory=dict)  # (lws, group) -> last recorded
     mixed_groups: set[tuple[str, int]] = field(default_factory=set)  # (lws, group) of every `mixed`
-    events_seen: dict[str, dict] = field(default_factory=dict)  # event uid -> last version seen
+    events_seen: dict[str, Obj] = field(default_factory=dict)  # event uid -> last version seen
     statefulsets: dict[str, StatefulSetSeen] = field(default_factory=dict)  # uid -> seen, oldest first
     # The wall-clock time of t=0 is at least this: an Event happened before the tutor saw it, so
     # its own time less when it was seen bounds t=0 from below (to the millisecond, where the
@@ -122,7 +125,7 @@ class Observations:
             return True
         return False
 
-    def pod_changed(self, old: dict | None, pod: dict, t: float, group_pods: GroupPods) -> bool:
+    def pod_changed(self, old: Obj | None, pod: Obj, t: float, group_pods: GroupPods) -> bool:
         """A pod added or modified. True when it named a UID not known before."""
         name, uid = o.name(pod), o.uid(pod)
         hist = self.uids[name]
@@ -153,13 +156,13 @@ class Observations:
         self._revisions(pod, t, group_pods)
         return new_uid
 
-    def pod_deleted(self, pod: dict, t: float, group_pods: GroupPods) -> None:
+    def pod_deleted(self, pod: Obj, t: float, group_pods: GroupPods) -> None:
         hist = self.uids.get(o.name(pod))
         if hist and hist[-1].uid == o.uid(pod) and hist[-1].gone_t is None:
             hist[-1].gone_t = t
         self._revisions(pod, t, group_pods)
 
-    def statefulset_changed(self, sts: dict, deleted: bool, t: float) -> str | None:
+    def statefulset_changed(self, sts: Obj, deleted: bool, t: float) -> str | None:
         """A StatefulSet added, modified or deleted. The name of one forgotten to make room
         (MAX_STATEFULSETS), whose history readers must be told is gone, else None."""
         forgotten = None
@@ -172,7 +175,7 @@ class Observations:
             seen.gone_t = t
         return forgotten
 
-    def event_seen(self, ev: dict, t: float) -> None:
+    def event_seen(self, ev: Obj, t: float) -> None:
         """An Event added or modified: its own time bounds the clock's start."""
         parsed = o.parse_time(o.event_time(ev))
         if parsed is not None and parsed[1] and (self.start_bound is None or parsed[0] - t > self.start_bound):
@@ -187,18 +190,17 @@ class Observations:
         if self.created_bound is None or bound > self.created_bound:
             self.created_bound = bound
 
-    def _restarts(self, old: dict | None, pod: dict, t: float) -> None:
-        same_pod = old is not None and o.uid(old) == o.uid(pod)
+    def _restarts(self, old: Obj | None, pod: Obj, t: float) -> None:
         # str(): a container name of the wrong type (a list, say) must not break the dict
         before = {str(c.get("name")): o.int_or_none(c.get("restartCount")) or 0
-                  for c in o.container_statuses(old)} if same_pod else {}
+                  for c in o.container_statuses(old)} if old is not None and o.uid(old) == o.uid(pod) else {}
         for cs in o.container_statuses(pod):
             count = o.int_or_none(cs.get("restartCount")) or 0
             if count > before.get(str(cs.get("name")), 0):
                 exit_code = o.int_or_none(o.dig(cs, "lastState", "terminated", "exitCode"))
                 self.restarts.append(RestartSeen(o.name(pod), o.uid(pod), count, exit_code, t))
 
-    def _revisions(self, pod: dict, t: float, group_pods: GroupPods) -> None:
+    def _revisions(self, pod: Obj, t: float, group_pods: GroupPods) -> None:
         lws, group = o.lws_name(pod), o.group_index(pod)
         if not lws or group is None:
             return
@@ -209,7 +211,8 @@ class Observations:
         # Two revisions running side by side in one group is what LWS promises never happens for
         # an old leader and a new worker; a new leader beside its old worker, Terminating through
         # its grace period with its container still running, is counted too.
-        running, terminating = [], []
+        running: list[tuple[str, str]] = []
+        terminating: list[str] = []
         for p in group_pods(lws, group, o.namespace(pod)):
             if o.phase(p) != "Running" or not o.revision(p):
                 continue
@@ -243,7 +246,7 @@ class Observations:
                 return
 
 
-def _container_running(pod: dict) -> bool:
+def _container_running(pod: Obj) -> bool:
     """Some container of the pod is running (state.running), as one is while a Terminating pod
     waits out its grace period."""
     return any(isinstance(o.dig(cs, "state", "running"), dict) for cs in o.container_statuses(pod))

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable
 
 from tutor.cluster import objects as o
 from tutor.cluster.memo import LRU
+from tutor.cluster.objects import Obj
 from tutor.cluster.resources import allocatable, pod_requests
 
 HOSTNAME = "kubernetes.io/hostname"
@@ -41,35 +42,35 @@ R_TERMS_CONFLICT = "pod affinity terms conflict"
 NO_NODE_AVAILABLE = "0/{n} nodes are available"
 
 
-def labels_of(obj: dict) -> dict[str, str]:
+def labels_of(obj: Obj) -> dict[str, str]:
     """An object's labels, read once per object (a placement reads every pod's several times)."""
     return o.memo(obj, "labels", o.labels)
 
 
 # --- who is where --------------------------------------------------------------------------------
 
-def counts_on_node(pod: dict) -> bool:
+def counts_on_node(pod: Obj) -> bool:
     """The scheduler's cache holds assigned pods that are not terminal (its informer drops
     Succeeded and Failed pods); a terminating pod still holds its resources."""
     return bool(o.node_name(pod)) and o.phase(pod) not in ("Succeeded", "Failed")
 
 
-def node_ready(node: dict) -> bool:
+def node_ready(node: Obj) -> bool:
     return o.condition(node, "Ready").get("status") == "True"
 
 
-def taints(node: dict) -> list[dict]:
+def taints(node: Obj) -> list[Obj]:
     return [t for t in o.as_list(o.dig(node, "spec", "taints")) if isinstance(t, dict)]
 
 
-def taint_text(t: dict) -> str:
+def taint_text(t: Obj) -> str:
     key, value, effect = t.get("key", ""), t.get("value", ""), t.get("effect", "")
     return f"{key}={value}:{effect}" if value else f"{key}:{effect}"
 
 
 # --- selectors -----------------------------------------------------------------------------------
 
-def tolerates(tolerations: list, taint: dict) -> bool:
+def tolerates(tolerations: list[Any], taint: Obj) -> bool:
     """v1.Toleration.ToleratesTaint. Gt/Lt need the TaintTolerationComparisonOperators gate,
     alpha and off by default in v1.37, so they never match here."""
     for tol in tolerations:
@@ -85,11 +86,11 @@ def tolerates(tolerations: list, taint: dict) -> bool:
     return False
 
 
-def _int(text) -> int | None:
+def _int(text: object) -> int | None:
     return int(text) if isinstance(text, str) and re.fullmatch(r"[+-]?\d+", text.strip()) else None
 
 
-def requirement_matches(req: dict, value: str | None) -> bool:
+def requirement_matches(req: Obj, value: str | None) -> bool:
     """One NodeSelectorRequirement (or LabelSelectorRequirement) against a label's value."""
     op, values = req.get("operator"), [str(v) for v in o.as_list(req.get("values"))]
     if op == "In":
@@ -113,7 +114,7 @@ def _clip(value: str) -> str:
     return value[:8] + "…" if len(value) > 20 and re.fullmatch(r"[0-9a-f]+", value) else value
 
 
-def requirement_text(req: dict) -> str:
+def requirement_text(req: Obj) -> str:
     op, values = req.get("operator"), [_clip(str(v)) for v in o.as_list(req.get("values"))]
     key = req.get("key", "")
     if op in ("Exists", "DoesNotExist"):
@@ -121,7 +122,7 @@ def requirement_text(req: dict) -> str:
     return f"{key} {op} [{', '.join(values)}]"
 
 
-def term_failure(term: dict, node: dict) -> str | None:
+def term_failure(term: Obj, node: Obj) -> str | None:
     """Why one NodeSelectorTerm does not match the node (its first failing requirement), or
     None when it matches. A term with no requirements matches nothing."""
     node_labels = labels_of(node)
@@ -140,7 +141,7 @@ def term_failure(term: dict, node: dict) -> str | None:
     return None
 
 
-def selector_text(sel) -> str:
+def selector_text(sel: object) -> str:
     if not isinstance(sel, dict):
         return "-"
     parts = [f"{k}={v}" for k, v in o.as_dict(sel.get("matchLabels")).items()]
@@ -148,7 +149,7 @@ def selector_text(sel) -> str:
     return ", ".join(parts) or "{}"
 
 
-def _compiled(sel) -> Callable[[dict[str, str]], bool]:
+def _compiled(sel: object) -> Callable[[dict[str, str]], bool]:
     """A test of whether labels match a metav1.LabelSelector (a missing, null, selector matches
     nothing, {} everything), its requirements read once: a placement tries every term against
     every pod."""
@@ -156,7 +157,8 @@ def _compiled(sel) -> Callable[[dict[str, str]], bool]:
         return lambda labels: False
     hit = _COMPILED.get(id(sel))
     if hit is not None and hit[0] is sel:
-        return hit[1]
+        test: Callable[[dict[str, str]], bool] = hit[1]  # (the LRU keeps Any)
+        return test
     exact = [(str(k), str(v)) for k, v in o.as_dict(sel.get("matchLabels")).items()]
     reqs = [r for r in o.as_list(sel.get("matchExpressions"))]
     if any(not isinstance(r, dict) or r.get("operator") not in ("In", "NotIn", "Exists", "DoesNotExist") for r in reqs):
@@ -186,18 +188,18 @@ _COMPILED = LRU(10_000)  # id(selector) -> (the selector, its test): kept while 
 @dataclass(frozen=True)
 class PodTerm:
     """A required pod (anti-)affinity term, with the namespaces it covers resolved."""
-    selector: dict | None
+    selector: Obj | None
     topology_key: str
     namespaces: frozenset[str] | None  # None: every namespace (namespaceSelector {})
     unknown_namespaces: bool  # a non-empty namespaceSelector: needs Namespace objects we do not have
 
-    def matches(self, pod: dict) -> bool:
+    def matches(self, pod: Obj) -> bool:
         # Kept per (pod object, term): a placement tries every term on every pod, and a re-check
         # meets the same terms (the owner's are kept per object) and mostly the same pods. The
         # owner's entry in the same cache keeps the term alive, so its id is not reused.
         return o.memo(pod, ("matches", id(self)), self._matches)
 
-    def _matches(self, pod: dict) -> bool:
+    def _matches(self, pod: Obj) -> bool:
         if self.namespaces is not None and _where(pod)[1] not in self.namespaces:
             return False
         return _compiled(self.selector)(labels_of(pod))
@@ -206,12 +208,12 @@ class PodTerm:
         return f"{selector_text(self.selector)} @ {self.topology_key}"
 
 
-def pod_terms(pod: dict, kind: str) -> tuple[PodTerm, ...]:
+def pod_terms(pod: Obj, kind: str) -> tuple[PodTerm, ...]:
     """kind: podAffinity or podAntiAffinity; read once per pod object."""
     return o.memo(pod, kind, lambda p: tuple(_pod_terms(p, kind)))
 
 
-def _pod_terms(pod: dict, kind: str) -> list[PodTerm]:
+def _pod_terms(pod: Obj, kind: str) -> list[PodTerm]:
     out = []
     raw = o.as_list(o.dig(pod, "spec", "affinity", kind, "requiredDuringSchedulingIgnoredDuringExecution"))
     for t in (t for t in raw if isinstance(t, dict)):
@@ -243,7 +245,7 @@ class Shortage:
 class Rejection:
     plugin: str
     reasons: tuple[str, ...]  # the scheduler's words, counted in its message
-    taint: dict | None = None
+    taint: Obj | None = None
     missing: tuple[str, ...] = ()  # NodeAffinity: what the node lacks, one per selector/term
     shortages: tuple[Shortage, ...] = ()
     blocker: str = ""  # InterPodAffinity: the pod in the way (namespace/name), or ""
@@ -298,17 +300,21 @@ class Placement:
 
 @dataclass
 class _Cluster:
-    nodes: dict[str, dict]
-    on_node: dict[str, list[dict]] = field(default_factory=dict)
+    nodes: dict[str, Obj]
+    on_node: dict[str, list[Obj]] = field(default_factory=dict)
 
 
-def _where(p: dict) -> tuple:
+# (uid, namespace, name, node, counts on its node, namespace/name) of a pod
+_Where = tuple[str, str, str, str, bool, str]
+
+
+def _where(p: Obj) -> _Where:
     """(uid, namespace, name, node, counts on its node, namespace/name) of a pod, read once per pod object."""
     return o.memo(p, "where", lambda p: (o.uid(p), o.namespace(p), o.name(p), o.node_name(p), counts_on_node(p),
                                             f"{o.namespace(p)}/{o.name(p)}"))
 
 
-def _cluster(nodes: list[dict], pods: list[dict], skip_uid: str, skip_key: tuple[str, str]) -> _Cluster:
+def _cluster(nodes: list[Obj], pods: list[Obj], skip_uid: str, skip_key: tuple[str, str]) -> _Cluster:
     by_name = {o.name(n): n for n in nodes if o.name(n)}
     cl = _Cluster(by_name, {n: [] for n in by_name})
     for p in pods:
@@ -320,7 +326,7 @@ def _cluster(nodes: list[dict], pods: list[dict], skip_uid: str, skip_key: tuple
     return cl
 
 
-def _prefilter(pod: dict, want: str) -> tuple[set[str] | None, list[str], str]:
+def _prefilter(pod: Obj, want: str) -> tuple[set[str] | None, list[str], str]:
     """(nodes left, plugins that narrowed them, failure message when none is left); `want` is
     the spec.nodeName the pod asked for itself ("" for one the scheduler bound)."""
     allowed: set[str] | None = None
@@ -354,7 +360,7 @@ def _prefilter(pod: dict, want: str) -> tuple[set[str] | None, list[str], str]:
     return allowed, plugins, ""
 
 
-def _node_affinity(pod: dict, node: dict) -> Rejection | None:
+def _node_affinity(pod: Obj, node: Obj) -> Rejection | None:
     spec = o.as_dict(pod.get("spec"))
     labels = labels_of(node)
     missing = []
@@ -371,12 +377,12 @@ def _node_affinity(pod: dict, node: dict) -> Rejection | None:
     return Rejection("NodeAffinity", (R_AFFINITY,), missing=tuple(missing)) if missing else None
 
 
-def ref(p: dict) -> str:
+def ref(p: Obj) -> str:
     """namespace/name of a pod, as explanations name the pods in the way."""
     return _where(p)[5]
 
 
-def _resources(pod: dict, node: dict, here: list[dict], requests: dict[str, int]) -> Rejection | None:
+def _resources(pod: Obj, node: Obj, here: list[Obj], requests: dict[str, int]) -> Rejection | None:
     alloc = allocatable(node)
     reasons, shortages = [], []
     allowed_pods = alloc.get("pods", 0)
@@ -385,7 +391,7 @@ def _resources(pod: dict, node: dict, here: list[dict], requests: dict[str, int]
         shortages.append(Shortage("pods", 1, len(here), allowed_pods, tuple((ref(p), 1) for p in here)))
     held = [(p, pod_requests(p)) for p in here]
     # cpu, memory, ephemeral-storage first, then the rest ("scalar" resources) as the scheduler does
-    order = [r for r in ("cpu", "memory", "ephemeral-storage") if r in requests]
+    order: list[str] = [r for r in ("cpu", "memory", "ephemeral-storage") if r in requests]
     order += sorted(r for r in requests if r not in ("cpu", "memory", "ephemeral-storage", "pods"))
     for res in order:
         want = requests[res]
@@ -408,29 +414,29 @@ class _PodRules:
     affinity_domains: tuple[frozenset[str], ...]  # per term: domains holding a pod that matches every term
     any_affine: bool  # some placed pod matches every affinity term
     self_affine: bool  # the pod matches its own affinity terms (the first pod of a group may start)
-    anti: tuple[tuple[PodTerm, dict[str, dict]], ...]  # each anti-affinity term: domain → first pod it matches
-    existing: dict[tuple[str, str], tuple[dict, PodTerm]]  # (key, domain) → a placed pod whose anti-affinity matches
+    anti: tuple[tuple[PodTerm, dict[str, Obj]], ...]  # each anti-affinity term: domain → first pod it matches
+    existing: dict[tuple[str, str], tuple[Obj, PodTerm]]  # (key, domain) → a placed pod whose anti-affinity matches
 
 
-def _domain(cl: _Cluster, p: dict, key: str) -> str | None:
+def _domain(cl: _Cluster, p: Obj, key: str) -> str | None:
     node = cl.nodes.get(_where(p)[3])
     return labels_of(node).get(key) if node is not None else None
 
 
-def _pod_rules(pod: dict, cl: _Cluster) -> _PodRules:
+def _pod_rules(pod: Obj, cl: _Cluster) -> _PodRules:
     placed = [p for ps in cl.on_node.values() for p in ps]
     affinity = pod_terms(pod, "podAffinity")
     affine = [p for p in placed if all(t.matches(p) for t in affinity)] if affinity else []
     anti = []
     for t in pod_terms(pod, "podAntiAffinity"):
-        domains: dict[str, dict] = {}
+        domains: dict[str, Obj] = {}
         for p in placed:
             if t.matches(p):
                 v = _domain(cl, p, t.topology_key)
                 if v is not None:
                     domains.setdefault(v, p)
         anti.append((t, domains))
-    existing: dict[tuple[str, str], tuple[dict, PodTerm]] = {}
+    existing: dict[tuple[str, str], tuple[Obj, PodTerm]] = {}
     for p in placed:
         for t in pod_terms(p, "podAntiAffinity"):
             v = _domain(cl, p, t.topology_key)
@@ -443,7 +449,7 @@ def _pod_rules(pod: dict, cl: _Cluster) -> _PodRules:
         bool(affine), bool(affinity) and all(t.matches(pod) for t in affinity), tuple(anti), existing)
 
 
-def _inter_pod(node: dict, rules: _PodRules) -> Rejection | None:
+def _inter_pod(node: Obj, rules: _PodRules) -> Rejection | None:
     labels = labels_of(node)
     if rules.affinity:
         if any(t.topology_key not in labels for t in rules.affinity):
@@ -453,7 +459,7 @@ def _inter_pod(node: dict, rules: _PodRules) -> Rejection | None:
         if not ok and not (not rules.any_affine and rules.self_affine):
             return Rejection("InterPodAffinity", (R_POD_AFFINITY,), term="; ".join(t.text() for t in rules.affinity))
     for t, domains in rules.anti:
-        hit = domains.get(labels.get(t.topology_key)) if t.topology_key in labels else None
+        hit = domains.get(labels[t.topology_key]) if t.topology_key in labels else None
         if hit is not None:
             return Rejection("InterPodAffinity", (R_POD_ANTI_AFFINITY,), blocker=ref(hit), term=t.text())
     for (key, value), (p, t) in rules.existing.items():
@@ -476,7 +482,7 @@ _MODELLED = frozenset({R_NODE_NAME, R_UNSCHEDULABLE, R_TAINT, R_AFFINITY, R_TOO_
                        R_POD_ANTI_AFFINITY, R_EXISTING_ANTI_AFFINITY, R_TERMS_CONFLICT})
 
 
-def claim_names(pod: dict) -> tuple[str, ...]:
+def claim_names(pod: Obj) -> tuple[str, ...]:
     """The PersistentVolumeClaims a pod mounts: its persistentVolumeClaim volumes, and the claim
     each generic ephemeral volume gets (named <pod>-<volume>)."""
     out = []
@@ -490,7 +496,7 @@ def claim_names(pod: dict) -> tuple[str, ...]:
     return tuple(c for c in out if c)
 
 
-def unmodelled(pod: dict) -> tuple[str, ...]:
+def unmodelled(pod: Obj) -> tuple[str, ...]:
     spec = o.as_dict(pod.get("spec"))
     out = []
     every = o.containers(spec) + [c for c in o.as_list(spec.get("initContainers")) if isinstance(c, dict)]
@@ -511,7 +517,7 @@ def unmodelled(pod: dict) -> tuple[str, ...]:
     return tuple(out)
 
 
-def place(pod: dict, nodes: list[dict], pods: list[dict], want: str = "") -> Placement:
+def place(pod: Obj, nodes: list[Obj], pods: list[Obj], want: str = "") -> Placement:
     """Where `pod` could go now, node by node. `pods` are every pod the caller can see. A pod
     already bound is judged as the scheduler judged it: as if it were being placed again, left
     out of its node's accounting and without the spec.nodeName the binding wrote. `want` is a
@@ -547,7 +553,8 @@ def place(pod: dict, nodes: list[dict], pods: list[dict], want: str = "") -> Pla
                      tuple(sorted(requests.items())), tuple(kept_off))
 
 
-def _first_rejection(pod, want, node, tolerations, cl, rules, requests) -> Rejection | None:
+def _first_rejection(pod: Obj, want: str, node: Obj, tolerations: list[Any], cl: _Cluster, rules: _PodRules,
+                     requests: dict[str, int]) -> Rejection | None:
     if want and want != o.name(node):
         return Rejection("NodeName", (R_NODE_NAME,))
     if o.dig(node, "spec", "unschedulable") is True and not tolerates(
@@ -566,19 +573,19 @@ def _first_rejection(pod, want, node, tolerations, cl, rules, requests) -> Rejec
 
 # --- when to judge again ---------------------------------------------------------------------------
 
-def _node_print(n: dict) -> tuple:
+def _node_print(n: Obj) -> tuple[object, ...]:
     return (o.name(n), tuple(sorted(labels_of(n).items())), str(o.dig(n, "spec", "taints")),
             o.dig(n, "spec", "unschedulable") is True, str(o.dig(n, "status", "allocatable")))
 
 
-def _pod_print(p: dict) -> tuple:
+def _pod_print(p: Obj) -> tuple[object, ...]:
     spec = o.as_dict(p.get("spec"))
     return (o.namespace(p), o.name(p), o.uid(p), o.node_name(p), counts_on_node(p),
             tuple(sorted(labels_of(p).items())), tuple(sorted(pod_requests(p).items())),
             str(spec.get("affinity")), str(spec.get("tolerations")), str(spec.get("nodeSelector")))
 
 
-def fingerprint(nodes: list[dict], pods: list[dict]) -> tuple:
+def fingerprint(nodes: list[Obj], pods: list[Obj]) -> tuple[object, ...]:
     """Everything a placement reads, as values: equal fingerprints give equal placements. A pod's
     status moving (phase Running, a restart) changes nothing here, so an explanation is redone
     only when a node or a pod's placement, labels, requests or rules changed. Each object's

@@ -19,14 +19,17 @@ import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import IO, Callable
+from typing import IO, Any, Callable
 
+from tutor.cluster.objects import Obj, as_dict
 from tutor.cluster.source_events import FileChanged, ObjectEvent
 
 FORMAT = "lwstutor-recording"
 VERSION = 1
 EVENT_TYPES = ("ADDED", "MODIFIED", "DELETED")
 HEADER_MAX = 64 * 1024  # a header is a few hundred bytes
+
+Item = ObjectEvent | FileChanged  # what a recording's lines after the header hold
 
 
 class RecordingError(ValueError):
@@ -35,7 +38,7 @@ class RecordingError(ValueError):
     not-a-file, empty, not-a-recording, version, not-utf8) and the facts of it.
     tutor/narration/recording_errors.py says it to the learner."""
 
-    def __init__(self, where: object, code: str, **facts):
+    def __init__(self, where: object, code: str, **facts: Any) -> None:
         self.where, self.code, self.facts = str(where), code, facts
         super().__init__(f"{where}: {code}" + "".join(f" {k}={v!r}" for k, v in facts.items()))
 
@@ -45,10 +48,10 @@ class Header:
     namespace: str
     workdir: str = ""
     started_at: str = ""
-    versions: dict = field(default_factory=dict)
+    versions: dict[str, Any] = field(default_factory=dict)
     lesson: str = ""  # the lesson it was recorded for ("": before recordings named one, the LWS lab)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> Obj:
         return {
             "format": FORMAT,
             "version": VERSION,
@@ -67,8 +70,8 @@ class Recording:
     replay thread is that first use, so the first frame does not wait for hundreds of KB of
     JSON to be parsed. `read` parses everything at once (check, tests)."""
 
-    def __init__(self, header: Header, items: list | None = None, path: str = "",
-                 loader: Callable[[], list] | None = None):
+    def __init__(self, header: Header, items: list[Item] | None = None, path: str = "",
+                 loader: Callable[[], list[Item]] | None = None):
         self.header = header
         self.path = path
         self._items = items
@@ -76,7 +79,7 @@ class Recording:
         self._lock = threading.Lock()  # the UI thread and the replay thread may both ask
 
     @property
-    def items(self) -> list:
+    def items(self) -> list[Item]:
         """Every item, parsed on first use; a bad line raises RecordingError (every time)."""
         if self._items is None:
             with self._lock:
@@ -85,7 +88,7 @@ class Recording:
         return self._items
 
     @items.setter
-    def items(self, value: list) -> None:
+    def items(self, value: list[Item]) -> None:
         self._items = value
 
     @property
@@ -96,7 +99,7 @@ class Recording:
         """The same recording cut after time t (still parsed lazily)."""
         return Recording(self.header, path=self.path, loader=lambda: [it for it in self.items if it.t <= t])
 
-    def items_for(self, use_files: bool) -> list:
+    def items_for(self, use_files: bool) -> list[Item]:
         """The items to replay: all of them, or without the answer files when the learner's own
         files (--workdir) stand in for the recording's."""
         return self.items if use_files else [it for it in self.items if not isinstance(it, FileChanged)]
@@ -167,16 +170,16 @@ def open_recording(path: str | Path) -> Recording:
         lesson=str(head.get("lesson") or ""),
         workdir=str(head.get("workdir") or ""),
         started_at=str(head.get("started_at") or ""),
-        versions=head.get("versions") if isinstance(head.get("versions"), dict) else {},
+        versions=as_dict(head.get("versions")),
     )
     return Recording(header, path=str(p), loader=lambda: _read_items(p))
 
 
-def _read_items(p: Path) -> list:
+def _read_items(p: Path) -> list[Item]:
     """The lines after the header, read one at a time (not the whole file as one string), in
     time order. Lines end at a newline only: a U+2028 inside a JSON string (the Writer writes
     it as is) is text, where str.splitlines() used to cut the line in two."""
-    items = []
+    items: list[Item] = []
     with _open(p) as fh:
         try:
             fh.readline()  # the header, checked by open_recording
@@ -209,7 +212,7 @@ class Writer:
         self._fh = fh
         self._write(header.to_json())
 
-    def _write(self, rec: dict) -> None:
+    def _write(self, rec: Obj) -> None:
         self._fh.write(json.dumps(rec, ensure_ascii=False, separators=(",", ":")) + "\n")
         self._fh.flush()
 
@@ -217,7 +220,7 @@ class Writer:
         self._write({"t": round(ev.t, 3), "type": ev.type, "object": ev.obj})
 
     def file(self, fc: FileChanged) -> None:
-        line = {"t": round(fc.t, 3), "file": fc.name, "content": fc.content}
+        line: Obj = {"t": round(fc.t, 3), "file": fc.name, "content": fc.content}
         if fc.written_at is not None:
             line["mtime"] = round(fc.written_at, 3)
         self._write(line)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from tutor.background import BackgroundLoop
 from tutor.cluster.source_events import Conn, SourceState
@@ -23,9 +23,9 @@ class ReplaySource(BackgroundLoop):
 
     thread_name = "replay"
 
-    def __init__(self, recording: Recording, emit: Callable, speed: float = 1.0,
-                 items: Iterable | Callable[[], Iterable] | None = None,
-                 on_error: Callable[[RecordingError], None] | None = None):
+    def __init__(self, recording: Recording, emit: Callable[[Any], None], speed: float = 1.0,
+                 items: Iterable[Any] | Callable[[], Iterable[Any]] | None = None,
+                 on_error: Callable[[RecordingError], None] | None = None) -> None:
         super().__init__()
         self.recording = recording
         self.items = items

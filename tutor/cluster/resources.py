@@ -9,14 +9,16 @@ import re
 from decimal import Decimal, InvalidOperation
 
 from tutor.cluster import objects as o
+from tutor.cluster.objects import Obj
 
-_SUFFIX = {"": 1, "n": Decimal("1e-9"), "u": Decimal("1e-6"), "m": Decimal("1e-3"), "k": 10**3, "M": 10**6,
-           "G": 10**9, "T": 10**12, "P": 10**15, "E": 10**18, "Ki": 2**10, "Mi": 2**20, "Gi": 2**30,
-           "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
+_SUFFIX: dict[str, int | Decimal] = {
+    "": 1, "n": Decimal("1e-9"), "u": Decimal("1e-6"), "m": Decimal("1e-3"), "k": 10**3, "M": 10**6,
+    "G": 10**9, "T": 10**12, "P": 10**15, "E": 10**18, "Ki": 2**10, "Mi": 2**20, "Gi": 2**30,
+    "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
 _QUANTITY = re.compile(r"^([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]?)$")
 
 
-def quantity(raw) -> Decimal | None:
+def quantity(raw: object) -> Decimal | None:
     """A resource.Quantity ("500m", "1Gi", 4) as a Decimal, or None when it is not one."""
     if isinstance(raw, bool) or raw is None:
         return None
@@ -53,7 +55,7 @@ def _add(into: dict[str, int], more: dict[str, int]) -> None:
 def _quantities(raw: object) -> dict[str, int]:
     """A resource map as the API stores it (requests, allocatable, overhead), in the scheduler's
     units; values that are not quantities are left out."""
-    out = {}
+    out: dict[str, int] = {}
     for res, value in o.as_dict(raw).items():
         q = quantity(value)
         if q is not None:
@@ -61,16 +63,16 @@ def _quantities(raw: object) -> dict[str, int]:
     return out
 
 
-def _container_requests(c: dict) -> dict[str, int]:
+def _container_requests(c: Obj) -> dict[str, int]:
     return _quantities(o.dig(c, "resources", "requests"))
 
 
-def pod_requests(pod: dict) -> dict[str, int]:
+def pod_requests(pod: Obj) -> dict[str, int]:
     """pod_requests_of, read once per pod object."""
     return o.memo(pod, "requests", pod_requests_of)
 
 
-def pod_requests_of(pod: dict) -> dict[str, int]:
+def pod_requests_of(pod: Obj) -> dict[str, int]:
     """What the scheduler counts for a pod (component-helpers PodRequests): the containers' sum,
     at least each init container's (plus the restartable, "sidecar", init containers before it,
     which also run beside the containers), pod-level cpu/memory requests when set, plus
@@ -101,10 +103,10 @@ def pod_requests_of(pod: dict) -> dict[str, int]:
     return {k: v for k, v in total.items() if v}
 
 
-def allocatable(node: dict) -> dict[str, int]:
+def allocatable(node: Obj) -> dict[str, int]:
     return _quantities(o.dig(node, "status", "allocatable"))
 
 
-def capacity(node: dict, resource: str) -> int:
+def capacity(node: Obj, resource: str) -> int:
     q = quantity(o.dig(node, "status", "capacity", resource))
     return scaled(resource, q) if q is not None else 0

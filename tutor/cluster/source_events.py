@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from tutor.cluster.failure import Failure
+from tutor.cluster.objects import Obj
+
 
 class Conn(str, Enum):
     """Per-resource connection state shown in the header and on each pane."""
@@ -22,7 +25,7 @@ class ObjectEvent:
     """One watch event: type is ADDED, MODIFIED or DELETED; obj is the raw API dict."""
 
     type: str
-    obj: dict
+    obj: Obj
     t: float
 
 
@@ -31,7 +34,7 @@ class Relisted:
     """A full list of one resource; everything of that kind not in it is gone."""
 
     kind: str
-    objs: list[dict]
+    objs: list[Obj]
     t: float
 
 
@@ -53,7 +56,7 @@ class SourceState:
     state: Conn
     detail: str = ""
     t: float = 0.0
-    failure: object = None  # tutor.cluster.failure.Failure: why a request failed, in both languages
+    failure: Failure | None = None  # why a request failed, in both languages
 
 
 

@@ -17,14 +17,17 @@ consumers can tell cheaply whether anything moved.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, KeysView
+from typing import Any
 
 from tutor.cluster import deps, kinds
 from tutor.cluster import objects as o
 from tutor.cluster.handlers import (EVENTS_ABOUT, EVENTS_IN, GROUPS_BY_LWS, PODS_BY_GROUP, PODS_BY_LWS, PODS_IN, Change,
                                     Indexer, event_key, subject_of)
+from tutor.cluster.index import Index
 from tutor.cluster.journal import Changes, Journal
 from tutor.cluster.kinds import KINDS
+from tutor.cluster.objects import Obj
 from tutor.cluster.observations import Observations
 from tutor.cluster.source_events import ObjectEvent, Relisted
 
@@ -42,7 +45,7 @@ class Store:
     def __init__(self, watched: tuple[str, ...] = KINDS) -> None:
         # Each kind's row of the kinds table: what the store does with its objects beyond keeping them.
         self._rows = {k.kind: k for k in kinds.TABLE}
-        self._objs: dict[str, dict[tuple[str, str], dict]] = {k: {} for k in self._rows}
+        self._objs: dict[str, dict[tuple[str, str], Obj]] = {k: {} for k in self._rows}
         # The kinds the source brings (the lesson's), less those the cluster refused (forbidden,
         # not served): for the others the store's emptiness says nothing (sees()).
         self.watched = frozenset(watched)
@@ -62,10 +65,12 @@ class Store:
         # namespace (a busy one has thousands of pods and every pod event would scan them all).
         self._indexes = {ix.name: ix.new() for row in kinds.TABLE for ix in row.indexers}
         # Those the store files each kind's objects in itself (the others: the kind's handlers).
+        # Those that file objects (not a Tally's counts): the Events seen are moved in these by hand.
+        self._listing = {name: ix for name, ix in self._indexes.items() if isinstance(ix, Index)}
         self._filed = {row.kind: tuple(self._indexes[ix.name] for ix in row.indexers if not ix.seen) for row in kinds.TABLE}
 
     # --- reading ---------------------------------------------------------------------------
-    def all(self, kind: str, namespace: str | None = None) -> list[dict]:
+    def all(self, kind: str, namespace: str | None = None) -> list[Obj]:
         objs = self._objs.get(kind, {})
         if namespace is None:
             return list(objs.values())
@@ -76,47 +81,47 @@ class Store:
         and its watch was not refused. A pod may name a PodGroup the store cannot see."""
         return kind in self.watched and kind not in self.refused
 
-    def get(self, kind: str, name: str, namespace: str = "") -> dict | None:
+    def get(self, kind: str, name: str, namespace: str = "") -> Obj | None:
         return self._objs.get(kind, {}).get((namespace, name))
 
-    def indexed(self, indexer: Indexer, key: Hashable) -> dict:
+    def indexed(self, indexer: Indexer, key: Hashable) -> dict[Any, Any]:
         """What one of the indexes the kinds table's rows register files under `key`: its objects by
         name (a tally: its members, each with a count). The index's own dict, to read and never to
-        change."""
+        change. (Any: the indexes are told apart by name only, each with its own keys and members.)"""
         return self._indexes[indexer.name].get(key)
 
-    def pods_of(self, lws: str, namespace: str) -> list[dict]:
+    def pods_of(self, lws: str, namespace: str) -> list[Obj]:
         return list(self.indexed(PODS_BY_LWS, (namespace, lws)).values())
 
-    def pods_named(self, namespace: str) -> dict[str, dict]:
+    def pods_named(self, namespace: str) -> dict[str, Obj]:
         """The namespace's pods by name: the store's own index, to read and never to change."""
         return self.indexed(PODS_IN, namespace)
 
     def lws_with_pods(self, namespace: str) -> set[str]:
         """The LWS names the namespace's pods are labelled with."""
-        return {key[1] for key in self._indexes[PODS_BY_LWS.name].keys() if key[0] == namespace}
+        return {key[1] for key in self._indexes[PODS_BY_LWS.name].keys() if isinstance(key, tuple) and key[0] == namespace}
 
-    def group_indexes(self, lws: str, namespace: str):
+    def group_indexes(self, lws: str, namespace: str) -> KeysView[int | None]:
         """The group indexes one LWS's pods are in (a view: read it, never keep it)."""
         return self.indexed(GROUPS_BY_LWS, (namespace, lws)).keys()
 
-    def pods_in_group(self, lws: str, group: int | None, namespace: str) -> list[dict]:
+    def pods_in_group(self, lws: str, group: int | None, namespace: str) -> list[Obj]:
         return list(self.indexed(PODS_BY_GROUP, (namespace, lws, group)).values())
 
-    def events_for(self, namespace: str) -> list[dict]:
+    def events_for(self, namespace: str) -> list[Obj]:
         """Events in the namespace, including those the cluster has since dropped."""
         return list(self.indexed(EVENTS_IN, namespace).values())
 
-    def events_named(self, namespace: str) -> dict[str, dict]:
+    def events_named(self, namespace: str) -> dict[str, Obj]:
         """events_for by key (Changes.events), in the order they last changed: the store's own
         index, to read and never to change."""
         return self.indexed(EVENTS_IN, namespace)
 
-    def events_about(self, name: str, namespace: str) -> list[dict]:
+    def events_about(self, name: str, namespace: str) -> list[Obj]:
         """Events (seen, as events_for) about the object called `name`, of any kind."""
         return list(self.indexed(EVENTS_ABOUT, (namespace, name)).values())
 
-    def clock(self) -> tuple | None:
+    def clock(self) -> tuple[float | None, float | None, float | None] | None:
         """What relates the tutor's clock `t` to the cluster's wall clock (the timeline's anchor,
         the story's): the source's start time and the bounds the pods and Events seen put on it;
         None when nothing does (the anchor is then the wall clock, which moves by itself)."""
@@ -193,13 +198,13 @@ class Store:
         self._touches += 1
         self.name_version[key] = self._touches
 
-    def _touch_object(self, kind: str, obj: dict) -> None:
+    def _touch_object(self, kind: str, obj: Obj) -> None:
         """Notes a change of `obj` (its old or its new version) under every key it is read by."""
         for key in self._rows[kind].read_by(kind, obj):
             self.touch(key)
 
     # --- the Events seen, kept past their expiry ----------------------------------------------
-    def see(self, ev: dict, changed: bool = True) -> None:
+    def see(self, ev: Obj, changed: bool = True) -> None:
         """Keeps an Event among those seen (the Event row's handler calls it on each change).
         `changed` False: its deletion (it expired, or a relist left it out for being older than the
         newest MAX_EVENTS), which changes nothing it says: it keeps its place among the least
@@ -212,10 +217,10 @@ class Store:
             self._touch_object(o.kind(old), old)
         self.obs.events_seen[key] = ev
         self._indexes[EVENTS_ABOUT.name].update(old, ev)  # a known event keeps its place
-        self._indexes[EVENTS_IN.name].update(old, ev, last=changed)  # a change re-adds it last: the newest
+        self._listing[EVENTS_IN.name].update(old, ev, last=changed)  # a change re-adds it last: the newest
         ns = o.namespace(ev)
         self.journal.note("event", (ns, key))
-        in_ns = self._indexes[EVENTS_IN.name].get(ns)
+        in_ns = self.events_named(ns)
         if len(in_ns) > MAX_EVENTS:
             self._forget_event(next(iter(in_ns)))
 
@@ -226,8 +231,8 @@ class Store:
         kind = o.kind(ev)
         self._touch_object(kind, ev)
         ns = o.namespace(ev)
-        self._indexes[EVENTS_IN.name].discard(ns, key)
-        self._indexes[EVENTS_ABOUT.name].discard(subject_of(ev), key)
+        self._listing[EVENTS_IN.name].discard(ns, key)
+        self._listing[EVENTS_ABOUT.name].discard(subject_of(ev), key)
         self.journal.note("event", (ns, key))
         live = self._objs[kind]
         if live.get((ns, o.name(ev))) is ev:

@@ -33,9 +33,10 @@ from dataclasses import dataclass, replace
 from tutor.cluster import objects as o
 from tutor.cluster.derived import cached_by, per_store_version
 from tutor.cluster.instant import Instant, Timed
-from tutor.cluster.observations import RestartSeen, UidSeen
+from tutor.cluster.objects import Obj
+from tutor.cluster.observations import MixedRevisions, RestartSeen, StatefulSetSeen, UidSeen
 from tutor.cluster.store import Store
-from tutor.cluster.timeline import Fact, Kind, Timeline, evidence_version, occurrences, parse_time, timeline, timeline_of
+from tutor.cluster.timeline import Fact, Kind, Timeline, Window, evidence_version, occurrences, parse_time, timeline, timeline_of
 
 MAX_EPISODES = 40  # per LWS, the newest
 EPISODE_GAP = 30.0  # seconds: failure facts of one group further apart than this are two episodes
@@ -206,21 +207,22 @@ class _Evidence:
         created = parse_time(seen.created) if seen else None
         # creationTimestamp is cut to the second; the watch brings the pod milliseconds later,
         # which can be in the next second, and the two clocks agree only to a fraction of one
-        return created is not None and created[0] <= self.wall(seen.first_t) < Instant(*created).latest + SIGHTING_SLACK
+        return seen is not None and created is not None \
+            and created[0] <= self.wall(seen.first_t) < Instant(*created).latest + SIGHTING_SLACK
 
-    def pods_of_group(self, lws: str, group: int) -> list[str]:
+    def pods_of_group(self, lws: str, group: int | None) -> list[str]:
         return sorted(p for p, (lw, g) in self.where.items() if lw == lws and g == group)
 
-    def statefulsets_owned_by(self, uid: str):
+    def statefulsets_owned_by(self, uid: str) -> list[StatefulSetSeen]:
         return [s for s in self.store.obs.statefulsets.values() if s.owner and s.owner[2] == uid]
 
-    def statefulset(self, uid: str):
+    def statefulset(self, uid: str) -> StatefulSetSeen | None:
         return self.store.obs.statefulsets.get(uid)
 
 
 # --- a group rebuilt: garbage collection, new UIDs, Running again --------------------------------
 
-def _rebuilt(ev: _Evidence, lws: str, group: int, leader: str, old_uid: str, start: float,
+def _rebuilt(ev: _Evidence, lws: str, group: int | None, leader: str, old_uid: str, start: float,
              until: float | None, revision: str = "") -> list[Line]:
     """What followed the deletion of a group's leader (UID old_uid): the worker StatefulSet and its
     pods removed by the garbage collector, the new UIDs with their makers, and the group Running."""
@@ -230,7 +232,7 @@ def _rebuilt(ev: _Evidence, lws: str, group: int, leader: str, old_uid: str, sta
             continue
         pods = [(pod, s) for pod in ev.pods_of_group(lws, group) for s in ev.store.obs.uid_history(pod)
                 if s.owner and s.owner[2] == sts.uid and s.gone_t is not None]
-        at = ev.wall(min([sts.gone_t] + [s.gone_t for _, s in pods]))
+        at = ev.wall(min([sts.gone_t] + [s.gone_t for _, s in pods if s.gone_t is not None]))  # each, as kept
         lines.append(Line(at, group, "garbage-collected",
                           Fields.of(statefulset=sts.name, pods=tuple(pod for pod, _ in pods)),
                           Cause.of("deleted-owner", leader=leader, uid=old_uid)))
@@ -282,7 +284,7 @@ def _new_uid(ev: _Evidence, f: Fact, revision: str, cause: Cause | None) -> Line
                 cause, precise, pods=(f.pod,))
 
 
-def _running_again(ev: _Evidence, new: list[Fact], start: float, group: int) -> Line | None:
+def _running_again(ev: _Evidence, new: list[Fact], start: float, group: int | None) -> Line | None:
     """When every new pod of the group was first seen Running (the tutor's own sightings)."""
     seen = [ev.seen(f.pod, f.uid) for f in new]
     # Only when the tutor saw each pod get to Running: a pod already Running when the tutor first
@@ -291,7 +293,7 @@ def _running_again(ev: _Evidence, new: list[Fact], start: float, group: int) -> 
     if not seen or any(s is None or s.running_t is None or not (s.running_t > s.first_t or ev.sighted(f))
                        for s, f in zip(seen, new)):
         return None
-    at = ev.wall(max(s.running_t for s in seen))
+    at = ev.wall(max(s.running_t for s in seen if s is not None and s.running_t is not None))  # each, as tested
     return Line(at, group, "running-again", Fields.of(group=group, took=max(0.0, at - start)))
 
 
@@ -330,7 +332,7 @@ def _failures(ev: _Evidence, lws: str, group: int) -> list[Episode]:
         fresh = (cur is None or f.at - cur[-1].at > gap
                  or (f.kind is Kind.RESTARTED and Kind.GROUP_RECREATED in kinds)
                  or (f.kind is Kind.GROUP_RECREATED and Kind.GROUP_RECREATED in kinds))
-        if fresh:
+        if fresh or cur is None:  # cur is None only when fresh
             clusters.append([f])
         else:
             cur.append(f)
@@ -343,7 +345,7 @@ def _failure(ev: _Evidence, lws: str, group: int, facts: list[Fact]) -> Episode:
     restarts = [f for f in facts if f.kind is Kind.RESTARTED]
     recreated = next((f for f in facts if f.kind is Kind.GROUP_RECREATED), None)
     named = recreated.pod if recreated is not None else ""  # the pod the event names, or that restarted
-    if named and not any(r.pod == named for r in restarts):
+    if recreated is not None and named and not any(r.pod == named for r in restarts):
         # The worker the event names, restarted just before: its restart belongs here even where
         # the timeline counted it into a rollout window that LWS's own events opened around it.
         near = [r for r in ev.tl.of(lws, group, (Kind.RESTARTED,), pod=named)
@@ -415,7 +417,7 @@ def _recreate_line(ev: _Evidence, f: Fact, restarts: list[Fact], group: int, odd
 
 def _rollouts(ev: _Evidence, lws: str) -> list[Episode]:
     out = []
-    windows: list = []
+    windows: list[Window] = []
     for w in ev.tl.rollouts(lws):
         # LWS may report all groups ready between two groups of one rollout; a window that brings
         # no new revision of its own goes on with the one before
@@ -429,7 +431,7 @@ def _rollouts(ev: _Evidence, lws: str) -> list[Episode]:
     return out
 
 
-def _rollout(ev: _Evidence, lws: str, w, last: bool) -> Episode:
+def _rollout(ev: _Evidence, lws: str, w: Window, last: bool) -> Episode:
     tl = ev.tl
     lines: list[Line] = []
     new_rev = w.revision
@@ -451,16 +453,16 @@ def _rollout(ev: _Evidence, lws: str, w, last: bool) -> Episode:
                       Cause.of("template-changed", lws=lws) if rev_fact else None,
                       rev_fact.precise if rev_fact else False))
     # The order: LWS's own "Updating replica g" events, else when each group's pods changed revision.
-    updating = {f.group: f for f in tl.of(lws, kinds=(Kind.GROUPS_UPDATING,))
+    updating: dict[int | None, Fact] = {f.group: f for f in tl.of(lws, kinds=(Kind.GROUPS_UPDATING,))
                 if f.group is not None and f.within(w.start, w.end)}
     # A group's turn began with the first sign of it: LWS's event, its old leader terminating, or
     # its first pod of the new revision (LWS may record the event after the pods moved).
-    began: dict[int, tuple[float, bool]] = {g: (f.at, f.precise) for g, f in updating.items()}
+    began: dict[int | None, tuple[float, bool]] = {g: (f.at, f.precise) for g, f in updating.items()}
     for f in replaced:
         old = ev.seen(f.pod, f.detail)
         signs = [ev.born(f)] + ([(ev.wall(old.terminating_t), True)] if old and old.terminating_t is not None else [])
         began[f.group] = _earliest(([began[f.group]] if f.group in began else []) + signs)
-    groups = sorted(began, key=began.get)
+    groups = sorted(began, key=lambda g: began[g])
     highest = max((g for _, g in ev.where.values() if g is not None), default=None) if groups else None
     for n, g in enumerate(groups):
         upd = updating.get(g)
@@ -511,10 +513,13 @@ def _earliest(times: list[tuple[float, bool]]) -> tuple[float, bool]:
     than a precise one when its whole second is over before it."""
     precise = min((t for t in times if t[1]), default=None)
     rough = [t for t in times if not t[1] and (precise is None or Instant(*t).latest <= precise[0])]
-    return min(rough) if rough else precise
+    if rough:
+        return min(rough)
+    assert precise is not None, "no times"  # every caller has at least one
+    return precise
 
 
-def _mixed_line(ev: _Evidence, m, new_rev: str) -> Line:
+def _mixed_line(ev: _Evidence, m: MixedRevisions, new_rev: str) -> Line:
     """A moment when a group ran two revisions: a new pod beside an old one (an old worker still
     running through its grace period, Terminating, beside its group's new leader), and for how
     long (until the tutor saw the group on one revision again, else the old pod go)."""
@@ -535,7 +540,7 @@ def _mixed_line(ev: _Evidence, m, new_rev: str) -> Line:
     return Line(ev.wall(m.t), m.group, "mixed-revisions", what, None, True, True, tuple(on_new), tuple(on_old))
 
 
-def _rollout_end(ev: _Evidence, lws: str, w, start: float, last: bool, running: float | None = None) -> Line | None:
+def _rollout_end(ev: _Evidence, lws: str, w: Window, start: float, last: bool, running: float | None = None) -> Line | None:
     """The rollout's last line: when LWS said all groups were ready, or, if later, when the tutor
     saw the last new pod Running (`running`)."""
     if w.end is None:
@@ -586,7 +591,7 @@ def _gangs(ev: _Evidence, lws: str) -> list[Episode]:
     gang placed once every member was, with the spread of its binds. Only the Events about the
     members as they are now count: an older pod of the same name (a half group before the gang)
     had a story of its own."""
-    members: dict[tuple[int | None, str], dict[str, dict]] = {}
+    members: dict[tuple[int | None, str], dict[str, Obj]] = {}
     for pod in ev.store.pods_of(lws, ev.ns):
         podgroup = o.dig(pod, "spec", "schedulingGroup", "podGroupName")
         if podgroup and not o.is_terminating(pod):
@@ -614,9 +619,9 @@ def _gangs(ev: _Evidence, lws: str) -> list[Episode]:
                       Cause.of("event", reason="Scheduled"), precise, pods=(name,))
                  for name, (at, precise) in sorted(binds.items(), key=lambda kv: kv[1][0])]
         if binds and len(binds) == len(pods):
-            times = [at for at, _ in binds.values()]
-            lines.append(Line(max(times), group, "gang-placed",
-                              Fields.of(podgroup=podgroup, members=len(pods), spread=max(times) - min(times)),
+            bound_at = [at for at, _ in binds.values()]
+            lines.append(Line(max(bound_at), group, "gang-placed",
+                              Fields.of(podgroup=podgroup, members=len(pods), spread=max(bound_at) - min(bound_at)),
                               Cause.of("all-members-bound"), all(p for _, p in binds.values()), pods=tuple(sorted(binds))))
         if lines:
             out.append(Episode(lws, "gang-placed", group, title, tuple(lines)))

@@ -35,9 +35,11 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from enum import Enum
+from typing import Any, Callable
 
 from tutor.cluster import objects as o
-from tutor.cluster.objects import parse_time  # the one parser; checkers import it from here too
+from tutor.cluster.objects import Obj
+from tutor.cluster.objects import parse_time as parse_time  # the one parser; checkers import it from here too
 from tutor.cluster.derived import cached_by, per_store_version
 from tutor.cluster.instant import Instant, Timed, maybe_in_order
 from tutor.cluster import deps, kinds
@@ -106,7 +108,7 @@ class Window:
     revision: str = ""
 
 
-def occurrences(ev: dict) -> list[tuple[float, bool]]:
+def occurrences(ev: Obj) -> list[tuple[float, bool]]:
     """When an Event happened: once, or first and last for a series or an aggregated core event
     (count > 1); the times between are not kept by the cluster."""
     series = o.as_dict(ev.get("series"))
@@ -232,7 +234,7 @@ class Timeline:
         return windows
 
     # --- for programs (tutor/narration words the facts for people) ----------------------------
-    def to_json(self, lws: str, group: int | None = None, limit: int = 100) -> list[dict]:
+    def to_json(self, lws: str, group: int | None = None, limit: int = 100) -> list[Obj]:
         """The newest `limit` facts of an LWS (or one group), oldest first, as JSON-ready dicts;
         `rollout` says whether the fact belongs to a rolling update."""
         return [{"at": datetime.fromtimestamp(f.at, timezone.utc).isoformat(timespec="milliseconds"),
@@ -290,7 +292,7 @@ def evidence_keys(lws: str) -> tuple[deps.Dep, ...]:
     return (deps.Named("LeaderWorkerSet", lws), deps.PodsOf(lws), deps.EventsAbout(lws), deps.NamedAfter(lws))
 
 
-def evidence_version(store: Store, lws: str) -> tuple | None:
+def evidence_version(store: Store, lws: str) -> tuple[float | None, ...] | None:
     """What one LWS's timeline and story are built from, as counts: equal means equal evidence.
     None when the clock is the wall clock (no source start time, no pod seen created)."""
     clock = store.clock()
@@ -392,7 +394,7 @@ def build(store: Store, namespace: str, only: str | None = None) -> Timeline:
             facts.append(Fact(wall(r.t), Kind.RESTARTED, *where, r.pod, r.uid, "", detail, "watched", False, r))
 
     # What the cluster kept: LWS events, and pod events that name a pod's UID.
-    uid_from_events: dict[tuple[str, str], tuple[float, bool, dict]] = {}
+    uid_from_events: dict[tuple[str, str], tuple[float, bool, Obj]] = {}
     event_restarts: dict[str, tuple[int, Fact]] = {}
     killed: dict[str, tuple[float, bool]] = {}  # pod UID -> when the kubelet began stopping it
     for ev in store.events_for(namespace):
@@ -431,11 +433,13 @@ def build(store: Store, namespace: str, only: str | None = None) -> Timeline:
                                                       "event", precise, ev))
     facts.extend(fact for _, fact in event_restarts.values())
     # UIDs known only from events: in time order among the watched ones, each replacing the one before.
-    by_pod: dict[str, list[tuple[float, bool, str, dict]]] = {}
+    by_pod: dict[str, list[tuple[float, bool, str, Obj]]] = {}
     for (pod, uid), (at, precise, ev) in uid_from_events.items():
         by_pod.setdefault(pod, []).append((at, precise, uid, ev))
     for pod, found in by_pod.items():
-        lws, group = names.of(pod)
+        where = names.of(pod)
+        assert where is not None  # by_pod holds the pods names.of placed only (uid_from_events)
+        lws, group = where
         chain = sorted([(f.at, f.precise, f.uid, f.evidence, f.revision) for f in facts
                         if f.kind is Kind.POD_CREATED and f.pod == pod]
                        + [(at, precise, uid, ev, "") for at, precise, uid, ev in found], key=lambda c: c[0])
@@ -452,7 +456,7 @@ def build(store: Store, namespace: str, only: str | None = None) -> Timeline:
     lws_objs = store.all("LeaderWorkerSet", namespace) if only is None else [
         x for x in (store.get("LeaderWorkerSet", only, namespace),) if x is not None]
     born = {name: parse_time(o.dig(x, "metadata", "creationTimestamp")) for x in lws_objs if (name := o.name(x))}
-    facts = [f for f in facts if born.get(f.lws) is None or f.at >= born[f.lws][0]]
+    facts = [f for f in facts if (b := born.get(f.lws)) is None or f.at >= b[0]]
     tl = Timeline(_chained(facts), anchor, names.lws)
     grace = {o.name(p): o.int_or_none(o.dig(p, "spec", "terminationGracePeriodSeconds"))
              for p in live.values()}
@@ -522,7 +526,7 @@ def _chained(facts: list[Fact]) -> list[Fact]:
     return out
 
 
-def _finished(pod: dict | None) -> float | None:
+def _finished(pod: Obj | None) -> float | None:
     """When a container of the pod last ended, from its lastState (wall clock)."""
     for cs in o.container_statuses(pod or {}):
         ts = parse_time(o.dig(cs, "lastState", "terminated", "finishedAt"))
@@ -531,7 +535,7 @@ def _finished(pod: dict | None) -> float | None:
     return None
 
 
-def _with(f: Fact, **kw) -> Fact:
+def _with(f: Fact, **kw: Any) -> Fact:
     from dataclasses import replace
     return replace(f, **kw)
 
@@ -543,14 +547,14 @@ _KEY_RE = re.compile(r"\bkey (\S+)")
 _REPLICA_RE = re.compile(r"Updating replicas? (\d+)")
 
 
-def _revision_of(related: dict, lws: str) -> str:
+def _revision_of(related: Obj, lws: str) -> str:
     """The revision key a ControllerRevision named `<lws>-<key>-<n>` stands for, or ""."""
     name = str(related.get("name") or "") if related.get("kind") == "ControllerRevision" else ""
     key = name[len(lws) + 1:].rpartition("-")[0] if name.startswith(lws + "-") else ""
     return key
 
 
-def _first_or_update(related: dict, lws: str, msg: str) -> str:
+def _first_or_update(related: Obj, lws: str, msg: str) -> str:
     """"initial" for an LWS's first revision, "update" for a later one, by the revision history:
     the ControllerRevision the event names is `<lws>-<key>-<revision>`, and the first is 1. Only
     an event that names none falls back to its words (v0.9 says "a newly created LeaderWorkerSet")."""
@@ -561,7 +565,7 @@ def _first_or_update(related: dict, lws: str, msg: str) -> str:
     return "initial" if "newly created" in msg else "update"
 
 
-def _recreates(ev: dict, reason: str, msg: str) -> bool:
+def _recreates(ev: Obj, reason: str, msg: str) -> bool:
     """Whether an LWS event tells a group's recreation: by its reason (v0.9+, v0.8 and older),
     else, for a reason renamed, by what it does (deleting a leader pod: action Delete, related
     Pod, as v0.9's RecreateGroup does) or says (it recreates a group)."""
@@ -574,7 +578,7 @@ def _recreates(ev: dict, reason: str, msg: str) -> bool:
     return bool(_RECREATE_WORDS_RE.search(reason) or (_RECREATE_WORDS_RE.search(msg) and _GROUP_RE.search(msg)))
 
 
-def _lws_facts(ev: dict, lws: str, times: list[tuple[float, bool]]) -> list[Fact]:
+def _lws_facts(ev: Obj, lws: str, times: list[tuple[float, bool]]) -> list[Fact]:
     reason, msg = o.event_reason(ev), o.event_message(ev)
     related = o.as_dict(ev.get("related"))
     out = []
@@ -593,8 +597,7 @@ def _lws_facts(ev: dict, lws: str, times: list[tuple[float, bool]]) -> list[Fact
             key = _revision_of(related, lws) or (m.group(1) if m else "")
             out.append(Fact(at, Kind.REVISION_CREATED, lws, None, "", "", key,
                             _first_or_update(related, lws, msg), "event", precise, ev))
-        elif reason == "GroupsUpdating" and _REPLICA_RE.search(msg):
-            m = _REPLICA_RE.search(msg)
+        elif reason == "GroupsUpdating" and (m := _REPLICA_RE.search(msg)):
             single = msg.startswith("Updating replica ") and " to " not in msg
             out.append(Fact(at, Kind.GROUPS_UPDATING, lws, int(m.group(1)) if single else None, "", "",
                             _revision_of(related, lws),
@@ -609,5 +612,5 @@ def _lws_facts(ev: dict, lws: str, times: list[tuple[float, bool]]) -> list[Fact
 
 
 _timeline_cached = per_store_version(build)
-_timeline_of_cached = cached_by(lambda store, key: evidence_version(store, key[1]),
+_timeline_of_cached: Callable[[Store, tuple[str, str]], Timeline] = cached_by(lambda store, key: evidence_version(store, key[1]),
                                 lambda store, key: build(store, *key))

@@ -9,13 +9,14 @@ escape, a number beyond a double) goes to the stdlib json, which reads such line
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import msgspec
 
 _decoder = msgspec.json.Decoder()
 
 
-def decode(data: bytes | str):
+def decode(data: bytes | str) -> Any:
     try:
         return _decoder.decode(data)
     except msgspec.DecodeError:
