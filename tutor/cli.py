@@ -157,11 +157,11 @@ class _Parser(argparse.ArgumentParser):
     json_errors = False
     lang = "en"
 
-    def __init__(self, *args, lang: str = "en", **kwargs):
+    def __init__(self, *, lang: str = "en", **kwargs):  # argparse makes the subparsers by keyword
         self.lang = lang
         with command_line.speaking(lang):  # the headings and -h's help are said as it is made
             # exit_on_error=False: an error about an option reaches parse_known_args whole
-            super().__init__(*args, formatter_class=help_layout.formatter_for(lang), exit_on_error=False, **kwargs)
+            super().__init__(formatter_class=help_layout.formatter_for(lang), exit_on_error=False, **kwargs)
 
     def parse_args(self, args=None, namespace=None):  # noqa: D102 - argparse's, in the learner's language
         with command_line.speaking(self.lang):

@@ -53,7 +53,7 @@ class Finding:
         return "✗" if not self.ok else "!" if self.warn else "✓"
 
 
-def _status(exc: Exception) -> int | None:
+def _status(exc: Exception | None) -> int | None:  # None: no error to read
     return getattr(exc, "status", None)
 
 
@@ -194,13 +194,12 @@ def _lws(api_client, namespace: str, timeout, lang: str) -> list[Finding]:
                                                    "{v} 버전이 제공되지 않습니다", v=version), [] if ok else [install]))
         out.append(_version_finding(running, lang))
     else:
-        exc = crd_error
-        if _status(exc) == 404:
+        if _status(crd_error) == 404:
             return [Finding("lws-crd", False, say(lang, "LeaderWorkerSet is not installed (no CRD {crd})",
                                                         "LeaderWorkerSet 미설치 (CRD 없음: {crd})", crd=CRD_NAME), "",
                             [install, f"kubectl get crd {CRD_NAME}"])]
         out.append(Finding("lws-crd", False, say(lang, "could not read the LeaderWorkerSet CRD",
-                                                       "LeaderWorkerSet CRD를 읽지 못했습니다"), f"HTTP {_status(exc)}",
+                                                       "LeaderWorkerSet CRD를 읽지 못했습니다"), f"HTTP {_status(crd_error)}",
                            [f"kubectl get crd {CRD_NAME}"]))
     # The webhook is what makes groups form: it labels pods and injects LWS_* env.
     hooks = []
@@ -406,32 +405,33 @@ def _nodes(core, gpu: str, timeout, lang: str, lab: Lab = NO_LAB) -> list[Findin
                                say(lang, "{node} has {n}", "{node}: {n}개", node=name, n=gpus(best) if best else 0),
                                [gpu_patch(name, gpu, need)]))
     fake = lab.fake_nodes
-    for name in fake.names if fake else ():
-        n = nodes.get(name)
-        if n is None:
-            out.append(Finding(f"node-{name}", False, say(lang, "KWOK node {node} is missing",
-                                                                "KWOK 노드 없음: {node}", node=name), "",
-                               [kwok_node_yaml(name, fake, gpu)]))
-            continue
-        problems, fixes = [], []
-        if not ready(n):
-            problems.append(say(lang, "not Ready", "Ready 아님"))
-            fixes.append(say(lang, "kubectl get pods -n kube-system -l app=kwok-controller   # is kwok running?",
-                                   "kubectl get pods -n kube-system -l app=kwok-controller   # kwok이 실행 중인가요?"))
-        for key, value in fake.labels.items():
-            if (n.metadata.labels or {}).get(key) != value:
-                problems.append(say(lang, "no label {label}", "라벨 없음: {label}", label=f"{key}={value}"))
-                fixes.append(f"kubectl label node {name} {key}={value} --overwrite")
-        if not fake.taint.on(n):
-            problems.append(say(lang, "no taint {taint}", "테인트 없음: {taint}", taint=str(fake.taint)))
-            fixes.append(f"kubectl taint node {name} {fake.taint}")
-        if gpus(n) < fake.gpus:
-            problems.append(say(lang, "{n} {gpu} allocatable, needs {need}", "할당 가능한 {gpu} {n}개, 필요한 수 {need}개",
-                                      n=gpus(n), gpu=gpu, need=fake.gpus))
-            fixes.append(gpu_patch(name, gpu, fake.gpus))
-        title = (say(lang, "KWOK node {node} is ready", "KWOK 노드 준비됨: {node}", node=name) if not problems
-                 else say(lang, "KWOK node {node}", "KWOK 노드: {node}", node=name))
-        out.append(Finding(f"node-{name}", not problems, title, "; ".join(problems), fixes))
+    if fake:  # a lab with KWOK nodes
+        for name in fake.names:
+            n = nodes.get(name)
+            if n is None:
+                out.append(Finding(f"node-{name}", False, say(lang, "KWOK node {node} is missing",
+                                                                    "KWOK 노드 없음: {node}", node=name), "",
+                                   [kwok_node_yaml(name, fake, gpu)]))
+                continue
+            problems, fixes = [], []
+            if not ready(n):
+                problems.append(say(lang, "not Ready", "Ready 아님"))
+                fixes.append(say(lang, "kubectl get pods -n kube-system -l app=kwok-controller   # is kwok running?",
+                                       "kubectl get pods -n kube-system -l app=kwok-controller   # kwok이 실행 중인가요?"))
+            for key, value in fake.labels.items():
+                if (n.metadata.labels or {}).get(key) != value:
+                    problems.append(say(lang, "no label {label}", "라벨 없음: {label}", label=f"{key}={value}"))
+                    fixes.append(f"kubectl label node {name} {key}={value} --overwrite")
+            if not fake.taint.on(n):
+                problems.append(say(lang, "no taint {taint}", "테인트 없음: {taint}", taint=str(fake.taint)))
+                fixes.append(f"kubectl taint node {name} {fake.taint}")
+            if gpus(n) < fake.gpus:
+                problems.append(say(lang, "{n} {gpu} allocatable, needs {need}", "할당 가능한 {gpu} {n}개, 필요한 수 {need}개",
+                                          n=gpus(n), gpu=gpu, need=fake.gpus))
+                fixes.append(gpu_patch(name, gpu, fake.gpus))
+            title = (say(lang, "KWOK node {node} is ready", "KWOK 노드 준비됨: {node}", node=name) if not problems
+                     else say(lang, "KWOK node {node}", "KWOK 노드: {node}", node=name))
+            out.append(Finding(f"node-{name}", not problems, title, "; ".join(problems), fixes))
     return out
 
 

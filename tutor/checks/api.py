@@ -7,6 +7,8 @@ an object is read by its kind's row of the kinds table (named, every), namespace
 
 from __future__ import annotations
 
+from typing import Any
+
 from tutor.checks.helpers import (MAX_LINES, UID_RE, PodNotes, answer_text, file_then_live, find_doc, find_lws_doc, grace_note,
                                  kv_lines, live_lws, lwt, misplaced_fields, pods_running, template_containers,
                                  template_gpus, templates, yaml_docs)
@@ -20,7 +22,8 @@ from tutor.cluster import objects as o
 from tutor.cluster.instant import Instant
 from tutor.cluster.observations import MixedRevisions, UidSeen
 from tutor.cluster.story import Episode, Story
-from tutor.cluster.timeline import Fact, Kind, Timeline, parse_time, timeline_of
+from tutor.cluster.objects import parse_time  # the one parser (tutor.cluster.timeline uses it too)
+from tutor.cluster.timeline import Fact, Kind, Timeline, timeline_of
 from tutor.i18n.particles import attach
 from tutor.lesson.lab import FakeNodes, Lab, Taint
 from tutor.narration import restart_detail, timeline_lines
@@ -69,7 +72,7 @@ def mixed_revisions(ctx: Context, lws: str) -> list[MixedRevisions]:
     return [m for m in ctx._store.obs.mixed if m.lws == lws]
 
 
-def named(ctx: Context, kind: str, name: str) -> dict | None:
+def named(ctx: Context, kind: str, name: str) -> dict[str, Any] | None:
     """The object of a kind the tutor watches by its name: in the lesson's namespace when the kind
     is namespaced (the kinds table says), else cluster-wide (a Node). Terminating pods included."""
     row = kinds.of(kind)
@@ -78,7 +81,7 @@ def named(ctx: Context, kind: str, name: str) -> dict | None:
     return ctx._store.get(kind, name, ctx.ns if row.namespaced else "")
 
 
-def every(ctx: Context, kind: str) -> list[dict]:
+def every(ctx: Context, kind: str) -> list[dict[str, Any]]:
     """Every object of a kind the tutor watches, in the lesson's namespace when it is namespaced."""
     row = kinds.of(kind)
     if row is None:

@@ -68,7 +68,7 @@ def _holder_key(pod: dict | None, ref: str) -> tuple:
 def holders_text(holders, namespace: str, pods_by_ref: dict[str, dict] | None = None, lang: str = "en") -> str:
     """Pods holding a resource, grouped by LWS group: "llm-0, llm-0-1 (llm #0); …", the first
     few groups named and the rest counted."""
-    groups: dict[tuple, list[str]] = {}
+    groups: dict[tuple, list[tuple[int, str]]] = {}  # (lws, group) -> (worker, ref) of its pods
     for ref, _ in holders:
         lws, g, w, _r = _holder_key((pods_by_ref or {}).get(ref), ref)
         groups.setdefault((lws, g), []).append((w, ref))
@@ -133,6 +133,7 @@ def _grouped(fits: list[pl.NodeFit], pod: dict, lang: str, pods_by_ref) -> list[
     """One line per distinct cause, naming every node it applies to: "gpu-a, gpu-b: taint …"."""
     by_cause: dict[str, list[str]] = {}
     for f in fits:
+        assert f.rejection is not None  # given the nodes that refuse the pod
         by_cause.setdefault(cause_text(f.rejection, pod, lang, pods_by_ref), []).append(f.node)
     return [f"{', '.join(nodes)}: {cause}" for cause, nodes in by_cause.items()]
 
@@ -178,7 +179,7 @@ def _bound(pod: dict, placement: pl.Placement, lang: str, pods_by_ref) -> tuple[
     if mine is None:
         headline = say(lang, "{p} is on node {n}, which the tutor cannot see.",
                        "{p:은} 노드 {n}에 있지만 튜터가 그 노드를 볼 수 없습니다.", p=name, n=node)
-    elif mine.fits:
+    elif mine.rejection is None:  # it fits
         headline = say(lang, "{p} runs on {n}, and by the scheduler's filters {n} fits it.",
                        "{p:은} {n}에서 실행 중입니다. 스케줄러의 필터로 보면 {n}에 들어갈 수 있습니다.", p=name, n=node)
     else:

@@ -28,19 +28,20 @@ def answer_text(ctx: Context, name: str, what: str, max_lines: int | None = None
     `max_lines` refuses a file far longer than its answer before any line is parsed, so a
     file of garbage costs one count, not a problem message per line."""
     fr = ctx.workspace.get(name)
-    if fr.ok:
-        if not fr.text.strip():
+    text = fr.text
+    if text is not None:  # fr.ok
+        if not text.strip():
             raise Stop(failed(say(ctx.lang, "{path} is empty. Put {what} in it.",
                                             "{path} 파일이 비어 있습니다. {what} 내용을 넣으세요.",
                                             path=ctx.path(name), what=what)))
-        lines = fr.text.count("\n") + 1
+        lines = text.count("\n") + 1
         if max_lines is not None and lines > max_lines:
             raise Stop(failed(say(ctx.lang, "{path} has {n} lines; it should hold only {what}.",
                                             "{path:이} {n} 줄입니다. {what}만 담으세요.",
                                             path=ctx.path(name), n=lines, what=what)))
-        return fr.text
+        return text
     path = ctx.path(name)
-    msgs = {
+    msgs: dict[Problem | None, tuple[str, str]] = {
         Problem.MISSING: ("{path} does not exist yet. Write {what} into it.",
                           "{path} 파일이 아직 없습니다. {what} 내용을 적으세요."),
         Problem.NOT_REGULAR: ("{path} is a {detail}, not a regular file. Replace it with a plain text file.",

@@ -59,6 +59,7 @@ def story_and_episode(store: Store, namespace: str, step: Step) -> tuple[Story, 
     from tutor.cluster.story import story_of
 
     ref = step.story
+    assert ref is not None  # the loader takes questions only on a step with a story (loader._predict)
     st = story_of(store, namespace, ref.lws)
     return st, st.step_episode(ref.lws, ref.episode, ref.group, ref.failed)
 

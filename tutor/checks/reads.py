@@ -67,7 +67,8 @@ def merged(*reads: Reads) -> Reads:
     def union(field: str) -> tuple[str, ...]:
         return tuple(sorted({x for r in reads for x in getattr(r, field)}))
     explained = [r.explained for r in reads if r.explained is not None]
-    return Reads(kinds=union("kinds"), named=union("named"), pods=union("pods"), lws=union("lws"),
+    named = tuple(sorted({pair for r in reads for pair in r.named}))  # (kind, name) pairs, not names
+    return Reads(kinds=union("kinds"), named=named, pods=union("pods"), lws=union("lws"),
                  pods_of=union("pods_of"), statefulsets=union("statefulsets"), events_about=union("events_about"),
                  files=union("files"),
                  evidence_of=union("evidence_of"), uid_owners=any(r.uid_owners for r in reads),

@@ -37,19 +37,19 @@ def with_timeline(step: Step, ctx: Context, verdict: Verdict) -> Verdict:
     if step.story is None:
         return verdict
     try:
-        return _told(step, ctx, verdict)
+        return _told(step.story, ctx, verdict)
     except Exception as exc:  # noqa: BLE001 - the story is an aside: it must never change a verdict
         return replace(verdict, timeline=(), details=verdict.details + (
             say(ctx.lang, "(the timeline could not be told: {e})", "(타임라인을 만들지 못했습니다: {e})",
                           e=f"{type(exc).__name__}: {exc}"),))
 
 
-def _told(step: Step, ctx: Context, verdict: Verdict) -> Verdict:
-    episode = _episode(ctx._store, ctx.ns, step.story)
+def _told(story: StoryRef, ctx: Context, verdict: Verdict) -> Verdict:
+    episode = _episode(ctx._store, ctx.ns, story)
     if episode is None:
         return replace(verdict, timeline=())
     told = tuple(tuple(e.items()) for e in entries(episode, ctx.lang))
     details = verdict.details
     if verdict.passed:
-        details = details + (step.story.head(ctx.lang), *brief(episode, ctx.lang))  # the episode found above
+        details = details + (story.head(ctx.lang), *brief(episode, ctx.lang))  # the episode found above
     return replace(verdict, details=details, timeline=told)

@@ -31,7 +31,7 @@ class Verdict:
         return self.status is Status.PASS
 
     def to_json(self) -> dict:
-        out = {"status": self.status.value, "message": self.message, "details": list(self.details)}
+        out: dict[str, object] = {"status": self.status.value, "message": self.message, "details": list(self.details)}
         if self.timeline is not None:
             out["timeline"] = [dict(entry) for entry in self.timeline]
         return out

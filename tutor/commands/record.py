@@ -15,11 +15,13 @@ import sys
 import tempfile
 import threading
 import time
+from typing import TextIO
 
 from tutor.commands import paths
 from tutor.commands.results import EXIT_OK, UsageError, cluster_error
 from tutor.cluster import kinds
 from tutor.cluster.source_events import Conn, FileChanged, ObjectEvent, Relisted, SourceState
+from tutor.cluster.failure import Failure
 from tutor.cluster.live import LiveSource
 from tutor.cluster.recording import Header, RecordingError, Writer, open_recording
 from tutor.commands.setup import connect_for, session_for
@@ -66,7 +68,7 @@ class Output:
 
     def __init__(self, path: str, replacing: bool):
         self.path, self.replacing = path, replacing
-        self.fh = None
+        self.fh: TextIO | None = None
         self._tmp = ""
 
     def open(self):
@@ -155,7 +157,8 @@ def run_record(args) -> int:
 def say_state(item: SourceState, lang: str) -> None:
     """One status line per change of a watch: "lwstutor: pods: ok" once it has listed (scripts
     wait for these), or why it failed."""
-    text = sentence(item.failure, lang) if item.failure is not None else item.state.value
+    # failure is a Failure when set (SourceState types it as any object)
+    text = sentence(item.failure, lang) if isinstance(item.failure, Failure) else item.state.value
     print(f"lwstutor: {item.resource}: {text}", file=sys.stderr)
 
 

@@ -33,7 +33,7 @@ class UsageError(Exception):
         return self.ko if lang == "ko" and self.ko else str(self)
 
     def to_json(self, lang: str) -> dict:
-        out = {"kind": self.kind, "message": self.text(lang)}
+        out: dict[str, object] = {"kind": self.kind, "message": self.text(lang)}
         if self.fixes:
             out["fixes"] = list(self.fixes)
         return {"error": out}

@@ -135,7 +135,9 @@ def end_session() -> None:
     meta = json.dumps({"type": "exit"}).encode()
     try:
         sys.stdout.flush()
-        os.write(sys.__stdout__.fileno(), b"__GANGLION__\n" + b"M" + struct.pack(">I", len(meta)) + meta)
+        real = sys.__stdout__
+        if real is not None:  # None: Python started without one, and no driver reads it
+            os.write(real.fileno(), b"__GANGLION__\n" + b"M" + struct.pack(">I", len(meta)) + meta)
     except (OSError, ValueError, AttributeError):
         pass
 

@@ -168,7 +168,7 @@ def mark_start(session: Session, recording=None) -> None:
     if recording is None:
         session.store.started_at = time.time()
         return
-    from tutor.cluster.timeline import parse_time
+    from tutor.cluster.objects import parse_time  # the one parser (timeline imports it from there)
 
     parsed = parse_time(recording.header.started_at)
     session.store.started_at = parsed[0] if parsed else None

@@ -73,5 +73,5 @@ def os_reason(exc: BaseException) -> Words:
 def system_reason(code: int | None, text: str | None) -> Words:
     """The same from its facts: the error number, and the system's own text of it."""
     en = text or (os.strerror(code) if isinstance(code, int) else "") or "system error"
-    ko = _OS_KO.get(code, f"시스템 오류입니다(오류 번호 {code})" if isinstance(code, int) else "시스템 오류입니다")
+    ko = _OS_KO.get(code, f"시스템 오류입니다(오류 번호 {code})") if isinstance(code, int) else "시스템 오류입니다"
     return en, ko

@@ -220,7 +220,9 @@ def lessons_root() -> Path:
     """The directory of the package tutor.lessons, which is installed as files. Asked of the
     package itself: importlib.resources would import its readers (and zipfile) for it, before the
     tutor's first frame."""
-    return Path(importlib.import_module("tutor.lessons").__file__).parent
+    init = importlib.import_module("tutor.lessons").__file__
+    assert init is not None  # a regular package (lessons/__init__.py), not a namespace one
+    return Path(init).parent
 
 
 def lesson_dir(lesson_id: str = DEFAULT) -> Path:

@@ -5,6 +5,8 @@ client's or the YAML parser's own text); the fixes are commands, the same in bot
 
 from __future__ import annotations
 
+from typing import Callable
+
 from tutor.cluster.connect import ConnectError, Source
 from tutor.i18n.bilingual import Words, pick, say, system_reason
 
@@ -133,7 +135,9 @@ def _client_failed(label: str, error: str) -> Words:
     return f"kubeconfig {label} cannot be used ({error})", f"kubeconfig {label}: 쿠버네티스 클라이언트가 쓸 수 없는 파일입니다"
 
 
-_WORDS = {"not-given": _not_given, "env-no-file": _env_no_file, "no-cluster": _no_cluster, "cannot-read": _cannot_read,
-          "directory": _directory, "not-a-file": _not_a_file, "too-large": _too_large, "unreadable": _unreadable,
-          "k3s-unreadable": _k3s_unreadable, "not-yaml": _not_yaml, "not-a-kubeconfig": _not_a_kubeconfig,
-          "in-cluster": _in_cluster, "client-refused": _client_refused, "client-failed": _client_failed}
+# each takes the error's facts by name (ConnectError's keywords)
+_WORDS: dict[str, Callable[..., Words]] = {
+    "not-given": _not_given, "env-no-file": _env_no_file, "no-cluster": _no_cluster, "cannot-read": _cannot_read,
+    "directory": _directory, "not-a-file": _not_a_file, "too-large": _too_large, "unreadable": _unreadable,
+    "k3s-unreadable": _k3s_unreadable, "not-yaml": _not_yaml, "not-a-kubeconfig": _not_a_kubeconfig,
+    "in-cluster": _in_cluster, "client-refused": _client_refused, "client-failed": _client_failed}

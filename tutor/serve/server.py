@@ -117,7 +117,9 @@ class TutorServer(Server):
             return ""
         return reason if isinstance(reason, str) else ""
 
-    async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+    # Wider than textual-serve's return (a WebSocketResponse), hence the ignore: a refused
+    # websocket is answered with a plain page, which aiohttp's route (its only caller) takes.
+    async def handle_websocket(self, request: web.Request) -> web.StreamResponse:  # type: ignore[override]
         """One tutor per websocket, while there is room (waiting a little for one): else refused
         before the upgrade, and the page, asking /status, says the server is full."""
         if not await self.gate.enter():

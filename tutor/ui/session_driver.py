@@ -85,7 +85,7 @@ class DriverHost(Protocol):
 class SessionDriver:
     def __init__(self, app: App, session: Session, *, replay: bool):
         self.app = app
-        self.host: DriverHost = app  # type: ignore[assignment]
+        self.host: DriverHost = app  # type: ignore[assignment]  # Textual types it as any App; it is the TutorApp
         self.session = session
         self.replay = replay
         self.inbox = Inbox(self.wake)

@@ -42,7 +42,7 @@ class SizedInOneLayout:
     after each new size (no public event tells of a new scroll range without a layout)."""
 
     def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
-        changed: bool = super()._size_updated(size, virtual_size, container_size, layout=False)  # type: ignore[misc]
+        changed: bool = super()._size_updated(size, virtual_size, container_size, layout=False)  # type: ignore[misc]  # Textual leaves it unannotated
         self.size_updated()
         return changed
 

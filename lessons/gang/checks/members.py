@@ -329,5 +329,5 @@ def clauses(message: str) -> list[str]:
 
 def gang_of(ctx: Context, lws: str, pod_names: tuple[str, ...]) -> list[dict] | None:
     """The live pods of one LWS group by name, or None while one of them is not there yet."""
-    pods = [ctx.pod(n) for n in pod_names]
-    return None if any(p is None for p in pods) else pods  # type: ignore[return-value]
+    pods = [pod for n in pod_names if (pod := ctx.pod(n)) is not None]
+    return pods if len(pods) == len(pod_names) else None

@@ -7,7 +7,7 @@ same way every run (snapshot tests rely on it).
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
+from typing import Callable, NamedTuple, TypeGuard
 
 from rich.text import Text
 
@@ -49,7 +49,7 @@ def pod_order(pod: dict) -> tuple:
     return memo(pod, "sort", _pod_order)
 
 
-def waits_for_a_node(pod: dict | None) -> bool:
+def waits_for_a_node(pod: dict | None) -> TypeGuard[dict]:
     """A pod the scheduler has still to place: no node, not going, not finished."""
     return pod is not None and not o.node_name(pod) and not o.is_terminating(pod) \
         and o.phase(pod) not in ("Succeeded", "Failed")

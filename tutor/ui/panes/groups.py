@@ -34,7 +34,7 @@ POD, LWS, POD_GROUP = kind_table.POD.kind, kind_table.LEADER_WORKER_SET.kind, ki
 # --- rows from scratch --------------------------------------------------------------------------
 
 class LwsGroup(NamedTuple):
-    index: int | None  # the group index; None for pods without one
+    group_index: int | None  # None for pods without one (not `index`, which is tuple's method)
     pods: list[dict]  # in common.pod_order
 
 
@@ -71,7 +71,7 @@ def _lws_header(lws: dict, lang: str) -> Text:
 
 
 def _group_header(store: Store, lws: str, group: LwsGroup, lang: str) -> Text:
-    g, members = group.index, group.pods
+    g, members = group.group_index, group.pods
     out = Text(say(lang, "group {g}", "그룹 {g}", g=g if g is not None else "?"), style="bold")
     running_revs = {o.revision(p) for p in members if o.phase(p) == "Running"
                     and not o.is_terminating(p) and o.revision(p)}
@@ -197,9 +197,9 @@ def _lws_part(store: Store, namespace: str, lws: dict) -> _LwsPart:
     name = o.name(lws)
     shown, total = shown_groups(store, namespace, name)
     mixed = store.obs.mixed_groups
-    key = [(id(lws), total)]
+    key: list[tuple] = [(id(lws), total)]
     for group in shown:
-        key.append((group.index, (name, group.index) in mixed,
+        key.append((group.group_index, (name, group.group_index) in mixed,
                     tuple((id(p), store.obs.recreations(o.name(p))) for p in group.pods),
                     _gang_key(store, namespace, group.pods)))
     return _LwsPart(lws, total, shown, tuple(key))
@@ -256,9 +256,9 @@ class GroupsKey:
         if changes.everything or basis != self._basis or changes.objects[POD_GROUP]:
             self._basis, self._parts = basis, {}
         touched: dict[str, list] = {}
-        for ns, lws, g in changes.groups:
+        for ns, lws_name, g in changes.groups:
             if ns == namespace:
-                touched.setdefault(lws, []).append(g)
+                touched.setdefault(lws_name, []).append(g)
         parts: dict[str, _LwsPart] = {}
         key: list = [basis[1]]
         for lws in _lwss(store, namespace):
@@ -281,7 +281,7 @@ def _shows_any(shown: list[LwsGroup], groups) -> bool:
         return False
     if len(shown) < MAX_GROUPS:
         return True
-    last = _group_order(shown[-1].index)
+    last = _group_order(shown[-1].group_index)
     return any(_group_order(g) <= last for g in groups)
 
 

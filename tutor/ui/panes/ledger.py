@@ -78,7 +78,7 @@ class GroupHolders(NamedTuple):
     lws: str
     group: int | None
     names: list[str]  # the first MAX_NAMES holders' labels (holder_label)
-    count: int  # how many hold the GPU there
+    total: int  # how many hold the GPU there (not `count`, which is tuple's method)
 
 
 def _ledger_pod(p: dict) -> LedgerRow:
@@ -130,7 +130,7 @@ def holder_lines(first: list[GroupHolders], groups: int) -> list[Text]:
     for holders in first:
         line = Text("  ")
         line.append(f"{holders.lws} #{holders.group}" if holders.lws else "-", style="cyan")
-        shown = holders.names + ([f"+{holders.count - MAX_NAMES}"] if holders.count > MAX_NAMES else [])
+        shown = holders.names + ([f"+{holders.total - MAX_NAMES}"] if holders.total > MAX_NAMES else [])
         line.append("  " + ", ".join(shown))
         out.append(line)
     if groups > MAX_GROUPS:
@@ -282,6 +282,7 @@ class _NodeHolders:
             group, sorts_as = (holder.row.lws, holder.row.group), (holder.order.lws, holder.order.group)
             if group not in first:
                 if len(first) == MAX_GROUPS:
+                    assert last is not None  # set with the first group taken
                     if sorts_as > last:
                         break
                     continue

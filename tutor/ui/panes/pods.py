@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -198,7 +198,7 @@ class PodList(ScrollView, can_focus=True):
         self._shown: tuple[int, ...] = tuple(range(len(POD_COLUMNS)))  # the columns that fit
         self._row_widths: dict[str, tuple] = {}  # key -> its cells' widths
         # per column, how many rows have each width: the widest is found without a walk of the rows
-        self._width_counts = [Counter() for _ in POD_COLUMNS]
+        self._width_counts: list[Counter[int]] = [Counter() for _ in POD_COLUMNS]
         self._strips: dict[str, _DrawnRow] = {}  # key -> its row as last drawn
         self._header: Strip | None = None
         self.cursor_row = 0
@@ -279,7 +279,7 @@ class PodList(ScrollView, can_focus=True):
     def _fit_widths(self, changes: RowChanges) -> bool:
         """Each column as wide as its widest cell or its header; True when a width moved."""
         memo, counts = self._row_widths, self._width_counts
-        redone = changes.rows
+        redone: Iterable[tuple[str, PodCells | None]] = changes.rows
         if changes.everything:  # a new source, or one that rebuilt: every row counts anew
             memo.clear()
             for count in counts:
@@ -293,8 +293,8 @@ class PodList(ScrollView, can_focus=True):
                     if not count[w]:
                         del count[w]
             if cells is not None:
-                memo[name] = widths = tuple(_text(c).cell_len for c in cells)
-                for count, w in zip(counts, widths):
+                memo[name] = cell_widths = tuple(_text(c).cell_len for c in cells)
+                for count, w in zip(counts, cell_widths):
                     count[w] += 1
         widths = [max(Text(header).cell_len, max(count, default=0)) for header, count in zip(self._headers, counts)]
         if widths == self._widths:

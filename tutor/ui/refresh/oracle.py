@@ -71,10 +71,11 @@ def _pods(pane: PodList, live: LiveData) -> list[Mismatch]:
 def _lines(renderable: RenderableType, width: int = WIDTH) -> list[str]:
     """The lines a pane's renderable shows, each of a Group's parts on lines of its own (as the
     panes wrap them, one block each)."""
-    console = Console(width=width, file=io.StringIO(), color_system=None, legacy_windows=False, force_terminal=False)
+    out = io.StringIO()
+    console = Console(width=width, file=out, color_system=None, legacy_windows=False, force_terminal=False)
     for part in renderable.renderables if isinstance(renderable, Group) else (renderable,):
         console.print(part)
-    return [line.rstrip() for line in console.file.getvalue().splitlines()]
+    return [line.rstrip() for line in out.getvalue().splitlines()]
 
 
 def _first_pod(line: str, live: LiveData) -> dict | None:

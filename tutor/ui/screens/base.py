@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Protocol
+
 from textual.await_complete import AwaitComplete
 from textual.geometry import Size
 from textual.screen import Screen
+
+if TYPE_CHECKING:
+    from tutor.session import Session
+
+    _MixedIntoScreen = Screen[Any]  # the type checker reads the mixin as the screen it is mixed into
+else:
+    _MixedIntoScreen = object
 
 
 def breakpoint_classes(screen: Screen, size: Size) -> dict[str, bool]:
@@ -20,7 +29,19 @@ def breakpoint_classes(screen: Screen, size: Size) -> dict[str, bool]:
     return classes
 
 
-class ClosesItself:
+class LessonApp(Protocol):
+    """What the screens over the lesson read of the app: the TutorApp (tutor/ui/app.py), whose
+    module imports theirs."""
+
+    session: Session
+
+
+def lesson_app(screen: Screen[Any]) -> LessonApp:
+    """The app the screen is on, as a LessonApp."""
+    return screen.app  # type: ignore[return-value]  # Textual types it as any App; it is the TutorApp
+
+
+class ClosesItself(_MixedIntoScreen):
     """Mixed into every screen pushed over the lesson.
 
     It starts with the breakpoint classes of the app's size. Textual sets them on a pushed

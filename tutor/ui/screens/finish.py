@@ -14,7 +14,7 @@ from textual.widgets import Static
 
 from tutor.lesson.loader import available
 from tutor.i18n.bilingual import say
-from tutor.ui.screens.base import ClosesItself
+from tutor.ui.screens.base import ClosesItself, lesson_app
 from tutor.ui.bindings.key_words import keyed
 
 
@@ -75,7 +75,7 @@ class FinishScreen(ClosesItself, ModalScreen[None]):
 
     async def draw(self) -> None:
         """(Re)draws it from the session: on opening, and when the language switches under it."""
-        session = self.app.session
+        session = lesson_app(self).session
         for box in self.query("#finish").results(VerticalScroll):
             box.border_subtitle = say(session.lang, "esc closes · f shows it again · l ko/en",
                                      "esc로 닫기 · f로 다시 보기 · l ko/en")

@@ -72,7 +72,7 @@ class LessonScreen(Screen[None]):
 
     @property
     def host(self) -> LessonHost:
-        return self.app  # type: ignore[return-value]
+        return self.app  # type: ignore[return-value]  # Textual types it as any App; it is the TutorApp
 
     @property
     def lang(self) -> str:

@@ -74,7 +74,9 @@ class PredictScreen(ClosesItself, ModalScreen[bool]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self._chosen(event.option.id)
+        choice = event.option.id
+        assert choice is not None  # every option is added with its choice's id (_show)
+        self._chosen(choice)
 
     def _chosen(self, choice: str) -> None:
         if not self.is_active:  # a choice queued behind the one that closed it

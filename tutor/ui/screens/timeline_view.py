@@ -22,7 +22,7 @@ from tutor.cluster.story import Episode, Line, Story, story
 from tutor.cluster.timeline import clock
 from tutor.narration import because, title, what
 from tutor.ui.bindings.key_words import localise_bindings
-from tutor.ui.screens.base import ClosesItself
+from tutor.ui.screens.base import ClosesItself, lesson_app
 from tutor.ui.widgets.redraw import RedrawsOnChange
 from tutor.ui.bindings.key_words import keyed
 from tutor.i18n.bilingual import say
@@ -133,10 +133,10 @@ class TimelineScreen(ClosesItself, Screen[None]):
 
     def on_mount(self) -> None:
         self._composed = True
-        self.localise(self.app.session.lang)
+        s = lesson_app(self).session
+        self.localise(s.lang)
         for view in self.query(TimelineView):  # none if t closed it while it mounted
             view.focus()
-        s = self.app.session
         self.show(s.store, s.lesson.namespace, s.lang)
 
     def action_close(self) -> None:

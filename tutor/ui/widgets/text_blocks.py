@@ -41,11 +41,18 @@ def refresh_changed_lines(view: ScrollView, old: Sequence, new: Sequence, top: i
             start = None
 
 
+def _text(block: RenderableType) -> Text:
+    """A block given with no key: a Text (set_blocks names any other renderable by a key)."""
+    assert isinstance(block, Text), type(block)
+    return block
+
+
 def _content(block: RenderableType, width: int, key=None) -> tuple:
     """What a block's wrapped lines depend on (Text is not hashable; another renderable is named
     by its caller's key, equal only when it shows the same)."""
     if key is not None:
         return ("key", key, width)
+    assert isinstance(block, Text), type(block)  # a block with no key (set_blocks)
     return (block.plain, tuple(block.spans), block.style, block.justify, block.overflow, block.no_wrap,
             block.end, width)
 
@@ -65,7 +72,7 @@ class TextBlocks(ScrollView, can_focus=True):
 
     def text(self) -> str:
         """The plain text shown, unwrapped (tests read the pane through it)."""
-        return "\n".join(block.plain for block in self._blocks)
+        return "\n".join(_text(block).plain for block in self._blocks)
 
     def lines(self) -> list[str]:
         """The lines as wrapped for the pane's width, every one of them, not only those in view."""

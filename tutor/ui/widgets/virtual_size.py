@@ -3,6 +3,8 @@ screen when none is needed."""
 
 from __future__ import annotations
 
+from weakref import WeakKeyDictionary
+
 from rich.console import RenderableType
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
@@ -30,6 +32,10 @@ def content_rows(body: Static, content: RenderableType) -> int | None:
     return len(console.render_lines(content, console.options.update(width=width, height=None), pad=False))
 
 
+# Each Static's (content width, rows) when update_static last drew it: None when not measured.
+_drawn_height: WeakKeyDictionary[Static, tuple[int, int] | None] = WeakKeyDictionary()
+
+
 def update_static(body: Static, content: RenderableType, rows: int | None = None, least_rows: int = 0) -> None:
     """Static.update, with a layout of the whole screen only when the content's height changes.
 
@@ -40,10 +46,10 @@ def update_static(body: Static, content: RenderableType, rows: int | None = None
     `least_rows` the widget's min-height, under which a shorter content keeps the height."""
     rows = content_rows(body, content) if rows is None else rows
     if rows is None:  # not laid out yet, or markup Textual parses itself
-        body._drawn_height = None
+        _drawn_height[body] = None
         body.update(content)
         return
     key = (body.content_size.width, max(rows, least_rows))
-    same = getattr(body, "_drawn_height", None) == key
-    body._drawn_height = key
+    same = _drawn_height.get(body) == key
+    _drawn_height[body] = key
     body.update(content, layout=not same)
