@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import lru_cache
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from tutor.cluster import deps
 from tutor.cluster import objects as o
@@ -23,15 +23,26 @@ from tutor.cluster.index import Index, KeyOf, Member, Tally
 from tutor.cluster.objects import Obj
 
 if TYPE_CHECKING:
-    from tutor.cluster.journal import Journal
     from tutor.cluster.observations import Observations
+
+
+class Notes(Protocol):
+    """What a handler notes in the store's journal (tutor/cluster/journal.py: Journal). A Protocol:
+    the journal reads the kinds table, which registers these handlers."""
+
+    @property
+    def noting(self) -> bool: ...
+
+    def note(self, what: str, key: tuple[Any, ...]) -> None: ...
 
 
 class Store(Protocol):
     """What a handler may do to the store that runs it (tutor/cluster/store.py): a Protocol, so
     the store imports the handlers and not the other way round."""
 
-    journal: Journal  # (tutor/cluster/journal.py reads the kinds table, so it is imported for the types only)
+    @property
+    def journal(self) -> Notes: ...
+
     obs: Observations
 
     def pods_in_group(self, lws: str, group: int | None, namespace: str) -> list[Obj]: ...
