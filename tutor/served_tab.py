@@ -1,4 +1,4 @@
-"""A served tab's tutor: `python -P -m tutor.commands.served_tab [--failure-file FILE] <the tutor's options>`.
+"""A served tab's tutor: `python -P -m tutor.served_tab [--failure-file FILE] <the tutor's options>`.
 
 It runs the plain tutor (the same parser, command and error report as `lwstutor`), and adds what
 a tab needs when the tutor fails before its first frame (an option that no longer holds, say a
@@ -24,9 +24,9 @@ import sys
 from contextlib import redirect_stderr
 
 from tutor.i18n import serving
+from tutor.serve import FAILURE_FLAG
 from tutor.i18n.bilingual import pick
 
-FAILURE_FLAG = "--failure-file"
 WEB_DRIVER = "textual.drivers.web_driver:WebDriver"  # what textual-serve puts in TEXTUAL_DRIVER
 OUR_DRIVER = "tutor.serve.driver:ServedDriver"
 

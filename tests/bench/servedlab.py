@@ -43,15 +43,15 @@ from tests.bench.labreact import PodLines, TimedLab, TutorChild, summary
 from tests.bench.servedlab_tutor import ENV
 
 ROOT = Path(__file__).resolve().parents[2]
-CHILD = "tutor.commands.served_tab"
+CHILD = "tutor.served_tab"
 BENCH_CHILD = "tests.bench.servedlab_tutor"
 
 
 # --- the server: `lwstutor serve`, its tabs' tutor with the hooks -------------------------------
 
 def serve(argv: list[str]) -> int:
-    """`lwstutor serve ARGV`, whose tab command runs servedlab_tutor.py in place of tutor.commands.served_tab
-    (the same arguments: that module runs tutor.commands.served_tab after putting the hooks on)."""
+    """`lwstutor serve ARGV`, whose tab command runs servedlab_tutor.py in place of tutor.served_tab
+    (the same arguments: that module runs tutor.served_tab after putting the hooks on)."""
     import tutor.commands.serve as served
     from tutor.cli import main
 

@@ -1,8 +1,8 @@
 """A served tab's tutor with the live-lab bench's timing hooks (run by tests.bench.servedlab, through
-`lwstutor serve`): the server's own tab command (tutor.commands.served_tab, the plain tutor) with this
+`lwstutor serve`): the server's own tab command (tutor.served_tab, the plain tutor) with this
 module in its place, which puts the hooks of screen_timing.py on the app `lwstutor` builds.
 
-    python -P -m tests.bench.servedlab_tutor <tutor.commands.served_tab's arguments>
+    python -P -m tests.bench.servedlab_tutor <tutor.served_tab's arguments>
 
 One JSON line each into $LWSTUTOR_SERVEDLAB_REPORTS, wall-clock times, as labreact_tutor.py prints
 them: {"event": "ready"} once every watch is OK; {"event": "item", "i", "kind", "name", "rv", "t"}
@@ -35,7 +35,7 @@ class _Drawn:
 
 def install(out) -> None:
     """Wraps the app `lwstutor` builds (tutor.commands.tui.tui_app) with the hooks. Textual is
-    imported only when the app is built: tutor.commands.served_tab picks its driver before that."""
+    imported only when the app is built: tutor.served_tab picks its driver before that."""
     import tutor.commands.tui as tui
 
     lock = threading.Lock()
@@ -80,7 +80,7 @@ def install(out) -> None:
 
 def main() -> int:
     install(open(os.environ[ENV], "a", encoding="utf-8"))
-    from tutor.commands.served_tab import main as child
+    from tutor.served_tab import main as child
 
     return child(sys.argv[1:])
 

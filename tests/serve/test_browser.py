@@ -60,14 +60,14 @@ def hint_heading(step: int, i: int) -> str:
 
 
 def tutor_processes(served) -> list[int]:
-    """The tutors running under the server: `python -P -m tutor.commands.served_tab ...`, one per tab."""
+    """The tutors running under the server: `python -P -m tutor.served_tab ...`, one per tab."""
     found = []
     for pid in served.tutors():
         try:
             argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
-        if b"-m" in argv and b"tutor.commands.served_tab" in argv and not argv[0].endswith(b"sh"):
+        if b"-m" in argv and b"tutor.served_tab" in argv and not argv[0].endswith(b"sh"):
             found.append(pid)
     return found
 

@@ -56,7 +56,7 @@ def test_each_tab_runs_the_tutor_with_the_options_given(tmp_path):
     args = SimpleNamespace(lesson="lws", kubeconfig=f"a.yaml{os.pathsep}~/b.yaml", context="lab", namespace="infer",
                            workdir="work", replay=None, speed=1.0, poll=True, state_file="p.json")
     argv = tutor_command(args, "ko", "failed.json").split()
-    assert argv[:8] == [sys.executable, "-P", "-m", "tutor.commands.served_tab", "--failure-file", "failed.json",
+    assert argv[:8] == [sys.executable, "-P", "-m", "tutor.served_tab", "--failure-file", "failed.json",
                         "--lang", "ko"]
     rest = argv[8:]
     assert "--poll" in rest

@@ -13,7 +13,7 @@ import pytest
 
 from tests import waits
 from tests.serve.conftest import RECORDING
-from tutor.commands import served_tab as child
+from tutor import served_tab as child
 from tutor.i18n import serving
 from tutor.i18n.bilingual import pick
 
@@ -51,7 +51,7 @@ def test_a_tutor_that_cannot_start_says_why_in_the_tab_and_once_on_the_server(se
 
 def run_child(tmp_path, *argv: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "TEXTUAL_DRIVER": child.WEB_DRIVER, "XDG_STATE_HOME": str(tmp_path / "state")}
-    return subprocess.run([sys.executable, "-P", "-m", "tutor.commands.served_tab", "--failure-file",
+    return subprocess.run([sys.executable, "-P", "-m", "tutor.served_tab", "--failure-file",
                            str(tmp_path / "failed.json"), *argv], cwd=tmp_path, env=env, stdin=subprocess.DEVNULL,
                           capture_output=True, timeout=waits.PROCESS)
 

@@ -102,15 +102,15 @@ def checked_public_url(url: str | None) -> str:
 
 
 def tutor_command(args, lang: str, failure_file: str = "") -> str:
-    """The shell command each tab's tutor runs: this Python, `-P -m tutor.commands.served_tab` (the
+    """The shell command each tab's tutor runs: this Python, `-P -m tutor.served_tab` (the
     tutor, and a reason for the tab's page when it cannot start: in `failure_file`), the options
     given.
 
     `-P` keeps the current directory off sys.path: run from a clone, its source folder `tutor/`
     would otherwise shadow the installed package (which alone holds `tutor/lessons`)."""
-    from tutor.commands.served_tab import FAILURE_FLAG
+    from tutor.serve import FAILURE_FLAG, TAB_MODULE
 
-    argv = [sys.executable, "-P", "-m", "tutor.commands.served_tab", *([FAILURE_FLAG, failure_file] if failure_file else []),
+    argv = [sys.executable, "-P", "-m", TAB_MODULE, *([FAILURE_FLAG, failure_file] if failure_file else []),
             "--lang", lang]
     for dest in PASSED_ON:
         value = getattr(args, dest, None)

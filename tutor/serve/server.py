@@ -32,7 +32,7 @@ FAILURE_SECONDS = 60.0  # how long a tutor's failure to start is the reason /sta
 class TutorServer(Server):
     def __init__(self, command: str, host: str, port: int, gate: Gate, lang: str, public_url: str = "",
                  failure_file: str = ""):
-        """`failure_file`: where a tab's tutor that could not start writes why (tutor/commands/served_tab.py)."""
+        """`failure_file`: where a tab's tutor that could not start writes why (tutor/served_tab.py)."""
         super().__init__(command, host=host, port=port, title=pick(serving.TITLE, lang), public_url=public_url or None)
         self.failure_file = failure_file
         self.gate, self.lang, self.given_public_url = gate, lang, public_url.rstrip("/")
