@@ -381,3 +381,23 @@ async def test_a_key_storm_never_ends_the_app_and_every_frame_reads_well(w, h, t
     except Exception as exc:  # noqa: BLE001
         audit.fell(app, exc, f"storm, after {' '.join(pressed[-10:])}")
     _done(audit, f"storm-{w}x{h}")
+
+
+async def test_the_step_rule_finds_a_verdict_drawn_for_another_step(tmp_path):
+    """The rule can fail: a verdict box drawn for step 2 beside step 1's text is a finding, and
+    the same box back on step 1 is none."""
+    app = make_app(WALKTHROUGH, state_file=tmp_path / "p.json")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settled(pilot)
+        await pilot.press("1")
+        await until(pilot, lambda: app.query_one("#verdict").step == 1 and app.query_one("#lesson").step == 1,
+                    "step 1 drawn")
+        await handled(pilot)
+        box = app.query_one("#verdict")
+        right, wrong = Audit("step rule, right"), Audit("step rule, wrong")
+        right.look(app, "step 1")
+        box.step = 2  # as a box drawn for step 2 would say
+        wrong.look(app, "step 1, its verdict said to be step 2's")
+        box.step = 1
+    assert [f.rule for f in right.findings if f.rule == "step-mismatch"] == []
+    assert [f.rule for f in wrong.findings if f.rule == "step-mismatch"] == ["step-mismatch"]

@@ -47,6 +47,7 @@ class VerdictBox(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
         super().__init__(**kw)
         self._more = "↓"  # the border's mark while lines follow below (its words come with show)
         self._tallest: tuple[tuple, int] = ((), 0)  # (step, status) shown, and its tallest verdict (rows)
+        self.step: int | None = None  # the step whose verdict is shown (the screen audit reads it)
 
     def compose(self):
         yield VerdictBody(id="verdict-body")
@@ -69,6 +70,7 @@ class VerdictBox(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
         # Verdicts are frozen dataclasses: an equal one draws the same box, so skip the relayout.
         if not self._is_new((verdict, latched, labels, step)):
             return
+        self.step = step
         self.border_title = labels["title"]
         # A class changed restyles and lays out the screen: only when the status did.
         status = f"-{verdict.status.value}" if verdict is not None else ""
