@@ -105,6 +105,16 @@ def _over_one(measured: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
     return {key: over for key, counts in measured.items() if (over := {p: n for p, n in counts.items() if n > 1})}
 
 
+async def counting_on_step(pilot, app, step: int) -> tuple[Counter, dict[str, dict[str, int]]]:
+    """The app settled on `step`, its draws counted from then on, and an empty record of each
+    key's draws."""
+    await settled(pilot)
+    await pilot.press(str(step))
+    await step_drawn(pilot, step)
+    await drawn(pilot, Counter())
+    return count_draws(app), {}
+
+
 @pytest.fixture
 def app(tmp_path):
     # the rollout half-way: every pane has something to show and the steps differ in their marks
@@ -113,12 +123,7 @@ def app(tmp_path):
 
 async def test_a_lesson_key_draws_each_pane_once(app):
     async with app.run_test(size=(100, 40)) as pilot:
-        await settled(pilot)
-        await pilot.press("2")
-        await step_drawn(pilot, 2)
-        await drawn(pilot, Counter())
-        draws = count_draws(app)
-        measured: dict[str, dict[str, int]] = {}
+        draws, measured = await counting_on_step(pilot, app, 2)
         await press(pilot, draws, measured, "5", "5", lambda p: step_drawn(p, 5))
         await press(pilot, draws, measured, "h", "h")
         assert app.session.progress.hints.get(5) == 1
@@ -156,12 +161,7 @@ async def test_a_lesson_key_draws_each_pane_once(app):
 
 async def test_an_app_key_draws_each_pane_once(app):
     async with app.run_test(size=(100, 40)) as pilot:
-        await settled(pilot)
-        await pilot.press("5")
-        await step_drawn(pilot, 5)
-        await drawn(pilot, Counter())
-        draws = count_draws(app)
-        measured: dict[str, dict[str, int]] = {}
+        draws, measured = await counting_on_step(pilot, app, 5)
         await press(pilot, draws, measured, "l", "l", lambda p: until(p, lambda: app.lang == "ko", "Korean"))
         await press(pilot, draws, measured, "l again", "l", lambda p: until(p, lambda: app.lang == "en", "English"))
         await press(pilot, draws, measured, "r", "r")

@@ -64,9 +64,9 @@ class Store:
         # The indexes the rows register, by name. A reader asks for what it needs, never the whole
         # namespace (a busy one has thousands of pods and every pod event would scan them all).
         self._indexes = {ix.name: ix.new() for row in kinds.TABLE for ix in row.indexers}
-        # Those the store files each kind's objects in itself (the others: the kind's handlers).
         # Those that file objects (not a Tally's counts): the Events seen are moved in these by hand.
         self._listing = {name: ix for name, ix in self._indexes.items() if isinstance(ix, Index)}
+        # Those the store files each kind's objects in itself (the others: the kind's handlers).
         self._filed = {row.kind: tuple(self._indexes[ix.name] for ix in row.indexers if not ix.seen) for row in kinds.TABLE}
 
     # --- reading ---------------------------------------------------------------------------

@@ -52,9 +52,9 @@ def _content(block: RenderableType, width: int, key=None) -> tuple:
     by its caller's key, equal only when it shows the same)."""
     if key is not None:
         return ("key", key, width)
-    assert isinstance(block, Text), type(block)  # a block with no key (set_blocks)
-    return (block.plain, tuple(block.spans), block.style, block.justify, block.overflow, block.no_wrap,
-            block.end, width)
+    text = _text(block)
+    return (text.plain, tuple(text.spans), text.style, text.justify, text.overflow, text.no_wrap,
+            text.end, width)
 
 
 class TextBlocks(ScrollView, can_focus=True):
