@@ -4,7 +4,8 @@ A fact's source is written where the fact is said:
 - in a step's or intro's markdown, an HTML comment the lesson pane does not show:
   `<!-- source: k8s.io/kubernetes@v1.37.2 pkg/scheduler/schedule_one.go (FailedScheduling) «snippet» -->`
 - in lesson.yaml, a prediction choice's `source:` (the same citations, without the comment);
-- in a lesson's checker, a `# source: …` comment above the message that states the fact.
+- in a lesson's checker, a `# source: …` comment above the message that states the fact;
+- in the engine (tutor/), a `# source: …` comment above the code that relies on the fact.
 
 A citation is a Go module at its version, a path in it, optionally a few words in parentheses (the
 function), and a short verbatim snippet of that file in «». Several citations may share a note,
@@ -24,6 +25,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = ROOT / "lessons"
+ENGINE = ROOT / "tutor"
 GO_MOD = ROOT / "tests" / "e2e" / "labcluster" / "go.mod"
 
 NOTE = re.compile(r"<!--\s*source:(.*?)-->", re.S)
@@ -94,7 +96,9 @@ def notes_in_lesson_yaml(path: Path) -> list[Note]:
 
 
 def all_notes() -> list[Note]:
-    out: list[Note] = []
+    """Every lesson's notes, and the engine's: a fact the tutor's own code relies on (how
+    Kubernetes orders, names or counts a thing) is pinned the same way, in a `# source:` comment."""
+    out: list[Note] = [note for p in sorted(ENGINE.rglob("*.py")) for note in notes_in_code(p)]
     for p in sorted(LESSONS.rglob("*")):
         if p.suffix == ".md":
             out += notes_in_markdown(p)

@@ -60,4 +60,4 @@ class Context:
     def events_about(self, name: str, kind: str | None = None) -> list[dict]:
         out = [e for e in self._store.events_about(name, self.ns)
                if kind is None or o.event_regarding(e).get("kind") == kind]
-        return sorted(out, key=o.event_time)
+        return sorted(out, key=o.event_order)

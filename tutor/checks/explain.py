@@ -41,7 +41,7 @@ def scheduler_message(pod: dict, events: list[dict]) -> str:
         return str(cond["message"])
     mine = [e for e in events if o.event_reason(e) == "FailedScheduling"
             and o.event_regarding(e).get("uid") in (None, "", o.uid(pod))]
-    mine.sort(key=o.event_time)
+    mine.sort(key=o.event_order)
     return o.event_message(mine[-1]) if mine else ""
 
 

@@ -119,11 +119,10 @@ def kept_from_a_list(res: Resource) -> int | None:
     return store_module.MAX_EVENTS if res.kind == kinds.EVENT.kind else None
 
 
-def _newest_order(ev: Obj) -> tuple[str, int, str]:
-    """The order "newest" means for a listed Event: its last time (as the events pane orders
-    them), then its resourceVersion as a number (a shorter one is older)."""
-    rv = o.resource_version(ev)
-    return (o.event_time(ev), len(rv), rv)
+def _newest_order(ev: Obj) -> tuple[int, str]:
+    """The order "newest" means for a listed Event: the order the cluster wrote them in, as the
+    events pane orders them (objects.event_order)."""
+    return o.event_order(ev)
 
 
 def list_once(api_client: ApiClient, res: Resource, namespace: str,

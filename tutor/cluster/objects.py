@@ -99,6 +99,24 @@ def resource_version(obj: Obj) -> str:
     return str(dig(obj, "metadata", "resourceVersion", default=""))
 
 
+def written_order(obj: Obj) -> int:
+    """Where the API server wrote this version of the object among those of its resource: its
+    resourceVersion as an integer, 0 when it has none or a malformed one (so it sorts first).
+    Kubernetes compares them so since 1.35: a shorter well-formed integer is less."""
+    # source: k8s.io/apimachinery@v0.37.2 pkg/util/resourceversion/resourceversion.go «// shorter is less return -1»
+    rv = resource_version(obj)
+    return int(rv) if rv.isdigit() and rv.isascii() and not rv.startswith("0") else 0
+
+
+def event_order(ev: Obj) -> tuple[int, str]:
+    """Events in the order the cluster produced them. Their timestamps cannot say it: a core
+    Event's lastTimestamp is whole seconds and an events.k8s.io one's eventTime is microseconds,
+    so "…:40Z" (written at 40.6) sorts after "…:40.145550Z" as a string, and as a time it is
+    before it. Their resourceVersions are the order they were written; the time only orders
+    events without one (made by hand)."""
+    return written_order(ev), event_time(ev)
+
+
 Controller = tuple[str, str, str] | tuple[()]  # an owner reference's (kind, name, uid), or () for none
 
 

@@ -41,12 +41,8 @@ def _is_lesson(e: dict) -> bool:
     return memo(e, "lesson", _about_lesson_kind)
 
 
-def _event_order(e: dict) -> tuple:
-    return (o.event_time(e), o.resource_version(e))
-
-
 def event_order(e: dict) -> tuple:
-    return memo(e, "order", _event_order)
+    return memo(e, "order", o.event_order)
 
 
 def lesson_events(store: Store, namespace: str) -> list[dict]:
