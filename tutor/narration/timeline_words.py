@@ -54,9 +54,16 @@ def restart_detail(f: Fact, lang: str) -> str:
 def timeline_lines(tl: Timeline, lang: str, lws: str, group: int | None = None, limit: int = 14,
                    kinds: tuple[Kind, ...] | None = None) -> list[str]:
     """The newest `limit` facts of an LWS (or one group; of these `kinds`) as short lines, oldest
-    first, each after its time; facts that belong to a rollout are marked."""
-    out = []
-    for f in tl.of(lws, group, kinds)[-limit:]:
+    first, each after its time; facts that belong to a rollout are marked. A line the same as the
+    one before it is told once: an Event the cluster counted twice within the clock's tenth of a
+    second (its first and last time) reads as one fact, not as the same line twice."""
+    newest_first: list[str] = []
+    for f in reversed(tl.of(lws, group, kinds)):  # from the newest: only as many as are shown
         mark = say(lang, " [rollout]", " [롤링 업데이트]") if f.kind in FAILURE_LIKE and tl.in_rollout(f) else ""
-        out.append(f"{f.clock():<10} {fact(f, lang)}{mark}")  # both kinds of time one width
-    return out
+        line = f"{f.clock():<10} {fact(f, lang)}{mark}"  # both kinds of time one width
+        if newest_first and newest_first[-1] == line:
+            continue
+        if len(newest_first) == limit:
+            break
+        newest_first.append(line)
+    return newest_first[::-1]
