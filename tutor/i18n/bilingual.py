@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import os
+import socket
 
 from tutor.i18n.particles import fill
 
@@ -61,6 +62,12 @@ _OS_KO = {
     errno.ECONNREFUSED: "연결이 거부되었습니다", errno.ECONNRESET: "연결이 끊겼습니다",
     errno.ETIMEDOUT: "시간이 초과되었습니다", errno.EHOSTUNREACH: "호스트에 닿을 수 없습니다",
     errno.ENETUNREACH: "네트워크에 닿을 수 없습니다", errno.EPIPE: "연결이 끊겼습니다",
+    errno.EADDRINUSE: "주소가 이미 쓰이고 있습니다", errno.EADDRNOTAVAIL: "이 컴퓨터에 없는 주소입니다",
+    # getaddrinfo's reasons (socket.gaierror: a host name that does not resolve), negative numbers
+    socket.EAI_NONAME: "그런 이름이나 서비스를 찾을 수 없습니다",
+    socket.EAI_AGAIN: "이름을 지금은 찾을 수 없습니다(잠시 뒤 다시)",
+    socket.EAI_FAIL: "이름을 찾다가 되돌릴 수 없는 오류가 났습니다", socket.EAI_NODATA: "이 이름에는 주소가 없습니다",
+    socket.EAI_SERVICE: "이 소켓 종류로는 쓸 수 없는 서비스입니다",
 }
 
 
@@ -73,5 +80,7 @@ def os_reason(exc: BaseException) -> Words:
 def system_reason(code: int | None, text: str | None) -> Words:
     """The same from its facts: the error number, and the system's own text of it."""
     en = text or (os.strerror(code) if isinstance(code, int) else "") or "system error"
-    ko = _OS_KO.get(code, f"시스템 오류입니다(오류 번호 {code})") if isinstance(code, int) else "시스템 오류입니다"
+    ko = _OS_KO.get(code) if isinstance(code, int) else None
+    if ko is None:  # no Korean of ours: the system's own words, kept, so Korean says no less than English
+        ko = f"시스템 오류입니다: {en}" + (f"(오류 번호 {code})" if isinstance(code, int) else "")
     return en, ko
