@@ -9,6 +9,8 @@ Rules (each finding names one):
   particle-apart   a particle standing apart from its word ("worker-index=1 인데")
   both-forms       both particles written for the writer to choose ("을(를)")
   raw-error        a program's error text: Errno, Traceback, an exception's class name
+  placeholder      in Korean, a placeholder in English (`<your kubeconfig>`), even in a command: it is
+                   the one part of a command the learner reads as words, to put their own value there
 
 Identifiers are the learner's to type and never judged as words: anything in backticks, the rest
 of a line from a command (kubectl, lwstutor, ...), flags, paths, file names, key=value, names with
@@ -218,6 +220,24 @@ def raw_errors(line: str) -> list[Finding]:
     return [Finding("raw-error", m.group(0), line.strip()) for m in _RAW.finditer(line)]
 
 
+# --- placeholders ------------------------------------------------------------------------------
+
+KUBECTL_BRACKETS = {"none", "unknown", "invalid", "unset", "pending"}  # kubectl get's own words for no value
+_PLACEHOLDER = re.compile(r"<([^<>\n]*[A-Za-z][^<>\n]*)>")
+
+
+def placeholders(line: str) -> list[Finding]:
+    """In Korean, a `<…>` of Latin words and no Hangul: `<your kubeconfig>` where `<내 kubeconfig 파일>`
+    is meant. What kubectl itself prints in brackets (`<none>`) is not one."""
+    out = []
+    for m in _PLACEHOLDER.finditer(line):
+        inner = m.group(1)
+        if _HANGUL_CHAR.search(inner) or inner in KUBECTL_BRACKETS or not re.search("[a-z]{2,}", inner):
+            continue  # Korean words, kubectl's, or a symbol the text defines (<G>: 그룹 번호)
+        out.append(Finding("placeholder", m.group(0), line.strip()))
+    return out
+
+
 # --- the whole ---------------------------------------------------------------------------------
 
 _EDGE = re.compile(f"^[\\s{_BOX}]+|[\\s{_BOX}]+$")  # a pane's border and padding around a line
@@ -264,6 +284,7 @@ def scan(text: str, lang: str, verbatim: tuple[str, ...] = (), code: frozenset[s
                 words = [w for w in words if not _wrapped(w, line, before, after, verbatim, code)]
             out += [Finding("latin", w, line.strip()) for w in words]
             out += particle_findings(line)
+            out += placeholders(line)
         else:
             out += [Finding("hangul", m.group(0), line.strip())
                     for m in re.finditer(f"[{HANGUL}]+", line)]

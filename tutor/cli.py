@@ -299,4 +299,4 @@ def report(args, exc: UsageError) -> None:
         print_json(exc.to_json(lang))
         return
     label = say(lang, "fix", "해결")
-    print("\n".join([f"lwstutor: {exc.text(lang)}", *(f"  {label}: {f}" for f in exc.fixes)]), file=sys.stderr)
+    print("\n".join([f"lwstutor: {exc.text(lang)}", *(f"  {label}: {f}" for f in exc.fixes_in(lang))]), file=sys.stderr)

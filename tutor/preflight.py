@@ -398,7 +398,7 @@ def _nodes(core, gpu: str, timeout, lang: str, lab: Lab = NO_LAB) -> list[Findin
                                                            "테인트 없는 노드 {node}: {gpu} {n}개",
                                                            node=best.metadata.name, n=gpus(best), gpu=gpu)))
         else:
-            name = best.metadata.name if best else "<your node>"
+            name = best.metadata.name if best else say(lang, "<your node>", "<노드 이름>")
             out.append(Finding("gpu-node", False, say(lang, "no untainted schedulable node with {n} {gpu}",
                                                             "{gpu} {n}개가 있는, 테인트 없고 스케줄 가능한 노드가 없습니다",
                                                             n=need, gpu=gpu),

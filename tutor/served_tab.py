@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
             return EXIT_USAGE
         reason = exc.text(lang)
         if exc.fixes:
-            reason += f" ({pick(serving.FIX, lang)}: {'; '.join(exc.fixes)})"
+            reason += f" ({pick(serving.FIX, lang)}: {'; '.join(exc.fixes_in(lang))})"
         return failed(lang, reason, failure_file, served, EXIT_USAGE)
     except Exception as exc:  # noqa: BLE001 - a tab says why, the server says it in one line
         reason = pick(serving.UNEXPECTED, lang, error=f"{type(exc).__name__}: {exc}")

@@ -38,7 +38,7 @@ def run_doctor(args) -> int:
             error = cluster_error(failure)
     else:
         assert error is not None  # connect_for gave a connection or raised UsageError
-        findings = [Finding("kubeconfig", False, error.text(lang), "", list(error.fixes)), *local_checks(workdir, lang)]
+        findings = [Finding("kubeconfig", False, error.text(lang), "", error.fixes_in(lang)), *local_checks(workdir, lang)]
     ok = all(f.ok for f in findings)
     code = EXIT_USAGE if error is not None else EXIT_OK if ok else EXIT_NOT_PASSED
     if args.json:

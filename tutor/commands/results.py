@@ -23,19 +23,24 @@ class UsageError(Exception):
     cluster failure's kind (refused, dns, tls, timeout, closed, unreachable, unauthorized,
     forbidden, http)."""
 
-    def __init__(self, message: str, ko: str = "", kind: str = "usage", fixes: tuple[str, ...] = ()):
+    def __init__(self, message: str, ko: str = "", kind: str = "usage",
+                 fixes: tuple[str | tuple[str, str], ...] = ()):
         super().__init__(message)
         self.ko = ko
         self.kind = kind
-        self.fixes = tuple(fixes)
+        self.fixes = tuple(fixes)  # commands; one with a placeholder is (English, Korean)
 
     def text(self, lang: str) -> str:
         return self.ko if lang == "ko" and self.ko else str(self)
 
+    def fixes_in(self, lang: str) -> list[str]:
+        """The commands that fix it, their placeholders in `lang`."""
+        return [f if isinstance(f, str) else f[1] if lang == "ko" else f[0] for f in self.fixes]
+
     def to_json(self, lang: str) -> dict:
         out: dict[str, object] = {"kind": self.kind, "message": self.text(lang)}
         if self.fixes:
-            out["fixes"] = list(self.fixes)
+            out["fixes"] = self.fixes_in(lang)
         return {"error": out}
 
 

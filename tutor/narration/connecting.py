@@ -1,10 +1,12 @@
 """Which kubeconfig the tutor uses and why, and why it found no usable cluster
 (tutor/cluster/connect.py: Source, and ConnectError's code and facts), said to the learner, with
-the commands that fix it. The Korean leaves out what only a program says in English (the
-client's or the YAML parser's own text); the fixes are commands, the same in both languages."""
+the commands that fix it. The Korean says as much as the English: a library's text (the client's,
+the YAML parser's) is said in Korean where we know its sentence, and kept as it is where we do not;
+the fixes are commands, the same in both languages."""
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from tutor.cluster.connect import ConnectError, Source
@@ -21,13 +23,15 @@ def sentence(error: ConnectError, lang: str) -> str:
     return pick(_WORDS[error.code](**error.facts), lang)
 
 
-def fixes(error: ConnectError) -> tuple[str, ...]:
-    """The commands that fix it, when there are some."""
+def fixes(error: ConnectError) -> tuple[str | Words, ...]:
+    """The commands that fix it, when there are some: a command with a placeholder is a pair
+    (English, Korean), so that the placeholder is in the learner's language."""
     path = error.facts.get("path", "")
     if error.code == "env-no-file":
-        return "unset KUBECONFIG", "export KUBECONFIG=<your kubeconfig>"
+        return "unset KUBECONFIG", ("export KUBECONFIG=<your kubeconfig>", "export KUBECONFIG=<내 kubeconfig 파일>")
     if error.code == "unreadable":
-        return f"sudo chown $USER {path}", "lwstutor --kubeconfig <a file you can read>"
+        return (f"sudo chown $USER {path}",
+                ("lwstutor --kubeconfig <a file you can read>", "lwstutor --kubeconfig <읽을 수 있는 파일>"))
     if error.code == "k3s-unreadable":
         return ("sudo $(command -v lwstutor)",
                 f"mkdir -p ~/.kube && sudo cp {path} {COPY_TO} && sudo chown $USER {COPY_TO}",
@@ -113,6 +117,8 @@ def _k3s_unreadable(path: str, mode: int | None, uid: int | None) -> Words:
 
 
 def _not_yaml(path: str, line: int | None, problem: str | None) -> Words:
+    # The Korean keeps the line, not the parser's English ("found character '\t' that cannot
+    # start any token"): the line is where to look, and the sentence would be English in Korean.
     where, where_ko = (f"line {line}: ", f"({line}번째 줄)") if line is not None else ("", "")
     return (f"the kubeconfig {path} is not valid YAML ({where}{problem or 'a YAML error'})",
             f"kubeconfig {path}: 올바른 YAML이 아닙니다{where_ko}")
@@ -127,12 +133,37 @@ def _in_cluster(error: str) -> Words:
     return f"in-cluster config: {error}", "클러스터 내부 설정을 읽지 못했습니다(파드의 서비스 어카운트 토큰이 없습니다)"
 
 
+# What the kubernetes client says of a kubeconfig it refuses (kubernetes/config/kube_config.py's
+# ConfigException texts), in Korean with its facts kept: the key, the entry, the file.
+_CLIENT_SAYS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"Expected key (?P<key>\S+) in (?P<where>\S+)$"), "{where}에 {key:이} 없습니다"),
+    (re.compile(r"Expected object with name (?P<name>\S+) in (?P<where>\S+) list$"),
+     "{where} 목록에 이름이 {name}인 항목이 없습니다"),
+    (re.compile(r"Expected only one object with name (?P<name>\S+) in (?P<where>\S+) list$"),
+     "{where} 목록에 이름이 {name}인 항목이 여럿입니다"),
+    (re.compile(r"Expected all values in (?P<where>\S+) list to have 'name' key$"),
+     "{where} 목록에 name이 없는 항목이 있습니다"),
+    (re.compile(r"Expected (?P<where>\S+) to be a list$"), "{where:은} 목록이어야 합니다"),
+    (re.compile(r"No configuration found\.?$"), "설정이 하나도 없습니다"),
+    (re.compile(r"(?P<where>\S+) file is empty$"), "{where} 파일이 비어 있습니다"),
+]
+
+
+def client_says_ko(error: str) -> str:
+    """The client's refusal in Korean: ours where we know its sentence, else its own words kept."""
+    for pattern, ko in _CLIENT_SAYS:
+        if (m := pattern.search(error)) is not None:
+            return say("ko", "", ko, **m.groupdict())
+    return f"쿠버네티스 클라이언트가 이 설정을 쓰지 못했습니다: {error}"
+
+
 def _client_refused(label: str, error: str) -> Words:
-    return f"kubeconfig {label}: {error}", f"kubeconfig {label}: 쿠버네티스 클라이언트가 이 설정을 쓰지 못했습니다"
+    return f"kubeconfig {label}: {error}", f"kubeconfig {label}: {client_says_ko(error)}"
 
 
 def _client_failed(label: str, error: str) -> Words:
-    return f"kubeconfig {label} cannot be used ({error})", f"kubeconfig {label}: 쿠버네티스 클라이언트가 쓸 수 없는 파일입니다"
+    return (f"kubeconfig {label} cannot be used ({error})",
+            f"kubeconfig {label}: 쿠버네티스 클라이언트가 쓸 수 없는 파일입니다({error})")
 
 
 # each takes the error's facts by name (ConnectError's keywords)
