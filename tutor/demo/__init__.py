@@ -22,12 +22,14 @@ def lessons_with_walkthrough() -> list[str]:
 
 
 END_TITLE = ("That was the whole lab", "실습 전체를 보셨습니다")
-END_BODY = ("Now do it yourself: in the lab VM, run tmux split-window -h lwstutor",
-            "이제 직접 해 보세요: 실습 VM에서 tmux split-window -h lwstutor를 실행합니다")
-# What the demo of each lesson ends with, in both languages.
+END_BODY = ("Now do it yourself. In the lab VM, run tmux split-window -h lwstutor",
+            "이제 직접 해 보세요. 실습 VM에서 tmux split-window -h lwstutor 명령을 실행하세요")
+# What the demo of each lesson ends with, in both languages: a lesson that is one module of the
+# lab is not "the whole lab".
+END_TITLES = {"lws": END_TITLE, "gang": ("That was the whole gang scheduling module", "갱 스케줄링 모듈 전체를 보셨습니다")}
 END_BODIES = {"lws": END_BODY,
-              "gang": ('Now do it yourself: in the lab VM, run tmux split-window -h "lwstutor --lesson gang"',
-                       '이제 직접 해 보세요: 실습 VM에서 tmux split-window -h "lwstutor --lesson gang" 명령을 실행합니다')}
+              "gang": ('Now do it yourself. In the lab VM, run tmux split-window -h "lwstutor --lesson gang"',
+                       '이제 직접 해 보세요. 실습 VM에서 tmux split-window -h "lwstutor --lesson gang" 명령을 실행하세요')}
 
 
 def replay_speed(speed: float) -> float:
@@ -65,4 +67,4 @@ def paced(recording, lesson, pause: float, speed: float):
             if max(newly) < last:
                 yield due, ShowStep(max(newly) + 1, item.t)
             elif len(session.progress.passed) == last:
-                yield due, ShowStep(last, item.t, END_TITLE, END_BODIES.get(lesson.id, END_BODY))
+                yield due, ShowStep(last, item.t, END_TITLES.get(lesson.id, END_TITLE), END_BODIES.get(lesson.id, END_BODY))

@@ -14,6 +14,10 @@ from tutor.ui.bindings.key_words import keyed
 from tutor.ui.screens.base import ClosesItself
 
 
+# A key as the lesson, the footer and the notices write it ("esc"), not as Textual names it.
+SAID_AS = {"escape": "esc"}
+
+
 def bindings_table(bindings: list[Binding], title: str) -> Table:
     table = Table(title=title, show_header=False, box=None, expand=True, padding=(0, 1))
     table.add_column(style="bold cyan", no_wrap=True)
@@ -21,7 +25,7 @@ def bindings_table(bindings: list[Binding], title: str) -> Table:
     for b in bindings:
         if not b.description:
             continue
-        keys = b.key_display or ", ".join(k.strip() for k in b.key.split(","))
+        keys = b.key_display or ", ".join(SAID_AS.get(k.strip(), k.strip()) for k in b.key.split(","))
         table.add_row(keys, Text(b.description + (f" — {b.tooltip}" if b.tooltip else "")))
     return table
 
