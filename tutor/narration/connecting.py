@@ -11,6 +11,7 @@ from typing import Callable
 
 from tutor.cluster.connect import ConnectError, Source
 from tutor.i18n.bilingual import Words, pick, say, system_reason
+from tutor.i18n.particles import fill
 
 COPY_TO = "~/.kube/config"
 
@@ -153,7 +154,7 @@ def client_says_ko(error: str) -> str:
     """The client's refusal in Korean: ours where we know its sentence, else its own words kept."""
     for pattern, ko in _CLIENT_SAYS:
         if (m := pattern.search(error)) is not None:
-            return say("ko", "", ko, **m.groupdict())
+            return fill(ko, **m.groupdict())  # Korean only: the English is the client's own sentence
     return f"쿠버네티스 클라이언트가 이 설정을 쓰지 못했습니다: {error}"
 
 
