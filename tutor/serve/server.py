@@ -152,3 +152,27 @@ class TutorServer(Server):
             await stop.wait()
         finally:
             await runner.cleanup()  # closes the websockets: each tutor is told to quit
+            await children_reaped(SHUTDOWN_SECONDS)
+
+
+def _children() -> set[int]:
+    """This process's live or unreaped children (Linux's /proc; none known elsewhere)."""
+    found: set[int] = set()
+    try:
+        for task in os.scandir("/proc/self/task"):
+            with open(os.path.join(task.path, "children"), encoding="ascii") as f:
+                found.update(int(pid) for pid in f.read().split())
+    except (OSError, ValueError):
+        return set()
+    return found
+
+
+async def children_reaped(bound: float) -> None:
+    """Waits (at most `bound` seconds) until every child process has ended and been reaped, and
+    the loop has run what their ends call back. textual-serve never waits for a tab's tutor
+    process: one still ending when the loop closed was reaped into a closed loop, and the
+    server's last words were a traceback ("Event loop is closed")."""
+    deadline = time.monotonic() + bound
+    while _children() and time.monotonic() < deadline:
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(0.05)  # the watcher's callbacks, posted as each child was reaped
