@@ -13,6 +13,11 @@ Rules (with the language rules of tests/lang_scan.py):
   room              the lesson with fewer than two rows of text in view, or the verdict with none
                     (no pane zoomed): the step and its verdict are what the learner reads first
   border-cut        a pane's or a screen's border title or subtitle longer than its border
+  out-of-view       what a key revealed (a hint, the solution: its heading and its text up to the
+                    next heading) not read in view after the key: its heading's line not at the
+                    lesson pane's top (nor the pane at its end with the heading in view), or its
+                    text going on below the pane while a bigger view (the pane zoomed) could show
+                    more (`Audit.revealed`, asked by the driver)
   app-ended         the app ended (or raised) while the learner was using it
   did-not-settle    the app still runs but a replay did not settle in the test's time (a slow
                     machine, or a hang: reported, never hidden)
@@ -205,6 +210,31 @@ class Audit:
             if rows < least:
                 panel = " (lab check panel up)" if app.query_one("#doctor").display else ""
                 self.add("room", f"the {pane_id} pane: {rows} rows of text in view, fewer than {least}{panel}", moment)
+
+    # --- (i) what a key revealed, in view ----------------------------------------------------------
+    def revealed(self, app, heading: str, moment: str) -> None:
+        """After h or s: the revealed heading's line at the top of the lesson pane, and its text
+        whole below it, or the pane zoomed so that the text fills the whole view."""
+        pane = app.query_one("#lesson")
+        block = pane.heading(heading)
+        if block is None:
+            self.add("out-of-view", f"«{heading}» not in the lesson pane after the key", moment)
+            return
+        view = pane.scrollable_content_region
+        blocks = list(block.parent.children)
+        end = block
+        for later in blocks[blocks.index(block) + 1:]:
+            if (later.source or "").lstrip().startswith("#"):
+                break
+            end = later
+        size = f"{view.width}x{view.height}"
+        at_end = pane.scroll_y >= pane.max_scroll_y and view.y <= block.region.y < view.bottom
+        if block.region.y != view.y and not at_end:  # at the end: the last section, under what came before
+            rows = block.region.y - view.y
+            self.add("out-of-view", f"«{heading}»'s line {rows:+d} rows from the lesson pane's top ({size})", moment)
+        elif end.region.bottom > view.bottom and app.screen.maximized is not pane:
+            self.add("out-of-view", f"«{heading}»'s text goes on {end.region.bottom - view.bottom} rows below the "
+                                    f"lesson pane ({size}), which is not zoomed", moment)
 
     # --- (h) a pane's border words whole ---------------------------------------------------------
     def _borders(self, app, moment: str) -> None:

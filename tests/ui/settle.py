@@ -154,8 +154,8 @@ async def hint_in_view(pilot, step: int, i: int, timeout: float = waits.MOMENT) 
 
 
 async def heading_in_view(pilot, text: str, timeout: float = waits.MOMENT) -> None:
-    """Waits until the lesson pane's heading `text` is mounted and scrolled to the top of the
-    pane (or the pane is at its end)."""
+    """Waits until the lesson pane's heading `text` is mounted and its line scrolled to the top
+    of the pane (or the pane is at its end)."""
     from tutor.ui.widgets.lesson_pane import LessonPane
 
     pane = pilot.app.query_one(LessonPane)
@@ -163,7 +163,9 @@ async def heading_in_view(pilot, text: str, timeout: float = waits.MOMENT) -> No
     def in_view() -> bool:
         block = pane.heading(text)
         return bool(pane.drawn and block is not None and block.region.height and (
-            block.region.y - block.styles.margin.top == pane.content_region.y
+            block.region.y == pane.scrollable_content_region.y
+            # at its home the pane shows the first heading with its margin above it
+            or pane.scroll_y == 0 and block.region.y - block.styles.margin.top == pane.content_region.y
             or pane.scroll_y == pane.max_scroll_y))
 
     await pilot.pause()  # the key that revealed it handled: in_view() reads the text it asked for

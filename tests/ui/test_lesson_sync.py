@@ -11,7 +11,7 @@ from textual.widgets import Markdown
 
 from tests.conftest import WALKTHROUGH
 from tests.ui.harness import empty_recording, make_app
-from tests.ui.settle import hint_in_view, quiet, settled, until
+from tests.ui.settle import heading_in_view, hint_in_view, quiet, settled, until
 from tutor.ui.widgets import lesson_pane
 from tutor.ui.widgets.lesson_pane import LessonPane
 from tutor.ui.widgets.verdict_box import VerdictBox
@@ -166,9 +166,7 @@ async def test_the_app_goes_on_while_a_revealed_hint_is_parsed(tmp_path, monkeyp
         go.set()
         heading = app.page.hint_heading(app.session.progress.current, 1)
         await until(pilot, lambda: pane.drawn and pane.heading(heading) is not None, "the hint drawn")
-        await until(pilot, lambda: pane.heading(heading).region.y - pane.heading(heading).styles.margin.top
-                    == pane.content_region.y or pane.scroll_y == pane.max_scroll_y,
-                    "the hint brought into view once drawn", seen=lambda: (pane.scroll_y, pane.max_scroll_y))
+        await heading_in_view(pilot, heading)  # brought into view once drawn
 
 
 async def test_a_hint_drawn_while_a_batch_holds_the_layout_back_still_comes_into_view(tmp_path):

@@ -141,6 +141,11 @@ async def test_a_lesson_key_draws_each_pane_once(app):
         await drawn(pilot, draws)
         await press(pilot, draws, measured, "s, y", "y", lambda p: off_screen(p, ConfirmScreen))
         assert 6 in app.session.progress.solutions
+        # the solution is longer than the pane holds: it is shown zoomed, and esc puts it back
+        await until(pilot, lambda: app.lesson.maximized, "the solution zoomed")
+        await drawn(pilot, draws)
+        await press(pilot, draws, measured, "esc after s", "escape",
+                    lambda p: until(p, lambda: app.lesson.maximized is None, "the zoom undone"))
         await press(pilot, draws, measured, "z", "z", lambda p: until(p, lambda: app.lesson.maximized, "a zoom"))
         await press(pilot, draws, measured, "z again", "z",
                     lambda p: until(p, lambda: app.lesson.maximized is None, "the zoom undone"))
@@ -156,7 +161,9 @@ async def test_a_lesson_key_draws_each_pane_once(app):
         app.lesson.fit_footer()
         await drawn(pilot, draws)
         await press(pilot, draws, measured, "x", "x", lambda p: until(p, lambda: not doctor.display, "the panel gone"))
-        assert _over_one(measured) == {}, f"drawn more than once by one key: {measured}"
+        # The solution's zoom comes once its text is parsed and placed, a change of its own: the
+        # footer drops s with the solution shown, then offers esc with the pane zoomed.
+        assert _over_one(measured) == {"s, y": {"footer": 2}}, f"drawn more than once by one key: {measured}"
 
 
 async def test_an_app_key_draws_each_pane_once(app):

@@ -91,6 +91,8 @@ async def _look_hints_and_solution(pilot, audit: Audit, n: int) -> None:
         await hint_in_view(pilot, n, i)
         await _painted(pilot)
         audit.look(app, f"step {n}, hint {i} of {hints} (h)")
+        audit.revealed(app, app.page.hint_heading(n, i), f"step {n}, hint {i} of {hints} (h)")
+        await _restored(pilot)
     await pilot.press("h")  # dimmed: nothing to wait for
     await _painted(pilot)
     audit.look(app, f"step {n}, h with no hint left")
@@ -105,6 +107,17 @@ async def _look_hints_and_solution(pilot, audit: Audit, n: int) -> None:
     await heading_in_view(pilot, say(app.lang, "Solution", "풀이"))
     await _painted(pilot)
     audit.look(app, f"step {n}, the solution (y)")
+    audit.revealed(app, say(app.lang, "Solution", "풀이"), f"step {n}, the solution (y)")
+    await _restored(pilot)
+
+
+async def _restored(pilot) -> None:
+    """esc, when the key zoomed the lesson pane to show what it revealed: the pane back."""
+    app = pilot.app
+    if app.screen.maximized is not None:
+        await pilot.press("escape")
+        await _shown(pilot, lambda: app.screen.maximized is None, "the lesson pane back in its place",
+                     seen=lambda: app.screen.maximized)
 
 
 async def _look_overlays(pilot, audit: Audit) -> None:

@@ -20,7 +20,7 @@ from tutor.lesson.loader import Question
 
 # The footer's keys, most needed first: the way out and the way to every key, then moving
 # through the lesson. The keys of least use give way first on a narrow footer.
-PRIORITY = ("quit", "help", "next", "prev", "hint", "solution", "dismiss_doctor", "toggle_lang", "recheck",
+PRIORITY = ("quit", "help", "minimize", "next", "prev", "hint", "solution", "dismiss_doctor", "toggle_lang", "recheck",
             "maximize_pane")
 
 STATUS_WORDS = {Status.PASS: ("PASS", "통과"), Status.FAIL: ("FAIL", "실패"), Status.WAITING: ("WAIT", "대기"),
@@ -108,15 +108,15 @@ class Page:
         return f"### {say(self.lang, 'Solution', '풀이')}\n\n{text}"
 
     # --- the footer --------------------------------------------------------------------------
-    def footer_wanted(self, doctor_shown: bool) -> dict[str, bool]:
+    def footer_wanted(self, doctor_shown: bool, zoomed: bool = False) -> dict[str, bool]:
         """Which keys the footer offers for this step: h while the step has hints to reveal, then s
         in its place (the help and the palette always list both); x while the lab check panel
-        is up."""
+        is up; esc while a pane is zoomed (h and s zoom the lesson when it cannot hold their text)."""
         n = self.current
         # after a pass, the solution is there to compare with: s takes h's place
         solution_next = bool(self.solution_text(n)) and (not self.hints_left(n) or n in self.session.progress.passed)
         wanted = dict.fromkeys(PRIORITY, True)
-        wanted.update(hint=not solution_next, solution=solution_next, dismiss_doctor=doctor_shown)
+        wanted.update(hint=not solution_next, solution=solution_next, dismiss_doctor=doctor_shown, minimize=zoomed)
         return wanted
 
     # --- the verdict and the notices ---------------------------------------------------------

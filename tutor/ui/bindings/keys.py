@@ -46,7 +46,7 @@ KEYS = [
     keyed("tab", "focus_next", ("Next pane", "다음 창"), ("Cycle the panes", "창 사이를 돌기"), show=False),
     keyed("shift+tab", "focus_previous", ("Previous pane", "이전 창"), show=False),
     keyed("escape", "minimize", ("Restore", "되돌리기"),
-          ("Restore a zoomed pane and close the notices", "확대한 창을 되돌리고 알림 닫기"), show=False),
+          ("Restore a zoomed pane and close the notices", "확대한 창을 되돌리고 알림 닫기")),  # in the footer while zoomed
     # the digit keys go to a step; check_action turns off those past the lesson's last step
     *(keyed(str(i), f"goto({i})", (f"Step {i}", f"{i}단계"), show=False) for i in range(1, 10)),
 ]

@@ -92,7 +92,7 @@ class LessonScreen(Screen[None]):
                 yield NodeLedger(id="ledger")
                 yield PodList(id="pods")
                 yield EventList(id="events")
-        yield KeyFooter(lambda: self.page.footer_wanted(self.doctor_shown()), PRIORITY, ORDER)
+        yield KeyFooter(lambda: self.page.footer_wanted(self.doctor_shown(), self.maximized is not None), PRIORITY, ORDER)
 
     def doctor_shown(self) -> bool:
         return any(panel.display for panel in self.query(DoctorPanel))
@@ -129,13 +129,16 @@ class LessonScreen(Screen[None]):
         self.report_save()
         self.fit_footer()
 
+    def watch_maximized(self) -> None:
+        self.fit_footer()  # esc is offered while a pane is zoomed
+
     def fit_footer(self) -> None:
         """The footer reads the keys again (what the step offers, what is dimmed) when one of
         those may have moved; its width it follows itself."""
         s = self.session
         cur = s.progress.current
         if self._changed("bindings", cur, s.progress.hints.get(cur, 0), cur in s.progress.solutions,
-                         cur in s.progress.passed, s.lang, self.doctor_shown()):
+                         cur in s.progress.passed, s.lang, self.doctor_shown(), self.maximized is not None):
             self.refresh_bindings()
 
     def draw_verdict(self) -> None:

@@ -26,6 +26,7 @@ import asyncio
 from typing import TYPE_CHECKING, Callable
 
 from textual.containers import VerticalScroll
+from textual.widget import Widget
 from textual.worker import Worker
 
 from tutor.ui.widgets.redraw import RedrawsOnChange
@@ -49,6 +50,7 @@ class LessonPane(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
         self.step: int | None = None  # the step whose markdown is on screen
         self._anchor = ""  # the heading last brought into view (a revealed hint)
         self._anchor_due = False  # bring it into view once the markdown asked for is drawn
+        self._zoomed = False  # the pane was zoomed to show a revealed text whole (to_top undoes it)
         self._held = False  # drawing waits for release() (the app's first frame)
 
     async def _markdown_widget(self) -> "Markdown":
@@ -121,6 +123,9 @@ class LessonPane(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
     def to_top(self) -> None:
         """Another step: its start is in view, and no hint is kept there (nor one still due)."""
         self._anchor, self._anchor_due = "", False
+        if self._zoomed and self.screen.maximized is self:
+            self.screen.minimize()
+        self._zoomed = False
         self.scroll_home(animate=False)
 
     @property
@@ -155,22 +160,46 @@ class LessonPane(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
             self._scroll_to_anchor()
 
     def _land_anchor(self) -> None:
-        if self._scroll_to_anchor():
+        if self._scroll_to_anchor(revealed=True):
             self._anchor_due = False
 
-    def _scroll_to_anchor(self) -> bool:
-        """Scrolls the anchor's heading to the top (the pane's end when it has none); False when
-        no layout has placed it yet."""
+    def _scroll_to_anchor(self, revealed: bool = False) -> bool:
+        """Scrolls the anchor's heading to the top (the pane's end when it has none), zooming the
+        pane when it was just `revealed` and the pane cannot hold it; False when no layout has
+        placed it yet."""
         block = self.heading(self._anchor)
         if block is None:
             self.scroll_end(animate=False)
             return True
         if not self._placed(block):
             return False
+        if revealed and self.screen.maximized is None and \
+                self._section_height(block) > self.scrollable_content_region.height:
+            # The pane cannot hold what the key revealed (two rows at 60x20): it is shown zoomed,
+            # whole, and esc (the footer says so) puts the pane back. The resize scrolls again.
+            self._zoomed = self.screen.maximize(self, container=False)
         # Its turn comes after a scroll asked for before it (to_top's scroll_home), and it
         # measures from where that one left the pane.
-        self.call_after_refresh(self.scroll_to_widget, block, top=True, animate=False)
+        self.call_after_refresh(self._scroll_to_heading, block)
         return True
+
+    def _scroll_to_heading(self, block: "MarkdownBlock") -> None:
+        """The heading's own line at the pane's top row: its margin above would take one of
+        the rows a short pane has."""
+        md = block.parent
+        if block.is_attached and isinstance(md, Widget):  # where the layout placed it, however scrolled
+            self.scroll_to(y=md.virtual_region.y + block.virtual_region.y, animate=False)
+
+    def _section_height(self, heading: "MarkdownBlock") -> int:
+        """Rows from the heading's line to the end of its section (the next heading, or the end)."""
+        assert heading.parent is not None
+        blocks = list(heading.parent.children)
+        end: Widget = heading
+        for block in blocks[blocks.index(heading) + 1:]:
+            if _is_heading(block):
+                break
+            end = block
+        return end.virtual_region.bottom - heading.virtual_region.y
 
     def _placed(self, block: "MarkdownBlock") -> bool:
         """True once a whole layout has placed the markdown's blocks, `block` with them: a block
@@ -185,9 +214,14 @@ class LessonPane(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
         from textual.widgets.markdown import MarkdownBlock
 
         for block in self.query(MarkdownBlock):
-            if (block.source or "").strip().lstrip("#").strip() == text:
+            if _is_heading(block) and (block.source or "").strip().lstrip("#").strip() == text:
                 return block
         return None
+
+
+def _is_heading(block: object) -> bool:
+    """A heading's block: its source is an ATX heading line (Textual does not export its class)."""
+    return (getattr(block, "source", None) or "").lstrip().startswith("#")
 
 
 async def _parse(md: "Markdown", markdown: str) -> list["MarkdownBlock"]:
