@@ -5,16 +5,18 @@ to the language and particle rules of tests/lang_scan.py. A run reports all its 
 
 from __future__ import annotations
 
+import argparse
 import json
+import re
 from collections import defaultdict
 
 import pytest
 
 from tests.hostile_cli import dead_kubeconfig, make_sandbox
-from tests.lang_scan import scan
+from tests.lang_scan import HANGUL, scan
 from tests.test_cli_hostile import COMMANDS, W, _argv
 from tutor.cli import COMMANDS as SUBCOMMANDS
-from tutor.cli import main
+from tutor.cli import build_parser, main
 
 # Part of the screen audit (run alone with -m audit): Korean --help still shows FILE, WSL and
 # JSON Lines, open work of the learner's screen.
@@ -157,3 +159,75 @@ def test_a_refusing_cluster_reads_well(cli, lang, tmp_path):
     code, out, err = cli("why", "no-such-pod", "--replay", W, "--lang", lang, "--json")
     found.read(_read_json(out) + err, lang, f"why no-such-pod --replay --json --lang {lang}")
     found.done()
+
+
+# --- the help's fields, read from the parser ----------------------------------------------------
+
+def helps(lang: str) -> dict[str, argparse.ArgumentParser]:
+    """Each command's parser as its --help shows it in `lang` ("" the tutor itself)."""
+    root = build_parser(lang=lang)
+    sub = next(a for a in root._actions if isinstance(a, argparse._SubParsersAction))
+    return {name: root if not name else sub.choices[name] for name in SUBCOMMANDS}
+
+
+def shown(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:
+    """The arguments its help shows, by dest (what the other language's help must show too)."""
+    return {a.dest: a for a in parser._actions if a.help is not argparse.SUPPRESS}
+
+
+def value_name(action: argparse.Action) -> str | None:
+    """The name the help gives the argument's value (none for a flag or a choice)."""
+    return action.metavar if isinstance(action.metavar, str) and not isinstance(action, argparse._SubParsersAction) \
+        else None
+
+
+def label(action: argparse.Action) -> str:
+    return "/".join(action.option_strings) or str(action.metavar)
+
+
+def _words(parser: argparse.ArgumentParser) -> str:
+    """The help's words: the command's description and each shown argument's help."""
+    return "\n".join([parser.description or "", *(a.help or "" for a in shown(parser).values())])
+
+
+HELPS = {lang: helps(lang) for lang in LANGS}
+
+
+@pytest.mark.parametrize("name", list(SUBCOMMANDS), ids=lambda n: n or "tutor")
+def test_each_help_shows_the_same_fields_in_both_languages(name):
+    ko, en = shown(HELPS["ko"][name]), shown(HELPS["en"][name])
+    assert ko.keys() == en.keys()
+    for dest in en:
+        k, e = ko[dest], en[dest]
+        assert (k.option_strings, list(k.choices or ()), k.nargs) == (e.option_strings, list(e.choices or ()), e.nargs), \
+            dest  # the commands, by name: their parsers differ by language
+        assert (value_name(k) is None) == (value_name(e) is None), dest
+
+
+@pytest.mark.parametrize("name", list(SUBCOMMANDS), ids=lambda n: n or "tutor")
+def test_korean_help_names_each_value_in_korean_and_for_what_it_is(name):
+    """A value's name is a Korean word (ADDR, PORT, URL, N read as letters), one its option's help
+    says (a count of tutors is not a 단계), and no English name of a value is left in the words."""
+    parser, english = HELPS["ko"][name], HELPS["en"][name]
+    found = []
+    for action in shown(parser).values():
+        metavar = value_name(action)
+        if metavar is None:
+            continue
+        if not re.fullmatch(f"[{HANGUL}]+", metavar):
+            found.append(f"{label(action)}: {metavar!r} is not a Korean word")
+        said = action.help or parser.description or ""  # a positional is told of in the description
+        if metavar not in said:
+            found.append(f"{label(action)}: {metavar!r} names a value its words do not speak of: {said!r}")
+    words = _words(parser)
+    for action in shown(english).values():
+        metavar = value_name(action)
+        if metavar and re.search(rf"(?<![\w$-]){re.escape(metavar)}(?![\w-])", words):
+            found.append(f"{label(action)}: the English value name {metavar!r} is in the Korean words")
+    assert found == []
+
+
+def test_english_value_names_are_capitals():
+    """argparse's way: FILE, N, ADDR (the Korean help has its words instead)."""
+    names = {value_name(a) for p in HELPS["en"].values() for a in shown(p).values()} - {None}
+    assert names and all(re.fullmatch(r"[A-Z][A-Z_]*", n) for n in names if n), names

@@ -34,6 +34,9 @@ class Option:
     default: object = None
     kwargs: dict = field(default_factory=dict)  # type, choices, action, metavar
     number: dict | None = None  # a number: command_line.number's checks (positive, integer, what)
+    # Its value's name in Korean where command_line.METAVARS's word for its English one would not
+    # fit (N is a step for --step, a count for --max-sessions).
+    metavar_ko: str = ""
 
     @property
     def dest(self) -> str:
@@ -68,15 +71,15 @@ OPTIONS = {o.dest: o for o in (
            False, {"action": "store_true"}),
     Option(("--state-file",), "progress file (default: under $XDG_STATE_HOME/lwstutor)",
            "진행 파일 (기본값: $XDG_STATE_HOME/lwstutor 아래)", kwargs={"metavar": "FILE"}),
-    Option(("--step",), "only step N (repeatable)", "N 단계만 (여러 번 줄 수 있습니다)",
-           kwargs={"action": "append", "metavar": "N"}, number={"integer": True}),
+    Option(("--step",), "only step N (repeatable)", "주어진 단계만 (여러 번 줄 수 있습니다)",
+           kwargs={"action": "append", "metavar": "N"}, number={"integer": True}, metavar_ko="단계"),
     Option(("--json",), "machine-readable output", "프로그램이 읽을 JSON 출력", False, {"action": "store_true"}),
     Option(("--duration",), "stop after S seconds (default: until Ctrl-C)", "주어진 초가 지나면 멈춥니다 (기본값: Ctrl-C까지)",
            kwargs={"metavar": "S"}, number={"positive": True, "what": SECONDS}),
     Option(("--overwrite",), "replace FILE if it is an earlier lwstutor recording (never any other file)",
            "녹화할 파일이 예전 lwstutor 녹화 파일이면 바꿉니다 (다른 파일은 절대 바꾸지 않습니다)",
            False, {"action": "store_true"}),
-    Option(("--lws-version",), "LWS release to note in the header", "헤더에 적어 둘 LWS 릴리스", ""),
+    Option(("--lws-version",), "LWS release to note in the header", "헤더에 적어 둘 LWS 릴리스 버전", ""),
     Option(("--host",), "address to listen on (default 127.0.0.1, this machine only)",
            "기다릴 주소 (기본값 127.0.0.1, 이 컴퓨터에서만)", "127.0.0.1", {"metavar": "ADDR"}),
     Option(("--port",), "port to listen on (default 8000; 0 = any free one)",
@@ -86,7 +89,8 @@ OPTIONS = {o.dest: o for o in (
            "프록시, 포워딩한 포트, 경로 접두사를 거칠 때 브라우저가 쓰는 주소 (예: https://lab.example/tutor)",
            kwargs={"metavar": "URL"}),
     Option(("--max-sessions",), "how many tutors may run at once, one per browser tab (default 4)",
-           "한 번에 띄울 수 있는 튜터 수, 브라우저 탭마다 하나 (기본값 4)", 4, {"metavar": "N"}, number={"integer": True}),
+           "한 번에 띄울 수 있는 튜터 개수, 브라우저 탭마다 하나 (기본값 4)", 4, {"metavar": "N"}, number={"integer": True},
+           metavar_ko="개수"),
 )}
 
 CLUSTER = ("lesson", "kubeconfig", "context", "namespace", "workdir")
@@ -141,7 +145,7 @@ def _add_options(p: argparse.ArgumentParser, takes: tuple[str, ...], prefix: str
         plain = not {"action", "choices", "metavar"} & opt.kwargs.keys()  # else argparse names it well
         kwargs = {"metavar": dest.upper(), **opt.kwargs} if plain else dict(opt.kwargs)
         if "metavar" in kwargs:
-            kwargs["metavar"] = command_line.metavar(kwargs["metavar"], lang)
+            kwargs["metavar"] = (lang == "ko" and opt.metavar_ko) or command_line.metavar(kwargs["metavar"], lang)
         if opt.number is not None:
             kwargs["type"] = command_line.number(lang, **opt.number)
         p.add_argument(*opt.flags, dest=prefix + dest, default=argparse.SUPPRESS,

@@ -24,9 +24,11 @@ from tutor.i18n.particles import particle
 VERSION = ("show the version and exit", "버전을 보여 주고 끝냅니다")
 SEE_HELP = ("help: {prog} --help", "도움말: {prog} --help")
 # What an option's value is, as the help and the usage name it: argparse's capitals in English,
-# the word itself in Korean (a Korean reader reads FILE as letters, not as 파일).
+# the word itself in Korean (a Korean reader reads FILE as letters, not as 파일). N is not here: a
+# number means what its option counts, so an option taking one names it in Korean itself.
 METAVARS = {"FILE": "파일", "DIR": "디렉터리", "NAME": "이름", "CONTEXT": "컨텍스트", "NAMESPACE": "네임스페이스",
-            "SPEED": "배속", "S": "초", "N": "단계", "LWS_VERSION": "버전", "POD": "파드", "COMMAND": "명령"}
+            "SPEED": "배율", "S": "초", "LWS_VERSION": "버전", "POD": "파드", "COMMAND": "명령",
+            "ADDR": "주소", "PORT": "포트", "URL": "주소"}
 
 
 def metavar(name: str, lang: str) -> str:
