@@ -163,6 +163,9 @@ def test_a_refusing_cluster_reads_well(cli, lang, tmp_path):
 
 # --- the help's fields, read from the parser ----------------------------------------------------
 
+FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
+
+
 def helps(lang: str) -> dict[str, argparse.ArgumentParser]:
     """Each command's parser as its --help shows it in `lang` ("" the tutor itself)."""
     root = build_parser(lang=lang)
@@ -225,6 +228,16 @@ def test_korean_help_names_each_value_in_korean_and_for_what_it_is(name):
         if metavar and re.search(rf"(?<![\w$-]){re.escape(metavar)}(?![\w-])", words):
             found.append(f"{label(action)}: the English value name {metavar!r} is in the Korean words")
     assert found == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", list(SUBCOMMANDS), ids=lambda n: n or "tutor")
+def test_each_help_speaks_only_of_options_its_command_has(name, lang):
+    """An option another one's words mention (--lesson's default "made from the --replay
+    recording") is one the command takes: `lwstutor demo` has no --replay."""
+    parser = HELPS[lang][name]
+    has = {flag for a in shown(parser).values() for flag in a.option_strings}
+    assert sorted(set(FLAG.findall(_words(parser))) - has) == []
 
 
 def test_english_value_names_are_capitals():

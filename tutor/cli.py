@@ -37,6 +37,9 @@ class Option:
     # Its value's name in Korean where command_line.METAVARS's word for its English one would not
     # fit (N is a step for --step, a count for --max-sessions).
     metavar_ko: str = ""
+    # Its words (English, Korean) for a command that takes no --replay, where its own words speak
+    # of the recording: a command's help describes only options that command has.
+    without_replay: tuple[str, str] | None = None
 
     @property
     def dest(self) -> str:
@@ -48,14 +51,18 @@ OPTIONS = {o.dest: o for o in (
     Option(("--lesson",), "which lesson (default: the one a --replay recording was made for, else lws); "
            "an unknown name lists those there are",
            "어느 수업인지 (기본값: --replay 녹화 파일이 만들어진 수업, 없으면 lws). 모르는 이름이면 있는 수업을 알려 줍니다",
-           kwargs={"metavar": "NAME"}),
+           kwargs={"metavar": "NAME"},
+           without_replay=("which lesson (default: lws); an unknown name lists those there are",
+                           "어느 수업인지 (기본값: lws). 모르는 이름이면 있는 수업을 알려 줍니다")),
     Option(("--kubeconfig",), "kubeconfig file, or a list like $KUBECONFIG (default: as kubectl finds it: "
            "$KUBECONFIG, ~/.kube/config, /etc/rancher/k3s/k3s.yaml, in-cluster)",
            "kubeconfig 파일, 또는 $KUBECONFIG 같은 목록 (기본값: kubectl처럼 찾습니다: "
            "$KUBECONFIG, ~/.kube/config, /etc/rancher/k3s/k3s.yaml, 클러스터 안 설정)", kwargs={"metavar": "FILE"}),
     Option(("--context",), "kubeconfig context to use", "쓸 kubeconfig 컨텍스트"),
     Option(("-n", "--namespace"), "lesson namespace (default: the recording's, else the lesson's{namespace})",
-           "수업의 네임스페이스 (기본값: 녹화 파일의 것, 없으면 수업의 것{namespace})"),
+           "수업의 네임스페이스 (기본값: 녹화 파일의 것, 없으면 수업의 것{namespace})",
+           without_replay=("lesson namespace (default: the lesson's{namespace})",
+                           "수업의 네임스페이스 (기본값: 수업의 것{namespace})")),
     Option(("--workdir",), "where the answer files are (default: the lesson's{workdir})",
            "답안 파일이 있는 디렉터리 (기본값: 수업의 것{workdir})", kwargs={"metavar": "DIR"}),
     Option(("--lang",), "language of the lesson and messages (default: the last one used, else the locale)",
@@ -140,7 +147,8 @@ def _add_options(p: argparse.ArgumentParser, takes: tuple[str, ...], prefix: str
     """Every option, so each is recognised in any position; those the command does not take
     are hidden from its help and refused by _finish with one message, wherever they stood."""
     for dest, opt in OPTIONS.items():
-        text = say(lang, opt.help, opt.ko).format(
+        words = opt.without_replay if opt.without_replay and "replay" not in takes else (opt.help, opt.ko)
+        text = say(lang, *words).format(
             **{k: f", {getattr(lesson, k)}" if lesson else "" for k in ("namespace", "workdir")})
         plain = not {"action", "choices", "metavar"} & opt.kwargs.keys()  # else argparse names it well
         kwargs = {"metavar": dest.upper(), **opt.kwargs} if plain else dict(opt.kwargs)
