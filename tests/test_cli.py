@@ -119,6 +119,17 @@ def test_check_reads_the_progress_the_tutor_keeps_for_the_same_arguments(tmp_pat
     assert res.returncode == 2 and "not a lwstutor progress file" in res.stderr and other.read_text() == '{"mine": true}'
 
 
+@pytest.mark.parametrize(("lang", "said"), [("en", "no such file"), ("ko", "그런 파일이 없습니다")])
+def test_check_refuses_a_state_file_that_is_not_there(tmp_path, lang, said):
+    """check reads the progress (which solutions were shown) and never writes it: a --state-file
+    that is not there is a typo, said in one line, not an empty progress."""
+    missing = tmp_path / "typo.json"
+    res = run("check", "--replay", WALK, "--state-file", str(missing), "--lang", lang)
+    assert res.returncode == 2 and res.stdout == ""
+    assert res.stderr.splitlines() == [f"lwstutor: --state-file {missing}: {said}"]
+    assert not missing.exists()
+
+
 def test_no_cluster_is_a_clear_error(tmp_path):
     res = run("check", "--kubeconfig", str(tmp_path / "missing"), "--lang", "en")
     assert res.returncode == 2 and "cannot connect" in res.stderr and "kubeconfig" in res.stderr
