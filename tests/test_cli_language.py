@@ -234,10 +234,15 @@ def test_korean_help_names_each_value_in_korean_and_for_what_it_is(name):
 @pytest.mark.parametrize("name", list(SUBCOMMANDS), ids=lambda n: n or "tutor")
 def test_each_help_speaks_only_of_options_its_command_has(name, lang):
     """An option another one's words mention (--lesson's default "made from the --replay
-    recording") is one the command takes: `lwstutor demo` has no --replay."""
+    recording") is one the command takes: `lwstutor demo` has no --replay. And no option's words
+    speak of another command."""
     parser = HELPS[lang][name]
     has = {flag for a in shown(parser).values() for flag in a.option_strings}
     assert sorted(set(FLAG.findall(_words(parser))) - has) == []
+    # nor another command's ways: --speed once said "demo 0.5" in every command's help
+    others = {n for n in SUBCOMMANDS if n and n != name}
+    options_words = " ".join(a.help or "" for a in shown(parser).values() if a.option_strings)
+    assert sorted(others & set(re.findall(r"[a-z]+", options_words))) == []
 
 
 def test_english_value_names_are_capitals():

@@ -105,6 +105,13 @@ def test_the_help_shows_the_lessons_defaults(capsys):
     assert "infer" in out and "/root/gsb-lws" in out and "--json" in out and "--speed" not in out
 
 
+def test_the_help_shows_each_commands_own_default(capsys):
+    for argv, said in ((["demo", "--help"], "(default 0.5; 0 = instant)"), (["--help"], "(default 1; 0 = instant)")):
+        with pytest.raises(SystemExit):
+            main([*argv, "--lang", "en"])
+        assert said in " ".join(capsys.readouterr().out.split()), argv  # as one line, however it wraps
+
+
 def test_version_loads_neither_the_lesson_nor_the_kubernetes_client():
     code = ("import sys; from tutor.cli import main\n"
             "try:\n    main(['--version'])\nexcept SystemExit as e:\n    assert e.code == 0\n"

@@ -69,8 +69,8 @@ OPTIONS = {o.dest: o for o in (
            "수업과 메시지의 언어 (기본값: 마지막으로 쓴 언어, 없으면 로캘)", kwargs={"choices": ("ko", "en")}),
     Option(("--replay",), "use a recording instead of a live cluster", "실제 클러스터 대신 녹화 파일을 씁니다",
            kwargs={"metavar": "FILE"}),
-    Option(("--speed",), "replay speed factor (default 1, demo 0.5; 0 = instant)",
-           "재생 속도 배율 (기본값 1, demo는 0.5; 0이면 기다리지 않고 바로)", 1.0, number={}),
+    Option(("--speed",), "replay speed factor (default {default:g}; 0 = instant)",
+           "재생 속도 배율 (기본값 {default:g}, 0이면 기다리지 않고 바로)", 1.0, number={}),
     Option(("--pause",), "seconds to stay on each step once it passes (default 4)",
            "단계를 통과한 뒤 그 단계에 머무는 초 (기본값 4)", 4.0, {"metavar": "S"}, number={"what": SECONDS}),
     Option(("--poll",), "poll the answer files instead of using file events (for NFS, WSL /mnt, containers)",
@@ -143,12 +143,15 @@ DESCRIPTION = ("A terminal tutor for LeaderWorkerSet that watches your cluster a
 _AFTER = "after_"  # dest prefix of an option given after the subcommand, merged by _finish
 
 
-def _add_options(p: argparse.ArgumentParser, takes: tuple[str, ...], prefix: str, lesson=None, lang: str = "en") -> None:
+def _add_options(p: argparse.ArgumentParser, cmd: Command, prefix: str, lesson=None, lang: str = "en") -> None:
     """Every option, so each is recognised in any position; those the command does not take
-    are hidden from its help and refused by _finish with one message, wherever they stood."""
+    are hidden from its help and refused by _finish with one message, wherever they stood.
+    An option's words may name its {default} for this command (demo's --speed is 0.5)."""
+    takes = cmd.options
     for dest, opt in OPTIONS.items():
         words = opt.without_replay if opt.without_replay and "replay" not in takes else (opt.help, opt.ko)
         text = say(lang, *words).format(
+            default=cmd.defaults.get(dest, opt.default),
             **{k: f", {getattr(lesson, k)}" if lesson else "" for k in ("namespace", "workdir")})
         plain = not {"action", "choices", "metavar"} & opt.kwargs.keys()  # else argparse names it well
         kwargs = {"metavar": dest.upper(), **opt.kwargs} if plain else dict(opt.kwargs)
@@ -217,7 +220,7 @@ def build_parser(lesson=None, json_errors: bool = False, lang: str = "en") -> ar
     root.json_errors = json_errors
     root.add_argument("--version", action="version", version=f"lwstutor {__version__}",
                       help=pick(command_line.VERSION, lang))
-    _add_options(root, COMMANDS[""].options, "", lesson, lang)
+    _add_options(root, COMMANDS[""], "", lesson, lang)
     sub = root.add_subparsers(dest="command", metavar=command_line.metavar("COMMAND", lang), parser_class=_Parser)
     for name, cmd in COMMANDS.items():
         if name:
@@ -226,7 +229,7 @@ def build_parser(lesson=None, json_errors: bool = False, lang: str = "en") -> ar
             p.json_errors = json_errors
             for pos, kwargs in cmd.positionals:
                 p.add_argument(pos, **{**kwargs, "metavar": command_line.metavar(kwargs["metavar"], lang)})
-            _add_options(p, cmd.options, _AFTER, lesson, lang)
+            _add_options(p, cmd, _AFTER, lesson, lang)
     return root
 
 
