@@ -24,7 +24,8 @@ SHOTS = [  # name, moment, language, terminal size, keys pressed then
     ("rollout-en", "rollout-underway", "en", (100, 40), ()),
     ("orphan-en", "orphan-pending", "en", (100, 40), ()),
     ("group0-ko", "group0-recreated", "ko", (100, 40), ()),
-    ("split-80x40-en", "wide-placed", "en", (80, 40), ()),
+    # the hint is taller than this pane and opens zoomed: esc puts the panes back beside it
+    ("split-80x40-en", "wide-placed", "en", (80, 40), ("escape",)),
     ("timeline-en", "wide-placed", "en", (100, 40), ("t",)),
     ("finish-en", "orphan-pending", "en", (100, 40), ("f",)),
     # the gang lesson's walkthrough to its end, its step 6 (the whole gang lands at once)
@@ -46,6 +47,8 @@ async def shown(pilot, key: str) -> None:
                     "the timeline laid out and scrolled to its end")
     elif key == "f":
         await on_screen(pilot, FinishScreen)
+    elif key == "escape":
+        await until(pilot, lambda: pilot.app.screen.maximized is None, "the zoomed pane put back")
     await pilot.pause()
 
 
