@@ -94,7 +94,7 @@ def test_after_the_subcommand_wins_and_steps_add_up():
 
 def test_a_command_default_never_overrides_what_was_given_before_it():
     assert build_parser().parse_args(["--speed", "2", "demo"]).speed == 2.0
-    assert build_parser().parse_args(["demo"]).speed == 0.5
+    assert build_parser().parse_args(["demo"]).speed == 1.0  # real time, as the tutor
     assert build_parser().parse_args([]).speed == 1.0
 
 
@@ -106,7 +106,7 @@ def test_the_help_shows_the_lessons_defaults(capsys):
 
 
 def test_the_help_shows_each_commands_own_default(capsys):
-    for argv, said in ((["demo", "--help"], "(default 0.5; 0 = instant)"), (["--help"], "(default 1; 0 = instant)")):
+    for argv, said in ((["demo", "--help"], "(default 1; 0 = instant)"), (["--help"], "(default 1; 0 = instant)")):
         with pytest.raises(SystemExit):
             main([*argv, "--lang", "en"])
         assert said in " ".join(capsys.readouterr().out.split()), argv  # as one line, however it wraps

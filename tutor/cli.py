@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from tutor import __version__
 from tutor.commands.results import EXIT_OK, EXIT_USAGE, UsageError
+from tutor.demo import DEMO_MINUTES
 from tutor.i18n import command_line, help_layout
 from tutor.i18n.bilingual import default_lang, pick, say
 
@@ -116,8 +117,10 @@ class Command:
 COMMANDS = {
     "": Command("tutor.commands.tui:run_tui", CLUSTER + ("lang", "replay", "speed", "poll", "state_file")),
     "demo": Command("tutor.commands.demo:run_demo", ("lesson", "lang", "speed", "pause"),
-                    ("watch the whole lab being done, from a recording (no cluster needed)",
-                     "녹화 파일로 실습 전체가 진행되는 것을 봅니다 (클러스터가 필요 없습니다)"), {"speed": 0.5}),
+                    (f"watch the whole lab being done, from a recording (no cluster needed); in real time it "
+                     f"takes about {DEMO_MINUTES['lws']} minutes, --lesson gang about {DEMO_MINUTES['gang']}",
+                     f"녹화 파일로 실습 전체가 진행되는 것을 봅니다 (클러스터가 필요 없습니다). 실제 속도로 "
+                     f"약 {DEMO_MINUTES['lws']}분, --lesson gang은 약 {DEMO_MINUTES['gang']}분 걸립니다")),
     "check": Command("tutor.commands.check:run_check", CLUSTER + ("lang", "replay", "step", "json", "state_file"),
                      ("evaluate the steps once and print the verdicts", "단계를 한 번 평가하고 판정을 출력합니다")),
     "doctor": Command("tutor.commands.doctor:run_doctor", CLUSTER + ("lang", "json"),
@@ -146,7 +149,7 @@ _AFTER = "after_"  # dest prefix of an option given after the subcommand, merged
 def _add_options(p: argparse.ArgumentParser, cmd: Command, prefix: str, lesson=None, lang: str = "en") -> None:
     """Every option, so each is recognised in any position; those the command does not take
     are hidden from its help and refused by _finish with one message, wherever they stood.
-    An option's words may name its {default} for this command (demo's --speed is 0.5)."""
+    An option's words may name its {default} for this command."""
     takes = cmd.options
     for dest, opt in OPTIONS.items():
         words = opt.without_replay if opt.without_replay and "replay" not in takes else (opt.help, opt.ko)

@@ -21,6 +21,10 @@ def lessons_with_walkthrough() -> list[str]:
                   + [p.stem.removeprefix("walkthrough-") for p in root.glob("walkthrough-*.jsonl")])
 
 
+# How long each lesson's demo takes at the defaults (real time, 4 s per passed step), in whole
+# minutes, as `demo --help` and the README say it: tests/test_demo_pace.py holds it to the plan.
+DEMO_MINUTES = {"lws": 4, "gang": 2}
+
 END_TITLE = ("That was the whole lab", "실습 전체를 보셨습니다")
 END_BODY = ("Now do it yourself. In the lab VM, run tmux split-window -h lwstutor",
             "이제 직접 해 보세요. 실습 VM에서 tmux split-window -h lwstutor 명령을 실행하세요")
