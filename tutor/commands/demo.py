@@ -28,6 +28,7 @@ def demo_app(args):
     from tutor.commands.results import UsageError
     from tutor.demo import lessons_with_walkthrough, walkthrough
     from tutor.ui.app import TutorApp
+    from tutor.ui.services.demo_progress import DemoProgress
 
     lesson = getattr(args, "lesson", None) or "lws"
     if lesson not in lessons_with_walkthrough():
@@ -36,7 +37,7 @@ def demo_app(args):
                          f"--lesson {lesson}: 재생할 녹화가 없습니다(있는 것: {there})", kind="lesson")
     args.replay, args.workdir = str(walkthrough(lesson)), None
     session = session_for(args, Progress())
-    return TutorApp(session, context="demo", replay=True,
+    return TutorApp(session, context="demo", replay=True, demo=DemoProgress(),
                     start_sources=partial(start_demo, args._recording, args.speed, args.pause))
 
 
@@ -44,8 +45,16 @@ def start_demo(recording, speed: float, pause: float, app) -> None:
     from tutor.cluster.replay import ReplaySource
     from tutor.commands.tui import stop_with_error
     from tutor.demo import paced, replay_speed
+    from tutor.demo.pace import plan
 
-    replay = ReplaySource(recording, app.driver.inbox.put, replay_speed(speed),
-                          items=paced(recording, app.session.lesson, pause, speed),
+    def schedule() -> list:
+        """The paced items, on the replay's thread, and their plan for the screen: how far the
+        demo is and what a long wait waits for (tutor/ui/services/demo_progress.py)."""
+        items = list(paced(recording, app.session.lesson, pause, speed))
+        app.demo.begin(plan(items, 1 / replay_speed(speed)))
+        return items
+
+    replay = ReplaySource(recording, app.driver.inbox.put, replay_speed(speed), items=schedule,
                           on_error=partial(stop_with_error, app))
     app.run_source(replay.run, "replay", replay.stop)
+    app.demo_tick()

@@ -24,6 +24,7 @@ from tutor.ui.session_driver import LoopCall, SessionDriver
 from tutor.ui.bindings.key_words import localise_bindings, localised
 from tutor.ui.services.lab_check import LabCheck
 from tutor.ui.bindings.keys import APP_KEYS, KEYS, ON_LESSON, PALETTE_KEY, action_of
+from tutor.ui.services.demo_progress import DemoProgress
 from tutor.ui.services.notices import Notices
 from tutor.ui.messages import DoctorDone, ProgressReset, SourceReady
 from tutor.ui.step_page import Page
@@ -54,9 +55,10 @@ class TutorApp(App):
     BINDINGS: ClassVar[list[BindingType]] = [*APP_KEYS]
 
     def __init__(self, session: Session, *, context: str = "", replay: bool = False,
-                 start_sources: Callable[["TutorApp"], None] | None = None):
+                 start_sources: Callable[["TutorApp"], None] | None = None, demo: DemoProgress | None = None):
         super().__init__()
         self.session = session
+        self.demo = demo  # the demo's progress: how far it is, what it waits for
         self.context_name = context
         self.replay = replay
         self._start_sources = start_sources
@@ -143,6 +145,19 @@ class TutorApp(App):
                                        "화면이 클러스터를 따라가지 못하고 멈춰 있었습니다. 지금은 최신 상태입니다."),
                         severity="warning")
         LoopCall(self, PUMP_CHECK_S, self._watch_pump)
+
+    def demo_tick(self) -> None:
+        """The demo's progress and its wait, said again as their figures change, until it ends."""
+        if self.closing or self.demo is None:
+            return
+        self.lesson.draw_status()
+        self.notices.waiting(self.demo.waiting(self.lang))
+        if self.demo.plan is None or self.demo.playing():
+            LoopCall(self, self.demo.next_tick(), self.demo_tick)
+
+    def demo_status(self) -> str:
+        """The demo's step and time left, for the status bar ("" outside the demo)."""
+        return self.demo.status(self.lang, len(self.session.lesson.steps)) if self.demo else ""
 
     async def on_event(self, event) -> None:
         # Keys still queued when quitting begins (typed after q, or a burst) would be handed to

@@ -57,6 +57,8 @@ class LessonHost(Protocol):
 
     def panes_drawn(self) -> None: ...  # the panes show the store now (a screen over them follows)
 
+    def demo_status(self) -> str: ...  # the demo's step and time left ("" outside the demo)
+
 
 class LessonScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [*LESSON_KEYS]
@@ -228,7 +230,7 @@ class LessonScreen(Screen[None]):
             title=s.lesson.title(s.lang), context=self.context_name, namespace=s.lesson.namespace,
             conn=s.connection(), passed=len(s.progress.passed), total=len(s.lesson.steps),
             lang=s.lang, replay=self.replay, unreachable=self.page.unreachable_brief(failure),
-            absent=self.page.absent())
+            absent=self.page.absent(), demo=self.host.demo_status())
 
     # --- the lesson's keys -------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple) -> bool | None:

@@ -15,6 +15,7 @@ from tutor.ui.widgets.notice_bar import NoticeBar, notice_text
 
 NOTICE_SECONDS = 6  # a notice takes a row from the panes while it shows: it goes soon, or at esc
 PASS_NOTICE_SECONDS = 5
+WAIT_NOTICE_SECONDS = 3
 
 
 class Notices(Notifications):
@@ -23,6 +24,8 @@ class Notices(Notifications):
         self.app, self.page = app, page
         self._pass_notice: Notification | None = None  # the notice naming the steps just passed
         self._pass_steps: list[int] = []
+        self._wait: Notification | None = None  # the demo's wait, said again as it counts down
+        self._wait_closed = False  # esc closed it: it stays closed until the next wait
 
     def say(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
             timeout: float = NOTICE_SECONDS, detail: str = "") -> Notification:
@@ -70,7 +73,22 @@ class Notices(Notifications):
             self._pass_notice = self.say(self.page.passed_line(steps), timeout=PASS_NOTICE_SECONDS)
         self.redraw()
 
+    def waiting(self, text: str) -> None:
+        """The demo's long wait and its countdown, one notice said again each second; "" ends it.
+        Closed with esc, it stays closed until the wait is over."""
+        shown, self._wait = self._wait, None
+        if shown is not None and shown in self:
+            del self[shown]
+        self._wait_closed = self._wait_closed and bool(text)
+        if text and not self._wait_closed:
+            # up a little longer than a second: a late tick does not make it blink
+            self._wait = Notification(text, "", "information", WAIT_NOTICE_SECONDS, markup=False)
+            self.add(self._wait)
+        if shown is not None or self._wait is not None:
+            self.redraw()
+
     def clear(self) -> Notices:
+        self._wait_closed = self._wait is not None
         super().clear()
         self.redraw()
         return self

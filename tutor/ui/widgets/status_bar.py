@@ -25,16 +25,17 @@ CONN_STYLE = {
 
 class StatusBar(RedrawsOnChange, Static):
     def show(self, *, title: str, context: str, namespace: str, conn: Conn, passed: int, total: int,
-             lang: str, replay: bool, unreachable: str = "", absent: str = "") -> None:
+             lang: str, replay: bool, unreachable: str = "", absent: str = "", demo: str = "") -> None:
         """`unreachable`: why the cluster could not be reached before it was ever listed; `absent`:
-        which kinds the cluster does not serve, in a few words (kinds.Kind.absent_short)."""
-        key = (title, context, namespace, conn, passed, total, lang, replay, unreachable, absent)
+        which kinds the cluster does not serve, in a few words (kinds.Kind.absent_short); `demo`:
+        the demo's step and time left, said while it plays."""
+        key = (title, context, namespace, conn, passed, total, lang, replay, unreachable, absent, demo)
         if not self._is_new(key):
             return
         words, style = CONN_STYLE[conn]
         if replay and conn is Conn.OK:
             words, style = ("▶ replay", "▶ 재생"), "cyan"
-        label = say(lang, *words)
+        label = f"▶ {demo}" if demo and replay and conn is Conn.OK else say(lang, *words)
         if conn is Conn.CRD_MISSING and absent:
             label += f" ({absent})"
         if unreachable:
