@@ -51,11 +51,12 @@ async def test_the_demo_says_how_far_it_is_and_what_it_waits_for(size, lang):
         assert not _row(app, "#notices").endswith("…") and cell_len(_row(app, "#notices")) <= size[0]
         for line in (_row(app, "#status"), _row(app, "#notices")):
             assert [str(f) for f in scan(line, lang, verbatim=("demo/infer", "LeaderWorkerSet"))] == [], line
-        # a second on, it has counted down
+        # a second on, both have counted down
         _at(app, moment + 1)
         later = waiting.replace(str(left), str(left - 1))
-        await until(pilot, lambda: _row(app, "#notices") == later, "the countdown moved on",
-                    seen=lambda: _row(app, "#notices"))
+        sooner = f"{(total - 1) // 60}:{(total - 1) % 60:02d}"
+        await until(pilot, lambda: _row(app, "#notices") == later and sooner in _row(app, "#status"),
+                    "the countdowns moved on", seen=lambda: (_row(app, "#status"), _row(app, "#notices")))
         # the wait over, its line goes; the progress stays
         _at(app, wait.end + 0.5)
         await until(pilot, lambda: not app.query_one("#notices").display, "the wait's line gone",
