@@ -15,7 +15,7 @@ import pytest
 import yaml
 from textual.command import CommandPalette
 
-from tests.conftest import RECORDINGS, WALKTHROUGH, recording_path
+from tests.conftest import LESSON_RECORDINGS, RECORDINGS, WALKTHROUGH, recording_path
 from tests.ui.audit import Audit
 from tests.ui.harness import make_app
 from tests.ui.storm import quits_counted
@@ -25,6 +25,7 @@ from tutor.ui.screens.predict import PredictScreen
 from tutor.ui.screens.confirm import ConfirmScreen
 from tutor.ui.screens.help import HelpScreen
 from tutor.ui.screens.timeline_view import TimelineScreen
+from tutor.demo import lessons_with_walkthrough
 from tutor.i18n.bilingual import say
 
 pytestmark = pytest.mark.audit
@@ -32,11 +33,18 @@ pytestmark = pytest.mark.audit
 SIZES = [(60, 20), (80, 24), (100, 30), (160, 48)]
 LANGS = ["ko", "en"]
 OTHER = [(60, 20, "en"), (100, 30, "en"), (160, 48, "en"), (60, 20, "ko"), (100, 30, "ko"), (80, 24, "en")]
-RECS = sorted(p.stem for p in RECORDINGS.glob("*.jsonl"))
-# The walkthrough, with every overlay, at every size and language; each recording at one size and
-# language, taken in turn (80x24 in Korean, the learner's usual screen, every other time): the
-# recordings' own screens are their verdicts and timelines, the chrome is the walkthrough's.
+# Each lesson's walk through its steps, every hint and solution read: the LWS lab's walkthrough,
+# and those of the other lessons (gang's demo, scale's recording).
+WALKS = {"walkthrough", "lesson-gang", "lesson-scale"}
+RECS = sorted(p.stem for p in RECORDINGS.glob("*.jsonl")) + sorted(
+    p.stem for p in LESSON_RECORDINGS.glob("*.jsonl") if p.stem not in WALKS)
+# The LWS walkthrough, with every overlay, at every size and language; the other lessons' walks at
+# every size, the languages alternating; each recording at one size and language, taken in turn
+# (80x24 in Korean, the learner's usual screen, every other time): the recordings' own screens are
+# their verdicts and timelines, the chrome is the walkthrough's.
 CASES = ([("walkthrough", w, h, lang) for w, h in SIZES for lang in LANGS]
+         + [(walk, w, h, LANGS[(i + j) % 2]) for j, walk in enumerate(sorted(WALKS - {"walkthrough"}))
+            for i, (w, h) in enumerate(SIZES)]
          + [(name, 80, 24, "ko") if i % 2 == 0 else (name, *OTHER[i // 2 % len(OTHER)]) for i, name in enumerate(RECS)])
 # Each size once, the languages alternating (a notice or a modal is drawn the same in both).
 SIZES_LANGS = [(w, h, LANGS[i % 2]) for i, (w, h) in enumerate(SIZES)]
@@ -217,7 +225,7 @@ async def test_every_screen_reads_well(name, w, h, lang, tmp_path):
             for n in range(1, len(app.session.lesson.steps) + 1):
                 await _step(pilot, n)
                 audit.look(app, f"step {n}")  # the verdict's whole text is read here too
-                if walkthrough:
+                if name in WALKS:
                     await _look_verdict_zoomed(pilot, audit, f"step {n}")
                     await _look_hints_and_solution(pilot, audit, n)
             if walkthrough:
@@ -304,17 +312,21 @@ async def test_progress_file_problems_read_well(problem, w, h, lang, tmp_path):
     _done(audit, f"progress-{problem}-{w}x{h}-{lang}")
 
 
-# The demo plays the whole walkthrough paced: each size once, the languages alternating.
-DEMO_CASES = [(60, 20, "ko"), (80, 24, "en"), (100, 30, "ko"), (160, 48, "en")]
+# The demo plays the whole walkthrough paced: each size once, the languages alternating; each
+# other lesson's demo at two sizes, in each language.
+DEMO_CASES = ([("lws", 60, 20, "ko"), ("lws", 80, 24, "en"), ("lws", 100, 30, "ko"), ("lws", 160, 48, "en")]
+              + [(lesson, w, h, lang) for lesson in lessons_with_walkthrough() if lesson != "lws"
+                 for w, h, lang in [(60, 20, "en"), (100, 30, "ko")]])
 
 
-@pytest.mark.parametrize("w,h,lang", DEMO_CASES, ids=[f"{w}x{h}-{lang}" for w, h, lang in DEMO_CASES])
-async def test_the_end_of_the_demo_reads_well(w, h, lang):
+@pytest.mark.parametrize("lesson,w,h,lang", DEMO_CASES, ids=[f"{le}-{w}x{h}-{lang}" for le, w, h, lang in DEMO_CASES])
+async def test_the_end_of_the_demo_reads_well(lesson, w, h, lang):
     from tutor.cli import build_parser
     from tutor.commands.demo import demo_app
 
-    audit = Audit(f"demo {w}x{h} {lang}")
-    app = demo_app(build_parser().parse_args(["demo", "--speed", "1000", "--pause", "0", "--lang", lang]))
+    audit = Audit(f"demo {lesson} {w}x{h} {lang}")
+    app = demo_app(build_parser().parse_args(["demo", "--lesson", lesson, "--speed", "1000", "--pause", "0",
+                                              "--lang", lang]))
     said = notices_said(app)  # the closing notice is up 8 s, which a loaded machine may outlast
     try:
         async with app.run_test(size=(w, h), notifications=True) as pilot:
@@ -325,7 +337,7 @@ async def test_the_end_of_the_demo_reads_well(w, h, lang):
             audit.look(app, "the end of the demo")
     except Exception as exc:  # noqa: BLE001
         audit.fell(app, exc, "while driven")
-    _done(audit, f"demo-end-{w}x{h}-{lang}")
+    _done(audit, f"demo-end-{lesson}-{w}x{h}-{lang}")
 
 
 # --- the key storm ---------------------------------------------------------------------------
