@@ -29,7 +29,8 @@ _LOANWORDS = {"template": "C", "set": "C", "statefulset": "C", "secret": "C", "s
               "job": "C", "group": "C", "ready": "", "policy": "", "json": "C", "hash": "", "revision": "C",
               "available": "ㄹ", "exec": "C", "kubectl": "ㄹ", "key": "", "partition": "C", "selector": "",
               "kwok": "C",  # 쿽
-              "grep": "C", "limit": "C", "big": "C"}  # 그렙, 리밋, 빅
+              "grep": "C", "limit": "C", "big": "C",  # 그렙, 리밋, 빅
+              "type": "C", "spec": "C", "basic": "C", "sleep": "C", "trap": "C"}  # 타입, 스펙, 베이직, 슬립, 트랩
 _TRAILING = re.compile(r"[\s\"'`)\]}>.,:;!?]+$")
 
 
