@@ -1,0 +1,130 @@
+"""The class server: aiohttp on one event loop, the class in a ClassStore.
+
+  POST /c/<join token>/join     a Join       -> 200 {"learner", "key"}
+  POST /c/<join token>/report   a Report, with "Authorization: Bearer <learner key>" -> 200 {}
+  GET  /i/<instructor token>/state            -> 200 the class (ClassStore.state)
+
+Every refusal is a 4xx with a JSON body {"error": {"kind", "message"}}: 401 a wrong token or no
+key, 403 a report for a learner whose key this is not, 409 a name another learner has, 413 a
+body over MAX_BODY, 400 a body that is not JSON, 422 one that does not fit the schema. Nothing
+refused is stored. The store's writes are a few small SQLite statements: done on the loop, they
+take less time than a hop to a thread would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+from typing import Awaitable, Callable
+
+import msgspec
+from aiohttp import web
+
+from tutor.classroom.report import MAX_BODY, Joined, decode_join, decode_report
+from tutor.classroom.store import ClassStore, NameTaken
+
+STORE: web.AppKey[ClassStore] = web.AppKey("store", ClassStore)
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def refused(status: int, kind: str, message: str) -> web.Response:
+    return web.json_response({"error": {"kind": kind, "message": message}}, status=status)
+
+
+@web.middleware
+async def json_errors(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """aiohttp's own refusals (413 from its size limit, 404, 405) as JSON too."""
+    try:
+        return await handler(request)
+    except web.HTTPRequestEntityTooLarge:
+        return refused(413, "too-large", f"a request body is at most {MAX_BODY} bytes")
+    except web.HTTPException as exc:
+        if exc.status < 400:
+            raise
+        return refused(exc.status, "http", exc.reason)
+
+
+def _token_is(request: web.Request, expected: str) -> bool:
+    return hmac.compare_digest(request.match_info["token"].encode(), expected.encode())
+
+
+async def _body(request: web.Request) -> bytes | web.Response:
+    if request.content_length is not None and request.content_length > MAX_BODY:
+        return refused(413, "too-large", f"a request body is at most {MAX_BODY} bytes")
+    return await request.read()  # aiohttp stops a longer one (client_max_size): 413 by json_errors
+
+
+def _decoded(decode, body: bytes):
+    """The body as its schema, or the refusal that says why not."""
+    try:
+        return decode(body)
+    except msgspec.ValidationError as exc:
+        return refused(422, "schema", str(exc))
+    except msgspec.DecodeError as exc:
+        return refused(400, "not-json", str(exc))
+
+
+async def join(request: web.Request) -> web.Response:
+    store = request.app[STORE]
+    if not _token_is(request, store.tokens.join):
+        return refused(401, "token", "this is not the class's address: ask the instructor for it")
+    body = await _body(request)
+    if isinstance(body, web.Response):
+        return body
+    wanted = _decoded(decode_join, body)
+    if isinstance(wanted, web.Response):
+        return wanted
+    try:
+        learner, key = store.join(wanted.name.strip(), wanted.lesson, wanted.key)
+    except NameTaken:
+        return refused(409, "name-taken", f"another learner has joined as {wanted.name!r}: choose another --name")
+    return web.Response(body=msgspec.json.encode(Joined(learner, key)), content_type="application/json")
+
+
+async def report(request: web.Request) -> web.Response:
+    store = request.app[STORE]
+    if not _token_is(request, store.tokens.join):
+        return refused(401, "token", "this is not the class's address: ask the instructor for it")
+    scheme, _, key = request.headers.get("Authorization", "").partition(" ")
+    if scheme != "Bearer" or not key:
+        return refused(401, "no-key", "a report needs the learner key its join gave")
+    body = await _body(request)
+    if isinstance(body, web.Response):
+        return body
+    got = _decoded(decode_report, body)
+    if isinstance(got, web.Response):
+        return got
+    if not store.owns(got.learner, key):
+        return refused(403, "not-yours", "this key is not that learner's: a report speaks only for its own learner")
+    store.take(got)
+    return web.json_response({})
+
+
+async def state(request: web.Request) -> web.Response:
+    store = request.app[STORE]
+    if not _token_is(request, store.tokens.instructor):
+        return refused(401, "token", "this is not the instructor's address")
+    return web.json_response(store.state())
+
+
+def class_app(store: ClassStore) -> web.Application:
+    app = web.Application(client_max_size=MAX_BODY, middlewares=[json_errors])
+    app[STORE] = store
+    app.router.add_post("/c/{token}/join", join)
+    app.router.add_post("/c/{token}/report", report)
+    app.router.add_get("/i/{token}/state", state)
+    return app
+
+
+async def serve(store: ClassStore, host: str, port: int, listening: Callable[[int], None],
+                stop: asyncio.Event) -> None:
+    """Serves until `stop` is set; `listening` gets the port bound (port 0: the one chosen)."""
+    runner = web.AppRunner(class_app(store), access_log=None)
+    await runner.setup()
+    try:
+        site = web.TCPSite(runner, host, port)
+        await site.start()
+        listening(runner.addresses[0][1])  # (host, port, ...) of the socket bound
+        await stop.wait()
+    finally:
+        await runner.cleanup()
