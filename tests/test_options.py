@@ -39,6 +39,9 @@ SAMPLES = {
     "port": (["--port", "8080"], 8080),
     "public_url": (["--public-url", "https://lab.example/tutor"], "https://lab.example/tutor"),
     "max_sessions": (["--max-sessions", "2"], 2),
+    "db": (["--db", "/c.sqlite3"], "/c.sqlite3"),
+    "join": (["--join", "http://h:8001/c/abcdefghijklmnop"], "http://h:8001/c/abcdefghijklmnop"),
+    "name": (["--name", "ana"], "ana"),
 }
 
 

@@ -1,5 +1,5 @@
 """Command line: `lwstutor` (the TUI), `lwstutor demo`, `lwstutor check`, `lwstutor doctor`,
-`lwstutor record`, `lwstutor why`, `lwstutor serve`.
+`lwstutor record`, `lwstutor why`, `lwstutor serve`, `lwstutor class`.
 
 Options are parsed in one place. Each option is declared once (OPTIONS) and each command names the
 options it takes (COMMANDS). Every option is accepted before and after the subcommand and means
@@ -90,8 +90,8 @@ OPTIONS = {o.dest: o for o in (
     Option(("--lws-version",), "LWS release to note in the header", "헤더에 적어 둘 LWS 릴리스 버전", ""),
     Option(("--host",), "address to listen on (default 127.0.0.1, this machine only)",
            "기다릴 주소 (기본값 127.0.0.1, 이 컴퓨터에서만)", "127.0.0.1", {"metavar": "ADDR"}),
-    Option(("--port",), "port to listen on (default 8000; 0 = any free one)",
-           "기다릴 포트 (기본값 8000, 0이면 비어 있는 아무 포트)", 8000, {"metavar": "PORT"}, number={"integer": True}),
+    Option(("--port",), "port to listen on (default {default}; 0 = any free one)",
+           "기다릴 포트 (기본값 {default}, 0이면 비어 있는 아무 포트)", 8000, {"metavar": "PORT"}, number={"integer": True}),
     Option(("--public-url",), "the address browsers use, when a proxy, a forwarded port or a path prefix "
            "stands in between (e.g. https://lab.example/tutor)",
            "프록시, 포워딩한 포트, 경로 접두사를 거칠 때 브라우저가 쓰는 주소 (예: https://lab.example/tutor)",
@@ -99,9 +99,20 @@ OPTIONS = {o.dest: o for o in (
     Option(("--max-sessions",), "how many tutors may run at once, one per browser tab (default 4)",
            "한 번에 띄울 수 있는 튜터 개수, 브라우저 탭마다 하나 (기본값 4)", 4, {"metavar": "N"}, number={"integer": True},
            metavar_ko="개수"),
+    Option(("--db",), "the class's SQLite file, kept across restarts (default: under $XDG_STATE_HOME/lwstutor)",
+           "수업을 기록하는 SQLite 파일, 다시 시작해도 남습니다 (기본값: $XDG_STATE_HOME/lwstutor 아래)",
+           kwargs={"metavar": "FILE"}),
+    # The words of --join and --name never name the class command: a command's help speaks of no other.
+    Option(("--join",), "send your status on each step to the instructor at URL, the learners' address they gave "
+           "(the README says what is sent)",
+           "단계마다 내 상태를 강사가 알려 준 학습자용 주소로 보냅니다 (무엇을 보내는지는 설명서에 있습니다)",
+           kwargs={"metavar": "URL"}),
+    Option(("--name",), "your name as the instructor sees it, with --join (default: your login name)",
+           "--join과 함께, 강사에게 보일 이름 (기본값: 로그인 이름)", kwargs={"metavar": "NAME"}),
 )}
 
 CLUSTER = ("lesson", "kubeconfig", "context", "namespace", "workdir")
+JOIN = ("join", "name")  # a learner's tutor reporting to a class (`lwstutor class`)
 
 
 @dataclass(frozen=True)
@@ -115,7 +126,7 @@ class Command:
 
 # "" is `lwstutor` with no subcommand: the tutor itself. A new subcommand is one entry here.
 COMMANDS = {
-    "": Command("tutor.commands.tui:run_tui", CLUSTER + ("lang", "replay", "speed", "poll", "state_file")),
+    "": Command("tutor.commands.tui:run_tui", CLUSTER + ("lang", "replay", "speed", "poll", "state_file") + JOIN),
     "demo": Command("tutor.commands.demo:run_demo", ("lesson", "lang", "speed", "pause"),
                     (f"watch the whole lab being done, from a recording (no cluster needed); in real time it "
                      f"takes about {DEMO_MINUTES['lws']} minutes, --lesson gang about {DEMO_MINUTES['gang']}",
@@ -136,9 +147,15 @@ COMMANDS = {
                     "파드가 왜 Pending인지, 또는 왜 그 노드에 맞는지 노드별로 보여 줍니다 (읽기만 합니다)"),
                    positionals=(("pod", {"metavar": "POD"}),)),
     "serve": Command("tutor.commands.serve:run_serve", CLUSTER + ("lang", "replay", "speed", "poll", "state_file",
-                                                                   "host", "port", "public_url", "max_sessions"),
+                                                                   "host", "port", "public_url", "max_sessions")
+                     + JOIN,
                      ("the tutor in a browser tab: a web server, one tutor per tab (needs the token it prints)",
                       "브라우저 탭에서 여는 튜터: 웹 서버가 탭마다 튜터를 하나씩 띄웁니다 (출력하는 토큰이 필요합니다)")),
+    "class": Command("tutor.commands.classroom:run_class", ("lang", "host", "port", "db"),
+                     ("a class server: learners' tutors report their steps to it and the instructor reads them "
+                      "(prints both addresses)",
+                      "수업 서버: 학습자의 튜터가 단계별 상태를 보내고 강사가 읽습니다 (두 주소를 출력합니다)"),
+                     {"port": 8001}),
 }
 DESCRIPTION = ("A terminal tutor for LeaderWorkerSet that watches your cluster and your answer files while you work.",
                "LeaderWorkerSet을 가르치는 터미널 튜터: 실습하는 동안 클러스터와 답안 파일을 지켜봅니다.")

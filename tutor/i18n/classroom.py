@@ -1,0 +1,31 @@
+"""What a class says, in English and Korean: `lwstutor class` on its terminal, and a joined
+tutor's header."""
+
+from __future__ import annotations
+
+STARTED = ("The class is open (kept in {db}: stopping and starting again loses nothing).",
+           "수업을 열었습니다({db}에 기록합니다. 멈췄다가 다시 시작해도 잃는 것이 없습니다).")
+LEARNERS = ("Learners run this, each with a name of their own:",
+            "학습자는 저마다 자기 이름을 넣어 이 명령을 실행합니다:")
+NAME = ("NAME", "이름")
+INSTRUCTOR = ("The instructor's address (the class's state; keep it to yourself):",
+              "강사용 주소(수업 상태를 봅니다. 다른 사람에게 알려 주지 마세요):")
+OPEN_NETWORK = ("Listening on {host}: anyone who can reach this port and has an address above can join or read.",
+                "{host}에서 기다립니다. 이 포트에 닿고 위의 주소를 가진 사람은 누구나 참여하거나 읽을 수 있습니다.")
+STOP = ("Ctrl-C stops the server.", "Ctrl-C를 누르면 서버가 멈춥니다.")
+STOPPED = ("The class server stopped.", "수업 서버를 멈췄습니다.")
+CANNOT_OPEN = ("--db {db}: cannot open the class's file: {reason}",
+               "--db {db}: 수업 파일을 열 수 없습니다: {reason}")
+BAD_JOIN = ("--join {url}: give the learners' address the instructor's `lwstutor class` printed, "
+            "such as http://10.0.0.5:8001/c/TOKEN",
+            "--join {url}: 강사의 `lwstutor class`가 출력한 학습자용 주소를 주세요(예: http://10.0.0.5:8001/c/TOKEN)")
+NAME_WITHOUT_JOIN = ("--name goes with --join: it is the name the instructor sees",
+                     "--name 옵션은 --join과 함께 씁니다. 강사에게 보이는 이름입니다")
+BAD_NAME = ("--name {name}: give 1 to 40 characters, no control characters",
+            "--name {name}: 제어 문자 없이 1자에서 40자까지 주세요")
+
+# the joined tutor's header, by the link's state (tutor.classroom.sender.Link)
+REPORTING = ("⇡ reporting to {host}", "⇡ {host}에 보고 중")
+AWAY = ("⇡ {host} away: queued", "⇡ {host} 응답 없음: 대기 중")
+REFUSED = ("⇡ {host} refused", "⇡ {host} 거절")
+REFUSED_NOTICE = ("The class at {host} refused this tutor: {why}", "{host} 수업이 이 튜터를 받지 않았습니다: {why}")
