@@ -6,11 +6,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import select
+import queue
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -36,15 +37,16 @@ class ClassServer:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "tutor", "class", "--port", str(self.port), "--db", str(self.db), "--lang", "en"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        lines: queue.Queue[str] = queue.Queue()  # read in a thread: select() on a text pipe misses buffered lines
+        threading.Thread(target=lambda: [lines.put(line) for line in self.proc.stdout], daemon=True).start()
         out, deadline = "", time.monotonic() + waits.PROCESS
         while "/state" not in out:
-            left = deadline - time.monotonic()
-            if left <= 0 or self.proc.poll() is not None:
-                err = self.proc.stderr.read() if self.proc.poll() is not None else ""
-                raise AssertionError(f"the class server did not start: {out!r} {err}")
-            ready, _, _ = select.select([self.proc.stdout], [], [], left)
-            if ready:
-                out += self.proc.stdout.readline()
+            try:
+                out += lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                err = self.proc.stderr.read() if self.proc.poll() is not None else "(still running)"
+                raise AssertionError(f"the class server did not start: {out!r} {err}") from None
+        self.said = lines
         self.join_url = re.search(r"--join (\S+)", out).group(1)
         self.state_url = re.search(r"(http://\S+/state)", out).group(1)
         return self

@@ -42,7 +42,8 @@ def test_a_report_is_in_the_class_state_and_survives_a_kill(server, tmp_path):
 
 def test_a_clean_stop_says_so_and_exits_0(server):
     assert server.stop() == 0
-    assert "stopped" in server.proc.stdout.read()
+    said = [server.said.get(timeout=waits.PROCESS) for _ in range(2)]
+    assert said == ["Ctrl-C stops the server.\n", "The class server stopped.\n"]
 
 
 def test_a_wrong_token_is_401(server):

@@ -51,6 +51,7 @@ class Sender:
         self.on_change = on_change
         self.link = Link.JOINING
         self.refusal = ""  # the server's words when it refused the join
+        self.refusal_kind = ""  # and their kind (name-taken, token, ...), for the tutor to word
         self.sent = 0  # reports the server took
         self._pending: dict[int, StepState] = {}
         self._current = 1
@@ -87,7 +88,7 @@ class Sender:
                     if exc.status in (401, 403) and self._key and exc.kind in ("not-yours", "no-key"):
                         self._learner, self._key = "", ""  # the class forgot this learner: join again
                         continue
-                    self.refusal = str(exc)
+                    self.refusal, self.refusal_kind = str(exc), exc.kind
                     self._set(Link.REFUSED)
                     return
                 except (aiohttp.ClientError, asyncio.TimeoutError, OSError):

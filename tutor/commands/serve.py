@@ -16,11 +16,13 @@ import tempfile
 from urllib.parse import urlsplit
 
 from tutor.commands.results import EXIT_OK, UsageError
-from tutor.commands.setup import chosen_lang, find_kubeconfig_for, lesson_for, progress_for, workdir_for
+from tutor.commands.setup import (chosen_lang, class_join_for, find_kubeconfig_for, lesson_for, progress_for,
+                                  workdir_for)
 from tutor.i18n.bilingual import os_reason, pick, say
 
 # The plain tutor's options that a served tutor takes: each passed on as given (paths made absolute).
-PASSED_ON = ("lesson", "kubeconfig", "context", "namespace", "workdir", "replay", "speed", "poll", "state_file")
+PASSED_ON = ("lesson", "kubeconfig", "context", "namespace", "workdir", "replay", "speed", "poll", "state_file",
+             "join", "name")
 PATHS = ("workdir", "replay", "state_file")
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
@@ -38,6 +40,7 @@ def run_serve(args) -> int:
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port}: give a port from 1 to 65535 (0: any free one)",
                          f"--port {args.port}: 1부터 65535까지의 포트를 주세요(0이면 비어 있는 아무 포트)")
+    class_join_for(args)  # each tab's tutor joins the class itself, under the one --name
     lesson = lesson_for(args)  # the checks the plain tutor makes before its first frame
     progress_for(args, lesson, bool(args.replay))
     workdir_for(args, lesson)

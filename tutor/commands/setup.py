@@ -217,3 +217,33 @@ def on_a_terminal(command: str) -> None:
         "{cmd:은} 터미널에 화면을 그리는데, 지금은 입력이나 출력이 터미널이 아닙니다(파이프, 파일, /dev/null). "
         "터미널에서 실행하거나(tmux split-window -h {shell}), 스크립트에서는 lwstutor check를 쓰세요",
         cmd=command, shell=command if " " not in command else f'"{command}"'), kind="terminal")
+
+
+def class_join_for(args) -> tuple[str, str] | None:
+    """(the learners' address, the name) of `--join URL [--name NAME]`, checked; None without
+    --join. The name defaults to the login name. Imports nothing heavy: the sender is built by
+    the tutor (tutor.commands.tui.class_report_for)."""
+    from tutor.classroom.address import JoinAddress
+    from tutor.i18n import classroom
+
+    if not getattr(args, "join", None):
+        if getattr(args, "name", None):
+            raise UsageError(*classroom.NAME_WITHOUT_JOIN)
+        return None
+    try:
+        url = JoinAddress.parse(args.join).url
+    except ValueError:
+        raise UsageError(*both(*classroom.BAD_JOIN, url=args.join)) from None
+    name = (args.name or _login_name()).strip()
+    if not 1 <= len(name) <= 40 or not name.isprintable():
+        raise UsageError(*both(*classroom.BAD_NAME, name=name))
+    return url, name
+
+
+def _login_name() -> str:
+    import getpass
+
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no login name to be found (a container's bare uid)
+        return ""

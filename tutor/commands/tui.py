@@ -7,8 +7,8 @@ import time
 from functools import partial
 
 from tutor.commands.results import EXIT_OK, UsageError
-from tutor.commands.setup import (recording_error, connect_for, find_kubeconfig_for, lesson_error, lesson_for, on_a_terminal,
-                                  progress_for, session_for)
+from tutor.commands.setup import (class_join_for, recording_error, connect_for, find_kubeconfig_for, lesson_error,
+                                  lesson_for, on_a_terminal, progress_for, session_for)
 from tutor.lesson.loader import LessonError
 
 
@@ -28,6 +28,7 @@ def run_tui(args) -> int:
 def tui_app(args):
     """The app `lwstutor` runs, from its parsed flags (the tests build it the same way)."""
     replay = bool(args.replay)
+    joining = class_join_for(args)
     lesson = lesson_for(args)
     progress = progress_for(args, lesson, replay)
     try:  # the step shown first: split before the first frame, the others after it (texts_then)
@@ -48,7 +49,22 @@ def tui_app(args):
         starter = partial(connect_then_start, args, poll=args.poll)
     from tutor.ui.app import TutorApp
 
-    return TutorApp(session, context=context, replay=replay, start_sources=partial(texts_then, starter))
+    return TutorApp(session, context=context, replay=replay, start_sources=partial(texts_then, starter),
+                    class_report=class_report_for(joining, session) if joining else None)
+
+
+def class_report_for(joining: tuple[str, str], session):
+    """The reports of `--join URL --name NAME` (tutor/ui/services/class_report.py); the learner key
+    the class gives is kept beside the progress, so the tutor started again keeps its place."""
+    from tutor.classroom.address import JoinAddress
+    from tutor.classroom.keys import KeyBook
+    from tutor.classroom.sender import Sender
+    from tutor.progress import state_dir
+    from tutor.ui.services.class_report import ClassReport
+
+    url, name = joining
+    sender = Sender(JoinAddress.parse(url), name, session.lesson.id, KeyBook(state_dir() / "class-keys.json"))
+    return ClassReport(session, sender)
 
 
 def texts_then(start_sources, app) -> None:

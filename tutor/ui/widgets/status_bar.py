@@ -25,11 +25,13 @@ CONN_STYLE = {
 
 class StatusBar(RedrawsOnChange, Static):
     def show(self, *, title: str, context: str, namespace: str, conn: Conn, passed: int, total: int,
-             lang: str, replay: bool, unreachable: str = "", absent: str = "", demo: str = "") -> None:
+             lang: str, replay: bool, unreachable: str = "", absent: str = "", demo: str = "",
+             reporting: str = "") -> None:
         """`unreachable`: why the cluster could not be reached before it was ever listed; `absent`:
         which kinds the cluster does not serve, in a few words (kinds.Kind.absent_short); `demo`:
-        the demo's step and time left, said while it plays."""
-        key = (title, context, namespace, conn, passed, total, lang, replay, unreachable, absent, demo)
+        the demo's step and time left, said while it plays; `reporting`: to which class this tutor
+        reports (`lwstutor --join`), and how that goes."""
+        key = (title, context, namespace, conn, passed, total, lang, replay, unreachable, absent, demo, reporting)
         if not self._is_new(key):
             return
         words, style = CONN_STYLE[conn]
@@ -47,6 +49,9 @@ class StatusBar(RedrawsOnChange, Static):
         t.append(f" {passed}/{total} ", style="bold green" if passed == total else "bold")
         t.append("│ ", style="dim")
         t.append(label, style=style)
+        if reporting:  # before the context: a learner must see that the tutor sends, even at 80 columns
+            t.append(" │ ", style="dim")
+            t.append(reporting, style="magenta")
         t.append(" │ ", style="dim")
         t.append(context or "-", style="cyan")
         t.append("/", style="dim")

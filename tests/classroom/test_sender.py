@@ -1,0 +1,93 @@
+"""The tutor's sender against the real class server process: it queues while the server is
+away (killed), and what it queued arrives once the server is back on its port; it keeps only the
+newest state of a step; a name taken stops it with the server's reason; its key brings it back
+to its place after the tutor restarts."""
+
+from __future__ import annotations
+
+import asyncio
+
+from tests import waits
+from tests.classroom.class_server import ClassServer
+from tutor.classroom.address import JoinAddress
+from tutor.classroom.keys import KeyBook
+from tutor.classroom.report import StepState
+from tutor.classroom.sender import Link, Sender
+
+
+def sender(server: ClassServer, name: str = "ana", keys: KeyBook | None = None, **kw) -> Sender:
+    return Sender(JoinAddress.parse(server.join_url), name, "lws", keys, **kw)
+
+
+async def until(cond, what: str, timeout: float = waits.PROCESS):
+    return await waits.until(asyncio.sleep, cond, what, timeout)
+
+
+async def statuses(server: ClassServer, name: str = "ana") -> dict[str, str]:
+    learners = await asyncio.to_thread(server.learners)
+    return {n: s["status"] for n, s in learners.get(name, {}).get("steps", {}).items()}
+
+
+async def test_reports_queued_while_the_server_is_away_arrive_when_it_is_back(server):
+    s = sender(server)
+    task = asyncio.create_task(s.run())
+    try:
+        s.put(StepState(1, "pass", "done"), current=2)
+        await until(lambda: s.sent >= 1, "the first report")
+        server.kill()
+        s.put(StepState(2, "fail", "no LWS yet"), current=2)
+        s.put(StepState(3, "waiting", "pods starting"), current=2)
+        s.put(StepState(2, "pass", "LWS applied"), current=3)  # newer: the fail is never sent
+        await until(lambda: s.link is Link.AWAY, "the sender to find the server away")
+        assert s.pending == 2  # one per step, the newest
+        again = ClassServer(server.db, server.port).start()
+        try:
+            got = {}
+            for _ in range(int(waits.PROCESS / waits.STEP)):
+                got = await statuses(again)
+                if got.get("3") == "waiting":
+                    break
+                await asyncio.sleep(waits.STEP * 10)
+            assert got == {"1": "pass", "2": "pass", "3": "waiting"}
+            assert s.link is Link.REPORTING and s.pending == 0
+            learner = (await asyncio.to_thread(again.learners))["ana"]
+            assert learner["current"] == 3
+        finally:
+            again.kill()
+    finally:
+        task.cancel()
+
+
+async def test_a_heartbeat_when_nothing_changed(server):
+    s = sender(server, heartbeat=0.2)
+    task = asyncio.create_task(s.run())
+    try:
+        await until(lambda: s.sent >= 3, "three heartbeats")
+        assert await statuses(server) == {}  # a heartbeat carries no step
+    finally:
+        task.cancel()
+
+
+async def test_a_name_taken_stops_the_sender_with_the_servers_reason(server):
+    await asyncio.to_thread(server.join, "ana")
+    s = sender(server)
+    await asyncio.wait_for(s.run(), waits.PROCESS)  # it ends: refused is final
+    assert s.link is Link.REFUSED and "another learner" in s.refusal
+
+
+async def test_a_tutor_started_again_keeps_its_place(server, tmp_path):
+    keys = KeyBook(tmp_path / "keys.json")
+    first = sender(server, keys=keys)
+    task = asyncio.create_task(first.run())
+    first.put(StepState(1, "pass", "done"))
+    await until(lambda: first.sent >= 1, "the first tutor's report")
+    task.cancel()
+    second = sender(server, keys=KeyBook(tmp_path / "keys.json"))  # a new process reads the same file
+    task = asyncio.create_task(second.run())
+    try:
+        second.put(StepState(2, "fail", "not yet"))
+        await until(lambda: second.sent >= 1, "the second tutor's report")
+        learners = await asyncio.to_thread(server.learners)
+        assert list(learners) == ["ana"] and set(learners["ana"]["steps"]) == {"1", "2"}
+    finally:
+        task.cancel()
