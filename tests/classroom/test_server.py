@@ -8,6 +8,8 @@ import socket
 import time
 from urllib.parse import urlsplit
 
+import pytest
+
 from tests import waits
 from tests.classroom.class_server import ClassServer
 from tutor.classroom.report import MAX_BODY
@@ -105,3 +107,19 @@ def test_a_slow_client_holds_up_no_one(server):
         assert server.post("report", report(learner, step(1, "pass")), key)[0] == 200
         assert server.learners()["ana"]["steps"]["1"]["status"] == "pass"
         assert time.monotonic() - start < waits.MOMENT
+
+
+def test_a_full_class_takes_no_one_more(tmp_path, monkeypatch):
+    """The store's own bound (a few learners here: the process's is MAX_LEARNERS)."""
+    from tutor.classroom import store as store_module
+
+    monkeypatch.setattr(store_module, "MAX_LEARNERS", 2)
+    store = store_module.ClassStore(tmp_path / "c.sqlite3")
+    try:
+        store.join("ana", "lws")
+        store.join("bo", "lws")
+        with pytest.raises(store_module.ClassFull):
+            store.join("cy", "lws")
+        assert [learner["name"] for learner in store.state()["learners"]] == ["ana", "bo"]
+    finally:
+        store.close()

@@ -5,7 +5,7 @@
   GET  /i/<instructor token>/state            -> 200 the class (ClassStore.state)
 
 Every refusal is a 4xx with a JSON body {"error": {"kind", "message"}}: 401 a wrong token or no
-key, 403 a report for a learner whose key this is not, 409 a name another learner has, 413 a
+key, 403 a report for a learner whose key this is not, 409 a name another learner has (403 when the class is full), 413 a
 body over MAX_BODY, 400 a body that is not JSON, 422 one that does not fit the schema. Nothing
 refused is stored. The store's writes are a few small SQLite statements: done on the loop, they
 take less time than a hop to a thread would.
@@ -21,7 +21,7 @@ import msgspec
 from aiohttp import web
 
 from tutor.classroom.report import MAX_BODY, Joined, decode_join, decode_report
-from tutor.classroom.store import ClassStore, NameTaken
+from tutor.classroom.store import MAX_LEARNERS, ClassFull, ClassStore, NameTaken
 
 STORE: web.AppKey[ClassStore] = web.AppKey("store", ClassStore)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -78,6 +78,8 @@ async def join(request: web.Request) -> web.Response:
         learner, key = store.join(wanted.name.strip(), wanted.lesson, wanted.key)
     except NameTaken:
         return refused(409, "name-taken", f"another learner has joined as {wanted.name!r}: choose another --name")
+    except ClassFull:
+        return refused(403, "class-full", f"the class has its {MAX_LEARNERS} learners already")
     return web.Response(body=msgspec.json.encode(Joined(learner, key)), content_type="application/json")
 
 

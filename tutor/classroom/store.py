@@ -32,6 +32,7 @@ CREATE TABLE IF NOT EXISTS log (
   id INTEGER PRIMARY KEY, learner TEXT NOT NULL, at REAL NOT NULL, kind TEXT NOT NULL, body TEXT NOT NULL);
 """
 TOKENS = ("join_token", "instructor_token")
+MAX_LEARNERS = 500  # a class, not a crowd: the join token leaked cannot fill the disk with learners
 
 
 def _hash(key: str) -> str:
@@ -46,6 +47,10 @@ class Tokens:
 
 class NameTaken(Exception):
     """Another learner joined under this name (and this join has not their key)."""
+
+
+class ClassFull(Exception):
+    """MAX_LEARNERS have joined."""
 
 
 class ClassStore:
@@ -86,6 +91,8 @@ class ClassStore:
                 self._db.execute("UPDATE learners SET lesson = ?, last_seen = ? WHERE id = ?", (lesson, now, row[0]))
                 self._log(row[0], now, "rejoin", {"lesson": lesson})
                 return row[0], key
+            if self._db.execute("SELECT count(*) FROM learners").fetchone()[0] >= MAX_LEARNERS:
+                raise ClassFull()
             learner, key = secrets.token_urlsafe(12), secrets.token_urlsafe(24)
             self._db.execute("INSERT INTO learners VALUES (?, ?, ?, ?, 1, ?, ?)",
                              (learner, name, _hash(key), lesson, now, now))
