@@ -42,6 +42,7 @@ SAMPLES = {
     "db": (["--db", "/c.sqlite3"], "/c.sqlite3"),
     "join": (["--join", "http://h:8001/c/abcdefghijklmnop"], "http://h:8001/c/abcdefghijklmnop"),
     "name": (["--name", "ana"], "ana"),
+    "watch": (["--watch", "http://h:8001/i/abcdefghijklmnop"], "http://h:8001/i/abcdefghijklmnop"),
 }
 
 

@@ -107,6 +107,10 @@ OPTIONS = {o.dest: o for o in (
            "(the README says what is sent)",
            "단계마다 내 상태를 강사가 알려 준 학습자용 주소로 보냅니다 (무엇을 보내는지는 설명서에 있습니다)",
            kwargs={"metavar": "URL"}),
+    Option(("--watch",), "instead of serving, watch the class at URL, the instructor's address a class server printed: "
+           "learners by steps, who is stuck, what most fail with",
+           "서버를 띄우는 대신, 수업 서버가 출력한 강사용 주소로 수업을 지켜봅니다: 학습자별 단계, 막힌 사람, 가장 흔한 실패",
+           kwargs={"metavar": "URL"}),
     Option(("--name",), "your name as the instructor sees it, with --join (default: your login name)",
            "--join과 함께, 강사에게 보일 이름 (기본값: 로그인 이름)", kwargs={"metavar": "NAME"}),
 )}
@@ -151,7 +155,7 @@ COMMANDS = {
                      + JOIN,
                      ("the tutor in a browser tab: a web server, one tutor per tab (needs the token it prints)",
                       "브라우저 탭에서 여는 튜터: 웹 서버가 탭마다 튜터를 하나씩 띄웁니다 (출력하는 토큰이 필요합니다)")),
-    "class": Command("tutor.commands.classroom:run_class", ("lang", "host", "port", "db"),
+    "class": Command("tutor.commands.classroom:run_class", ("lang", "host", "port", "db", "watch"),
                      ("a class server: learners' tutors report their steps to it and the instructor reads them "
                       "(prints both addresses)",
                       "수업 서버: 학습자의 튜터가 단계별 상태를 보내고 강사가 읽습니다 (두 주소를 출력합니다)"),

@@ -1,7 +1,8 @@
 """`lwstutor class`: the class server (tutor/classroom/server.py) until Ctrl-C, and the two
-addresses it prints: the learners' (for `lwstutor --join`) and the instructor's. The class is in
-an SQLite file (--db, else under the state directory); its tokens are kept there too, so a
-restart prints the same addresses and learners' tutors carry on where they were."""
+addresses it prints: the learners' (for `lwstutor --join`) and the instructor's; with --watch
+URL, the instructor's view of a class instead. The class is in an SQLite file (--db, else under
+the state directory); its tokens are kept there too, so a restart prints the same addresses and
+learners' tutors carry on where they were."""
 
 from __future__ import annotations
 
@@ -30,6 +31,8 @@ def run_class(args) -> int:
     from tutor.i18n import classroom, serving
 
     lang = chosen_lang(args)
+    if args.watch:
+        return run_watch(args, lang)
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port}: give a port from 1 to 65535 (0: any free one)",
                          f"--port {args.port}: 1부터 65535까지의 포트를 주세요(0이면 비어 있는 아무 포트)")
@@ -53,6 +56,23 @@ def run_class(args) -> int:
     finally:
         store.close()
     print(pick(classroom.STOPPED, lang), flush=True)
+    return EXIT_OK
+
+
+def run_watch(args, lang: str) -> int:
+    """`lwstutor class --watch URL`: the instructor's view (tutor/ui/class_watch.py)."""
+    from tutor.classroom.watch import state_url
+    from tutor.commands.setup import on_a_terminal
+    from tutor.i18n import classroom
+
+    try:
+        url = state_url(args.watch)
+    except ValueError:
+        raise UsageError(*both(*classroom.BAD_WATCH, url=args.watch)) from None
+    on_a_terminal("lwstutor class --watch")
+    from tutor.ui.class_watch import ClassWatch
+
+    ClassWatch(url, lang).run()
     return EXIT_OK
 
 

@@ -18,7 +18,7 @@ CANNOT_OPEN = ("--db {db}: cannot open the class's file: {reason}",
                "--db {db}: 수업 파일을 열 수 없습니다: {reason}")
 BAD_JOIN = ("--join {url}: give the learners' address the instructor's `lwstutor class` printed, "
             "such as http://10.0.0.5:8001/c/TOKEN",
-            "--join {url}: 강사의 `lwstutor class`가 출력한 학습자용 주소를 주세요(예: http://10.0.0.5:8001/c/TOKEN)")
+            "--join {url}: 강사의 lwstutor class 명령이 출력한 학습자용 주소를 주세요(예: http://10.0.0.5:8001/c/TOKEN)")
 NAME_WITHOUT_JOIN = ("--name goes with --join: it is the name the instructor sees",
                      "--name 옵션은 --join과 함께 씁니다. 강사에게 보이는 이름입니다")
 BAD_NAME = ("--name {name}: give 1 to 40 characters, no control characters",
@@ -36,3 +36,18 @@ REFUSALS = {
     "token": ("this is not the class's address; ask the instructor for it",
               "수업 주소가 아닙니다. 강사에게 주소를 물어보세요"),
 }
+
+# the instructor's view (`lwstutor class --watch URL`)
+WATCH_TITLE = ("class │ {n} learners │ {at} │ l ko/en · q quit", "수업 │ 학습자 {n}명 │ {at} │ l ko/en · q 끝내기")
+WATCH_NAME = ("learner", "학습자")
+WATCH_ON = ("step", "단계")
+WATCH_TIME = ("time", "시간")
+WATCH_PASSED = ("passed", "통과")
+WATCH_FAILING = ("step {step}: {count} fail with: {message}", "{step}단계: {count}명 실패: {message}")
+WATCH_EMPTY = ("No learner has joined yet.", "아직 참여한 학습자가 없습니다.")
+WATCH_AWAY = ("{url}: cannot read the class ({why}); trying again", "{url}: 수업을 읽을 수 없습니다({why}). 다시 시도합니다")
+WATCH_LEGEND = ("✓ pass ✗ fail … waiting ⚠ stuck (10 min+) dim: away",
+                "✓ 통과 ✗ 실패 … 기다림 ⚠ 막힘(10분 이상) 흐림: 자리 비움")
+BAD_WATCH = ("--watch {url}: give the instructor's address `lwstutor class` printed, such as "
+             "http://127.0.0.1:8001/i/TOKEN/state",
+             "--watch {url}: lwstutor class 명령이 출력한 강사용 주소를 주세요(예: http://127.0.0.1:8001/i/TOKEN/state)")

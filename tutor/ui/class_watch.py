@@ -1,0 +1,125 @@
+"""`lwstutor class --watch URL`: the instructor's view of a class in the terminal. A grid of
+learners by steps (a mark per status), the step each is on and for how long; a stuck learner
+(STUCK_S on a step without passing) stands out in red with ⚠, one whose tutor stopped reporting
+is dimmed; under the grid, how many passed each step and, for the steps learners fail, the
+message most of them see. Read every POLL_S from the instructor's address; fits 80x24 (the grid
+scrolls past a screenful of learners). l switches English and Korean, q quits."""
+
+from __future__ import annotations
+
+import time
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import BindingType
+from textual.widgets import DataTable, Static
+
+from tutor.classroom import grid
+from tutor.classroom.watch import StateReader
+from tutor.ui.bindings.key_words import keyed
+from tutor.i18n import classroom
+from tutor.i18n.bilingual import pick
+
+POLL_S = 2.0
+FAILING_LINES = 4  # the steps most failed, under the grid: the grid keeps most of 24 rows
+NAME_COLUMNS = 14
+MARK_STYLE = {"✓": "green", "✗": "red", "…": "yellow", "!": "bold red", "?": "magenta"}
+
+
+class ClassWatch(App):
+    CSS = """
+    #title { height: 1; background: $primary-background; }
+    #grid { height: 1fr; }
+    #summary { height: auto; max-height: 7; }
+    """
+    # Their words are the title's (no footer: the grid keeps the rows)
+    BINDINGS: ClassVar[list[BindingType]] = [keyed("q", "quit", ("quit", "끝내기"), show=False),
+                                             keyed("l", "toggle_lang", ("ko/en", "ko/en"), show=False)]
+
+    def __init__(self, url: str, lang: str):
+        super().__init__()
+        self.reader = StateReader(url)
+        self.url, self.lang = url, lang
+        self.state: dict = {}
+        self.problem = ""  # why the last read failed ("" when it worked)
+        self._columns: tuple = ()
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        yield DataTable(id="grid", cursor_type="none", zebra_stripes=True)
+        yield Static(id="summary")
+
+    def on_mount(self) -> None:
+        self.draw()
+        self.poll()
+        self.set_interval(POLL_S, self.poll)
+
+    async def on_unmount(self) -> None:
+        await self.reader.close()
+
+    def poll(self) -> None:
+        self.run_worker(self._read(), group="read", exclusive=True, exit_on_error=False)
+
+    async def _read(self) -> None:
+        import aiohttp
+
+        try:
+            self.state, self.problem = await self.reader.read(), ""
+        except (aiohttp.ClientError, TimeoutError, OSError, ValueError) as exc:
+            self.problem = str(exc) or type(exc).__name__
+        self.draw()
+
+    def action_toggle_lang(self) -> None:
+        self.lang = "en" if self.lang == "ko" else "ko"
+        self._columns = ()
+        self.draw()
+
+    # --- drawing -----------------------------------------------------------------------------
+    def draw(self) -> None:
+        rows = grid.rows(self.state)
+        steps = grid.last_step(self.state)
+        at = time.strftime("%H:%M:%S", time.localtime(self.state["now"])) if "now" in self.state else "-"
+        self.query_one("#title", Static).update(Text(pick(classroom.WATCH_TITLE, self.lang, n=len(rows), at=at),
+                                                     style="bold", no_wrap=True, overflow="ellipsis"))
+        self._draw_grid(rows, steps)
+        self.query_one("#summary", Static).update(self._summary(rows))
+
+    def _draw_grid(self, rows: list[grid.Row], steps: int) -> None:
+        table = self.query_one("#grid", DataTable)
+        columns = (self.lang, steps)
+        if columns != self._columns:  # a new step seen, or the language switched: the header anew
+            table.clear(columns=True)
+            table.add_column(pick(classroom.WATCH_NAME, self.lang), width=NAME_COLUMNS)
+            for n in range(1, steps + 1):
+                table.add_column(str(n), width=len(str(n)))
+            table.add_column(pick(classroom.WATCH_ON, self.lang), width=4)
+            table.add_column(pick(classroom.WATCH_TIME, self.lang), width=5)
+            self._columns = columns
+        table.clear()
+        for row in rows:
+            table.add_row(*self._cells(row))
+
+    @staticmethod
+    def _cells(row: grid.Row) -> list[Text]:
+        style = "bold red" if row.stuck else "dim" if row.away else ""
+        name = Text(("⚠ " if row.stuck else "") + row.name, style=style, no_wrap=True, overflow="ellipsis")
+        marks = [Text(m, style=MARK_STYLE.get(m, "")) for m in row.marks]
+        return [name, *marks, Text(str(row.current), style=style), Text(grid.clock(row.on_step), style=style)]
+
+    def _summary(self, rows: list[grid.Row]) -> Text:
+        lang, out = self.lang, Text(no_wrap=True, overflow="ellipsis")
+        if self.problem:
+            out.append(pick(classroom.WATCH_AWAY, lang, url=self.url, why=self.problem) + "\n", style="bold yellow")
+        if not rows:
+            out.append(pick(classroom.WATCH_EMPTY, lang))
+            return out
+        summaries = grid.summaries(self.state)
+        out.append(pick(classroom.WATCH_PASSED, lang) + " ", style="bold")
+        out.append("  ".join(f"{s.step}:{s.passed}/{s.learners}" for s in summaries) + "\n")
+        failing = sorted((s for s in summaries if s.failing), key=lambda s: (-s.failing, s.step))[:FAILING_LINES]
+        for s in failing:
+            out.append(pick(classroom.WATCH_FAILING, lang, step=s.step, count=s.common_count, message=s.common) + "\n",
+                       style="red")
+        out.append(pick(classroom.WATCH_LEGEND, lang), style="dim")
+        return out
