@@ -30,7 +30,7 @@ class ClassServer:
     def __init__(self, db: Path, port: int | None = None):
         self.db, self.port = db, port or free_port()
         self.proc: subprocess.Popen | None = None
-        self.join_url = self.state_url = ""
+        self.join_url = self.instructor_url = self.state_url = ""
 
     def start(self) -> "ClassServer":
         env = {**os.environ, "XDG_STATE_HOME": str(self.db.parent / "state")}
@@ -40,7 +40,7 @@ class ClassServer:
         lines: queue.Queue[str] = queue.Queue()  # read in a thread: select() on a text pipe misses buffered lines
         threading.Thread(target=lambda: [lines.put(line) for line in self.proc.stdout], daemon=True).start()
         out, deadline = "", time.monotonic() + waits.PROCESS
-        while "/state" not in out:
+        while "/i/" not in out:
             try:
                 out += lines.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
@@ -48,7 +48,8 @@ class ClassServer:
                 raise AssertionError(f"the class server did not start: {out!r} {err}") from None
         self.said = lines
         self.join_url = re.search(r"--join (\S+)", out).group(1)
-        self.state_url = re.search(r"(http://\S+/state)", out).group(1)
+        self.instructor_url = re.search(r"(http://\S+/i/\S+)", out).group(1)
+        self.state_url = f"{self.instructor_url}/state"
         return self
 
     def kill(self) -> None:

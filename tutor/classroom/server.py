@@ -3,6 +3,7 @@
   POST /c/<join token>/join     a Join       -> 200 {"learner", "key"}
   POST /c/<join token>/report   a Report, with "Authorization: Bearer <learner key>" -> 200 {}
   GET  /i/<instructor token>/state            -> 200 the class (ClassStore.state)
+  GET  /i/<instructor token>[?lang=ko]        -> 200 the instructor's view as a page (no script)
 
 Every refusal is a 4xx with a JSON body {"error": {"kind", "message"}}: 401 a wrong token or no
 key, 403 a report for a learner whose key this is not, 409 a name another learner has (403 when the class is full), 413 a
@@ -20,6 +21,7 @@ from typing import Awaitable, Callable
 import msgspec
 from aiohttp import web
 
+from tutor.classroom.page import class_page
 from tutor.classroom.report import MAX_BODY, Joined, decode_join, decode_report
 from tutor.classroom.store import MAX_LEARNERS, ClassFull, ClassStore, NameTaken
 
@@ -102,6 +104,18 @@ async def report(request: web.Request) -> web.Response:
     return web.json_response({})
 
 
+async def page(request: web.Request) -> web.Response:
+    """The instructor's view in a browser (tutor/classroom/page.py); ?lang=ko for Korean."""
+    store = request.app[STORE]
+    if not _token_is(request, store.tokens.instructor):
+        return refused(401, "token", "this is not the instructor's address")
+    lang = "ko" if request.query.get("lang") == "ko" else "en"
+    # The page loads nothing and runs nothing: the policy says so to the browser too.
+    return web.Response(text=class_page(store.state(), lang), content_type="text/html",
+                        headers={"Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
+                                 "Referrer-Policy": "no-referrer"})
+
+
 async def state(request: web.Request) -> web.Response:
     store = request.app[STORE]
     if not _token_is(request, store.tokens.instructor):
@@ -115,6 +129,8 @@ def class_app(store: ClassStore) -> web.Application:
     app.router.add_post("/c/{token}/join", join)
     app.router.add_post("/c/{token}/report", report)
     app.router.add_get("/i/{token}/state", state)
+    app.router.add_get("/i/{token}", page)
+    app.router.add_get("/i/{token}/", page)
     return app
 
 

@@ -90,7 +90,7 @@ async def _serve(store, args, lang: str, path: Path) -> None:
         base = f"http://{address_for_browsers(args.host)}:{port}"
         lines = [pick(classroom.STARTED, lang, db=path), pick(classroom.LEARNERS, lang),
                  f"  lwstutor --join {address.learners(base, store.tokens.join)} --name {pick(classroom.NAME, lang)}",
-                 pick(classroom.INSTRUCTOR, lang), f"  {address.instructor(base, store.tokens.instructor)}/state"]
+                 pick(classroom.INSTRUCTOR, lang), f"  {address.instructor(base, store.tokens.instructor)}"]
         if args.host not in LOOPBACK:
             lines.append(pick(classroom.OPEN_NETWORK, lang, host=args.host))
         lines.append(pick(classroom.STOP, lang))

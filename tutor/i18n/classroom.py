@@ -8,8 +8,9 @@ STARTED = ("The class is open (kept in {db}: stopping and starting again loses n
 LEARNERS = ("Learners run this, each with a name of their own:",
             "학습자는 저마다 자기 이름을 넣어 이 명령을 실행합니다:")
 NAME = ("NAME", "이름")
-INSTRUCTOR = ("The instructor's address (the class's state; keep it to yourself):",
-              "강사용 주소(수업 상태를 봅니다. 다른 사람에게 알려 주지 마세요):")
+INSTRUCTOR = ("The instructor's address, to open in a browser or watch with lwstutor class --watch ADDRESS "
+              "(keep it to yourself):",
+              "강사용 주소입니다. 브라우저에서 열거나 lwstutor class --watch 주소로 지켜보세요(다른 사람에게 알려 주지 마세요):")
 OPEN_NETWORK = ("Listening on {host}: anyone who can reach this port and has an address above can join or read.",
                 "{host}에서 기다립니다. 이 포트에 닿고 위의 주소를 가진 사람은 누구나 참여하거나 읽을 수 있습니다.")
 STOP = ("Ctrl-C stops the server.", "Ctrl-C를 누르면 서버가 멈춥니다.")
@@ -51,3 +52,8 @@ WATCH_LEGEND = ("✓ pass ✗ fail … waiting ⚠ stuck (10 min+) dim: away",
 BAD_WATCH = ("--watch {url}: give the instructor's address `lwstutor class` printed, such as "
              "http://127.0.0.1:8001/i/TOKEN/state",
              "--watch {url}: lwstutor class 명령이 출력한 강사용 주소를 주세요(예: http://127.0.0.1:8001/i/TOKEN/state)")
+
+# the instructor's page in a browser (GET the instructor's address)
+PAGE_TITLE = ("lwstutor class", "lwstutor 수업")
+PAGE_HEADING = ("class │ {n} learners │ {at}", "수업 │ 학습자 {n}명 │ {at}")
+PAGE_LANG = ("한국어", "English")  # the link to the page in the other language, said in that language
