@@ -137,22 +137,27 @@ def test_every_kubernetes_api_call_is_a_read():
 SERVER = ROOT / "tutor" / "serve"
 SERVER_MAY = ("aiohttp",)
 SERVER_MUST_NOT = ("kubernetes", "tutor.cluster", "tutor.checks", "tutor.session")
+# A class (tutor/classroom) is HTTP between the tutors and the class server, and SQLite on the
+# server's side: the same rule as serve's, and sqlite3's execute is no shell's exec.
+CLASSROOM = ROOT / "tutor" / "classroom"
+CLASSROOM_CALLS = {"execute", "executemany", "executescript"}
 
 
 def test_no_way_around_the_api_methods():
     offenders = []
     for path in sources():
         tree = ast.parse(path.read_text(), str(path))
-        serves = SERVER in path.parents
+        classroom = CLASSROOM in path.parents
+        serves = SERVER in path.parents or classroom
         for mod in imported(tree):
             if serves and any(mod == b or mod.startswith(b + ".") for b in SERVER_MUST_NOT):
-                offenders.append(f"{path.relative_to(ROOT)} imports {mod}, and it serves the browser")
+                offenders.append(f"{path.relative_to(ROOT)} imports {mod}, and it serves over HTTP")
             if serves and any(mod == b or mod.startswith(b + ".") for b in SERVER_MAY):
                 continue
             if any(mod == b or mod.startswith(b + ".") for b in BANNED_MODULES):
                 offenders.append(f"{path.relative_to(ROOT)} imports {mod}")
         for node, name in calls(tree):
-            if BANNED_CALLS.match(name):
+            if BANNED_CALLS.match(name) and not (classroom and name in CLASSROOM_CALLS):
                 offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} {name}()")
     assert not offenders, offenders
 

@@ -155,7 +155,7 @@ COMMANDS = {
                      + JOIN,
                      ("the tutor in a browser tab: a web server, one tutor per tab (needs the token it prints)",
                       "브라우저 탭에서 여는 튜터: 웹 서버가 탭마다 튜터를 하나씩 띄웁니다 (출력하는 토큰이 필요합니다)")),
-    "class": Command("tutor.commands.classroom:run_class", ("lang", "host", "port", "db", "watch"),
+    "class": Command("tutor.commands.class_:run_class", ("lang", "host", "port", "db", "watch"),
                      ("a class server: learners' tutors report their steps to it and the instructor reads them "
                       "(prints both addresses)",
                       "수업 서버: 학습자의 튜터가 단계별 상태를 보내고 강사가 읽습니다 (두 주소를 출력합니다)"),

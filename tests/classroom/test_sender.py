@@ -10,7 +10,7 @@ import asyncio
 from tests import waits
 from tests.classroom.class_server import ClassServer
 from tutor.classroom.address import JoinAddress
-from tutor.classroom.keys import KeyBook
+from tutor.classroom.learner_keys import KeyBook
 from tutor.classroom.report import StepState
 from tutor.classroom.sender import Link, Sender
 

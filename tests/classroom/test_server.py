@@ -111,7 +111,7 @@ def test_a_slow_client_holds_up_no_one(server):
 
 def test_a_full_class_takes_no_one_more(tmp_path, monkeypatch):
     """The store's own bound (a few learners here: the process's is MAX_LEARNERS)."""
-    from tutor.classroom import store as store_module
+    from tutor.classroom import class_store as store_module
 
     monkeypatch.setattr(store_module, "MAX_LEARNERS", 2)
     store = store_module.ClassStore(tmp_path / "c.sqlite3")

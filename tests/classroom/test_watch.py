@@ -9,7 +9,7 @@ import pytest
 from tests import waits
 from tests.ui.settle import until
 from tutor.classroom.grid import STUCK_S
-from tutor.classroom.watch import state_url
+from tutor.classroom.state_reader import state_url
 from tutor.ui.class_watch import ClassWatch
 
 

@@ -19,7 +19,7 @@ import aiohttp
 import msgspec
 
 from tutor.classroom.address import JoinAddress
-from tutor.classroom.keys import KeyBook
+from tutor.classroom.learner_keys import KeyBook
 from tutor.classroom.report import Join, Joined, Report, StepState
 
 HEARTBEAT = 20.0
@@ -91,8 +91,8 @@ class Sender:
                     self.refusal, self.refusal_kind = str(exc), exc.kind
                     self._set(Link.REFUSED)
                     return
-                except (aiohttp.ClientError, asyncio.TimeoutError, OSError):
-                    self._set(Link.AWAY)
+                except (aiohttp.ClientError, asyncio.TimeoutError, OSError, msgspec.DecodeError):
+                    self._set(Link.AWAY)  # msgspec: an answer that is not the class server's (a proxy's page)
                     failures += 1
                     await asyncio.sleep(min(BACKOFF_MAX, BACKOFF_FIRST * 2 ** (failures - 1)) * random.uniform(0.5, 1))
                     continue

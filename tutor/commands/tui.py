@@ -57,7 +57,7 @@ def class_report_for(joining: tuple[str, str], session):
     """The reports of `--join URL --name NAME` (tutor/ui/services/class_report.py); the learner key
     the class gives is kept beside the progress, so the tutor started again keeps its place."""
     from tutor.classroom.address import JoinAddress
-    from tutor.classroom.keys import KeyBook
+    from tutor.classroom.learner_keys import KeyBook
     from tutor.classroom.sender import Sender
     from tutor.progress import state_dir
     from tutor.ui.services.class_report import ClassReport

@@ -30,12 +30,13 @@ REPORTING = ("⇡ reporting to {host}", "⇡ {host}에 보고 중")
 AWAY = ("⇡ {host} away: queued", "⇡ {host} 응답 없음: 대기 중")
 REFUSED = ("⇡ {host} refused", "⇡ {host} 거절")
 REFUSED_NOTICE = ("The class at {host} refused this tutor: {why}", "{host} 수업이 이 튜터를 받지 않았습니다: {why}")
-# why, by the kind of the server's refusal (tutor/classroom/server.py); another kind: the server's own words
+# why, by the kind of the server's refusal (tutor/classroom/class_server.py); another kind: the server's own words
 REFUSALS = {
     "name-taken": ("another learner has joined under this name; start the tutor again with another --name",
                    "다른 학습자가 이미 이 이름으로 참여했습니다. 다른 --name으로 튜터를 다시 시작하세요"),
     "token": ("this is not the class's address; ask the instructor for it",
               "수업 주소가 아닙니다. 강사에게 주소를 물어보세요"),
+    "class-full": ("the class has all the learners it takes", "수업에 받을 수 있는 학습자가 이미 다 찼습니다"),
 }
 
 # the instructor's view (`lwstutor class --watch URL`)

@@ -16,7 +16,7 @@ from textual.binding import BindingType
 from textual.widgets import DataTable, Static
 
 from tutor.classroom import grid
-from tutor.classroom.watch import StateReader
+from tutor.classroom.state_reader import StateReader, Unreadable
 from tutor.ui.bindings.key_words import keyed
 from tutor.i18n import classroom
 from tutor.i18n.bilingual import pick
@@ -62,12 +62,10 @@ class ClassWatch(App):
         self.run_worker(self._read(), group="read", exclusive=True, exit_on_error=False)
 
     async def _read(self) -> None:
-        import aiohttp
-
         try:
             self.state, self.problem = await self.reader.read(), ""
-        except (aiohttp.ClientError, TimeoutError, OSError, ValueError) as exc:
-            self.problem = str(exc) or type(exc).__name__
+        except Unreadable as exc:
+            self.problem = str(exc)
         self.draw()
 
     def action_toggle_lang(self) -> None:

@@ -22,20 +22,27 @@ def state_url(address: str) -> str:
     return f"{parts.scheme}://{parts.netloc}{match['prefix']}/i/{match['token']}/state"
 
 
+class Unreadable(Exception):
+    """The class state could not be read (the server away, a wrong address, not its answer)."""
+
+
 class StateReader:
     def __init__(self, url: str):
         self.url = url
         self._http: aiohttp.ClientSession | None = None
 
     async def read(self) -> dict:
-        """The class state; aiohttp.ClientError, TimeoutError or OSError when it cannot be read."""
+        """The class state; Unreadable, saying why, when it cannot be read."""
         if self._http is None:
             self._http = aiohttp.ClientSession(timeout=TIMEOUT)
-        async with self._http.get(self.url) as resp:
-            resp.raise_for_status()
-            got = await resp.json()
+        try:
+            async with self._http.get(self.url) as resp:
+                resp.raise_for_status()
+                got = await resp.json()
+        except (aiohttp.ClientError, TimeoutError, OSError, ValueError) as exc:
+            raise Unreadable(str(exc) or type(exc).__name__) from exc
         if not isinstance(got, dict):
-            raise aiohttp.ContentTypeError(resp.request_info, (), message="not the class state")
+            raise Unreadable("not the class state")
         return got
 
     async def close(self) -> None:

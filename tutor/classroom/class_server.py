@@ -21,9 +21,9 @@ from typing import Awaitable, Callable
 import msgspec
 from aiohttp import web
 
-from tutor.classroom.page import class_page
+from tutor.classroom.class_page import class_page
 from tutor.classroom.report import MAX_BODY, Joined, decode_join, decode_report
-from tutor.classroom.store import MAX_LEARNERS, ClassFull, ClassStore, NameTaken
+from tutor.classroom.class_store import MAX_LEARNERS, ClassFull, ClassStore, NameTaken
 
 STORE: web.AppKey[ClassStore] = web.AppKey("store", ClassStore)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -105,7 +105,7 @@ async def report(request: web.Request) -> web.Response:
 
 
 async def page(request: web.Request) -> web.Response:
-    """The instructor's view in a browser (tutor/classroom/page.py); ?lang=ko for Korean."""
+    """The instructor's view in a browser (tutor/classroom/class_page.py); ?lang=ko for Korean."""
     store = request.app[STORE]
     if not _token_is(request, store.tokens.instructor):
         return refused(401, "token", "this is not the instructor's address")

@@ -1,4 +1,4 @@
-"""`lwstutor class`: the class server (tutor/classroom/server.py) until Ctrl-C, and the two
+"""`lwstutor class`: the class server (tutor/classroom/class_server.py) until Ctrl-C, and the two
 addresses it prints: the learners' (for `lwstutor --join`) and the instructor's; with --watch
 URL, the instructor's view of a class instead. The class is in an SQLite file (--db, else under
 the state directory); its tokens are kept there too, so a restart prints the same addresses and
@@ -27,7 +27,7 @@ def db_path(args) -> Path:
 
 
 def run_class(args) -> int:
-    from tutor.classroom.store import ClassStore
+    from tutor.classroom.class_store import ClassStore
     from tutor.i18n import classroom, serving
 
     lang = chosen_lang(args)
@@ -61,7 +61,7 @@ def run_class(args) -> int:
 
 def run_watch(args, lang: str) -> int:
     """`lwstutor class --watch URL`: the instructor's view (tutor/ui/class_watch.py)."""
-    from tutor.classroom.watch import state_url
+    from tutor.classroom.state_reader import state_url
     from tutor.commands.setup import on_a_terminal
     from tutor.i18n import classroom
 
@@ -78,7 +78,7 @@ def run_watch(args, lang: str) -> int:
 
 async def _serve(store, args, lang: str, path: Path) -> None:
     from tutor.classroom import address
-    from tutor.classroom.server import serve
+    from tutor.classroom.class_server import serve
     from tutor.i18n import classroom
 
     stop = asyncio.Event()
