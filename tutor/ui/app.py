@@ -37,7 +37,7 @@ from tutor.ui.screens.timeline_view import TimelineScreen
 from tutor.ui.services.screenshot import brief_error, screenshot_dir, shown_path
 from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.ui.widgets.lesson_pane import LessonPane
-from tutor.i18n.bilingual import pick, say
+from tutor.i18n.bilingual import say
 
 if TYPE_CHECKING:  # imported only when the tutor joins a class: aiohttp is not on the first frame's path
     from tutor.ui.services.class_report import ClassReport
@@ -66,7 +66,7 @@ class TutorApp(App):
         self.context_name = context
         self.replay = replay
         self._start_sources = start_sources
-        self.driver = SessionDriver(self, session, replay=replay)
+        self.driver = SessionDriver(self, session, replay=replay, reports=class_report)
         self.page = Page(session, replay=replay)
         self.notices = Notices(self, self.page)  # the notices up: the app's own list (tutor/ui/services/notices.py)
         self._stoppers: list[Callable[[], None]] = []
@@ -75,7 +75,6 @@ class TutorApp(App):
         self.lab_check = LabCheck(self, session, self.page)
         self._finish_opened = False  # the finish screen opens by itself once a run
         self._finish_due = False  # ...after the screen that was up when the lesson was finished
-        self.class_report = class_report  # `--join URL`: the step states go to the class
 
     def get_default_screen(self) -> Screen:
         self.lesson = LessonScreen(self.session, self.page, self.driver, context=self.context_name,
@@ -106,23 +105,9 @@ class TutorApp(App):
         self.lesson.query_one("#lesson", LessonPane).release()
         if self._start_sources:
             self._start_sources(self)
-        if self.class_report is not None:
-            self._start_reporting(self.class_report)
+        if self.driver.reports is not None:  # `--join URL`: the step states go to the class
+            self.driver.reports.start(self)
         self.set_timer(WARM_AFTER, self._warm_checkers)
-
-    def _start_reporting(self, reports: ClassReport) -> None:
-        from tutor.i18n import classroom
-
-        def refused(why: tuple[str, str]) -> None:
-            self.notice(pick(classroom.REFUSED_NOTICE, self.lang, host=reports.sender.address.host, why=why),
-                        severity="warning", timeout=15)
-
-        reports.changed = lambda: None if self.closing else self.lesson.draw_status()
-        reports.refused = refused
-        reports.start(self.run_worker, self.set_interval)
-
-    def reporting(self, lang: str) -> str:
-        return self.class_report.header(lang) if self.class_report is not None else ""
 
     def _warm_checkers(self) -> None:
         """Imports the lesson's checkers, one per turn of the loop, once the start is over. On
@@ -195,8 +180,6 @@ class TutorApp(App):
     def redraw(self) -> Iterator[None]:
         """After the checkers ran: the lesson now, and its panes in turns (the driver's refresh)."""
         self.lesson.redraw_lesson()
-        if self.class_report is not None:  # only fills the sender's queue: never waits
-            self.class_report.look()
         return self.lesson.redraw_panes()
 
     def panes_drawn(self) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from time import monotonic
-from typing import Any, Callable, Iterator, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol
 
 from textual.app import App
 
@@ -22,6 +22,9 @@ from tutor.ui.refresh.oracle import Oracle
 from tutor.ui.refresh.pump import RefreshPump
 from tutor.ui.refresh.quiet_gc import QuietCollector
 from tutor.i18n.bilingual import say
+
+if TYPE_CHECKING:  # imported only when the tutor joins a class: aiohttp is not on the first frame's path
+    from tutor.ui.services.class_report import ClassReport
 
 
 class LoopClock:
@@ -83,7 +86,7 @@ class DriverHost(Protocol):
 
 
 class SessionDriver:
-    def __init__(self, app: App, session: Session, *, replay: bool):
+    def __init__(self, app: App, session: Session, *, replay: bool, reports: ClassReport | None = None):
         self.app = app
         self.host: DriverHost = app  # type: ignore[assignment]  # Textual types it as any App; it is the TutorApp
         self.session = session
@@ -92,6 +95,7 @@ class SessionDriver:
         self.pump = RefreshPump(self, LoopClock(app))
         self.gc = QuietCollector()  # full collections wait for a quiet moment
         self.checks_run = 0  # how many re-checks ran (tests and benchmarks read it)
+        self.reports = reports  # `--join URL`: each check's step states go to the class
         # The pane-vs-store oracle, behind LWSTUTOR_ORACLE (tutor/ui/refresh/oracle.py): each settled
         # refresh's panes compared with a rebuild from the store, and a mismatch dumped.
         self.oracle = Oracle.from_env()
@@ -180,6 +184,8 @@ class SessionDriver:
         # only the step on screen shows its details: only it gets the scheduler explanations
         newly = self._passed_between + self.session.evaluate(None, {self.session.progress.current})
         self._passed_between, self._unjudged = [], False
+        if self.reports is not None:  # only fills the sender's queue: never waits
+            self.reports.look()
         panes = self.host.redraw()
         if newly:
             self.host.passed(newly)

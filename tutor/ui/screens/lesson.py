@@ -59,8 +59,6 @@ class LessonHost(Protocol):
 
     def demo_status(self) -> str: ...  # the demo's step and time left ("" outside the demo)
 
-    def reporting(self, lang: str) -> str: ...  # to which class the tutor reports ("" when it joined none)
-
 
 class LessonScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [*LESSON_KEYS]
@@ -232,7 +230,8 @@ class LessonScreen(Screen[None]):
             title=s.lesson.title(s.lang), context=self.context_name, namespace=s.lesson.namespace,
             conn=s.connection(), passed=len(s.progress.passed), total=len(s.lesson.steps),
             lang=s.lang, replay=self.replay, unreachable=self.page.unreachable_brief(failure),
-            absent=self.page.absent(), demo=self.host.demo_status(), reporting=self.host.reporting(s.lang))
+            absent=self.page.absent(), demo=self.host.demo_status(),
+            reporting=self.driver.reports.header(s.lang) if self.driver.reports else "")
 
     # --- the lesson's keys -------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple) -> bool | None:

@@ -11,7 +11,7 @@ nothing else (no answer file, no cluster object) is read here."""
 from __future__ import annotations
 
 from time import monotonic
-from typing import Callable
+from typing import TYPE_CHECKING
 
 from tutor.checks.verdict import Status
 from tutor.classroom import report
@@ -20,6 +20,9 @@ from tutor.classroom.sender import Link, Sender
 from tutor.i18n import classroom
 from tutor.i18n.bilingual import pick
 from tutor.session import Session
+
+if TYPE_CHECKING:
+    from tutor.ui.app import TutorApp
 
 HEARTBEAT = 20.0
 MESSAGE_CHARS = 400  # the schema's bound: a longer message is cut, not refused
@@ -34,14 +37,23 @@ class ClassReport:
         self._put: dict[int, tuple] = {}  # step -> what was last put for it (seconds aside)
         self._spent: dict[int, float] = {}  # step -> seconds on it before the learner last came to it
         self._on, self._since = session.progress.current, monotonic()
-        self.changed: Callable[[], None] = lambda: None  # the header shows the link: redrawn on a change
-        self.refused: Callable[[tuple[str, str]], None] = lambda why: None  # why, in both languages
 
-    def start(self, run_worker, set_interval) -> None:
-        """On the app's loop, once the first frame is up: the sender's task, and the heartbeat."""
-        self.sender.on_change = self._link_changed
-        run_worker(self.sender.run(), name="class-report", group="class", exit_on_error=False)
-        set_interval(HEARTBEAT, self.beat)
+    def start(self, app: TutorApp) -> None:
+        """On the app's loop, once the first frame is up: the sender's task, and the heartbeat. A
+        change of the link redraws the header; a refusal is also a notice."""
+        def changed(link: Link) -> None:
+            if app.closing:
+                return
+            app.lesson.draw_status()
+            if link is Link.REFUSED:
+                said = self.sender.refusal
+                why = classroom.REFUSALS.get(self.sender.refusal_kind, (said, said))
+                app.notice(pick(classroom.REFUSED_NOTICE, app.lang, host=self.sender.address.host, why=why),
+                           severity="warning", timeout=15)
+
+        self.sender.on_change = changed
+        app.run_worker(self.sender.run(), name="class-report", group="class", exit_on_error=False)
+        app.set_interval(HEARTBEAT, self.beat)
         self.look()
 
     def look(self) -> None:
@@ -90,9 +102,3 @@ class ClassReport:
         """The header's words for the link: reporting, the server away, or refused."""
         words = {Link.AWAY: classroom.AWAY, Link.REFUSED: classroom.REFUSED}.get(self.sender.link, classroom.REPORTING)
         return pick(words, lang, host=self.sender.address.host)
-
-    def _link_changed(self, link: Link) -> None:
-        self.changed()
-        if link is Link.REFUSED:
-            said = self.sender.refusal
-            self.refused(classroom.REFUSALS.get(self.sender.refusal_kind, (said, said)))
