@@ -19,6 +19,8 @@ from tutor.ui.widgets.status_bar import StatusBar
 
 FAILING = RECORDINGS / "names-swapped.jsonl"
 
+pytestmark = pytest.mark.ui  # the tutor under Pilot
+
 
 def expected(app) -> dict[str, tuple[str, str]]:
     s = app.session

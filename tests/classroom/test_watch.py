@@ -12,6 +12,8 @@ from tutor.classroom.grid import STUCK_S
 from tutor.classroom.state_reader import state_url
 from tutor.ui.class_watch import ClassWatch
 
+pytestmark = pytest.mark.ui  # the instructor's view under Pilot
+
 
 def step(n: int, status: str, message: str = "", seconds: float = 1.0) -> dict:
     return {"step": n, "status": status, "message": message, "hints": 0, "predictions": 0, "seconds": seconds}
