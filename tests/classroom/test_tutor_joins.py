@@ -11,6 +11,7 @@ import shlex
 import pytest
 
 from tests import waits
+from tests.classroom.class_server import ClassServer
 from tests.conftest import RECORDINGS, WALKTHROUGH
 from tests.ui.settle import settled, until
 from tutor.cli import build_parser
@@ -97,3 +98,35 @@ async def test_a_name_taken_is_told_to_the_learner_in_their_language(lang, heade
                     waits.PROCESS, seen=lambda: str(app.lesson.query_one(StatusBar).render()))
         assert any(said in n.message for n in app.notices), [n.message for n in app.notices]
     assert list(await asyncio.to_thread(server.learners)) == ["ana"]  # and the class has still one ana
+
+
+async def test_a_tutor_whose_class_went_away_reports_once_it_is_back(server, tmp_path, monkeypatch):
+    """The server killed before the tutor starts: the tutor runs as ever, says the class is away,
+    and once the server is back on its port every step arrives as the tutor judged it."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    server.kill()
+    args = build_parser().parse_args(["--replay", str(FAILING), "--speed", "0", "--lang", "en", "--state-file",
+                                      str(tmp_path / "p.json"), "--join", server.join_url, "--name", "ana"])
+    app = tui_app(args)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settled(pilot)  # the replay ran to its end, checked and drawn, with no class to send to
+
+        def header() -> str:
+            return str(app.lesson.query_one(StatusBar).render())
+
+        await until(pilot, lambda: "away: queued" in header(), "the header to say the class is away", waits.PROCESS,
+                    seen=header)
+        want = expected(app)
+        again = ClassServer(server.db, server.port).start()
+        try:
+            got: dict = {}
+            for _ in range(int(waits.REPLAY / waits.STEP)):
+                learners = await asyncio.to_thread(again.learners)
+                got = {n: (s["status"], s["message"]) for n, s in learners.get("ana", {}).get("steps", {}).items()}
+                if got == want:
+                    break
+                await pilot.pause(waits.STEP * 4)
+            assert got == want
+            await until(pilot, lambda: "reporting to" in header(), "the header to say it reports again", seen=header)
+        finally:
+            again.kill()
