@@ -123,3 +123,24 @@ def test_a_full_class_takes_no_one_more(tmp_path, monkeypatch):
         assert [learner["name"] for learner in store.state()["learners"]] == ["ana", "bo"]
     finally:
         store.close()
+
+
+def test_an_oversized_chunked_body_is_413_too(server):
+    """No Content-Length to refuse it by: the server stops reading at its limit."""
+    learner, key = server.join("ana")
+    parts = urlsplit(server.join_url)
+    chunk = b"x" * (MAX_BODY + 1024)
+    with socket.create_connection((parts.hostname, parts.port), timeout=waits.PROCESS) as conn:
+        conn.sendall(f"POST {parts.path}/report HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     f"Authorization: Bearer {key}\r\nTransfer-Encoding: chunked\r\n\r\n".encode()
+                     + f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n0\r\n\r\n")
+        answer = b""
+        while b"\r\n\r\n" not in answer or not answer.rstrip().endswith(b"}"):
+            got = conn.recv(65536)
+            if not got:
+                break
+            answer += got
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 413"), head
+    assert json.loads(body)["error"]["kind"] == "too-large"
+    assert server.learners()["ana"]["steps"] == {}
