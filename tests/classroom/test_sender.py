@@ -81,15 +81,37 @@ async def test_a_tutor_started_again_keeps_its_place(server, tmp_path):
     keys = KeyBook(tmp_path / "keys.json")
     first = sender(server, keys=keys)
     task = asyncio.create_task(first.run())
-    first.put(StepState(1, "pass", "done"))
+    first.put(StepState(1, "pass", "done", seconds=100.0))
     await until(lambda: first.sent >= 1, "the first tutor's report")
     task.cancel()
     second = sender(server, keys=KeyBook(tmp_path / "keys.json"))  # a new process reads the same file
+    before: list[dict] = []
+    second.on_joined = before.append
     task = asyncio.create_task(second.run())
     try:
         second.put(StepState(2, "fail", "not yet"))
         await until(lambda: second.sent >= 1, "the second tutor's report")
         learners = await asyncio.to_thread(server.learners)
         assert list(learners) == ["ana"] and set(learners["ana"]["steps"]) == {"1", "2"}
+        assert before == [{1: 100.0}]  # the time on its steps so far, to count on from
     finally:
         task.cancel()
+
+
+def test_the_tutor_counts_on_from_the_time_the_class_had(monkeypatch):
+    """A step's time goes on from the runs before (the class's), once a run."""
+    from types import SimpleNamespace
+
+    from tutor.ui.services import class_report
+
+    clock = [1000.0]
+    monkeypatch.setattr(class_report, "monotonic", lambda: clock[0])
+    session = SimpleNamespace(progress=SimpleNamespace(current=2, passed={}, hints={}, predictions={}), verdicts={},
+                              lesson=SimpleNamespace(steps=[]))
+    put: list[StepState] = []
+    reports = class_report.ClassReport(session, SimpleNamespace(put=lambda state, current: put.append(state)))
+    clock[0] += 30
+    reports.carry_on({1: 100.0, 2: 50.0})
+    reports.carry_on({2: 500.0})  # a second join in the same run brings nothing
+    assert reports.state(1).seconds == 100.0 and reports.state(2).seconds == 80.0
+    assert put[-1].step == 2 and put[-1].seconds == 80.0  # and the step the learner is on goes at once

@@ -82,7 +82,8 @@ async def join(request: web.Request) -> web.Response:
         return refused(409, "name-taken", f"another learner has joined as {wanted.name!r}: choose another --name")
     except ClassFull:
         return refused(403, "class-full", f"the class has its {MAX_LEARNERS} learners already")
-    return web.Response(body=msgspec.json.encode(Joined(learner, key)), content_type="application/json")
+    joined = Joined(learner, key, store.seconds(learner, wanted.lesson))
+    return web.Response(body=msgspec.json.encode(joined), content_type="application/json")
 
 
 async def report(request: web.Request) -> web.Response:

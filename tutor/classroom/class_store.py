@@ -99,6 +99,11 @@ class ClassStore:
             self._log(learner, now, "join", {"name": name, "lesson": lesson})
             return learner, key
 
+    def seconds(self, learner: str, lesson: str) -> dict[int, float]:
+        """The seconds a learner spent on each step of a lesson, as last reported."""
+        return dict(self._db.execute("SELECT step, seconds FROM steps WHERE learner = ? AND lesson = ?",
+                                     (learner, lesson)).fetchall())
+
     def owns(self, learner: str, key: str) -> bool:
         """Whether `key` is this learner's (a report naming another learner is refused)."""
         row = self._db.execute("SELECT key_hash FROM learners WHERE id = ?", (learner,)).fetchone()

@@ -33,6 +33,9 @@ class Join(msgspec.Struct, forbid_unknown_fields=True):
 class Joined(msgspec.Struct):
     learner: str
     key: str
+    # A learner joining again: the seconds spent on each step of the lesson before, so the time
+    # on a step goes on from there (a tutor counts only while it runs).
+    seconds: dict[int, float] = {}
 
 
 class StepState(msgspec.Struct, forbid_unknown_fields=True, frozen=True):

@@ -56,7 +56,10 @@ class Sender:
         self._pending: dict[int, StepState] = {}
         self._current = 1
         self._wake = asyncio.Event()
-        self._learner, self._key = self.keys.get(address.url, name)
+        # Joined first each run, with the key kept from a run before (learner_keys): the class
+        # answers with the time already spent on each step.
+        self._learner = self._key = ""
+        self.on_joined: Callable[[dict[int, float]], None] | None = None
 
     # --- the UI's side: never waits ----------------------------------------------------------
     def put(self, state: StepState | None = None, current: int | None = None) -> None:
@@ -124,6 +127,8 @@ class Sender:
         joined = msgspec.json.decode(data, type=Joined)
         self._learner, self._key = joined.learner, joined.key
         self.keys.put(self.address.url, self.name, joined.learner, joined.key)
+        if self.on_joined is not None:
+            self.on_joined(joined.seconds)
 
     async def _send(self, http: aiohttp.ClientSession) -> None:
         """What is pending, in one report (none: a heartbeat); put back unless superseded if it fails."""

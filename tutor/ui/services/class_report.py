@@ -37,6 +37,7 @@ class ClassReport:
         self._put: dict[int, tuple] = {}  # step -> what was last put for it (seconds aside)
         self._spent: dict[int, float] = {}  # step -> seconds on it before the learner last came to it
         self._on, self._since = session.progress.current, monotonic()
+        self._carried = False  # the time from the runs before was added (carry_on)
 
     def start(self, app: TutorApp) -> None:
         """On the app's loop, once the first frame is up: the sender's task, and the heartbeat. A
@@ -52,6 +53,7 @@ class ClassReport:
                            severity="warning", timeout=15)
 
         self.sender.on_change = changed
+        self.sender.on_joined = self.carry_on
         app.run_worker(self.sender.run(), name="class-report", group="class", exit_on_error=False)
         app.set_interval(HEARTBEAT, self.beat)
         self.look()
@@ -89,6 +91,16 @@ class ClassReport:
         seconds = self._spent.get(step, 0.0) + (monotonic() - self._since if step == self._on else 0.0)
         return StepState(step, status, message[:MESSAGE_CHARS], s.progress.hints.get(step, 0),
                          len(s.progress.predictions.get(step, {})), round(seconds, 1))
+
+    def carry_on(self, before: dict[int, float]) -> None:
+        """The class's time on each step from the runs before this one: counted on from there,
+        once a run (a second join's time would include this run's own)."""
+        if self._carried:
+            return
+        self._carried = True
+        for step, seconds in before.items():
+            self._spent[step] = self._spent.get(step, 0.0) + seconds
+        self.beat()
 
     def _clock(self) -> None:
         """Time on a step counts while it is the one shown."""
