@@ -44,7 +44,9 @@ class ClassServer:
             try:
                 out += lines.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
-                err = self.proc.stderr.read() if self.proc.poll() is not None else "(still running)"
+                running = self.proc.poll() is None
+                self.kill()  # a server that did not come up is not left behind
+                err = "(it was still running)" if running else self.proc.stderr.read()
                 raise AssertionError(f"the class server did not start: {out!r} {err}") from None
         self.said = lines
         self.join_url = re.search(r"--join (\S+)", out).group(1)
