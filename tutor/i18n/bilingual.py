@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import os
 import socket
+from dataclasses import dataclass
 
 from tutor.i18n.particles import fill
 
@@ -32,6 +33,24 @@ def both(en: str, ko: str, **fields) -> Words:
     """A message in both languages, each filled: a pair kept as a value, for a message made before
     the learner's language is known (an error raised while the options are read)."""
     return say("en", en, ko, **fields), say("ko", en, ko, **fields)
+
+
+@dataclass(frozen=True)
+class Said:
+    """A message kept as what it says, not as text: its words in both languages and its fields,
+    said in a language each time it is shown (a notice on screen follows a switch of language)."""
+
+    en: str
+    ko: str
+    fields: tuple[tuple[str, object], ...] = ()
+
+    def in_lang(self, lang: str) -> str:
+        return say(lang, self.en, self.ko, **dict(self.fields))
+
+
+def saying(en: str, ko: str, **fields) -> Said:
+    """A message to say later, in the language of that moment (say()'s words and fields)."""
+    return Said(en, ko, tuple(fields.items()))
 
 
 def pick(words: Words, lang: str, **fields) -> str:

@@ -3,12 +3,14 @@ the header draws (widgets/notice_bar.py), and the one notice that names the step
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from rich.cells import cell_len
 from textual.app import App
 from textual.notifications import Notification, Notifications, SeverityLevel
 
+from tutor.i18n.bilingual import Said
 from tutor.ui.step_page import Page
 from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.ui.widgets.notice_bar import NoticeBar, notice_text
@@ -16,6 +18,21 @@ from tutor.ui.widgets.notice_bar import NoticeBar, notice_text
 NOTICE_SECONDS = 6  # a notice takes a row from the panes while it shows: it goes soon, or at esc
 PASS_NOTICE_SECONDS = 5
 WAIT_NOTICE_SECONDS = 3
+
+
+@dataclass
+class Notice(Notification):
+    """A notice that keeps what it says (its message and title as Said), so that a switch of
+    language says it again, in the new one, for the time it has left."""
+
+    said: Said | None = None
+    title_said: Said | None = None
+
+    def say_in(self, lang: str) -> None:
+        if self.said is not None:
+            self.message = self.said.in_lang(lang)
+        if self.title_said is not None:
+            self.title = self.title_said.in_lang(lang)
 
 
 class Notices(Notifications):
@@ -27,13 +44,17 @@ class Notices(Notifications):
         self._wait: Notification | None = None  # the demo's wait, said again as it counts down
         self._wait_closed = False  # esc closed it: it stays closed until the next wait
 
-    def say(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+    def say(self, message: str | Said, *, title: str | Said = "", severity: SeverityLevel = "information",
             timeout: float = NOTICE_SECONDS, detail: str = "") -> Notification:
         """A notice on the notices' line; esc closes it. A notice is one line: `detail`, and the
         whole of a warning (or a titled notice, the demo's end) too long for the line, go to the
         lab check panel, where they stay until x hides it. It is up at once: a pass in the same
-        turn finds it (passed) and joins it instead of losing it."""
-        notice = Notification(message, title, severity, timeout, markup=False)
+        turn finds it (passed) and joins it instead of losing it. Said as Said (message, title),
+        it follows a switch of language; as text, it is in the language of the moment only."""
+        notice = Notice("", "", severity, timeout, markup=False,
+                        said=message if isinstance(message, Said) else None,
+                        title_said=title if isinstance(title, Said) else None)
+        notice.message, notice.title = self._text(message), self._text(title)
         whole = notice_text(notice)
         if detail or ((severity != "information" or title) and cell_len(whole) > self.app.size.width - 2):
             lesson: Any = self.app.screen_stack[0]  # the lesson screen (tutor/ui/screens/lesson.py)
@@ -42,6 +63,9 @@ class Notices(Notifications):
         self.add(notice)
         self.redraw()
         return notice
+
+    def _text(self, words: str | Said) -> str:
+        return words.in_lang(self.page.lang) if isinstance(words, Said) else words
 
     def passed(self, newly: list[int]) -> None:
         """One short line for the steps that passed. A fast replay or a catch-up passes several at
@@ -62,11 +86,16 @@ class Notices(Notifications):
             self.redraw()
 
     def said_again(self) -> None:
-        """The language switched: the pass notice is said again in the new one, and the other
-        passing notices, said in the old, go (a warning stays: it may still be needed)."""
+        """The language switched: every notice kept as what it says is said again in the new
+        one, for the time it has left, and the pass notice too. A passing notice kept only as
+        text, in the old language, goes (a warning stays: it may still be needed)."""
         steps = self._pass_steps if self._pass_notice is not None and self._pass_notice in self else []
+        if self._pass_notice is not None and self._pass_notice in self:
+            del self[self._pass_notice]
         for notice in list(self):
-            if notice.severity == "information":
+            if isinstance(notice, Notice) and (notice.said is not None or notice.title_said is not None):
+                notice.say_in(self.page.lang)
+            elif notice.severity == "information":
                 del self[notice]
         self._pass_notice = None
         if steps:
