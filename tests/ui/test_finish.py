@@ -150,7 +150,7 @@ async def test_before_the_end_f_is_dimmed_and_the_palette_says_why(tmp_path):
         await pilot.press("f")
         await still(pilot, lambda: not isinstance(app.screen, FinishScreen), "no finish screen before the end")
         app.action_finish()  # what the palette's entry runs
-        await until(pilot, lambda: any("모든 단계를 통과하면" in n.message for n in app.notices),
+        await until(pilot, lambda: any("모든 단계를 통과한 뒤에" in n.message for n in app.notices),
                     "the notice that says why", seen=lambda: [n.message for n in app.notices])
         assert not isinstance(app.screen, FinishScreen)
 

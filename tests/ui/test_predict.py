@@ -166,9 +166,9 @@ async def test_the_palette_and_help_offer_it(tmp_path):
         await settled(pilot)
         await pilot.press("1")
         said = notices_said(app)
-        app.action_predict()  # from the palette on a step with nothing to ask: says so, opens nothing
+        app.action_predict()  # from the palette on a step with nothing to ask: says why, opens nothing
         await still(pilot, lambda: not isinstance(app.screen, PredictScreen), "no question opened")
-        assert any("Nothing to predict" in str(n.message) for n in said), [n.message for n in said]
+        assert any(n.message == "Step 1 asks for no prediction." for n in said), [n.message for n in said]
         assert any(b.action == "predict" and b.key == "w" for b in KEYS)
 
 

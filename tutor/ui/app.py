@@ -11,11 +11,13 @@ from __future__ import annotations
 import asyncio
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Callable, ClassVar, Iterator
+from typing import TYPE_CHECKING, Callable, ClassVar, Iterator, Mapping
 
 from textual import events, on
+from textual.actions import ActionParseResult
 from textual.app import App
 from textual.binding import BindingType
+from textual.dom import DOMNode
 from textual.notifications import Notification, Notify
 from textual.screen import Screen
 
@@ -37,7 +39,7 @@ from tutor.ui.screens.timeline_view import TimelineScreen
 from tutor.ui.services.screenshot import brief_error, screenshot_dir, shown_path
 from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.ui.widgets.lesson_pane import LessonPane
-from tutor.i18n.bilingual import say
+from tutor.i18n.bilingual import Said, say, saying
 
 if TYPE_CHECKING:  # imported only when the tutor joins a class: aiohttp is not on the first frame's path
     from tutor.ui.services.class_report import ClassReport
@@ -45,6 +47,7 @@ if TYPE_CHECKING:  # imported only when the tutor joins a class: aiohttp is not 
 PUMP_CHECK_S = 1.0  # how often the watchdog looks at the refresh pump (a few reads: nothing at idle)
 WARM_AFTER = 1.0  # seconds after the first frame: the step's text and the first lists come first
 PUMP_STUCK_S = 3.0  # work waiting and nothing applied or drawn for this long: a lost wake-up
+WHY_SECONDS = 4  # a key that cannot act says why for this long (or until esc)
 
 
 class TutorApp(App):
@@ -147,9 +150,8 @@ class TutorApp(App):
         if pump.stuck(self.driver.inbox.waiting, PUMP_STUCK_S):
             pump.unstick()
             self.log.warning(f"refresh pump unstuck ({pump.unstuck})")
-            self.notice(say(self.lang, "The screen had stopped following the cluster; it is current again.",
-                                       "화면이 클러스터를 따라가지 못하고 멈춰 있었습니다. 지금은 최신 상태입니다."),
-                        severity="warning")
+            self.notice(saying("The screen had stopped following the cluster; it is current again.",
+                               "화면이 클러스터를 따라가지 못하고 멈춰 있었습니다. 지금은 최신 상태입니다."), severity="warning")
         LoopCall(self, PUMP_CHECK_S, self._watch_pump)
 
     def demo_tick(self) -> None:
@@ -195,7 +197,7 @@ class TutorApp(App):
             self.open_finish()
 
     # --- notices -----------------------------------------------------------------------------
-    def notice(self, message: str, **kw) -> Notification:
+    def notice(self, message: str | Said, **kw) -> Notification:
         """A notice on the notices' line under the header (tutor/ui/services/notices.py)."""
         return self.notices.say(message, **kw)
 
@@ -231,24 +233,44 @@ class TutorApp(App):
         return done
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        """None dims a key in the footer: no end before every step passed, nothing to predict."""
-        if action == "finish":
-            return True if finished(self.session) else None
-        if action == "predict":  # only before the step's episode, and once per question
-            return True if self.page.can_predict() else None
-        return True
+        """None dims a key in the footer: no end before every step passed, nothing to predict.
+        The key, pressed, says why (why_not; run_action)."""
+        return True if self.why_not(action, parameters) is None else None
+
+    def why_not(self, action: str, parameters: tuple) -> Said | None:
+        """Why an app key cannot act now, in words the learner is shown when pressing it; None
+        when it can."""
+        s = self.session
+        if action == "finish" and not finished(s):
+            return self.page.why_not_finished()
+        if action == "predict" and not self.page.can_predict():  # only before the episode, once per question
+            return self.page.why_no_prediction()
+        return None
+
+    async def run_action(self, action: str | ActionParseResult, default_namespace: DOMNode | None = None,
+                         namespaces: Mapping[str, DOMNode] | None = None) -> bool:
+        """Runs an action as Textual does; a key whose action cannot act now (dimmed, or left out of
+        the footer) says why in a notice instead of doing nothing without a word."""
+        if await super().run_action(action, default_namespace, namespaces):
+            return True
+        target = default_namespace if default_namespace is not None else self
+        if isinstance(action, str) and isinstance(target, (TutorApp, LessonScreen)) and "." not in action.split("(")[0]:
+            name, parameters = action_of(action)
+            reason = target.why_not(name, parameters)
+            if reason is not None:
+                self.notice(reason, timeout=WHY_SECONDS)
+                return True
+        return False
 
     def key_state(self, binding) -> bool | None:
         """check_action of the screen or the app that owns the key."""
-        name, parameters = action_of(binding)
+        name, parameters = action_of(binding.action)
         return (self.lesson if name in ON_LESSON else self).check_action(name, parameters)
 
     def action_finish(self) -> None:
-        if not finished(self.session):
-            s = self.session
-            self.notice(say(self.lang, "The end shows once every step passed: {k} of {n} so far.",
-                            "마무리는 모든 단계를 통과하면 볼 수 있습니다. 지금까지 {n}단계 중 {k}단계를 통과했습니다.",
-                            k=len(s.progress.passed), n=len(s.lesson.steps)), timeout=4)
+        reason = self.why_not("finish", ())
+        if reason is not None:  # the palette's entry (the key is dimmed then, and says so itself)
+            self.notice(reason, timeout=4)
         elif not isinstance(self.screen, FinishScreen):
             self.push_screen(FinishScreen())
 
@@ -271,9 +293,8 @@ class TutorApp(App):
     def action_predict(self) -> None:
         """w: the step's questions in a modal (tutor/ui/screens/predict.py)."""
         screen = asking(self.page)
-        if screen is None:
-            self.notice(say(self.lang, "Nothing to predict on this step now.", "이 단계에서 지금 예측할 것이 없습니다."),
-                        timeout=3)
+        if screen is None:  # the palette's entry (the key is dimmed then, and says so itself)
+            self.notice(self.why_not("predict", ()) or self.page.why_no_prediction(), timeout=4)
         else:
             self.push_screen(screen, lambda _answered: self.lesson.redraw_lesson())
 
@@ -330,8 +351,7 @@ class TutorApp(App):
         if selected:
             self.copy_to_clipboard(selected)
             self.screen.clear_selection()
-            self.notice(say(self.lang, "Copied. ctrl+c again quits.",
-                                       "복사했습니다. ctrl+c를 한 번 더 누르면 끝납니다."), timeout=3)
+            self.notice(saying("Copied. ctrl+c again quits.", "복사했습니다. ctrl+c를 한 번 더 누르면 끝납니다."), timeout=3)
             return
         await self.run_action("quit")
 
@@ -347,15 +367,15 @@ class TutorApp(App):
     def _screenshot_saved(self, event: events.DeliveryComplete) -> None:
         if event.name == "screenshot":
             event.prevent_default()  # Textual's own notice is in English
-            self.notice(say(self.lang, "Screenshot saved: {path}", "스크린샷 저장: {path}",
-                            path=shown_path(event.path) if event.path else ""))
+            self.notice(saying("Screenshot saved: {path}", "스크린샷 저장: {path}",
+                               path=shown_path(event.path) if event.path else ""))
 
     @on(events.DeliveryFailed)
     def _screenshot_failed(self, event: events.DeliveryFailed) -> None:
         if event.name == "screenshot":
             event.prevent_default()
-            self.notice(say(self.lang, "Screenshot not saved: {err}", "스크린샷을 저장하지 못했습니다: {err}",
-                            err=brief_error(event.exception)), severity="error")
+            self.notice(saying("Screenshot not saved: {err}", "스크린샷을 저장하지 못했습니다: {err}",
+                               err=brief_error(event.exception)), severity="error")
 
     def action_command_palette(self) -> None:
         open_palette(self)

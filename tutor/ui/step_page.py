@@ -15,7 +15,7 @@ from tutor.narration import failures
 from tutor.narration.absent_kinds import absent, absent_short
 from tutor.checks.verdict import Status
 from tutor.session import Session
-from tutor.i18n.bilingual import say
+from tutor.i18n.bilingual import Said, say, saying
 from tutor.lesson.loader import Question
 
 # The footer's keys, most needed first: the way out and the way to every key, then moving
@@ -154,6 +154,39 @@ class Page:
     def can_predict(self) -> bool:
         """Whether the current step has a question to ask now."""
         return bool(self.session.lesson.step(self.current).predict) and bool(self.open_questions())
+
+    def why_no_prediction(self) -> Said:
+        """Why w has no question to ask on the current step (can_predict is False)."""
+        s, n = self.session, self.current
+        step = s.lesson.step(n)
+        if not step.predict:
+            return saying("Step {n} asks for no prediction.", "{n}단계에는 예측할 질문이 없습니다.", n=n)
+        answers = s.progress.predictions.get(n, {})
+        if all(q.id in answers for q in step.predict):
+            return saying("You answered step {n}'s questions; the recap grades them.",
+                          "{n}단계의 질문에는 이미 답했습니다. 정리에서 채점합니다.", n=n)
+        return saying("Too late to predict on step {n}: your cluster has already begun it.",
+                      "{n}단계는 클러스터가 이미 움직이기 시작해 예측하기에 늦었습니다.", n=n)
+
+    # --- the end -----------------------------------------------------------------------------
+    def why_not_finished(self) -> Said:
+        """Why f shows no end yet. When what is left is only steps that cannot be confirmed (the
+        tutor was not running when they happened, and the cluster keeps no record), it says so:
+        the learner did nothing wrong, and the header's count alone would not tell them."""
+        s = self.session
+        left = [st.number for st in s.lesson.steps if st.number not in s.progress.passed]
+        unconfirmed = [n for n in left if (v := s.verdicts.get(n)) is not None and v.status is Status.UNCONFIRMED]
+        if left and unconfirmed == left:
+            if len(left) == 1:
+                return saying("No end yet: step {ns} cannot be confirmed, as the tutor was not running then.",
+                              "아직 마무리 전입니다. {ns}단계는 그때 튜터가 꺼져 있어서 확인할 수 없습니다.",
+                              ns=step_ranges(left))
+            return saying("No end yet: steps {ns} cannot be confirmed, as the tutor was not running then.",
+                          "아직 마무리 전입니다. {ns}단계는 그때 튜터가 꺼져 있어서 확인할 수 없습니다.",
+                          ns=step_ranges(left))
+        return saying("The end shows once every step passed: {k} of {n} so far.",
+                      "마무리는 모든 단계를 통과한 뒤에 볼 수 있습니다(지금 {n}단계 중 {k}단계 통과).",
+                      k=len(s.progress.passed), n=len(s.lesson.steps))
 
     def now(self) -> float:
         """The tutor's clock (seconds since its source started): a replay's instant, else now."""

@@ -8,7 +8,6 @@ help, predicting, the end of the lesson, and quitting."""
 from __future__ import annotations
 
 from textual.actions import parse as parse_action
-from textual.binding import Binding
 
 from tutor.ui.bindings.key_words import keyed
 
@@ -58,12 +57,12 @@ PALETTE_KEY = keyed("ctrl+p", "command_palette", ("Command palette", "명령 팔
 ON_LESSON = frozenset({"next", "prev", "goto", "hint", "solution", "maximize_pane", "dismiss_doctor", "minimize"})
 
 
-def action_of(binding: Binding) -> tuple[str, tuple]:
-    """A binding's action name and its parameters ("goto(3)" -> ("goto", (3,)))."""
-    _, name, parameters = parse_action(binding.action)
+def action_of(action: str) -> tuple[str, tuple]:
+    """An action's name and its parameters ("goto(3)" -> ("goto", (3,)))."""
+    _, name, parameters = parse_action(action)
     return name, parameters
 
 
-LESSON_KEYS = [b for b in KEYS if action_of(b)[0] in ON_LESSON]
-APP_KEYS = [b for b in KEYS if action_of(b)[0] not in ON_LESSON]
-ORDER = {action_of(b)[0]: i for i, b in enumerate(KEYS)}  # the footer's order, by action
+LESSON_KEYS = [b for b in KEYS if action_of(b.action)[0] in ON_LESSON]
+APP_KEYS = [b for b in KEYS if action_of(b.action)[0] not in ON_LESSON]
+ORDER = {action_of(b.action)[0]: i for i, b in enumerate(KEYS)}  # the footer's order, by action

@@ -36,7 +36,7 @@ from tutor.ui.widgets.notice_bar import NoticeBar
 from tutor.ui.widgets.status_bar import StatusBar
 from tutor.ui.widgets.step_list import StepList, step_strip
 from tutor.ui.widgets.verdict_box import VerdictBox
-from tutor.i18n.bilingual import say
+from tutor.i18n.bilingual import Said, say, saying
 
 if TYPE_CHECKING:
     from tutor.ui.services.notices import Notices
@@ -50,8 +50,8 @@ class LessonHost(Protocol):
 
     notices: Notices  # the notices up, which the notices' line shows
 
-    def notice(self, message: str, *, title: str = "", severity: str = "information", timeout: float = ...,
-               detail: str = "") -> Notification: ...
+    def notice(self, message: str | Said, *, title: str | Said = "", severity: str = "information",
+               timeout: float = ..., detail: str = "") -> Notification: ...
 
     def passed(self, steps: list[int]) -> None: ...  # steps just passed: their notice, the end
 
@@ -172,11 +172,11 @@ class LessonScreen(Screen[None]):
             return
         self._save_error_shown = err
         if err:
-            self.host.notice(say(self.lang, "Progress not saved to {path}: {err}. It is kept while lwstutor runs.",
-                                 "진행 상황을 {path}에 저장하지 못했습니다: {err}. lwstutor가 실행되는 동안에는 유지됩니다.",
-                                 err=err, path=self.session.progress.path), severity="warning", timeout=15)
+            self.host.notice(saying("Progress not saved to {path}: {err}. It is kept while lwstutor runs.",
+                                    "진행 상황을 {path}에 저장하지 못했습니다: {err}. lwstutor가 실행되는 동안에는 유지됩니다.",
+                                    err=err, path=self.session.progress.path), severity="warning", timeout=15)
         else:
-            self.host.notice(say(self.lang, "Progress saved again.", "진행 상황을 다시 저장했습니다."), timeout=4)
+            self.host.notice(saying("Progress saved again.", "진행 상황을 다시 저장했습니다."), timeout=4)
 
     # --- the live panes ----------------------------------------------------------------------
     def redraw_live(self) -> None:
@@ -235,22 +235,45 @@ class LessonScreen(Screen[None]):
 
     # --- the lesson's keys -------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        """None dims a key in the footer: nothing to go back to, no hint left, no solution to show."""
-        s = self.session
-        cur = s.progress.current
-        if action == "next" and cur >= len(s.lesson.steps):
-            return None
-        if action == "prev" and cur <= 1:
-            return None
-        if action == "goto" and not 1 <= parameters[0] <= len(s.lesson.steps):
+        """None dims a key in the footer: nothing to go back to, no hint left, no solution to show.
+        False leaves it out (a step past the last, the lab check panel's key while it is hidden).
+        Either way the key, pressed, says why (why_not; the app's run_action)."""
+        if self.why_not(action, parameters) is None:
+            return True
+        if action == "goto" or action == "dismiss_doctor":
             return False
-        if action == "dismiss_doctor":  # only offered while the panel is up
-            return self.doctor_shown()
+        return None
+
+    def why_not(self, action: str, parameters: tuple) -> Said | None:
+        """Why a lesson key cannot act now, in words the learner is shown when pressing it; None
+        when it can."""
+        s = self.session
+        cur, last = s.progress.current, len(s.lesson.steps)
+        if action == "next" and cur >= last:
+            return saying("Step {n} is the last: there is no next step.", "{n}단계가 마지막이라 다음 단계가 없습니다.",
+                          n=cur)
+        if action == "prev" and cur <= 1:
+            return saying("Step 1 is the first: there is no step before it.", "1단계가 처음이라 이전 단계가 없습니다.")
+        if action == "goto" and not 1 <= parameters[0] <= last:
+            return saying("This lesson has {last} steps: there is no step {n}.",
+                          "이 실습은 {last}단계까지라 {n}단계는 없습니다.", last=last, n=parameters[0])
+        if action == "dismiss_doctor" and not self.doctor_shown():
+            return saying("The lab check panel is not open: there is nothing to hide.",
+                          "실습 점검 창이 열려 있지 않아 숨길 것이 없습니다.")
         if action == "hint" and not self.page.hints_left(cur):
-            return None
-        if action == "solution":
-            return self.page.solution_offered()
-        return True
+            if self.page.solution_offered():
+                return saying("No more hints for this step: s shows its solution (it asks first).",
+                              "이 단계의 힌트를 모두 보았습니다. 풀이는 s 키로 봅니다(먼저 묻습니다).")
+            return saying("No more hints for this step.", "이 단계의 힌트를 모두 보았습니다.")
+        if action == "solution" and not self.page.solution_offered():
+            if not self.page.solution_text(cur):
+                return saying("Step {n} has no solution to show.", "{n}단계에는 보여 줄 풀이가 없습니다.", n=cur)
+            return saying("Step {n}'s solution is shown already, at the end of its text.",
+                          "{n}단계의 풀이는 이미 설명 끝에 나와 있습니다.", n=cur)
+        if action == "minimize" and self.maximized is None and not len(self.host.notices):
+            return saying("Nothing to restore: no pane is zoomed and no notice is up.",
+                          "되돌릴 것이 없습니다. 크게 본 창도, 떠 있는 알림도 없습니다.")
+        return None
 
     def action_goto(self, n: int) -> None:
         """A step the learner chose (a key, the step list, the palette)."""
@@ -287,11 +310,9 @@ class LessonScreen(Screen[None]):
         if s.progress.reveal_hint(cur, len(s.lesson.step(cur).text(s.lang).hints)):
             self.redraw_lesson()
             self.query_one(LessonPane).bring_into_view(self.page.hint_heading(cur, s.progress.hints[cur]))
-        elif self.page.solution_offered():
-            self.host.notice(say(self.lang, "No more hints for this step: s shows its solution (it asks first).",
-                                 "이 단계의 힌트를 모두 보았습니다. 풀이는 s 키로 봅니다(먼저 묻습니다)."), timeout=4)
-        else:
-            self.host.notice(say(self.lang, "No more hints for this step.", "이 단계의 힌트를 모두 보았습니다."), timeout=3)
+        else:  # the palette's entry, with no hint left (the key is dimmed then, and says so itself)
+            self.host.notice(self.why_not("hint", ()) or saying("No more hints for this step.",
+                                                               "이 단계의 힌트를 모두 보았습니다."), timeout=4)
 
     def toggle_ledger(self) -> None:
         self._ledger_chosen = not self.ledger_shown()
@@ -306,6 +327,9 @@ class LessonScreen(Screen[None]):
             node = node.parent
         if isinstance(node, Widget):
             self.maximize(node)
+        else:
+            self.host.notice(saying("No pane is chosen to zoom: tab chooses one.",
+                                    "크게 볼 창이 선택되지 않았습니다. tab 키로 고릅니다."), timeout=3)
 
     def action_dismiss_doctor(self) -> None:
         self.query_one(DoctorPanel).shown(False)
@@ -327,8 +351,8 @@ class LessonScreen(Screen[None]):
         s = self.session
         n = s.progress.current
         if not self.page.solution_text(n):
-            self.host.notice(say(self.lang, "Step {n} has no solution to show.", "{n}단계에는 보여 줄 풀이가 없습니다.",
-                                 n=n), timeout=3)
+            self.host.notice(saying("Step {n} has no solution to show.", "{n}단계에는 보여 줄 풀이가 없습니다.", n=n),
+                             timeout=3)
             return
         if n not in s.progress.solutions and n not in s.progress.passed:  # passed: nothing to give away
             if not await self.app.push_screen_wait(ConfirmScreen(self.page.solution_question(n), *self.page.yes_no())):
