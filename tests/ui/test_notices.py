@@ -13,7 +13,8 @@ from tests.ui.settle import screen_reads, settled, until
 from tutor.ui.services import notices as notices_module
 from tutor.ui.step_page import step_ranges
 from tutor.ui.widgets.notice_bar import notice_text
-from tutor.i18n.bilingual import say
+from tutor.i18n.bilingual import say, saying
+from tutor.ui import app as app_module
 
 
 def _notice_line(app) -> str:
@@ -149,3 +150,33 @@ async def test_a_pass_notice_goes_when_the_step_shown_changes(lang, tmp_path):
         await pilot.press("2")
         await line_reads(pilot, "Progress saved again.")
         assert [n.message for n in app.notices] == ["Progress saved again."]
+
+
+@pytest.mark.parametrize("lang,first,then", [
+    ("en", "Step 1 is the first: there is no step before it.", "1단계가 처음이라 이전 단계가 없습니다."),
+    ("ko", "1단계가 처음이라 이전 단계가 없습니다.", "Step 1 is the first: there is no step before it.")])
+async def test_a_notice_up_when_l_is_pressed_is_said_again_in_the_new_language(lang, first, then, tmp_path,
+                                                                                monkeypatch):
+    """The notice keeps what it says, not its text: l says it again, the same notice, with the
+    time it had left (esc and its timer still end it)."""
+    monkeypatch.setattr(app_module, "WHY_SECONDS", 3600)
+    app = make_app(empty_recording(tmp_path), lang=lang, state_file=tmp_path / "p.json")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settled(pilot)
+        await pilot.press("p")  # step 1: nothing before it, and it says so
+        await line_reads(pilot, first)
+        [shown] = list(app.notices)
+        await pilot.press("l")
+        await line_reads(pilot, then)
+        assert [n.identity for n in app.notices] == [shown.identity] and shown.timeout == 3600
+
+
+async def test_a_notice_with_fields_keeps_them_across_a_switch(tmp_path):
+    app = make_app(empty_recording(tmp_path), lang="ko", state_file=tmp_path / "p.json")
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await settled(pilot)
+        app.notice(saying("Progress not saved to {path}: {err}.", "진행 상황을 {path}에 저장하지 못했습니다: {err}.",
+                          path="~/p.json", err=("disk full", "디스크 공간이 없습니다")), severity="warning", timeout=3600)
+        await line_reads(pilot, "진행 상황을 ~/p.json에 저장하지 못했습니다: 디스크 공간이 없습니다.")
+        await pilot.press("l")
+        await line_reads(pilot, "Progress not saved to ~/p.json: disk full.")
