@@ -33,7 +33,7 @@ from tutor.ui.step_page import Page
 from tutor.ui.screens.finish import FinishScreen, finished
 from tutor.ui.screens.help import HelpScreen
 from tutor.ui.screens.lesson import TALL_ROWS, LessonScreen
-from tutor.ui.screens.palette import TutorCommands, open_palette, system_commands
+from tutor.ui.screens.palette import BothLanguagesSystemCommands, TutorCommands, open_palette, system_commands
 from tutor.ui.screens.predict import asking
 from tutor.ui.screens.timeline_view import TimelineScreen
 from tutor.ui.services.screenshot import brief_error, screenshot_dir, shown_path
@@ -53,7 +53,7 @@ WHY_SECONDS = 4  # a key that cannot act says why for this long (or until esc)
 class TutorApp(App):
     CSS_PATH = "tutor.tcss"
     TITLE = "lwstutor"
-    COMMANDS = App.COMMANDS | {TutorCommands}
+    COMMANDS = {BothLanguagesSystemCommands, TutorCommands}  # Textual's own entries, found in either language
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (70, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (TALL_ROWS, "-tall")]
     ENABLE_COMMAND_PALETTE = True

@@ -10,11 +10,12 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from rich.align import Align
 from rich.text import Text
 from textual.app import SystemCommand
-from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Provider
+from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Matcher, Provider
+from textual.system_commands import SystemCommandsProvider
 
 from tutor.ui.screens.base import ClosesItself
 from tutor.ui.textual_compat import SurePalette
-from tutor.i18n.bilingual import say
+from tutor.i18n.bilingual import Words, pick, say
 
 if TYPE_CHECKING:
     from tutor.session import Session
@@ -51,11 +52,14 @@ class TutorCommands(Provider):
         assert isinstance(app, PaletteHost), "the tutor's commands are offered by the tutor's app only"
         return app
 
-    def _commands(self) -> Iterator[tuple[str, Callable[[], object], str]]:
+    def _commands(self) -> Iterator[tuple[Words, Callable[[], object], str]]:
+        """Each entry: its name in both languages (English, Korean), what it runs, its help in the
+        learner's language."""
         app = self.host
         lang = app.lang
         for step in app.session.lesson.steps:
-            yield (say(lang, "Go to step {n}: {title}", "{n}단계로 가기: {title}", n=step.number, title=step.title(lang)),
+            yield (both_ways("Go to step {n}: {title}", "{n}단계로 가기: {title}", n=step.number,
+                             title=(step.title("en"), step.title("ko"))),
                    partial(app.lesson.action_goto, step.number), say(lang, "Jump to this step", "이 단계로 이동"))
         compare = app.session.progress.current in app.session.progress.passed
         entries: list[tuple[tuple[str, str], Callable[[], object], tuple[str, str]]] = [
@@ -85,18 +89,50 @@ class TutorCommands(Provider):
              ("Forget every pass, hint and prediction (asks first)", "모든 통과 기록과 힌트, 예측을 지웁니다(먼저 묻습니다)")),
         ]
         for title, action, help_words in entries:
-            yield say(lang, *title), action, say(lang, *help_words)
+            yield title, action, say(lang, *help_words)
 
     async def discover(self) -> Hits:
-        for name, fn, help_text in self._commands():
-            yield DiscoveryHit(name, fn, help=help_text)
+        lang = self.host.lang
+        for names, fn, help_text in self._commands():
+            yield DiscoveryHit(pick(names, lang), fn, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        lang = self.host.lang
+        matcher = self.matcher(query)
+        for names, fn, help_text in self._commands():
+            if hit := found(matcher, names, lang, fn, help_text):
+                yield hit
+
+
+def both_ways(en: str, ko: str, **fields) -> Words:
+    """A name in both languages, each filled (a field given as a pair is said in each)."""
+    return say("en", en, ko, **fields), say("ko", en, ko, **fields)
+
+
+def found(matcher: Matcher, names: Words, lang: str, command: Callable[[], object], help_text: str) -> Hit | None:
+    """A palette entry that the query finds by its name in either language, shown in `lang`:
+    typed in the other language (a habit, a keyboard left in the other layout), it still finds
+    the entry. Highlighted where it matched in the name shown; found by the other name, the
+    shown one is plain."""
+    shown, other = pick(names, lang), pick(names, "en" if lang == "ko" else "ko")
+    score, other_score = matcher.match(shown), matcher.match(other)
+    if score <= 0 and other_score <= 0:
+        return None
+    if score >= other_score:
+        return Hit(score, matcher.highlight(shown), command, text=shown, help=help_text)
+    return Hit(other_score, shown, command, text=shown, help=help_text)
+
+
+class BothLanguagesSystemCommands(SystemCommandsProvider):
+    """Textual's own entries (the theme, quitting, the screenshot...), found by their name in
+    either language, as ours are; shown in the learner's."""
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for name, fn, help_text in self._commands():
-            score = matcher.match(name)
-            if score > 0:
-                yield Hit(score, matcher.highlight(name), fn, help=help_text)
+        lang = getattr(self.app, "lang", "en")
+        for names, help_words, callback in system_entries(self.app, self.screen):
+            if hit := found(matcher, names, lang, callback, pick(help_words, lang)):
+                yield hit
 
 
 class Palette(ClosesItself, SurePalette):
@@ -127,30 +163,28 @@ def open_palette(app) -> None:
                                                                                 "맞는 명령이 없습니다")))
 
 
-def system_commands(app, screen):
-    """Textual's own palette entries, said in the learner's language, and ours (the same entries
-    App.get_system_commands gives, in the same order)."""
-    lang = app.lang
-    yield SystemCommand(say(lang, "Theme", "테마"), say(lang, "Change the current theme", "화면 테마 바꾸기"),
-                        app.action_change_theme)
-    yield SystemCommand(say(lang, "Quit", "종료"), say(lang, "Quit the application as soon as possible", "바로 종료하기"),
-                        app.action_quit)
+def system_entries(app, screen) -> Iterator[tuple[Words, Words, Callable[[], object]]]:
+    """Textual's own palette entries (the same App.get_system_commands gives, in the same order),
+    and ours, each: its name and its help in both languages, what it runs."""
+    yield ("Theme", "테마"), ("Change the current theme", "화면 테마 바꾸기"), app.action_change_theme
+    yield ("Quit", "종료"), ("Quit the application as soon as possible", "바로 종료하기"), app.action_quit
     if screen.query("HelpPanel"):
-        yield SystemCommand(say(lang, "Keys", "키"), say(lang, "Hide the keys and widget help panel",
-                                                              "키와 위젯 도움말 창 숨기기"),
-                            app.action_hide_help_panel)
+        yield ("Keys", "키"), ("Hide the keys and widget help panel", "키와 위젯 도움말 창 숨기기"), app.action_hide_help_panel
     else:
-        yield SystemCommand(say(lang, "Keys", "키"),
-                            say(lang, "Show help for the focused widget and a summary of available keys",
+        yield (("Keys", "키"), ("Show help for the focused widget and a summary of available keys",
                                 "선택한 창의 도움말과 쓸 수 있는 키 보기"), app.action_show_help_panel)
     if screen.maximized is not None:
-        yield SystemCommand(say(lang, "Minimize", "되돌리기"),
-                            say(lang, "Minimize the widget and restore to normal size", "확대한 창을 원래 크기로"),
-                            screen.action_minimize)
+        yield (("Minimize", "되돌리기"), ("Minimize the widget and restore to normal size", "확대한 창을 원래 크기로"),
+               screen.action_minimize)
     elif screen.focused is not None and screen.focused.allow_maximize:
-        yield SystemCommand(say(lang, "Maximize", "확대"), say(lang, "Maximize the focused widget", "선택한 창을 크게 보기"),
-                            screen.action_maximize)
-    yield SystemCommand(say(lang, "Screenshot", "스크린샷"),
-                        say(lang, "Save an SVG 'screenshot' of the current screen", "지금 화면을 SVG로 저장"),
-                        lambda: app.set_timer(0.1, app.deliver_screenshot))
-    yield SystemCommand(say(lang, "Help: keys", "도움말: 키"), say(lang, "Show every key", "모든 키 보기"), app.action_help)
+        yield ("Maximize", "확대"), ("Maximize the focused widget", "선택한 창을 크게 보기"), screen.action_maximize
+    yield (("Screenshot", "스크린샷"), ("Save an SVG 'screenshot' of the current screen", "지금 화면을 SVG로 저장"),
+           lambda: app.set_timer(0.1, app.deliver_screenshot))
+    yield ("Help: keys", "도움말: 키"), ("Show every key", "모든 키 보기"), app.action_help
+
+
+def system_commands(app, screen) -> Iterator[SystemCommand]:
+    """The system entries, said in the learner's language (App.get_system_commands)."""
+    for name, help_words, callback in system_entries(app, screen):
+        yield SystemCommand(pick(name, app.lang), pick(help_words, app.lang), callback)
+
