@@ -177,13 +177,11 @@ class Page:
         left = [st.number for st in s.lesson.steps if st.number not in s.progress.passed]
         unconfirmed = [n for n in left if (v := s.verdicts.get(n)) is not None and v.status is Status.UNCONFIRMED]
         if left and unconfirmed == left:
-            if len(left) == 1:
-                return saying("No end yet: step {ns} cannot be confirmed, as the tutor was not running then.",
-                              "아직 마무리 전입니다. {ns}단계는 그때 튜터가 꺼져 있어서 확인할 수 없습니다.",
-                              ns=step_ranges(left))
-            return saying("No end yet: steps {ns} cannot be confirmed, as the tutor was not running then.",
-                          "아직 마무리 전입니다. {ns}단계는 그때 튜터가 꺼져 있어서 확인할 수 없습니다.",
-                          ns=step_ranges(left))
+            if len(left) == 1:  # short: the line under the header holds it at 60 columns
+                return saying("No end yet: step {ns} is unconfirmed, the tutor was off then.",
+                              "아직 마무리 전: {ns}단계는 튜터가 꺼져 있던 때라 확인 불가.", ns=step_ranges(left))
+            return saying("No end yet: steps {ns} are unconfirmed, the tutor was off then.",
+                          "아직 마무리 전: {ns}단계는 튜터가 꺼져 있던 때라 확인 불가.", ns=step_ranges(left))
         return saying("The end shows once every step passed: {k} of {n} so far.",
                       "마무리는 모든 단계를 통과한 뒤에 볼 수 있습니다(지금 {n}단계 중 {k}단계 통과).",
                       k=len(s.progress.passed), n=len(s.lesson.steps))
