@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Callable, ClassVar, Iterator, Mapping
 
 from textual import events, on
 from textual.actions import ActionParseResult
+from textual.actions import parse as parse_action
 from textual.app import App
 from textual.binding import BindingType
 from textual.dom import DOMNode
@@ -254,9 +255,9 @@ class TutorApp(App):
         if await super().run_action(action, default_namespace, namespaces):
             return True
         target = default_namespace if default_namespace is not None else self
-        if isinstance(action, str) and isinstance(target, (TutorApp, LessonScreen)) and "." not in action.split("(")[0]:
-            name, parameters = action_of(action)
-            reason = target.why_not(name, parameters)
+        if isinstance(action, str) and isinstance(target, (TutorApp, LessonScreen)):
+            namespace, name, parameters = parse_action(action)
+            reason = None if namespace else target.why_not(name, parameters)  # "app.x": another node's action
             if reason is not None:
                 self.notice(reason, timeout=WHY_SECONDS)
                 return True
