@@ -21,7 +21,7 @@ from tutor.ui.messages import SourceReady
 from tutor.ui.refresh.oracle import Oracle
 from tutor.ui.refresh.pump import RefreshPump
 from tutor.ui.refresh.quiet_gc import QuietCollector
-from tutor.i18n.bilingual import say
+from tutor.i18n.bilingual import Said, saying
 
 if TYPE_CHECKING:  # imported only when the tutor joins a class: aiohttp is not on the first frame's path
     from tutor.ui.services.class_report import ClassReport
@@ -78,7 +78,7 @@ class DriverHost(Protocol):
 
     lesson: Any  # the lesson screen (go to a step)
 
-    def notice(self, message: str, **kw: Any) -> Any: ...
+    def notice(self, message: str | Said, **kw: Any) -> Any: ...
 
     def open_finish(self) -> None: ...  # the end of the lesson, once it is finished
 
@@ -159,11 +159,11 @@ class SessionDriver:
         if not self.steered:
             self.host.lesson.go(item.step)
         elif item.step != self.session.progress.current and not item.title[0]:
-            self.host.notice(say(self.session.lang, "The demo plays step {n} now; you stay on the step you chose.",
-                                 "데모는 지금 {n}단계를 재생합니다. 화면은 고른 단계에 그대로 있습니다.", n=item.step),
+            self.host.notice(saying("The demo plays step {n} now; you stay on the step you chose.",
+                                    "데모는 지금 {n}단계를 재생합니다. 화면은 고른 단계에 그대로 있습니다.", n=item.step),
                              timeout=4)
-        if item.title[0]:
-            self.host.notice(say(self.session.lang, *item.body), title=say(self.session.lang, *item.title), timeout=8)
+        if item.title[0]:  # kept as what they say: l says them again in the other language
+            self.host.notice(saying(*item.body), title=saying(*item.title), timeout=8)
             self.host.open_finish()
 
     def wake(self) -> None:
