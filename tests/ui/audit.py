@@ -13,6 +13,8 @@ Rules (with the language rules of tests/lang_scan.py):
   room              the lesson with fewer than two rows of text in view, or the verdict with none
                     (no pane zoomed): the step and its verdict are what the learner reads first
   border-cut        a pane's or a screen's border title or subtitle longer than its border
+  cut-mark          a one-row text (the header, the notices' line) longer than its row and not
+                    ending in "…": a title cut at a word reads as whole ("LeaderWorkerSet:")
   out-of-view       what a key revealed (a hint, the solution: its heading and its text up to the
                     next heading) not read in view after the key: its heading's line not at the
                     lesson pane's top (nor the pane at its end with the heading in view), or its
@@ -89,6 +91,7 @@ class Audit:
         self._steps(app, moment)
         self._room(app, moment)
         self._borders(app, moment)
+        self._cut_marks(app, lines, moment)
         return lines
 
     # --- (c) notices over panes ----------------------------------------------------------------
@@ -252,6 +255,26 @@ class Audit:
                     if plain and cell_len(plain) + 4 > widget.outer_size.width:
                         self.add("border-cut", f"{widget.id or type(widget).__name__}'s {which.split('_')[1]} cut at "
                                                f"{widget.outer_size.width} cols «{plain[:60]}»", moment)
+
+    # --- (k) a text cut at its row's end ends in "…" ---------------------------------------------
+    def _cut_marks(self, app, lines: list[str], moment: str) -> None:
+        from rich.cells import cell_len
+        from textual.widgets import Static
+
+        screen = app.screen  # the one drawn on top: its rows are the screen's
+        for widget in screen.query(Static):
+            entry = screen._compositor.visible_widgets.get(widget)
+            if entry is None or not widget.display or widget.content_region.height != 1:
+                continue
+            given = widget.content
+            whole = given.plain if hasattr(given, "plain") else str(given)
+            if "\n" in whole.strip():
+                continue
+            room = widget.content_region
+            drawn = cells(lines[room.y], room.x, room.right).rstrip() if room.y < len(lines) else ""
+            if cell_len(whole.rstrip()) > room.width and drawn and not drawn.endswith("…"):
+                self.add("cut-mark", f"{widget.id or type(widget).__name__} cut at {room.width} cols "
+                                     f"without …: «{drawn.strip()[-40:]}»", moment)
 
     # --- the report ----------------------------------------------------------------------------
     def report(self) -> str:

@@ -20,7 +20,9 @@ from tutor.ui import app as app_module
 def _notice_line(app) -> str:
     """The notices' line as drawn, "" when it is hidden."""
     bar = app.query_one("#notices")
-    return screen_lines(app)[bar.region.y].strip() if bar.display else ""
+    if not bar.display or bar not in app.screen._compositor.visible_widgets:
+        return ""  # hidden, or shown and not laid out yet (its region then is the header's row)
+    return screen_lines(app)[bar.region.y].strip()
 
 
 async def line_reads(pilot, text: str) -> None:
