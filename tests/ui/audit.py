@@ -15,6 +15,8 @@ Rules (with the language rules of tests/lang_scan.py):
   border-cut        a pane's or a screen's border title or subtitle longer than its border
   cut-mark          a one-row text (the header, the notices' line) longer than its row and not
                     ending in "…": a title cut at a word reads as whole ("LeaderWorkerSet:")
+  cut-and-wrapped   a line cut with "…" and then its text going on, wrapped, on the next line
+                    (a word both cut and wrapped: "(CreatingRevisio…" over "event)")
   out-of-view       what a key revealed (a hint, the solution: its heading and its text up to the
                     next heading) not read in view after the key: its heading's line not at the
                     lesson pane's top (nor the pane at its end with the heading in view), or its
@@ -92,6 +94,7 @@ class Audit:
         self._room(app, moment)
         self._borders(app, moment)
         self._cut_marks(app, lines, moment)
+        self._cut_and_wrapped(app, lines, moment)
         return lines
 
     # --- (c) notices over panes ----------------------------------------------------------------
@@ -276,6 +279,38 @@ class Audit:
                 self.add("cut-mark", f"{widget.id or type(widget).__name__} cut at {room.width} cols "
                                      f"without …: «{drawn.strip()[-40:]}»", moment)
 
+    # --- (l) nothing both cut and wrapped ------------------------------------------------------
+    def _cut_and_wrapped(self, app, lines: list[str], moment: str) -> None:
+        for pane_id in PANES:
+            for pane in app.screen.query(pane_id):
+                entry = app.screen._compositor.visible_widgets.get(pane)
+                if entry is None or not pane.display:
+                    continue
+                room = pane.content_region.intersection(entry[1])
+                rows = [cells(lines[y], room.x, room.right) for y in range(room.y, min(room.bottom, len(lines)))]
+                self._cut_then_wrapped(pane_id, rows, moment)
+        # The timeline's whole story, as scrolling it shows: the audit looks at its end only.
+        for body in app.screen.query("#timeline-body"):
+            width = body.content_region.width
+            if width > 0:
+                console = app.console
+                drawn = console.render_lines(body.content, console.options.update(width=width, height=None), pad=False)
+                self._cut_then_wrapped("#timeline (scrolled)", ["".join(s.text for s in line) for line in drawn],
+                                       moment)
+
+    def _cut_then_wrapped(self, pane_id: str, texts: list[str], moment: str) -> None:
+        rows = [cell_list(t) for t in texts]
+        for row, below in zip(rows, rows[1:]):
+            text = "".join(row).rstrip()
+            if not text.endswith("…") or not "".join(below).strip():
+                continue
+            # The next line begins under a text of the cut line, in from the pane's edge: the
+            # same cell's text wrapped on, not a row of its own.
+            at = next(i for i, c in enumerate(below) if c not in (" ", ""))
+            if 0 < at < len(row) and row[at - 1] == " " and row[at] not in (" ", ""):
+                self.add("cut-and-wrapped", f"{pane_id}: a line cut with … wrapped on "
+                                            f"«{text.strip()[-30:]}» over «{''.join(below).strip()[:20]}»", moment)
+
     # --- the report ----------------------------------------------------------------------------
     def report(self) -> str:
         by_rule: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
@@ -358,6 +393,16 @@ def pane_regions(app, on_top: bool = False) -> dict:
                 shown = clip.intersection(region)
                 if shown.area:
                     out[pane_id] = shown
+    return out
+
+
+def cell_list(text: str) -> list[str]:
+    """A line as its cells: a Korean character, then an empty cell for its second half."""
+    from rich.cells import get_character_cell_size
+
+    out: list[str] = []
+    for ch in text:
+        out += [ch] + [""] * (get_character_cell_size(ch) - 1)
     return out
 
 

@@ -56,8 +56,10 @@ class WithCause:
 
 def _line_rows(table: Table, episode: Episode, line: Line, lang: str) -> None:
     group = f"g{line.group}" if line.group is not None else ""
-    said = Text(what(line, lang), style="yellow" if line.odd else "")
-    cause = Text("← " + because(line, lang), style="dim italic") if line.cause else None
+    # A word longer than the column (a revision hash, "(CreatingRevision") breaks onto the next
+    # line whole: the table's own "…" would cut it and then wrap the rest anyway.
+    said = Text(what(line, lang), style="yellow" if line.odd else "", overflow="fold")
+    cause = Text("← " + because(line, lang), style="dim italic", overflow="fold") if line.cause else None
     table.add_row(Text(offset_text(episode.offset(line), line.precise), style="dim"), Text(group, style="cyan"),
                   WithCause(said, cause))
 
