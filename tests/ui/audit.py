@@ -13,6 +13,8 @@ Rules (with the language rules of tests/lang_scan.py):
   room              the lesson with fewer than two rows of text in view, or the verdict with none
                     (no pane zoomed): the step and its verdict are what the learner reads first
   border-cut        a pane's or a screen's border title or subtitle longer than its border
+  border-off        a pane shown with its bottom border off screen (pushed down by the panes above,
+                    a notice's line): its last rows go unseen and nothing says so
   cut-mark          a one-row text (the header, the notices' line) longer than its row and not
                     ending in "…": a title cut at a word reads as whole ("LeaderWorkerSet:")
   cut-and-wrapped   a line cut with "…" and then its text going on, wrapped, on the next line
@@ -93,6 +95,7 @@ class Audit:
         self._steps(app, moment)
         self._room(app, moment)
         self._borders(app, moment)
+        self._borders_on_screen(app, moment)
         self._cut_marks(app, lines, moment)
         self._cut_and_wrapped(app, lines, moment)
         return lines
@@ -258,6 +261,25 @@ class Audit:
                     if plain and cell_len(plain) + 4 > widget.outer_size.width:
                         self.add("border-cut", f"{widget.id or type(widget).__name__}'s {which.split('_')[1]} cut at "
                                                f"{widget.outer_size.width} cols «{plain[:60]}»", moment)
+
+    # --- (j) every pane's bottom border on screen -------------------------------------------------
+    def _borders_on_screen(self, app, moment: str) -> None:
+        main = app.screen_stack[0]
+        if main.maximized is not None:
+            return  # one pane zoomed: the others hidden on purpose
+        for pane_id in PANES:
+            for pane in main.query(pane_id):
+                if not pane.display or not pane.parent.display or pane.styles.border_bottom[0] in ("", "none"):
+                    continue
+                entry = main._compositor.visible_widgets.get(pane)
+                if entry is None:
+                    if pane.parent.region.area:  # its column is shown, the pane below its end
+                        self.add("border-off", f"{pane_id} shown but off screen", moment)
+                    continue
+                region, clip = entry
+                if region.bottom > clip.bottom:
+                    self.add("border-off", f"{pane_id}'s bottom border off screen ({region.bottom - clip.bottom} "
+                                           f"rows below, {app.size.width}x{app.size.height})", moment)
 
     # --- (k) a text cut at its row's end ends in "…" ---------------------------------------------
     def _cut_marks(self, app, lines: list[str], moment: str) -> None:

@@ -27,6 +27,7 @@ from tutor.ui.panes.common import LiveData
 from tutor.ui.panes.events import EventList
 from tutor.ui.panes.groups import GroupsPane
 from tutor.ui.panes.ledger import NodeLedger
+from tutor.ui.panes.live_column import LiveColumn
 from tutor.ui.panes.pods import PodList
 from tutor.ui.screens.confirm import ConfirmScreen
 from tutor.ui.widgets.doctor_panel import DoctorPanel
@@ -89,7 +90,7 @@ class LessonScreen(Screen[None]):
                 yield StepList(id="steps")
                 yield LessonPane(id="lesson")
                 yield VerdictBox(id="verdict")
-            with Vertical(id="live"):
+            with LiveColumn(id="live"):
                 yield GroupsPane(id="groups")
                 yield NodeLedger(id="ledger")
                 yield PodList(id="pods")
@@ -193,6 +194,7 @@ class LessonScreen(Screen[None]):
         groups, ledger = self.query_one(GroupsPane), self.query_one(NodeLedger)
         if groups.display == ledger_on:
             groups.display, ledger.display = not ledger_on, ledger_on
+            self.query_one(LiveColumn).fit()  # the ledger takes a row more than the groups at 60x20
         # Each pane redraws only when what it shows may have changed (tutor/ui/panes/), and notes
         # what it drew from once drawn: a redraw dropped between two panes (or half-way through
         # the events) leaves no pane marked as drawn that was not.
