@@ -19,6 +19,9 @@ Rules (with the language rules of tests/lang_scan.py):
                     ending in "…": a title cut at a word reads as whole ("LeaderWorkerSet:")
   cut-and-wrapped   a line cut with "…" and then its text going on, wrapped, on the next line
                     (a word both cut and wrapped: "(CreatingRevisio…" over "event)")
+  step-pod          the pods the step is about (the pods its checker reads by name) not the first
+                    rows of the pods pane at its top: another LWS's pods in their place (step 7's
+                    wide pods under llm's), as step-node asks of the nodes
   out-of-view       what a key revealed (a hint, the solution: its heading and its text up to the
                     next heading) not read in view after the key: its heading's line not at the
                     lesson pane's top (nor the pane at its end with the heading in view), or its
@@ -98,6 +101,7 @@ class Audit:
         self._borders_on_screen(app, moment)
         self._cut_marks(app, lines, moment)
         self._cut_and_wrapped(app, lines, moment)
+        self._step_pods(app, lines, moment)
         return lines
 
     # --- (c) notices over panes ----------------------------------------------------------------
@@ -332,6 +336,24 @@ class Audit:
             if 0 < at < len(row) and row[at - 1] == " " and row[at] not in (" ", ""):
                 self.add("cut-and-wrapped", f"{pane_id}: a line cut with … wrapped on "
                                             f"«{text.strip()[-30:]}» over «{''.join(below).strip()[:20]}»", moment)
+
+    # --- (m) the step's pods first -------------------------------------------------------------
+    def _step_pods(self, app, lines: list[str], moment: str) -> None:
+        if app.screen is not app.screen_stack[0]:
+            return
+        pane = app.query_one("#pods")
+        region = visible_region(app, pane)
+        if region is None or int(pane.scroll_offset.y):
+            return  # hidden, or scrolled by the learner: the top rows are theirs to choose
+        content = pane.scrollable_content_region.intersection(region)
+        in_view = max(0, content.height - 1)  # under its header row
+        keys = pane.keys()
+        step = app.session.progress.current
+        about = [k for k in keys if k in set(app.page.step_pods())]
+        wanted = about[:in_view]
+        if wanted and set(keys[:len(wanted)]) != set(wanted):
+            self.add("step-pod", f"step {step}: {', '.join(wanted)} not the first rows of the pods pane "
+                                 f"({region.width}x{region.height}): {', '.join(keys[:len(wanted)])} shown", moment)
 
     # --- the report ----------------------------------------------------------------------------
     def report(self) -> str:

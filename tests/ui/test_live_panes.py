@@ -10,7 +10,7 @@ from tests.conftest import WALKTHROUGH
 from tests.ui.harness import make_app
 from tests.ui.settle import settled, until
 from tutor.cluster import objects as o
-from tutor.ui.panes.common import pod_order
+from tutor.ui.panes.common import about_first
 from tutor.ui.panes.events import lesson_events
 from tutor.ui.panes.groups import groups_view
 from tutor.ui.panes.pods import POD_COLUMNS
@@ -33,7 +33,8 @@ async def test_pod_list_rows_cursor_and_scrolling(tmp_path):
         await settled(pilot)
         pods = app.query_one("#pods")
         store_pods = app.session.store.all("Pod", "infer")
-        assert pods.keys() == [o.name(p) for p in sorted(store_pods, key=pod_order)]
+        about = app.page.step_pods()  # the step's pods first
+        assert pods.keys() == [o.name(p) for p in sorted(store_pods, key=lambda p: about_first(p, about))]
         for p in store_pods:
             cells = dict(zip(POD_COLUMNS, map(str, pods.cells(o.name(p)))))
             assert cells["uid"] == o.uid(p)[:8] and cells["revision"] == o.revision(p)[:10]

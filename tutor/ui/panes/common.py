@@ -7,7 +7,7 @@ same way every run (snapshot tests rely on it).
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple, TypeGuard
+from typing import Callable, Collection, NamedTuple, TypeGuard
 
 from rich.text import Text
 
@@ -47,6 +47,11 @@ def _pod_order(pod: dict) -> tuple:
 def pod_order(pod: dict) -> tuple:
     """The order pods are listed in: LWS, group, worker (those without an index last), name."""
     return memo(pod, "sort", _pod_order)
+
+
+def about_first(pod: dict, about: Collection[str]) -> tuple:
+    """The pods pane's order: the pods the step is about first (LiveData.about), then pod_order."""
+    return (o.name(pod) not in about, pod_order(pod))
 
 
 def waits_for_a_node(pod: dict | None) -> TypeGuard[dict]:

@@ -1,6 +1,6 @@
 """The pods pane: every pod of the namespace, one row each.
 
-From scratch: pod_cells, one pod's row (PodCells), in common.pod_order. Kept up to date:
+From scratch: pod_cells, one pod's row (PodCells), in common.about_first order. Kept up to date:
 PodRows, which redoes only the pods that changed (tests/ui/test_incremental.py holds it equal to
 the rows from scratch). Drawn by PodList, a virtual list on Textual's Line API.
 
@@ -28,7 +28,7 @@ from textual.strip import Strip
 
 from tutor.cluster import kinds, objects as o
 from tutor.cluster.store import Store
-from tutor.ui.panes.common import LiveData, phase_text, pod_order
+from tutor.ui.panes.common import LiveData, about_first, phase_text
 from tutor.ui.widgets.redraw import LastKey
 from tutor.ui.widgets.virtual_size import set_virtual_size
 from tutor.ui.bindings.key_words import keyed
@@ -104,8 +104,10 @@ class RowChanges:
 
 
 class PodRows:
-    """Every pod's row in display order (common.pod_order): only the pods that changed are redone,
-    and a pod that came, went or moved is put in its place by bisection, not by a sort."""
+    """Every pod's row in display order: the pods the step is about first (as the node ledger puts
+    the step's nodes first: at step 7 the wide pods, not llm's, are the rows in view), then
+    common.pod_order. Only the pods that changed are redone, and a pod that came, went or moved is
+    put in its place by bisection, not by a sort."""
 
     def __init__(self) -> None:
         self._objs: dict[str, dict] = {}  # name -> the pod object its row was made from
@@ -114,19 +116,22 @@ class PodRows:
         self._sorted: list[tuple] = []  # their sort keys, in the same order
         self._key_of: dict[str, tuple] = {}
         self._namespace: str | None = None
+        self._about: frozenset[str] = frozenset()
 
-    def update(self, store: Store, namespace: str) -> RowChanges:
+    def update(self, store: Store, namespace: str, about: tuple[str, ...] = ()) -> RowChanges:
+        """`about`: the pods the step is about, listed first."""
         changes = store.take_changes(self)
         pods = store.pods_named(namespace)
-        out = RowChanges(everything=changes.everything or namespace != self._namespace)
+        reordered = frozenset(about) != self._about  # every row's key is made again
+        out = RowChanges(everything=changes.everything or namespace != self._namespace or reordered)
         if out.everything:
-            self._namespace = namespace
+            self._namespace, self._about = namespace, frozenset(about)
             names = [*self._objs, *(n for n in pods if n not in self._objs)]
         else:
             names = [name for ns, name in changes.pods if ns == namespace]
         for name in names:
             pod, old = pods.get(name), self._objs.get(name)
-            if pod is old:
+            if pod is old and not reordered:
                 continue
             if pod is None:
                 del self._objs[name], self.cells[name]
@@ -136,7 +141,7 @@ class PodRows:
             self._objs[name] = pod
             cells = self.cells[name] = pod_cells(pod, store.obs.recreations(name))
             out.rows.append(RowChange(name, cells))
-            key = pod_order(pod)
+            key = about_first(pod, self._about)
             if self._key_of.get(name) != key:
                 if old is not None:
                     out.note_move(self._remove(name))
@@ -221,9 +226,9 @@ class PodList(ScrollView, can_focus=True):
     def redraw(self, live: LiveData) -> Iterator[None]:
         """Redraws when a pod may have changed, and yields once it did."""
         unavailable = live.unavailable(kinds.POD.name)
-        if self._inputs.changed((live.store.kind_version[kinds.POD.kind], unavailable, live.lang)):
+        if self._inputs.changed((live.store.kind_version[kinds.POD.kind], unavailable, live.lang, live.about)):
             self.set_headers(tuple(say(live.lang, *HEADERS[h]) for h in POD_COLUMNS))
-            self.show(live.store, live.namespace)
+            self.show(live.store, live.namespace, live.about)
             if self.border_subtitle != unavailable:  # setting it redraws the whole pane, even to the same
                 self.border_subtitle = unavailable
             yield
@@ -234,8 +239,8 @@ class PodList(ScrollView, can_focus=True):
             self._headers = headers
             self._headers_changed = True
 
-    def show(self, store: Store, namespace: str) -> None:
-        changes = self._source.update(store, namespace)
+    def show(self, store: Store, namespace: str, about: tuple[str, ...] = ()) -> None:
+        changes = self._source.update(store, namespace, about)
         if self._headers_changed:  # every width is measured again
             self._headers_changed = False
             changes.everything = True

@@ -26,7 +26,7 @@ from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from tutor.cluster import kinds, objects as o
-from tutor.ui.panes.common import LiveData, pod_order
+from tutor.ui.panes.common import LiveData, about_first
 from tutor.ui.panes.events import event_blocks, lesson_events
 from tutor.ui.panes.groups import GroupsPane, groups_view
 from tutor.ui.panes.ledger import NodeLedger, ledger_view
@@ -51,7 +51,7 @@ def _row_text(cells) -> str:
 
 def _pods(pane: PodList, live: LiveData) -> list[Mismatch]:
     store, ns = live.store, live.namespace
-    pods = sorted(store.pods_named(ns).values(), key=pod_order)
+    pods = sorted(store.pods_named(ns).values(), key=lambda p: about_first(p, live.about))
     want = [o.name(p) for p in pods]
     shown = pane.keys()
     out = []
