@@ -73,3 +73,33 @@ async def test_a_screenshot_whose_timer_fires_after_the_screens_are_gone_saves_n
     assert not app.screen_stack and app.return_code == 0
     assert app.deliver_screenshot() is None  # the timer's call, as it comes after the screens went
     assert not list(tmp_path.rglob("*.svg"))
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+async def test_at_60_columns_the_notice_keeps_the_files_name_whole(lang, tmp_path, monkeypatch):
+    """The notices' line cut the saved path at its end, the file's name with it: the folders give
+    way to "…" instead, and the name is read whole."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "a-state-folder-whose-name-is-long"))
+    monkeypatch.delenv("XDG_DOWNLOAD_DIR", raising=False)
+    app = make_app(empty_recording(tmp_path), lang=lang, state_file=tmp_path / "p.json")
+    async with app.run_test(size=(60, 20), notifications=True) as pilot:
+        await _screenshot(app, pilot)
+        (saved,) = (tmp_path / "a-state-folder-whose-name-is-long").rglob("*.svg")
+        await until(pilot, lambda: saved.name in "\n".join(screen_lines(app)), "the file's name drawn whole",
+                    seen=lambda: screen_lines(app)[:3])
+        (notice,) = app.notices
+        assert "/…/" in notice.message and notice.message.endswith(saved.name)
+
+
+def test_a_path_that_fits_is_shown_whole_and_one_that_does_not_keeps_its_name(tmp_path, monkeypatch):
+    from tutor.ui.services.screenshot import shown_path
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    path = tmp_path / "one" / "two" / "shot.svg"
+    assert shown_path(path, 40) == "~/one/two/shot.svg"
+    assert shown_path(path, 15) == "~/…/shot.svg"
+    assert shown_path(path, 16) == "~/…/two/shot.svg"
+    assert shown_path(path, 5) == "…/shot.svg"  # the name whole, the line cuts the rest

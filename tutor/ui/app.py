@@ -13,6 +13,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Callable, ClassVar, Iterator, Mapping
 
+from rich.cells import cell_len
 from textual import events, on
 from textual.actions import ActionParseResult
 from textual.actions import parse as parse_action
@@ -37,7 +38,7 @@ from tutor.ui.screens.lesson import TALL_ROWS, LessonScreen
 from tutor.ui.screens.palette import BothLanguagesSystemCommands, TutorCommands, open_palette, system_commands
 from tutor.ui.screens.predict import asking
 from tutor.ui.screens.timeline_view import TimelineScreen
-from tutor.ui.services.screenshot import brief_error, screenshot_dir, shown_path
+from tutor.ui.services.screenshot import SHOT_TIME, brief_error, screenshot_dir, shown_path
 from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.ui.widgets.lesson_pane import LessonPane
 from tutor.i18n.bilingual import Said, say, saying
@@ -362,14 +363,17 @@ class TutorApp(App):
         timer, after the palette closed: when q came first there is no screen left to save."""
         if self.closing or not self.screen_stack:
             return None
-        return super().deliver_screenshot(filename, path or str(screenshot_dir()), time_format)
+        # To the second, not the microsecond: the name fits whole in the notice at 60 columns.
+        return super().deliver_screenshot(filename, path or str(screenshot_dir()), time_format or SHOT_TIME)
 
     @on(events.DeliveryComplete)
     def _screenshot_saved(self, event: events.DeliveryComplete) -> None:
         if event.name == "screenshot":
             event.prevent_default()  # Textual's own notice is in English
-            self.notice(saying("Screenshot saved: {path}", "스크린샷 저장: {path}",
-                               path=shown_path(event.path) if event.path else ""))
+            words = ("Screenshot saved: {path}", "스크린샷 저장: {path}")
+            # the notices' line, less its padding and the longer of its words: said again after l
+            room = self.size.width - 2 - max(cell_len(w.format(path="")) for w in words)
+            self.notice(saying(*words, path=shown_path(event.path, room) if event.path else ""))
 
     @on(events.DeliveryFailed)
     def _screenshot_failed(self, event: events.DeliveryFailed) -> None:

@@ -10,8 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from platformdirs import user_downloads_path
+from rich.cells import cell_len
 
 from tutor.progress import state_dir
+
+SHOT_TIME = "%Y-%m-%dT%H_%M_%S"  # the file's name, lwstutor_2026-12-04T08_53_16.svg
 
 
 def screenshot_dir() -> Path:
@@ -26,13 +29,23 @@ def screenshot_dir() -> Path:
     return own
 
 
-def shown_path(path: Path) -> str:
-    """The path with the home directory as ~, as a learner would type it."""
+def shown_path(path: Path, room: int | None = None) -> str:
+    """The path with the home directory as ~, as a learner would type it. In `room` cells, the
+    file's name stays whole and the folders before it give way to "…" (the notices' line would
+    cut the end, the name, which is the one part a learner cannot guess)."""
     home = Path.home()
     try:
-        return "~/" + str(path.relative_to(home))
+        whole = "~/" + str(path.relative_to(home))
     except ValueError:
-        return str(path)
+        whole = str(path)
+    if room is None or cell_len(whole) <= room:
+        return whole
+    parts = whole.split("/")
+    for kept in range(len(parts) - 2, 0, -1):  # the most folders next to the name that fit
+        shorter = "/".join([parts[0], "…", *parts[-kept:]])
+        if cell_len(shorter) <= room:
+            return shorter
+    return "…/" + parts[-1]
 
 
 def brief_error(exc: BaseException) -> str:
