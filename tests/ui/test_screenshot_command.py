@@ -103,3 +103,18 @@ def test_a_path_that_fits_is_shown_whole_and_one_that_does_not_keeps_its_name(tm
     assert shown_path(path, 15) == "~/…/shot.svg"
     assert shown_path(path, 16) == "~/…/two/shot.svg"
     assert shown_path(path, 5) == "…/shot.svg"  # the name whole, the line cuts the rest
+
+
+def test_two_screenshots_in_one_second_keep_both(tmp_path):
+    from datetime import datetime
+
+    from tutor.ui.services.screenshot import free_name
+
+    when = datetime(2026, 12, 4, 8, 53, 16)
+    first = free_name(tmp_path, when)
+    assert first == "lwstutor_2026-12-04T08_53_16.svg"
+    (tmp_path / first).write_text("<svg/>")
+    second = free_name(tmp_path, when)
+    assert second == "lwstutor_2026-12-04T08_53_16-2.svg"
+    (tmp_path / second).write_text("<svg/>")
+    assert free_name(tmp_path, when) == "lwstutor_2026-12-04T08_53_16-3.svg"

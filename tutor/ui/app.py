@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import TYPE_CHECKING, Callable, ClassVar, Iterator, Mapping
 
 from rich.cells import cell_len
@@ -38,7 +39,7 @@ from tutor.ui.screens.lesson import TALL_ROWS, LessonScreen
 from tutor.ui.screens.palette import BothLanguagesSystemCommands, TutorCommands, open_palette, system_commands
 from tutor.ui.screens.predict import asking
 from tutor.ui.screens.timeline_view import TimelineScreen
-from tutor.ui.services.screenshot import SHOT_TIME, brief_error, screenshot_dir, shown_path
+from tutor.ui.services.screenshot import SHOT_TIME, brief_error, free_name, screenshot_dir, shown_path
 from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.ui.widgets.lesson_pane import LessonPane
 from tutor.i18n.bilingual import Said, say, saying
@@ -364,7 +365,8 @@ class TutorApp(App):
         if self.closing or not self.screen_stack:
             return None
         # To the second, not the microsecond: the name fits whole in the notice at 60 columns.
-        return super().deliver_screenshot(filename, path or str(screenshot_dir()), time_format or SHOT_TIME)
+        folder = path or str(screenshot_dir())
+        return super().deliver_screenshot(filename or free_name(Path(folder)), folder, time_format or SHOT_TIME)
 
     @on(events.DeliveryComplete)
     def _screenshot_saved(self, event: events.DeliveryComplete) -> None:

@@ -7,6 +7,7 @@ directory: it is the learner's, with their answer files."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
 from platformdirs import user_downloads_path
@@ -15,6 +16,17 @@ from rich.cells import cell_len
 from tutor.progress import state_dir
 
 SHOT_TIME = "%Y-%m-%dT%H_%M_%S"  # the file's name, lwstutor_2026-12-04T08_53_16.svg
+
+
+def free_name(folder: Path, when: datetime | None = None) -> str:
+    """The screenshot's file name, to the second; with -2, -3 … when one of the same second is
+    there already: a second screenshot never writes over the first."""
+    stem = f"lwstutor_{(when or datetime.now()).strftime(SHOT_TIME)}"
+    name, n = f"{stem}.svg", 1
+    while (folder / name).exists():
+        n += 1
+        name = f"{stem}-{n}.svg"
+    return name
 
 
 def screenshot_dir() -> Path:
