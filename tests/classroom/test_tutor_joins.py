@@ -62,7 +62,7 @@ def test_each_served_tab_joins_under_the_name_given(tmp_path):
     """`lwstutor serve --join URL --name NAME`: every tab's tutor is given both."""
     from tutor.commands.serve import tutor_command
 
-    url = "http://10.0.0.5:8001/c/abcdefghijklmnopqrstuvwx"
+    url = "http://192.0.2.10:8001/c/abcdefghijklmnopqrstuvwx"
     args = build_parser().parse_args(["serve", "--replay", "r.jsonl", "--join", url, "--name", "ana kim"])
     argv = shlex.split(tutor_command(args, "en"))
     assert argv[argv.index("--join") + 1] == url and argv[argv.index("--name") + 1] == "ana kim"
@@ -70,9 +70,9 @@ def test_each_served_tab_joins_under_the_name_given(tmp_path):
 
 @pytest.mark.parametrize("argv, said", [
     (["--name", "ana"], "--name goes with --join"),
-    (["--join", "http://10.0.0.5:8001/i/abcdefghijklmnopqrstuvwx"], "--join http://10.0.0.5:8001/i/"),  # the instructor's
-    (["--join", "10.0.0.5:8001/c/abcdefghijklmnopqrstuvwx"], "give the learners' address"),
-    (["--join", "http://10.0.0.5:8001/c/abcdefghijklmnopqrstuvwx", "--name", "a\tb"], "--name a\tb: "),
+    (["--join", "http://192.0.2.10:8001/i/abcdefghijklmnopqrstuvwx"], "--join http://192.0.2.10:8001/i/"),  # the instructor's
+    (["--join", "192.0.2.10:8001/c/abcdefghijklmnopqrstuvwx"], "give the learners' address"),
+    (["--join", "http://192.0.2.10:8001/c/abcdefghijklmnopqrstuvwx", "--name", "a\tb"], "--name a\tb: "),
 ])
 def test_a_wrong_join_is_refused_before_the_tutor_starts(argv, said, tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))

@@ -18,8 +18,8 @@ STOPPED = ("The class server stopped.", "수업 서버를 멈췄습니다.")
 CANNOT_OPEN = ("--db {db}: cannot open the class's file: {reason}",
                "--db {db}: 수업 파일을 열 수 없습니다: {reason}")
 BAD_JOIN = ("--join {url}: give the learners' address the instructor's `lwstutor class` printed, "
-            "such as http://10.0.0.5:8001/c/TOKEN",
-            "--join {url}: 강사의 lwstutor class 명령이 출력한 학습자용 주소를 주세요(예: http://10.0.0.5:8001/c/TOKEN)")
+            "such as http://192.0.2.10:8001/c/TOKEN",
+            "--join {url}: 강사의 lwstutor class 명령이 출력한 학습자용 주소를 주세요(예: http://192.0.2.10:8001/c/TOKEN)")
 NAME_WITHOUT_JOIN = ("--name goes with --join: it is the name the instructor sees",
                      "--name 옵션은 --join과 함께 씁니다. 강사에게 보이는 이름입니다")
 BAD_NAME = ("--name {name}: give 1 to 40 characters, no control characters",
