@@ -4,7 +4,11 @@ from where the compositor drew each widget. tests/ui/test_screen_audit.py drives
 
 Rules (with the language rules of tests/lang_scan.py):
   toast-over-pane   a notice drawn over a pane's region (its text hidden while it shows)
-  footer            a footer without q and ? while a screen with a footer is up
+  footer            the footer row not what the screen on top offers: without q and ? (? may be
+                    absent under the help, which it closes, both under the palette, which
+                    types them), a key that does not act there, or keys other than a fresh
+                    draw at this width would show (left from an earlier width, cut, a stray
+                    letter)
   pods-column       a pod's row without its whole name or its phase
   nodes-column      a node's line without its name or its GPUs used/total
   step-node         a node the step is about (lesson.yaml `nodes`: step 7's KWOK nodes, step 8's
@@ -119,19 +123,70 @@ class Audit:
                     self.add("toast-over-pane", f"a notice over {pane_id} «{text}»", moment)
 
     # --- (d) the footer ------------------------------------------------------------------------
+    def footer(self, app, moment: str) -> None:
+        """The footer rule alone, on the frame on screen now."""
+        self.frames += 1
+        self._footer(app, screen_lines(app), moment)
+
     def _footer(self, app, lines: list[str], moment: str) -> None:
-        if isinstance(app.screen, ModalScreen) or not lines:
-            return
+        """The footer row the learner sees (the one of the top screen that is not a modal: a
+        modal has none, the one beneath shows through) offers the keys of the screen on top:
+        (a) q and ?, but for ? where the help is that screen (? and esc close it) and both under
+        the palette (its search field takes every letter); (b) no key that does not act there;
+        (c) the keys a fresh draw at this width would show, whole, and nothing else."""
+        from textual.command import CommandPalette
         from textual.widgets import Footer
         from textual.widgets._footer import FooterKey
 
-        if not any(k.region.area for f in app.screen.query(Footer) for k in f.query(FooterKey)):
+        from tutor.ui.screens.help import HelpScreen
+        from tutor.ui.widgets.key_footer import KeyFooter
+
+        if not lines:
+            return
+        beneath = next(s for s in reversed(app.screen_stack) if not isinstance(s, ModalScreen))
+        footers = beneath.query(Footer)
+        if not footers or not any(k.region.area for k in footers.first().query(FooterKey)):
             return  # still composing its keys (it recomposes when they change): the next frame has them
-        footer = lines[-1]
-        missing = [k for k, pattern in (("q", r"(?:^|\s)q\s"), ("?", r"(?:^|\s)\?\s")) if not re.search(pattern, footer)]
+        if not isinstance(footers.first(), KeyFooter):
+            self.add("footer", f"{type(beneath).__name__}'s footer is Textual's own: its keys are not fitted to "
+                               "its width nor to the screen on top", moment)
+            return
+        footer, top, row = footers.first(), app.screen, lines[-1]
+        if top is not beneath and any((shown := clip.intersection(region)).y <= footer.region.y < shown.bottom
+                                      for w, (region, clip) in top._compositor.visible_widgets.items() if w is not top):
+            return  # the modal itself covers the footer's row (the palette's list on a short terminal)
+        drawn = list(footer.query(FooterKey))
+        panel = " (lab check panel up)" if app.query_one("#doctor").display else ""
+        where = f"{type(top).__name__}{panel}"
+        required = {"q": r"(?:^|\s)q\s", "?": r"(?:^|\s)\?\s"}
+        if isinstance(top, CommandPalette):
+            required = {}
+        elif isinstance(top, HelpScreen):
+            del required["?"]
+        missing = [k for k, pattern in required.items() if not re.search(pattern, row)]
         if missing:
-            panel = " (lab check panel up)" if app.query_one("#doctor").display else ""
-            self.add("footer", f"footer without {' and '.join(missing)}{panel} «{footer.strip()[:100]}»", moment)
+            self.add("footer", f"footer without {' and '.join(missing)} on {where} «{row.strip()[:100]}»", moment)
+        active = top.active_bindings
+        for key in drawn:
+            if not any(k.strip() in active and active[k.strip()].binding.action == key.action
+                       for k in key.key.split(",")):
+                self.add("footer", f"footer offers {key.key_display} ({key.action}), which does not act on {where}",
+                         moment)
+        fresh = [e.label for e in footer.chosen()]
+        palette = footer.palette_entry()
+        shown = [f"{k.key_display} {k.description}".strip() for k in drawn if not k.has_class("-command-palette")]
+        if shown != fresh:
+            self.add("footer", f"footer on {where} at {app.size.width} cols shows {shown}, a fresh draw {fresh}",
+                     moment)
+        rest = row
+        for label in [*fresh, *([palette.label] if palette else [])]:
+            if label not in rest:
+                self.add("footer", f"footer on {where} at {app.size.width} cols without «{label}» whole "
+                                   f"«{row.strip()[:100]}»", moment)
+            rest = rest.replace(label, "", 1)
+        if rest.replace("▏", "").strip():
+            self.add("footer", f"footer on {where} at {app.size.width} cols: «{rest.strip()}» is no key's "
+                               f"«{row.strip()[:100]}»", moment)
 
     # --- (e) essential columns -----------------------------------------------------------------
     def _pods(self, app, lines: list[str], moment: str) -> None:

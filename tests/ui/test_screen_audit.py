@@ -426,3 +426,158 @@ async def test_the_step_rule_finds_a_verdict_drawn_for_another_step(tmp_path):
         box.step = 1
     assert [f.rule for f in right.findings if f.rule == "step-mismatch"] == []
     assert [f.rule for f in wrong.findings if f.rule == "step-mismatch"] == ["step-mismatch"]
+
+
+# --- the footer: after every resize, under every screen ----------------------------------------
+# Both directions: narrower, then wider than any before, then back to the start.
+RESIZES = [(80, 24), (60, 20), (160, 48), (80, 24)]
+FITS_S = 15.0  # a footer fits a new size, and a key acts, in a few frames
+
+
+async def _base(pilot) -> None:
+    """Back to the lesson alone, on step 5 (its hints, its solution, its questions)."""
+    app = pilot.app
+    while len(app.screen_stack) > 1:
+        up = len(app.screen_stack)
+        await pilot.press("escape")
+        await until(pilot, lambda: len(app.screen_stack) < up, "a screen closed by esc", seen=lambda: app.screen_stack)
+    if app.screen.maximized is not None:
+        await pilot.press("escape")
+    if app.session.progress.current != 5:
+        await _step(pilot, 5)
+
+
+async def _open(pilot, keys, kind) -> None:
+    """From the lesson alone on step 5, the keys (or a call, for a screen no key opens), until
+    a screen of `kind` is on top."""
+    await _base(pilot)
+    app = pilot.app
+    if callable(keys):
+        keys(app)
+    else:
+        await pilot.press(*keys)
+    await until(pilot, lambda: isinstance(app.screen, kind), f"{kind.__name__} on top", seen=lambda: app.screen_stack)
+    await _painted(pilot)
+
+
+def _overlays(phase: str) -> list:
+    """(what, keys from the lesson on step 5 or a call, the screen they open on top) for the
+    phase: at the replay's start (a prediction open), or its end (every step passed)."""
+    from textual.command import CommandPalette
+
+    from tutor.ui.screens.finish import FinishScreen
+    from tutor.ui.screens.lesson import LessonScreen
+
+    common = [("the lesson", (), LessonScreen), ("the timeline", ("t",), TimelineScreen),
+              ("the help", ("question_mark",), HelpScreen), ("the help over the timeline", ("t", "question_mark"), HelpScreen),
+              ("the palette", ("ctrl+p",), CommandPalette),
+              # its y changes something each time (the solution's question is asked only once)
+              ("a question (reset the step)", lambda app: app.lesson.action_reset_step(), ConfirmScreen)]
+    if phase == "start":
+        return [*common, ("a prediction", ("w",), PredictScreen)]
+    return [*common, ("the end", ("f",), FinishScreen)]
+
+
+def _state(app, rechecks: list, said: list) -> tuple:
+    """What a key may change: the screens up, the language, the step and what it revealed, a
+    pane zoomed, the lab check panel, a re-check asked, a notice said."""
+    s = app.session
+    return (tuple(map(id, app.screen_stack)), s.lang, s.progress.current, tuple(sorted(s.progress.hints.items())),
+            tuple(sorted(s.progress.solutions)), app.screen_stack[0].maximized is not None,
+            app.lesson.doctor_shown(), len(rechecks), len(said))
+
+
+@pytest.mark.parametrize("phase", ["start", "end"])
+@pytest.mark.parametrize("lang", LANGS)
+async def test_the_footer_follows_every_resize_and_each_key_it_shows_acts(phase, lang, tmp_path):
+    """On the lesson and under every screen over it: resized 80x24 -> 60x20 -> 160x48 -> 80x24,
+    the footer row is what the screen on top offers at each width (the audit's footer rule);
+    then each key it shows, pressed, acts: the screens, the step, the language or a notice
+    change. q last, on the screen the issue named (or the end): the app ends."""
+    from tests.ui.moments import moments
+    from tests.ui.screen_text import screen_lines
+    from textual.widgets._footer import FooterKey
+
+    from tutor.ui.widgets.key_footer import KeyFooter
+
+    audit = Audit(f"footer {phase} {lang}")
+    upto = moments()["start"] if phase == "start" else None
+    app = make_app(WALKTHROUGH, lang=lang, state_file=tmp_path / "p.json", upto=upto)
+    said = notices_said(app)
+    rechecks: list = []
+    try:
+        async with app.run_test(size=RESIZES[0], notifications=True) as pilot:
+            await settled(pilot)
+            recheck = app.driver.recheck
+            app.driver.recheck = lambda: (rechecks.append(1), recheck())[1]  # r's effect, seen
+            overlays = _overlays(phase)
+            for what, keys, kind in overlays:
+                await _open(pilot, keys, kind)
+                for w, h in RESIZES:
+                    await pilot.resize_terminal(w, h)
+
+                    def fits(w=w) -> bool:
+                        probe = Audit("probe")
+                        probe.footer(app, "")
+                        return app.size.width == w and not probe.findings
+
+                    try:  # not for a whole MOMENT: one that has not fitted by then has its finding below
+                        await until(pilot, fits, f"the footer over {what} to fit {w}x{h}", timeout=FITS_S,
+                                    seen=lambda: screen_lines(app)[-1])
+                    except AssertionError:
+                        pass  # the rule says what is wrong, below
+                    await _painted(pilot)
+                    audit.footer(app, f"{what}, resized to {w}x{h}")
+                beneath = next(s for s in reversed(app.screen_stack) if s.query(KeyFooter))
+                shown = [(k.key.split(",")[0].strip(), k.key_display) for k in beneath.query_one(KeyFooter).query(FooterKey)
+                         if not k.has_class("-disabled") and k.key != "q"]
+                for key, display in shown:
+                    await _open(pilot, keys, kind)
+                    before = _state(app, rechecks, said)
+                    await pilot.press(key)
+                    try:
+                        await until(pilot, lambda before=before: _state(app, rechecks, said) != before,
+                                    f"{display} to act on {what}", timeout=FITS_S)
+                    except AssertionError:
+                        audit.add("footer", f"{display} in the footer does nothing on {what}", f"{what}, {display}")
+                    if app.session.lang != lang:  # l: back, for the next key's screen
+                        app.action_toggle_lang()
+            await _open(pilot, *overlays[3 if phase == "start" else -1][1:])
+            await pilot.press("q")
+            await until(pilot, lambda: not app.is_running, "q to quit", seen=lambda: app.screen)
+    except Exception as exc:  # noqa: BLE001 - the app raising is a finding like the others
+        audit.fell(app, exc, "while driven")
+    if app.is_running or app.return_code not in (None, 0):
+        audit.add("footer", f"q did not quit (running {app.is_running}, return code {app.return_code})", "q")
+    _done(audit, f"footer-{phase}-{lang}")
+
+
+async def test_the_footer_rule_finds_a_stale_footer_and_keys_that_do_not_act(tmp_path):
+    """The rule can fail: the lesson's keys under the help (n does nothing there, q is the
+    help's) and a footer not fitted again after a resize are findings; the footer as drawn is none."""
+    from tests.ui.harness import empty_recording
+    from tutor.ui.widgets.key_footer import KeyFooter
+
+    app = make_app(empty_recording(tmp_path), lang="en", state_file=tmp_path / "p.json")
+    async with app.run_test(size=(80, 24)) as pilot:
+        footer = app.lesson.query_one(KeyFooter)
+        await pilot.press("question_mark")
+        await on_screen(pilot, HelpScreen)
+        await _painted(pilot)
+        right, lesson_keys, stale = Audit("footer rule, right"), Audit("footer rule, lesson keys"), Audit("footer rule, stale")
+        right.footer(app, "the help")
+        footer.keys_screen = lambda: app.lesson  # as Textual's footer read its own screen's keys
+        footer.refresh(recompose=True)
+        await until(pilot, lambda: any(k.action == "next" for k in footer.children), "the lesson's keys composed")
+        await _painted(pilot)
+        lesson_keys.footer(app, "the help, the lesson's keys")
+        del footer.keys_screen
+        await pilot.press("escape")
+        await off_screen(pilot, HelpScreen)
+        footer.fit_again = lambda: None  # as a footer that keeps the old width's keys
+        await pilot.resize_terminal(60, 20)
+        await _painted(pilot)
+        stale.footer(app, "resized to 60x20, not fitted again")
+    assert right.findings == []
+    assert any("next" in f.what and "does not act on HelpScreen" in f.what for f in lesson_keys.findings)
+    assert any("a fresh draw" in f.what for f in stale.findings), stale.findings

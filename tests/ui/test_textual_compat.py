@@ -10,7 +10,7 @@ import textual
 from textual.command import CommandPalette
 from textual.scroll_view import ScrollView
 from textual.widget import Widget
-from textual.widgets import Markdown
+from textual.widgets import Footer, Markdown
 
 from tutor.ui import textual_compat
 from tutor.ui.textual_compat import READ_AGAINST, SizedInOneLayout, SurePalette
@@ -18,6 +18,7 @@ from tutor.ui.textual_compat import READ_AGAINST, SizedInOneLayout, SurePalette
 # (class, member) for every private member the compat module reads, writes or overrides.
 USED = [
     (Widget, "_size_updated"),
+    (Footer, "_bindings_ready"),
     (ScrollView, "_scroll_update"),
     (Markdown, "_parse_markdown"),
     (CommandPalette, "_on_mount"),

@@ -14,6 +14,10 @@ from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
+from textual.widgets import Footer
+# The footer's key, which Textual exports only from its private module: the lesson's footer
+# composes its keys itself, from the screen on top (tutor/ui/widgets/key_footer.py).
+from textual.widgets._footer import FooterKey as FooterKey
 
 if TYPE_CHECKING:
     from textual.dom import DOMNode
@@ -28,6 +32,12 @@ def bindings_by_key(node: DOMNode) -> dict[str, list[Binding]]:
     Textual's public `active_bindings` is read-only and rebuilt from this map on every
     refresh_bindings, so a word switched there would not last."""
     return node._bindings.key_to_bindings
+
+
+def footer_ready(footer: Footer) -> bool:
+    """Whether the footer's screen has told it its keys once: before, its screen's focus and keys
+    are not settled, and Textual's own footer composes nothing (no public flag says so)."""
+    return bool(footer._bindings_ready)
 
 
 class SizedInOneLayout:

@@ -27,6 +27,7 @@ def keyed(keys: str, action: str, words: Words = ("", ""), tip: Words = ("", "")
 # Textual's own bindings on the app (its ctrl+q and the palette key the footer shows), in Korean.
 keyed("ctrl+q", "quit", ("Quit", "종료"), ("Quit the app and return to the command prompt.", "종료(진행 상황은 저장됨)"))
 keyed("ctrl+p", "command_palette", ("palette", "팔레트"), ("Open the command palette", "명령 팔레트 열기"))
+keyed("escape", "escape", ("Exit the command palette", "명령 팔레트 닫기"))  # the palette's, in the footer under it
 
 
 def has_korean(binding: Binding) -> bool:

@@ -50,6 +50,11 @@ KEYS = [
     *(keyed(str(i), f"goto({i})", (f"Step {i}", f"{i}단계"), show=False) for i in range(1, 10)),
 ]
 
+# Quitting and the help on a screen over the lesson that stops the app's keys (a modal: the
+# help, a question, the finish screen): the footer beneath offers them there too.
+QUIT_HERE = keyed("q", "app.quit", ("Quit", "종료"), ("Quit (progress is saved)", "종료(진행 상황은 저장됨)"))
+HELP_HERE = keyed("question_mark", "app.help", ("Help", "도움말"), ("All keys", "모든 키"), key_display="?")
+
 # The palette's key as the help lists it (Textual binds it itself, with no words of ours).
 PALETTE_KEY = keyed("ctrl+p", "command_palette", ("Command palette", "명령 팔레트"))
 

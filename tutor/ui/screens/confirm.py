@@ -8,11 +8,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
 from tutor.ui.bindings.key_words import keyed
+from tutor.ui.bindings.keys import HELP_HERE, QUIT_HERE
 from tutor.ui.screens.base import ClosesItself
 
 
 class ConfirmScreen(ClosesItself, ModalScreen[bool]):
-    BINDINGS = [keyed("y", "answer(True)", ("Yes", "예")), keyed("n,escape", "answer(False)", ("No", "아니요"))]
+    BINDINGS = [keyed("y", "answer(True)", ("Yes", "예")), keyed("n,escape", "answer(False)", ("No", "아니요")),
+                HELP_HERE, QUIT_HERE]  # q quits without an answer: nothing was changed yet
 
     def __init__(self, question: str, yes: str = "Yes", no: str = "No"):
         super().__init__()

@@ -16,6 +16,7 @@ from tutor.lesson.loader import available
 from tutor.i18n.bilingual import say
 from tutor.ui.screens.base import ClosesItself, lesson_app
 from tutor.ui.bindings.key_words import keyed
+from tutor.ui.bindings.keys import HELP_HERE, QUIT_HERE
 
 
 def finished(session) -> bool:
@@ -61,9 +62,9 @@ def finish_rows(session) -> list[tuple[str, Text]]:
 
 
 class FinishScreen(ClosesItself, ModalScreen[None]):
-    BINDINGS = [keyed("escape,f", "dismiss", ("Close", "닫기"), show=False),
-                keyed("l", "app.toggle_lang", ("ko/en", "ko/en"), show=False),  # the app's keys stop at a modal
-                keyed("q", "app.quit", ("Quit", "종료"), show=False)]  # the footer under it still says q quits
+    BINDINGS = [keyed("escape,f", "dismiss", ("Close", "닫기")),
+                keyed("l", "app.toggle_lang", ("ko/en", "ko/en")),  # the app's keys stop at a modal
+                HELP_HERE, QUIT_HERE]
 
     def compose(self) -> ComposeResult:
         yield VerticalScroll(id="finish")

@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from tutor.ui.bindings.key_words import keyed
+from tutor.ui.bindings.keys import QUIT_HERE
 from tutor.ui.screens.base import ClosesItself
 
 
@@ -31,7 +32,8 @@ def bindings_table(bindings: list[Binding], title: str) -> Table:
 
 
 class HelpScreen(ClosesItself, ModalScreen[None]):
-    BINDINGS = [keyed("escape,q,question_mark", "dismiss", ("Close", "닫기"), show=False)]
+    # q quits here as everywhere (the footer beneath says so); esc and ? close it.
+    BINDINGS = [keyed("escape,question_mark", "dismiss", ("Close", "닫기")), QUIT_HERE]
 
     def __init__(self, bindings: list[Binding], title: str, extra: str = ""):
         super().__init__()

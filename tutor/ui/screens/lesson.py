@@ -95,7 +95,8 @@ class LessonScreen(Screen[None]):
                 yield NodeLedger(id="ledger")
                 yield PodList(id="pods")
                 yield EventList(id="events")
-        yield KeyFooter(lambda: self.page.footer_wanted(self.doctor_shown(), self.maximized is not None), PRIORITY, ORDER)
+        yield KeyFooter(lambda: self.page.footer_wanted(self.doctor_shown(), self.maximized is not None), PRIORITY, ORDER,
+                        lang=lambda: self.lang)
 
     def doctor_shown(self) -> bool:
         return any(panel.display for panel in self.query(DoctorPanel))

@@ -22,13 +22,14 @@ from tutor.lesson.loader import Question
 from tutor.ui.step_page import Page
 from tutor.ui.screens.base import ClosesItself
 from tutor.ui.bindings.key_words import keyed
+from tutor.ui.bindings.keys import HELP_HERE, QUIT_HERE
 from tutor.i18n.bilingual import say
 
 
 class PredictScreen(ClosesItself, ModalScreen[bool]):
     """One question at a time; `answer(question, choice_id)` keeps each as it is given."""
 
-    BINDINGS = [keyed("escape", "skip", ("Skip", "건너뛰기"), show=False),
+    BINDINGS = [keyed("escape", "skip", ("Skip", "건너뛰기")), HELP_HERE, QUIT_HERE,
                 *(keyed(str(i), f"choose({i})", show=False) for i in range(1, 10))]
 
     def __init__(self, title: Callable[[int, int], str], questions: list[Question], lang: str,

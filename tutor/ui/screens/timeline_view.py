@@ -15,7 +15,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from tutor.cluster.store import Store
 from tutor.cluster.story import Episode, Line, Story, story
@@ -23,6 +23,7 @@ from tutor.cluster.timeline import clock
 from tutor.narration import because, title, what
 from tutor.ui.bindings.key_words import localise_bindings
 from tutor.ui.screens.base import ClosesItself, lesson_app
+from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.redraw import RedrawsOnChange
 from tutor.ui.bindings.key_words import keyed
 from tutor.i18n.bilingual import say
@@ -131,7 +132,7 @@ class TimelineScreen(ClosesItself, Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="timeline-title")
         yield TimelineView(id="timeline")
-        yield Footer()
+        yield KeyFooter(lang=lambda: lesson_app(self).session.lang)
 
     def on_mount(self) -> None:
         self._composed = True
