@@ -46,6 +46,7 @@ def start_demo(recording, speed: float, pause: float, app) -> None:
     from tutor.commands.tui import stop_with_error
     from tutor.demo import paced, replay_speed
     from tutor.demo.pace import plan
+    from tutor.ui.services.demo_progress import keep_said
 
     def schedule() -> list:
         """The paced items, on the replay's thread, and their plan for the screen: how far the
@@ -57,4 +58,4 @@ def start_demo(recording, speed: float, pause: float, app) -> None:
     replay = ReplaySource(recording, app.driver.inbox.put, replay_speed(speed), items=schedule,
                           on_error=partial(stop_with_error, app))
     app.run_source(replay.run, "replay", replay.stop)
-    app.demo_tick()
+    keep_said(app)

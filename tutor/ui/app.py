@@ -14,10 +14,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, ClassVar, Iterator, Mapping
 
-from rich.cells import cell_len
 from textual import events, on
 from textual.actions import ActionParseResult
-from textual.actions import parse as parse_action
 from textual.app import App
 from textual.binding import BindingType
 from textual.dom import DOMNode
@@ -26,8 +24,9 @@ from textual.screen import Screen
 
 from tutor.session import Session
 from tutor.ui.session_driver import LoopCall, SessionDriver
-from tutor.ui.bindings.key_words import localise_bindings, localised
+from tutor.ui.bindings.key_words import localise_stack, localised
 from tutor.ui.services.lab_check import LabCheck
+from tutor.ui.bindings.why_not import app_reason, pressed_reason
 from tutor.ui.bindings.keys import APP_KEYS, KEYS, ON_LESSON, PALETTE_KEY, action_of
 from tutor.ui.services.demo_progress import DemoProgress
 from tutor.ui.services.notices import Notices
@@ -39,10 +38,10 @@ from tutor.ui.screens.lesson import TALL_ROWS, LessonScreen
 from tutor.ui.screens.palette import BothLanguagesSystemCommands, TutorCommands, open_palette, system_commands
 from tutor.ui.screens.predict import asking
 from tutor.ui.screens.timeline_view import TimelineScreen
-from tutor.ui.services.screenshot import SHOT_TIME, brief_error, free_name, screenshot_dir, shown_path
+from tutor.ui.services.screenshot import SHOT_TIME, delivery_words, free_name, screenshot_dir
 from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.ui.widgets.lesson_pane import LessonPane
-from tutor.i18n.bilingual import Said, say, saying
+from tutor.i18n.bilingual import Said, saying
 
 if TYPE_CHECKING:  # imported only when the tutor joins a class: aiohttp is not on the first frame's path
     from tutor.ui.services.class_report import ClassReport
@@ -157,15 +156,6 @@ class TutorApp(App):
                                "화면이 클러스터를 따라가지 못하고 멈춰 있었습니다. 지금은 최신 상태입니다."), severity="warning")
         LoopCall(self, PUMP_CHECK_S, self._watch_pump)
 
-    def demo_tick(self) -> None:
-        """The demo's progress and its wait, said again as their figures change, until it ends."""
-        if self.closing or self.demo is None:
-            return
-        self.lesson.draw_status()
-        self.notices.waiting(self.demo.waiting(self.lang))
-        if self.demo.plan is None or self.demo.playing():
-            LoopCall(self, self.demo.next_tick(), self.demo_tick)
-
     def demo_status(self) -> str:
         """The demo's step and time left, for the status bar ("" outside the demo)."""
         return self.demo.status(self.lang, len(self.session.lesson.steps)) if self.demo else ""
@@ -241,14 +231,8 @@ class TutorApp(App):
         return True if self.why_not(action, parameters) is None else None
 
     def why_not(self, action: str, parameters: tuple) -> Said | None:
-        """Why an app key cannot act now, in words the learner is shown when pressing it; None
-        when it can."""
-        s = self.session
-        if action == "finish" and not finished(s):
-            return self.page.why_not_finished()
-        if action == "predict" and not self.page.can_predict():  # only before the episode, once per question
-            return self.page.why_no_prediction()
-        return None
+        """Why an app key cannot act now (tutor/ui/bindings/why_not.py); None when it can."""
+        return app_reason(self, action)
 
     async def run_action(self, action: str | ActionParseResult, default_namespace: DOMNode | None = None,
                          namespaces: Mapping[str, DOMNode] | None = None) -> bool:
@@ -256,14 +240,10 @@ class TutorApp(App):
         the footer) says why in a notice instead of doing nothing without a word."""
         if await super().run_action(action, default_namespace, namespaces):
             return True
-        target = default_namespace if default_namespace is not None else self
-        if isinstance(action, str) and isinstance(target, (TutorApp, LessonScreen)):
-            namespace, name, parameters = parse_action(action)
-            reason = None if namespace else target.why_not(name, parameters)  # "app.x": another node's action
-            if reason is not None:
-                self.notice(reason, timeout=WHY_SECONDS)
-                return True
-        return False
+        reason = pressed_reason(action, self if default_namespace is None else default_namespace)
+        if reason is not None:
+            self.notice(reason, timeout=WHY_SECONDS)
+        return reason is not None
 
     def key_state(self, binding) -> bool | None:
         """check_action of the screen or the app that owns the key."""
@@ -281,11 +261,7 @@ class TutorApp(App):
         # Only the keys that do something here: no digit past the lesson's last step (a key
         # that is dimmed, as h with no hint left, is listed: it works again later).
         keys = [b for b in KEYS if self.key_state(b) is not False]
-        keys.append(PALETTE_KEY)
-        self.push_screen(HelpScreen([localised(b, self.session.lang) for b in keys],
-                                    say(self.lang, "Keys", "키"),
-                                    say(self.lang, "The tutor only reads: your cluster and your files are never changed.",
-                                                   "튜터는 읽기만 합니다. 클러스터와 파일은 절대 바꾸지 않습니다.")))
+        self.push_screen(HelpScreen.of_keys([localised(b, self.lang) for b in [*keys, PALETTE_KEY]], self.lang))
 
     def action_timeline(self) -> None:
         if isinstance(self.screen, TimelineScreen):
@@ -327,15 +303,7 @@ class TutorApp(App):
         self.driver.recheck()
 
     def _localise_keys(self) -> None:
-        """The footer's and the help's words in the learner's language (the bindings keep their
-        keys and actions; the footers read the words from the binding maps)."""
-        localise_bindings(self, self.session.lang, self._english_keys)
-        localise_bindings(self.lesson, self.session.lang, self._english_keys)
-        for screen in self.screen_stack:  # a screen with keys of its own (the timeline) follows
-            if isinstance(screen, TimelineScreen) and screen.is_mounted:
-                screen.localise(self.session.lang)
-        for screen in self.screen_stack:  # a footer under a modal is read too: the app redraws only the top's
-            screen.refresh_bindings()
+        localise_stack(self, self.lesson, self.session.lang, self._english_keys)
 
     # --- the lab check -----------------------------------------------------------------------
     def run_doctor(self, api_client) -> None:
@@ -369,20 +337,12 @@ class TutorApp(App):
         return super().deliver_screenshot(filename or free_name(Path(folder)), folder, time_format or SHOT_TIME)
 
     @on(events.DeliveryComplete)
-    def _screenshot_saved(self, event: events.DeliveryComplete) -> None:
+    @on(events.DeliveryFailed)
+    def _screenshot_said(self, event: events.DeliveryComplete | events.DeliveryFailed) -> None:
         if event.name == "screenshot":
             event.prevent_default()  # Textual's own notice is in English
-            words = ("Screenshot saved: {path}", "스크린샷 저장: {path}")
-            # the notices' line, less its padding and the longer of its words: said again after l
-            room = self.size.width - 2 - max(cell_len(w.format(path="")) for w in words)
-            self.notice(saying(*words, path=shown_path(event.path, room) if event.path else ""))
-
-    @on(events.DeliveryFailed)
-    def _screenshot_failed(self, event: events.DeliveryFailed) -> None:
-        if event.name == "screenshot":
-            event.prevent_default()
-            self.notice(saying("Screenshot not saved: {err}", "스크린샷을 저장하지 못했습니다: {err}",
-                               err=brief_error(event.exception)), severity="error")
+            failed = isinstance(event, events.DeliveryFailed)
+            self.notice(delivery_words(event, self.size.width), severity="error" if failed else "information")
 
     def action_command_palette(self) -> None:
         open_palette(self)

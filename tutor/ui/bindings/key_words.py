@@ -51,3 +51,17 @@ def localise_bindings(node, lang: str, declared: dict) -> None:
     for key, bindings in by_key.items():
         by_key[key] = [localised(declared.setdefault((key, b.action), b), lang)
                                                for b in bindings]
+
+
+def localise_stack(app, lesson, lang: str, declared: dict) -> None:
+    """The footer's and the help's words in `lang` (the bindings keep their keys and actions; the
+    footers read the words from the binding maps): the app's, the lesson's, and those of any screen
+    with keys of its own (the timeline's `localise`); every footer is read again, a footer under a
+    modal too (the app redraws only the top's)."""
+    localise_bindings(app, lang, declared)
+    localise_bindings(lesson, lang, declared)
+    for screen in app.screen_stack:
+        if screen.is_mounted and (own := getattr(screen, "localise", None)) is not None:
+            own(lang)
+    for screen in app.screen_stack:
+        screen.refresh_bindings()

@@ -10,6 +10,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from tutor.i18n.bilingual import say
 from tutor.ui.bindings.key_words import keyed
 from tutor.ui.bindings.keys import QUIT_HERE
 from tutor.ui.screens.base import ClosesItself
@@ -40,6 +41,13 @@ class HelpScreen(ClosesItself, ModalScreen[None]):
         self._keys = bindings
         self._title = title
         self._extra = extra
+
+    @classmethod
+    def of_keys(cls, bindings: list[Binding], lang: str) -> "HelpScreen":
+        """Every key given, under the tutor's title and its promise, in the learner's language."""
+        return cls(bindings, say(lang, "Keys", "키"),
+                   say(lang, "The tutor only reads: your cluster and your files are never changed.",
+                             "튜터는 읽기만 합니다. 클러스터와 파일은 절대 바꾸지 않습니다."))
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):

@@ -20,6 +20,7 @@ from textual.widgets import OptionList
 
 from tutor.cluster.source_events import Conn
 from tutor.session import Session
+from tutor.ui.bindings.why_not import lesson_reason
 from tutor.ui.bindings.keys import LESSON_KEYS, ORDER
 from tutor.ui.messages import ProgressReset
 from tutor.ui.step_page import PRIORITY, Page
@@ -248,35 +249,8 @@ class LessonScreen(Screen[None]):
         return None
 
     def why_not(self, action: str, parameters: tuple) -> Said | None:
-        """Why a lesson key cannot act now, in words the learner is shown when pressing it; None
-        when it can."""
-        s = self.session
-        cur, last = s.progress.current, len(s.lesson.steps)
-        if action == "next" and cur >= last:
-            return saying("Step {n} is the last: there is no next step.", "{n}단계가 마지막이라 다음 단계가 없습니다.",
-                          n=cur)
-        if action == "prev" and cur <= 1:
-            return saying("Step 1 is the first: there is no step before it.", "1단계가 처음이라 이전 단계가 없습니다.")
-        if action == "goto" and not 1 <= parameters[0] <= last:
-            return saying("This lesson has {last} steps: there is no step {n}.",
-                          "이 실습은 {last}단계까지라 {n}단계는 없습니다.", last=last, n=parameters[0])
-        if action == "dismiss_doctor" and not self.doctor_shown():
-            return saying("The lab check panel is not open: there is nothing to hide.",
-                          "실습 점검 창이 열려 있지 않아 숨길 것이 없습니다.")
-        if action == "hint" and not self.page.hints_left(cur):
-            if self.page.solution_offered():
-                return saying("No more hints for this step: s shows its solution (it asks first).",
-                              "이 단계의 힌트를 모두 보았습니다. 풀이는 s 키로 봅니다(먼저 묻습니다).")
-            return saying("No more hints for this step.", "이 단계의 힌트를 모두 보았습니다.")
-        if action == "solution" and not self.page.solution_offered():
-            if not self.page.solution_text(cur):
-                return saying("Step {n} has no solution to show.", "{n}단계에는 보여 줄 풀이가 없습니다.", n=cur)
-            return saying("Step {n}'s solution is shown already, at the end of its text.",
-                          "{n}단계의 풀이는 이미 설명 끝에 나와 있습니다.", n=cur)
-        if action == "minimize" and self.maximized is None and not len(self.host.notices):
-            return saying("Nothing to restore: no pane is zoomed and no notice is up.",
-                          "되돌릴 것이 없습니다. 크게 본 창도, 떠 있는 알림도 없습니다.")
-        return None
+        """Why a lesson key cannot act now (tutor/ui/bindings/why_not.py); None when it can."""
+        return lesson_reason(self, action, parameters)
 
     def action_goto(self, n: int) -> None:
         """A step the learner chose (a key, the step list, the palette)."""

@@ -11,6 +11,7 @@ from time import monotonic
 from typing import Callable
 
 from tutor.demo.pace import Plan
+from tutor.ui.session_driver import LoopCall
 from tutor.i18n.bilingual import say
 
 
@@ -67,3 +68,15 @@ class DemoProgress:
         wait = self.plan.wait_at(elapsed)
         ends = [self.plan.end] + ([wait.end] if wait else [])
         return min((end - elapsed) % 1.0 or 1.0 for end in ends) + 0.01  # just past it, not just before
+
+
+def keep_said(app) -> None:
+    """The demo's progress (the header) and its wait (the notices' line), said again as their
+    figures change, until the demo ends."""
+    demo = app.demo
+    if app.closing or demo is None:
+        return
+    app.lesson.draw_status()
+    app.notices.waiting(demo.waiting(app.lang))
+    if demo.plan is None or demo.playing():
+        LoopCall(app, demo.next_tick(), lambda: keep_said(app))

@@ -13,6 +13,7 @@ from pathlib import Path
 from platformdirs import user_downloads_path
 from rich.cells import cell_len
 
+from tutor.i18n.bilingual import Said, saying
 from tutor.progress import state_dir
 
 SHOT_TIME = "%Y-%m-%dT%H_%M_%S"  # the file's name, lwstutor_2026-12-04T08_53_16.svg
@@ -65,3 +66,15 @@ def brief_error(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.strerror:
         return f"{exc.strerror}: {exc.filename}" if exc.filename else exc.strerror
     return str(exc) or type(exc).__name__
+
+
+def delivery_words(event, width: int) -> Said:
+    """What the learner is told of a screenshot (Textual's DeliveryComplete or DeliveryFailed): where
+    it went, the file's name whole in a notices' line `width` cells wide, or why it was not saved."""
+    error = getattr(event, "exception", None)
+    if error is not None:
+        return saying("Screenshot not saved: {err}", "스크린샷을 저장하지 못했습니다: {err}", err=brief_error(error))
+    words = ("Screenshot saved: {path}", "스크린샷 저장: {path}")
+    # the line, less its padding and the longer of the words: the notice is said again after l
+    room = width - 2 - max(cell_len(w.format(path="")) for w in words)
+    return saying(*words, path=shown_path(event.path, room) if event.path else "")
