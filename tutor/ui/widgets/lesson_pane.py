@@ -53,13 +53,16 @@ class LessonPane(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
         self._zoomed = False  # the pane was zoomed to show a revealed text whole (to_top undoes it)
         self._held = False  # drawing waits for release() (the app's first frame)
 
-    async def _markdown_widget(self) -> "Markdown":
-        """The pane's Markdown widget, imported and mounted the first time a text is drawn."""
+    async def _markdown_widget(self) -> "Markdown | None":
+        """The pane's Markdown widget, imported and mounted the first time a text is drawn; None
+        when the pane is going away (the app ending as its first frame came: nothing to draw)."""
         from textual.widgets import Markdown
 
         found = self.query("#lesson-md")
         if found:
             return found.first(Markdown)
+        if not self.is_attached:  # removed (the app ending as its first frame came): mount would raise
+            return None
         md = Markdown(id="lesson-md")
         await self.mount(md)  # its own first (empty) document is parsed and mounted by then
         return md
@@ -88,7 +91,7 @@ class LessonPane(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
     async def _draw(self) -> None:
         try:
             md = await self._markdown_widget()
-            while self._wanted is not None:
+            while md is not None and self._wanted is not None:
                 markdown, step, then = self._wanted
                 self._wanted = None
                 same_step = step is not None and step == self.step
