@@ -172,6 +172,8 @@ class Audit:
                        for k in key.key.split(",")):
                 self.add("footer", f"footer offers {key.key_display} ({key.action}), which does not act on {where}",
                          moment)
+        if footer.keys_due:
+            return  # its keys changed this turn and are recomposed after the next refresh
         fresh = [e.label for e in footer.chosen()]
         palette = footer.palette_entry()
         shown = [f"{k.key_display} {k.description}".strip() for k in drawn if not k.has_class("-command-palette")]

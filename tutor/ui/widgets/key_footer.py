@@ -78,6 +78,7 @@ class KeyFooter(Footer):
         self._wanted, self._priority, self._order, self._lang = wanted, priority, order or {}, lang
         self._fitted: tuple = ()
         self._composed: tuple | None = None  # what the keys shown were composed from (None: none yet)
+        self.keys_due = False  # the screen's keys changed and their recompose waits for the next refresh
 
     # --- which screen's keys -----------------------------------------------------------------
     def keys_screen(self) -> Screen:
@@ -147,7 +148,10 @@ class KeyFooter(Footer):
         refresh: a key that changes two (a step's hint count and the focus, a language and the
         keys' words) composed the same keys twice. Once is enough; the same keys are not composed
         again, nor by a second call while the first composes (the screen on top changed, and the
-        keys of the screen beneath: both ask)."""
+        keys of the screen beneath: both ask). Once quitting removed the screens, nothing is."""
+        self.keys_due = False
+        if not self.is_attached or not self.app.screen_stack:
+            return
         now = self._keys_now()
         if self._composed is not None and self._composed == now:
             return
@@ -160,11 +164,12 @@ class KeyFooter(Footer):
         them: under the help over a question, the question's screen kept showing this footer as
         it was before the help opened."""
         stack = self.app.screen_stack
-        if self.screen in stack:
+        if self.is_attached and self.screen in stack:
             for between in stack[stack.index(self.screen) + 1:-1]:
                 between.refresh()
 
     def compose(self) -> ComposeResult:
+        self.keys_due = False
         if not footer_ready(self):  # the screen's keys are not ready before its first refresh
             self._composed = None
             return
@@ -183,9 +188,15 @@ class KeyFooter(Footer):
         return FooterKey(b.key, e.key_display, b.description, b.action, disabled=not e.enabled,
                          tooltip=b.tooltip, classes=classes).data_bind(compact=Footer.compact)
 
+    def bindings_changed(self, screen: Screen) -> None:
+        super().bindings_changed(screen)  # recomposes after the next refresh, when it is its screen's
+        if self.is_attached and screen is self.screen and screen.app.app_focus:
+            self.keys_due = True
+
     def fit_again(self) -> None:
         """Fits the keys again when what the step offers, the width or the screen on top changed."""
-        if self.is_attached and self._fit() != self._fitted:
+        self.keys_due = self.is_attached and self._fit() != self._fitted
+        if self.keys_due:
             self.refresh(recompose=True)
 
     def on_mount(self) -> None:
@@ -196,6 +207,7 @@ class KeyFooter(Footer):
 
     def _screen_changed(self, _screen: Screen) -> None:
         # the screen on top is set before its first refresh: its keys (focus) after it
+        self.keys_due = True
         self.call_after_refresh(self.fit_again)
 
     def on_resize(self, event: events.Resize) -> None:
