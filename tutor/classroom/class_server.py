@@ -50,14 +50,14 @@ def _token_is(request: web.Request, expected: str) -> bool:
     return hmac.compare_digest(request.match_info["token"].encode(), expected.encode())
 
 
-async def _body(request: web.Request) -> bytes | web.Response:
+async def _learners_request(request: web.Request, decode):
+    """A learner's request (a join, a report) as its schema, or the refusal that says why not: not
+    the class's learners' token, too large, not JSON, not the schema. Nothing refused is stored."""
+    if not _token_is(request, request.app[STORE].tokens.join):
+        return refused(401, "token", "this is not the class's address: ask the instructor for it")
     if request.content_length is not None and request.content_length > MAX_BODY:
         return refused(413, "too-large", f"a request body is at most {MAX_BODY} bytes")
-    return await request.read()  # aiohttp stops a longer one (client_max_size): 413 by json_errors
-
-
-def _decoded(decode, body: bytes):
-    """The body as its schema, or the refusal that says why not."""
+    body = await request.read()  # aiohttp stops a longer one (client_max_size): 413 by json_errors
     try:
         return decode(body)
     except msgspec.ValidationError as exc:
@@ -68,12 +68,7 @@ def _decoded(decode, body: bytes):
 
 async def join(request: web.Request) -> web.Response:
     store = request.app[STORE]
-    if not _token_is(request, store.tokens.join):
-        return refused(401, "token", "this is not the class's address: ask the instructor for it")
-    body = await _body(request)
-    if isinstance(body, web.Response):
-        return body
-    wanted = _decoded(decode_join, body)
+    wanted = await _learners_request(request, decode_join)
     if isinstance(wanted, web.Response):
         return wanted
     try:
@@ -88,15 +83,10 @@ async def join(request: web.Request) -> web.Response:
 
 async def report(request: web.Request) -> web.Response:
     store = request.app[STORE]
-    if not _token_is(request, store.tokens.join):
-        return refused(401, "token", "this is not the class's address: ask the instructor for it")
     scheme, _, key = request.headers.get("Authorization", "").partition(" ")
-    if scheme != "Bearer" or not key:
+    if _token_is(request, store.tokens.join) and (scheme != "Bearer" or not key):
         return refused(401, "no-key", "a report needs the learner key its join gave")
-    body = await _body(request)
-    if isinstance(body, web.Response):
-        return body
-    got = _decoded(decode_report, body)
+    got = await _learners_request(request, decode_report)
     if isinstance(got, web.Response):
         return got
     if not store.owns(got.learner, key):
