@@ -285,18 +285,15 @@ class Audit:
     def revealed(self, app, heading: str, moment: str) -> None:
         """After h or s: the revealed heading's line at the top of the lesson pane, and its text
         whole below it, or the pane zoomed so that the text fills the whole view."""
+        from tutor.ui.widgets.lesson_pane import section_end
+
         pane = app.query_one("#lesson")
         block = pane.heading(heading)
         if block is None:
             self.add("out-of-view", f"«{heading}» not in the lesson pane after the key", moment)
             return
         view = pane.scrollable_content_region
-        blocks = list(block.parent.children)
-        end = block
-        for later in blocks[blocks.index(block) + 1:]:
-            if (later.source or "").lstrip().startswith("#"):
-                break
-            end = later
+        end = section_end(block)
         size = f"{view.width}x{view.height}"
         at_end = pane.scroll_y >= pane.max_scroll_y and view.y <= block.region.y < view.bottom
         if block.region.y != view.y and not at_end:  # at the end: the last section, under what came before

@@ -194,15 +194,8 @@ class LessonPane(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
             self.scroll_to(y=md.virtual_region.y + block.virtual_region.y, animate=False)
 
     def _section_height(self, heading: "MarkdownBlock") -> int:
-        """Rows from the heading's line to the end of its section (the next heading, or the end)."""
-        assert heading.parent is not None
-        blocks = list(heading.parent.children)
-        end: Widget = heading
-        for block in blocks[blocks.index(heading) + 1:]:
-            if _is_heading(block):
-                break
-            end = block
-        return end.virtual_region.bottom - heading.virtual_region.y
+        """Rows from the heading's line to the end of its section."""
+        return section_end(heading).virtual_region.bottom - heading.virtual_region.y
 
     def _placed(self, block: "MarkdownBlock") -> bool:
         """True once a whole layout has placed the markdown's blocks, `block` with them: a block
@@ -220,6 +213,18 @@ class LessonPane(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
             if _is_heading(block) and (block.source or "").strip().lstrip("#").strip() == text:
                 return block
         return None
+
+
+def section_end(heading: Widget) -> Widget:
+    """The last block of the heading's section: the one before the next heading, or the last."""
+    assert heading.parent is not None
+    blocks = list(heading.parent.children)
+    end = heading
+    for block in blocks[blocks.index(heading) + 1:]:
+        if _is_heading(block):
+            break
+        end = block
+    return end
 
 
 def _is_heading(block: object) -> bool:
