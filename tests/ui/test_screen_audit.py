@@ -32,22 +32,19 @@ pytestmark = pytest.mark.audit
 
 SIZES = [(60, 20), (80, 24), (100, 30), (160, 48)]
 LANGS = ["ko", "en"]
-OTHER = [(60, 20, "en"), (100, 30, "en"), (160, 48, "en"), (60, 20, "ko"), (100, 30, "ko"), (80, 24, "en")]
 # Each lesson's walk through its steps, every hint and solution read: the LWS lab's walkthrough,
 # and those of the other lessons (gang's demo, scale's recording).
 WALKS = {"walkthrough", "lesson-gang", "lesson-scale"}
 RECS = sorted(p.stem for p in RECORDINGS.glob("*.jsonl")) + sorted(
     p.stem for p in LESSON_RECORDINGS.glob("*.jsonl") if p.stem not in WALKS)
-# The LWS walkthrough, with every overlay, at every size and language; the other lessons' walks at
-# every size, the languages alternating; each recording at one size and language, taken in turn
-# (80x24 in Korean, the learner's usual screen, every other time): the recordings' own screens are
-# their verdicts and timelines, the chrome is the walkthrough's.
-CASES = ([("walkthrough", w, h, lang) for w, h in SIZES for lang in LANGS]
-         + [(walk, w, h, LANGS[(i + j) % 2]) for j, walk in enumerate(sorted(WALKS - {"walkthrough"}))
-            for i, (w, h) in enumerate(SIZES)]
-         + [(name, 80, 24, "ko") if i % 2 == 0 else (name, *OTHER[i // 2 % len(OTHER)]) for i, name in enumerate(RECS)])
-# Each size once, the languages alternating (a notice or a modal is drawn the same in both).
-SIZES_LANGS = [(w, h, LANGS[i % 2]) for i, (w, h) in enumerate(SIZES)]
+# Every walk and every recording of every lesson, at every size, in both languages: the
+# walkthrough with every overlay, the other walks with every hint and solution, the recordings
+# with their own verdicts and timelines (a recording's screens differ by size and language as the
+# walkthrough's do: a verdict that fits 100 columns in English may not fit 60 in Korean).
+CASES = [(name, w, h, lang) for name in ["walkthrough", *sorted(WALKS - {"walkthrough"}), *RECS]
+         for w, h in SIZES for lang in LANGS]
+# Every size in both languages (a question or a notice in Korean wraps where its English does not).
+SIZES_LANGS = [(w, h, lang) for w, h in SIZES for lang in LANGS]
 DEAD = "https://127.0.0.1:1"  # nothing listens on port 1: refused at once
 
 
@@ -312,11 +309,8 @@ async def test_progress_file_problems_read_well(problem, w, h, lang, tmp_path):
     _done(audit, f"progress-{problem}-{w}x{h}-{lang}")
 
 
-# The demo plays the whole walkthrough paced: each size once, the languages alternating; each
-# other lesson's demo at two sizes, in each language.
-DEMO_CASES = ([("lws", 60, 20, "ko"), ("lws", 80, 24, "en"), ("lws", 100, 30, "ko"), ("lws", 160, 48, "en")]
-              + [(lesson, w, h, lang) for lesson in lessons_with_walkthrough() if lesson != "lws"
-                 for w, h, lang in [(60, 20, "en"), (100, 30, "ko")]])
+# The demo plays each lesson's walkthrough to its end: every lesson, size and language.
+DEMO_CASES = [(lesson, w, h, lang) for lesson in lessons_with_walkthrough() for w, h in SIZES for lang in LANGS]
 
 
 @pytest.mark.parametrize("lesson,w,h,lang", DEMO_CASES, ids=[f"{le}-{w}x{h}-{lang}" for le, w, h, lang in DEMO_CASES])
