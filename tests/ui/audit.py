@@ -460,9 +460,12 @@ def shown_blocks(app, lines: list[str]) -> list[tuple[str, bool]]:
 
 def code_words(app) -> frozenset[str]:
     """The words the step on screen writes as code (its backticks and code blocks, which the
-    rendered markdown no longer shows)."""
+    rendered markdown no longer shows), and those its verdict writes in backticks: a code span
+    the verdict's box wraps reads, on the line after the wrap, as words with no backtick before
+    them (`trap 'exit 0' TERM` as «0' TERM`»). The verdict's whole text is read on its own too."""
     md = app.page.markdown(app.session.progress.current)
     spans = re.findall(r"```[^\n]*\n(.*?)```", md, flags=re.S) + re.findall(r"`([^`\n]+)`", md)
+    spans += re.findall(r"`([^`]+)`", app.query_one("#verdict").text())
     return frozenset(w for span in spans for w in re.findall(r"[A-Za-z][A-Za-z]*", span))
 
 

@@ -157,6 +157,37 @@ async def _look_timeline(pilot, audit: Audit) -> None:
     await off_screen(pilot, TimelineScreen)
 
 
+async def _look_resized(pilot, audit: Audit, home: tuple[int, int]) -> None:
+    """The screen the walk ended on, resized to every other size of the audit (narrower and
+    wider, in turn) and back: each frame after a resize reads as well as a fresh one."""
+    app = pilot.app
+    for w, h in [*(s for s in SIZES if s != home), home]:
+        await pilot.resize_terminal(w, h)
+        await until(pilot, lambda w=w, h=h: (app.size.width, app.size.height) == (w, h), f"the app at {w}x{h}",
+                    seen=lambda: app.size)
+        await _footer_caught_up(pilot, f"the footer fitted to {w}x{h}")
+        audit.look(app, f"the end of the walk, resized to {w}x{h}")
+
+
+async def _footer_caught_up(pilot, what: str) -> None:
+    """Until the screen could be painted and its footer is what a fresh draw would show (the
+    footer rule finds nothing), for at most FITS_S: the footer follows a resize, a screen pushed
+    or a step passed a few turns after it, and one that never does is the look's finding."""
+    from tests.ui.screen_text import screen_lines
+
+    app = pilot.app
+
+    def caught_up() -> bool:
+        probe = Audit("probe")
+        probe.footer(app, "")
+        return not app._batch_count and not probe.findings
+
+    try:
+        await until(pilot, caught_up, what, timeout=FITS_S, seen=lambda: screen_lines(app)[-1])
+    except AssertionError:
+        await _painted(pilot)
+
+
 def _dead_kubeconfig(tmp_path):
     path = tmp_path / "dead.kubeconfig"
     path.write_text(yaml.safe_dump({
@@ -232,6 +263,7 @@ async def test_every_screen_reads_well(name, w, h, lang, tmp_path):
             if walkthrough:
                 await _look_doctor_panel(pilot, audit, tmp_path)
             audit.look(app, "the end of the walk")
+            await _look_resized(pilot, audit, (w, h))
     except Exception as exc:  # noqa: BLE001 - the app raising is a finding like the others
         audit.fell(app, exc, "while driven")
     _done(audit, f"screens-{name}-{w}x{h}-{lang}")
@@ -290,6 +322,9 @@ async def test_progress_file_problems_read_well(problem, w, h, lang, tmp_path):
     try:
         async with app.run_test(size=(w, h), notifications=True) as pilot:
             await first_frame(pilot)
+            # the replay runs on: a step passing (h gives way to s) or the end's screen coming is
+            # in the footer a turn or two later; a footer that never catches up is a finding
+            await _footer_caught_up(pilot, "the footer to catch up with the replay's first frames")
             audit.look(app, "first frame")
             await settled(pilot)
             audit.look(app, "settled")
