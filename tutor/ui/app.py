@@ -349,3 +349,9 @@ class TutorApp(App):
 
     def get_system_commands(self, screen):
         yield from system_commands(self, screen)
+
+    def action_show_help_panel(self) -> None:
+        """The palette's "Keys": Textual's panel, its keys said in the learner's language. Imported
+        here: the panel's Markdown brings markdown-it, which the first frame does without."""
+        from tutor.ui.widgets.keys_panel import show_keys_panel
+        show_keys_panel(self.screen)
