@@ -183,7 +183,7 @@ class Page:
             return saying("No end yet: steps {ns} are unconfirmed, the tutor was off then.",
                           "아직 마무리 전: {ns}단계는 튜터가 꺼져 있던 때라 확인 불가.", ns=step_ranges(left))
         return saying("The end shows once every step passed: {k} of {n} so far.",
-                      "마무리는 모든 단계를 통과한 뒤에 볼 수 있습니다(지금 {n}단계 중 {k}단계 통과).",
+                      "모든 단계를 통과한 뒤에 마무리: {n}단계 중 {k}단계 통과.",
                       k=len(s.progress.passed), n=len(s.lesson.steps))
 
     def now(self) -> float:
