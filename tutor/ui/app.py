@@ -190,7 +190,7 @@ class TutorApp(App):
             self.open_finish()
 
     # --- notices -----------------------------------------------------------------------------
-    def notice(self, message: str | Said, **kw) -> Notification:
+    def notice(self, message: Said, **kw) -> Notification:
         """A notice on the notices' line under the header (tutor/ui/services/notices.py)."""
         return self.notices.say(message, **kw)
 
@@ -199,7 +199,7 @@ class TutorApp(App):
         """Textual's own notices (App.notify posts them) go on the notices' line too, not in toasts."""
         event.prevent_default()
         n = event.notification
-        self.notice(n.message, title=n.title, severity=n.severity, timeout=n.timeout)
+        self.notices.textual(n)
 
     def clear_notifications(self) -> None:
         self.notices.clear()

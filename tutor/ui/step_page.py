@@ -132,12 +132,16 @@ class Page:
 
     def passed_line(self, steps: list[int]) -> str:
         """The notice's line for steps just passed (the recap is in the lesson pane)."""
+        return self.passed_said(steps).in_lang(self.lang)
+
+    def passed_said(self, steps: list[int]) -> Said:
+        """The same, kept as what it says (a notice follows a switch of language)."""
         if steps == [self.current] and self.solution_offered():  # s shows its solution now
-            return say(self.lang, "✓ Step {n} passed: recap in the step · s compares with the solution",
-                                  "✓ {n}단계 통과: 정리는 설명 끝에 · s로 풀이와 비교", n=steps[0])
+            return saying("✓ Step {n} passed: recap in the step · s compares with the solution",
+                          "✓ {n}단계 통과: 정리는 설명 끝에 · s로 풀이와 비교", n=steps[0])
         if len(steps) == 1:
-            return say(self.lang, "✓ Step {n} passed: recap in the step", "✓ {n}단계 통과: 정리는 설명 끝에", n=steps[0])
-        return say(self.lang, "✓ Steps {ns} passed", "✓ {ns}단계 통과", ns=step_ranges(steps))
+            return saying("✓ Step {n} passed: recap in the step", "✓ {n}단계 통과: 정리는 설명 끝에", n=steps[0])
+        return saying("✓ Steps {ns} passed", "✓ {ns}단계 통과", ns=step_ranges(steps))
 
     # --- predict, then see -------------------------------------------------------------------
     def open_questions(self) -> list[Question]:
