@@ -152,8 +152,8 @@ class TutorApp(App):
         if pump.stuck(self.driver.inbox.waiting, PUMP_STUCK_S):
             pump.unstick()
             self.log.warning(f"refresh pump unstuck ({pump.unstuck})")
-            self.notice(saying("The screen had stopped following the cluster; it is current again.",
-                               "화면이 클러스터를 따라가지 못하고 멈춰 있었습니다. 지금은 최신 상태입니다."), severity="warning")
+            self.notice(saying("The screen fell behind the cluster; it is current again.",
+                               "화면이 클러스터를 놓쳤다가 다시 최신 상태가 되었습니다."), severity="warning")
         LoopCall(self, PUMP_CHECK_S, self._watch_pump)
 
     def demo_status(self) -> str:
