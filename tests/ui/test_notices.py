@@ -53,8 +53,9 @@ async def test_a_switch_of_language_says_the_pass_notice_again_and_drops_the_res
     app = make_app(empty_recording(tmp_path), state_file=tmp_path / "p.json")
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await settled(pilot)
-        app.notice("Copied.", timeout=3600)
-        app.notice("Progress not saved.", severity="warning", timeout=3600)
+        # Textual's own notices, its text only: the passing one goes, the warning stays
+        app.notify("Copied.", timeout=3600)
+        app.notify("Progress not saved.", severity="warning", timeout=3600)
         app.passed([1, 2, 3])
         await pilot.press("l")
         await line_reads(pilot, "✓ 1–3단계 통과 · Progress not saved.")
@@ -77,8 +78,8 @@ async def test_a_pass_while_a_notice_is_up_joins_it(tmp_path):
 async def test_esc_closes_notices_and_restores_a_zoomed_pane_together(tmp_path):
     app = make_app(empty_recording(tmp_path), state_file=tmp_path / "p.json")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        app.notice("one")
-        app.notice("two", severity="warning", timeout=30)
+        app.notice(saying("one", "하나"))
+        app.notice(saying("two", "둘"), severity="warning", timeout=30)
         await pilot.press("z")
         await line_reads(pilot, "two · one")
         assert app.screen.maximized is not None
@@ -93,7 +94,7 @@ async def test_a_long_korean_notice_keeps_every_character_up_to_its_cut(tmp_path
     app = make_app(empty_recording(tmp_path), lang="ko", state_file=tmp_path / "p.json")
     recap = " ".join(app.session.lesson.step(5).text("ko").recap.replace("`", "").split())[:200]
     async with app.run_test(size=(81, 24), notifications=True) as pilot:
-        app.notice(recap, timeout=30)
+        app.notice(saying(recap, recap), timeout=30)
         line = await until(pilot, lambda: _notice_line(app).endswith("…") and _notice_line(app),
                            "the notice cut to its line", seen=lambda: _notice_line(app))
         assert recap.startswith(line.rstrip("…").rstrip())
@@ -146,12 +147,13 @@ async def test_a_pass_notice_goes_when_the_step_shown_changes(lang, tmp_path):
     app = make_app(empty_recording(tmp_path), lang=lang, state_file=tmp_path / "p.json")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         app.passed([1])
-        app.notice("Progress saved again.", timeout=30)  # another notice stays
+        app.notice(saying("Progress saved again.", "진행 상황을 다시 저장했습니다."), timeout=30)  # another notice stays
         passed = say(app.lang, "✓ Step {n} passed: recap in the step", "✓ {n}단계 통과: 정리는 설명 끝에", n=1)
         await screen_reads(pilot, (passed,))
         await pilot.press("2")
-        await line_reads(pilot, "Progress saved again.")
-        assert [n.message for n in app.notices] == ["Progress saved again."]
+        saved = say(app.lang, "Progress saved again.", "진행 상황을 다시 저장했습니다.")
+        await line_reads(pilot, saved)
+        assert [n.message for n in app.notices] == [saved]
 
 
 @pytest.mark.parametrize("lang,first,then", [

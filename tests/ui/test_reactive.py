@@ -39,7 +39,7 @@ async def test_a_source_change_updates_verdict_and_panes(tmp_path):
         # a notice still up from step 1 is joined: one line names both
         # (the step shown passed alone: its notice offers the solution to compare)
         assert {n.message for n in app.notices} & {"✓ Steps 1, 2 passed",
-                                                          "✓ Step 2 passed: recap in the step · s compares with the solution"}
+                                                          "✓ Step 2 passed: recap in the step · s compares solutions"}
         # Nothing more happens while the data is still.
         await still(pilot, lambda: app.driver.checks_run == runs + 1, "no re-check while the data is still")
 

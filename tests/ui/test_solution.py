@@ -166,7 +166,7 @@ def first_pass_t(step: int) -> float:
     raise AssertionError(f"step {step} never passes in the walkthrough")
 
 
-COMPARE = {"en": "✓ Step 1 passed: recap in the step · s compares with the solution",
+COMPARE = {"en": "✓ Step 1 passed: recap in the step · s compares solutions",
            "ko": "✓ 1단계 통과: 정리는 설명 끝에 · s로 풀이와 비교"}
 FOOTER_S = {"en": "s Solution", "ko": "s 풀이"}
 

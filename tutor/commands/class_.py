@@ -16,6 +16,7 @@ from tutor.commands.results import EXIT_OK, UsageError
 from tutor.commands.serve import LOOPBACK, address_for_browsers
 from tutor.commands.setup import chosen_lang
 from tutor.i18n.bilingual import both, os_reason, pick
+from tutor.i18n.sqlite_reasons import sqlite_reason
 
 DB_NAME = "class.sqlite3"
 
@@ -40,7 +41,7 @@ def run_class(args) -> int:
     try:
         store = ClassStore(path)
     except (OSError, sqlite3.Error) as exc:
-        reason = os_reason(exc) if isinstance(exc, OSError) else (str(exc), str(exc))
+        reason = os_reason(exc) if isinstance(exc, OSError) else sqlite_reason(exc)
         raise UsageError(pick(classroom.CANNOT_OPEN, "en", db=path, reason=reason[0]),
                          pick(classroom.CANNOT_OPEN, "ko", db=path, reason=reason[1]), kind="path") from None
     try:

@@ -152,8 +152,8 @@ class TutorApp(App):
         if pump.stuck(self.driver.inbox.waiting, PUMP_STUCK_S):
             pump.unstick()
             self.log.warning(f"refresh pump unstuck ({pump.unstuck})")
-            self.notice(saying("The screen had stopped following the cluster; it is current again.",
-                               "화면이 클러스터를 따라가지 못하고 멈춰 있었습니다. 지금은 최신 상태입니다."), severity="warning")
+            self.notice(saying("The screen fell behind the cluster; it is current again.",
+                               "화면이 클러스터를 놓쳤다가 다시 최신 상태가 되었습니다."), severity="warning")
         LoopCall(self, PUMP_CHECK_S, self._watch_pump)
 
     def demo_status(self) -> str:
@@ -190,7 +190,7 @@ class TutorApp(App):
             self.open_finish()
 
     # --- notices -----------------------------------------------------------------------------
-    def notice(self, message: str | Said, **kw) -> Notification:
+    def notice(self, message: Said, **kw) -> Notification:
         """A notice on the notices' line under the header (tutor/ui/services/notices.py)."""
         return self.notices.say(message, **kw)
 
@@ -199,7 +199,7 @@ class TutorApp(App):
         """Textual's own notices (App.notify posts them) go on the notices' line too, not in toasts."""
         event.prevent_default()
         n = event.notification
-        self.notice(n.message, title=n.title, severity=n.severity, timeout=n.timeout)
+        self.notices.textual(n)
 
     def clear_notifications(self) -> None:
         self.notices.clear()
@@ -349,3 +349,9 @@ class TutorApp(App):
 
     def get_system_commands(self, screen):
         yield from system_commands(self, screen)
+
+    def action_show_help_panel(self) -> None:
+        """The palette's "Keys": Textual's panel, its keys said in the learner's language. Imported
+        here: the panel's Markdown brings markdown-it, which the first frame does without."""
+        from tutor.ui.widgets.keys_panel import show_keys_panel
+        show_keys_panel(self.screen)

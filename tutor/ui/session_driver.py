@@ -159,8 +159,8 @@ class SessionDriver:
         if not self.steered:
             self.host.lesson.go(item.step)
         elif item.step != self.session.progress.current and not item.title[0]:
-            self.host.notice(saying("The demo plays step {n} now; you stay on the step you chose.",
-                                    "데모는 지금 {n}단계를 재생합니다. 화면은 고른 단계에 그대로 있습니다.", n=item.step),
+            self.host.notice(saying("The demo plays step {n}; you stay on the step you chose.",
+                                    "데모는 지금 {n}단계를 재생합니다. 화면은 그대로입니다.", n=item.step),
                              timeout=4)
         if item.title[0]:  # kept as what they say: l says them again in the other language
             self.host.notice(saying(*item.body), title=saying(*item.title), timeout=8)

@@ -132,12 +132,16 @@ class Page:
 
     def passed_line(self, steps: list[int]) -> str:
         """The notice's line for steps just passed (the recap is in the lesson pane)."""
+        return self.passed_said(steps).in_lang(self.lang)
+
+    def passed_said(self, steps: list[int]) -> Said:
+        """The same, kept as what it says (a notice follows a switch of language)."""
         if steps == [self.current] and self.solution_offered():  # s shows its solution now
-            return say(self.lang, "✓ Step {n} passed: recap in the step · s compares with the solution",
-                                  "✓ {n}단계 통과: 정리는 설명 끝에 · s로 풀이와 비교", n=steps[0])
+            return saying("✓ Step {n} passed: recap in the step · s compares solutions",
+                          "✓ {n}단계 통과: 정리는 설명 끝에 · s로 풀이와 비교", n=steps[0])
         if len(steps) == 1:
-            return say(self.lang, "✓ Step {n} passed: recap in the step", "✓ {n}단계 통과: 정리는 설명 끝에", n=steps[0])
-        return say(self.lang, "✓ Steps {ns} passed", "✓ {ns}단계 통과", ns=step_ranges(steps))
+            return saying("✓ Step {n} passed: recap in the step", "✓ {n}단계 통과: 정리는 설명 끝에", n=steps[0])
+        return saying("✓ Steps {ns} passed", "✓ {ns}단계 통과", ns=step_ranges(steps))
 
     # --- predict, then see -------------------------------------------------------------------
     def open_questions(self) -> list[Question]:
@@ -165,8 +169,8 @@ class Page:
         if all(q.id in answers for q in step.predict):
             return saying("You answered step {n}'s questions; the recap grades them.",
                           "{n}단계의 질문에는 이미 답했습니다. 정리에서 채점합니다.", n=n)
-        return saying("Too late to predict on step {n}: your cluster has already begun it.",
-                      "{n}단계는 클러스터가 이미 움직이기 시작해 예측하기에 늦었습니다.", n=n)
+        return saying("Step {n} has begun on your cluster: too late to predict.",
+                      "{n}단계는 클러스터가 이미 시작해 예측하기에 늦었습니다.", n=n)
 
     # --- the end -----------------------------------------------------------------------------
     def why_not_finished(self) -> Said:
@@ -178,12 +182,12 @@ class Page:
         unconfirmed = [n for n in left if (v := s.verdicts.get(n)) is not None and v.status is Status.UNCONFIRMED]
         if left and unconfirmed == left:
             if len(left) == 1:  # short: the line under the header holds it at 60 columns
-                return saying("No end yet: step {ns} is unconfirmed, the tutor was off then.",
+                return saying("No end yet: step {ns} is unconfirmed (the tutor was off).",
                               "아직 마무리 전: {ns}단계는 튜터가 꺼져 있던 때라 확인 불가.", ns=step_ranges(left))
-            return saying("No end yet: steps {ns} are unconfirmed, the tutor was off then.",
+            return saying("No end yet: steps {ns} are unconfirmed (the tutor was off).",
                           "아직 마무리 전: {ns}단계는 튜터가 꺼져 있던 때라 확인 불가.", ns=step_ranges(left))
         return saying("The end shows once every step passed: {k} of {n} so far.",
-                      "마무리는 모든 단계를 통과한 뒤에 볼 수 있습니다(지금 {n}단계 중 {k}단계 통과).",
+                      "모든 단계를 통과한 뒤에 마무리: {n}단계 중 {k}단계 통과.",
                       k=len(s.progress.passed), n=len(s.lesson.steps))
 
     def now(self) -> float:

@@ -29,17 +29,17 @@ def lesson_reason(screen, action: str, parameters: tuple) -> Said | None:
                       "실습 점검 창이 열려 있지 않아 숨길 것이 없습니다.")
     if action == "hint" and not screen.page.hints_left(cur):
         if screen.page.solution_offered():
-            return saying("No more hints for this step: s shows its solution (it asks first).",
-                          "이 단계의 힌트를 모두 보았습니다. 풀이는 s 키로 봅니다(먼저 묻습니다).")
+            return saying("No hints left here: s shows the solution (it asks first).",
+                          "남은 힌트가 없습니다. 풀이는 s 키로 봅니다(먼저 묻습니다).")
         return saying("No more hints for this step.", "이 단계의 힌트를 모두 보았습니다.")
     if action == "solution" and not screen.page.solution_offered():
         if not screen.page.solution_text(cur):
             return saying("Step {n} has no solution to show.", "{n}단계에는 보여 줄 풀이가 없습니다.", n=cur)
-        return saying("Step {n}'s solution is shown already, at the end of its text.",
+        return saying("Step {n}'s solution is already shown, under its text.",
                       "{n}단계의 풀이는 이미 설명 끝에 나와 있습니다.", n=cur)
     if action == "minimize" and screen.maximized is None and not len(screen.host.notices):
         return saying("Nothing to restore: no pane is zoomed and no notice is up.",
-                      "되돌릴 것이 없습니다. 크게 본 창도, 떠 있는 알림도 없습니다.")
+                      "되돌릴 것이 없습니다. 크게 본 창도 알림도 없습니다.")
     return None
 
 

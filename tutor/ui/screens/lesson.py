@@ -52,7 +52,7 @@ class LessonHost(Protocol):
 
     notices: Notices  # the notices up, which the notices' line shows
 
-    def notice(self, message: str | Said, *, title: str | Said = "", severity: str = "information",
+    def notice(self, message: Said, *, title: Said | None = None, severity: str = "information",
                timeout: float = ..., detail: str = "") -> Notification: ...
 
     def passed(self, steps: list[int]) -> None: ...  # steps just passed: their notice, the end
@@ -109,7 +109,7 @@ class LessonScreen(Screen[None]):
         self.redraw_live()
         self.query_one(LessonPane).focus()
         if self.session.progress.notice:  # the progress file could not be read as it was
-            self.host.notice(self.session.progress.notice, severity="warning", timeout=10)
+            self.host.notice(saying(*self.session.progress.problem), severity="warning", timeout=10)
 
     def on_screen_resume(self) -> None:
         """Back on top (a modal closed): the notices' line is drawn from the notices up now, as

@@ -12,6 +12,7 @@ from rich.text import Text
 from textual.app import SystemCommand
 from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Matcher, Provider
 from textual.system_commands import SystemCommandsProvider
+from textual.theme import ThemeProvider
 
 from tutor.ui.screens.base import ClosesItself
 from tutor.ui.textual_compat import SurePalette
@@ -140,9 +141,9 @@ class Palette(ClosesItself, SurePalette):
     it shows when nothing matches), and sure of its parts: its search runs in a worker that
     could finish after a key closed the palette, when its list is gone."""
 
-    def __init__(self, prompt: str, nothing: str):
+    def __init__(self, prompt: str, nothing: str, providers=None):
         # No id: a palette closed a moment ago is still being removed when ctrl+p opens the next.
-        super().__init__(placeholder=prompt)
+        super().__init__(providers, placeholder=prompt)
         self._nothing = nothing
 
     def nothing_found_line(self) -> Align:
@@ -163,10 +164,17 @@ def open_palette(app) -> None:
                                                                                 "맞는 명령이 없습니다")))
 
 
+def open_themes(app) -> None:
+    """The palette's Theme: Textual's list of themes (their names are names), asked for in the
+    learner's language."""
+    app.push_screen(Palette(say(app.lang, "Search for themes…", "테마 찾기…"),
+                            say(app.lang, "No matches found", "맞는 테마가 없습니다"), providers=[ThemeProvider]))
+
+
 def system_entries(app, screen) -> Iterator[tuple[Words, Words, Callable[[], object]]]:
     """Textual's own palette entries (the same App.get_system_commands gives, in the same order),
     and ours, each: its name and its help in both languages, what it runs."""
-    yield ("Theme", "테마"), ("Change the current theme", "화면 테마 바꾸기"), app.action_change_theme
+    yield ("Theme", "테마"), ("Change the current theme", "화면 테마 바꾸기"), partial(open_themes, app)
     yield ("Quit", "종료"), ("Quit the application as soon as possible", "바로 종료하기"), app.action_quit
     if screen.query("HelpPanel"):
         yield ("Keys", "키"), ("Hide the keys and widget help panel", "키와 위젯 도움말 창 숨기기"), app.action_hide_help_panel

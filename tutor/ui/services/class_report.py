@@ -18,7 +18,7 @@ from tutor.classroom import report
 from tutor.classroom.report import MAX_STEPS, StepState
 from tutor.classroom.sender import Link, Sender
 from tutor.i18n import classroom
-from tutor.i18n.bilingual import pick
+from tutor.i18n.bilingual import pick, saying
 from tutor.session import Session
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ class ClassReport:
             if link is Link.REFUSED:
                 said = self.sender.refusal
                 why = classroom.REFUSALS.get(self.sender.refusal_kind, (said, said))
-                app.notice(pick(classroom.REFUSED_NOTICE, app.lang, host=self.sender.address.host, why=why),
+                app.notice(saying(*classroom.REFUSED_NOTICE, host=self.sender.address.host, why=why),
                            severity="warning", timeout=15)
 
         self.sender.on_change = changed

@@ -44,17 +44,26 @@ class Notices(Notifications):
         self._wait: Notification | None = None  # the demo's wait, said again as it counts down
         self._wait_closed = False  # esc closed it: it stays closed until the next wait
 
-    def say(self, message: str | Said, *, title: str | Said = "", severity: SeverityLevel = "information",
+    def say(self, message: Said, *, title: Said | None = None, severity: SeverityLevel = "information",
             timeout: float = NOTICE_SECONDS, detail: str = "") -> Notification:
         """A notice on the notices' line; esc closes it. A notice is one line: `detail`, and the
         whole of a warning (or a titled notice, the demo's end) too long for the line, go to the
         lab check panel, where they stay until x hides it. It is up at once: a pass in the same
         turn finds it (passed) and joins it instead of losing it. Said as Said (message, title),
-        it follows a switch of language; as text, it is in the language of the moment only."""
-        notice = Notice("", "", severity, timeout, markup=False,
-                        said=message if isinstance(message, Said) else None,
-                        title_said=title if isinstance(title, Said) else None)
-        notice.message, notice.title = self._text(message), self._text(title)
+        never as text, it follows a switch of language (Textual's own words: textual())."""
+        return self._show(Notice("", "", severity, timeout, markup=False, said=message, title_said=title), detail)
+
+    def textual(self, notification: Notification) -> Notification:
+        """One of Textual's own notices (App.notify): its text only, in English; the tutor says its
+        own instead wherever Textual would speak (the screenshot: app.py), so none is reached in
+        the tutor. A switch of language takes it away (said_again)."""
+        notice = Notice(notification.message, notification.title, notification.severity, notification.timeout,
+                        markup=False)
+        return self._show(notice, "")
+
+    def _show(self, notice: Notice, detail: str) -> Notification:
+        notice.say_in(self.page.lang)
+        severity, title = notice.severity, notice.title
         whole = notice_text(notice)
         if detail or ((severity != "information" or title) and cell_len(whole) > self.app.size.width - 2):
             lesson: Any = self.app.screen_stack[0]  # the lesson screen (tutor/ui/screens/lesson.py)
@@ -63,9 +72,6 @@ class Notices(Notifications):
         self.add(notice)
         self.redraw()
         return notice
-
-    def _text(self, words: str | Said) -> str:
-        return words.in_lang(self.page.lang) if isinstance(words, Said) else words
 
     def passed(self, newly: list[int]) -> None:
         """One short line for the steps that passed. A fast replay or a catch-up passes several at
@@ -76,7 +82,7 @@ class Notices(Notifications):
         self.left_step()
         steps += [n for n in newly if n not in steps]
         self._pass_steps = steps
-        self._pass_notice = self.say(self.page.passed_line(steps), timeout=PASS_NOTICE_SECONDS)
+        self._pass_notice = self.say(self.page.passed_said(steps), timeout=PASS_NOTICE_SECONDS)
 
     def left_step(self) -> None:
         """Takes the pass notice away (another step is shown: it spoke of the one before)."""
@@ -99,7 +105,7 @@ class Notices(Notifications):
                 del self[notice]
         self._pass_notice = None
         if steps:
-            self._pass_notice = self.say(self.page.passed_line(steps), timeout=PASS_NOTICE_SECONDS)
+            self._pass_notice = self.say(self.page.passed_said(steps), timeout=PASS_NOTICE_SECONDS)
         self.redraw()
 
     def waiting(self, text: str) -> None:
