@@ -10,7 +10,7 @@ import pytest
 from rich.cells import cell_len
 
 from tests import waits
-from tests.classroom.class_shot import SIZE, STATE, Recorded
+from tests.classroom.class_shot import SHOT, SIZE, STATE, Recorded, shoot
 from tests.ui.settle import until
 from tutor.ui.class_watch import FAILING_LINES, ClassWatch
 
@@ -19,6 +19,11 @@ pytestmark = pytest.mark.ui  # the instructor's view under Pilot
 
 def recorded() -> dict:
     return json.loads(STATE.read_text(encoding="utf-8"))
+
+
+async def test_the_readme_picture_is_fresh():
+    assert SHOT.exists(), f"{SHOT} missing: run python -m tests.classroom.class_shot"
+    assert SHOT.read_text() == await shoot(recorded()), f"{SHOT} is stale: run python -m tests.classroom.class_shot"
 
 
 @pytest.mark.parametrize("lang, more", [("en", "… and 4 more failing steps"), ("ko", "… 그 밖에 실패한 단계 4개")])

@@ -2,7 +2,9 @@
 a class of real tutors: two tutors under Pilot replay different recordings (the walkthrough, and a
 wrong turn whose checker fails a step) and report to the class server process; the page then shows
 each learner with the marks their tutors judged, the per-step passes and the failing message, in
-English and in Korean (with a font for Hangul). The page is read as DOM text and photographed."""
+English and in Korean (with a font for Hangul). The page is read as DOM text and photographed:
+`LWSTUTOR_SCREENSHOTS=1 .venv/bin/python -m pytest tests/classroom/test_page_browser.py` writes
+the README's screenshots/class-chromium-*.png, as the serve tests write theirs."""
 
 from __future__ import annotations
 
