@@ -173,3 +173,16 @@ def test_served_lab_hooks_run_under_the_real_server_in_chromium(tmp_path):
     printed = {(r["name"], r["rv"]): r["t"] for r in served if r["event"] == "item" and r["kind"] == "Pod"}
     out = sl.figures([], printed, served, served, arrivals)
     assert out["pod_changes_on_both_screens"] > 0 and out["served_frame_to_websocket_message"]["n"] > 0
+
+
+def test_class_load_reports_every_figure(tmp_path):
+    res = run("tests.bench.class_load", "--quick", tmp_path=tmp_path)
+    assert res.returncode == 0, res.stderr[-3000:]
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    assert out["learners"] == 12 and out["bursts"] >= 1 and out["refused"] == 0
+    # Every change accepted was seen by the instructor's poller (a superseded one is not waited for).
+    assert out["reports"] >= out["learners"] and out["seen"] > 0 and out["unseen"] == 0
+    assert out["heartbeats"] > 0 and out["server_n"] > 0
+    for key in ("seen_p50_ms", "seen_p99_ms", "server_p50_ms", "server_p99_ms", "server_cpu_pct", "rss_peak_mb"):
+        assert isinstance(out[key], (int, float)), key
+    assert out["db_bytes"] > 0

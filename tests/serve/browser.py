@@ -8,6 +8,7 @@ the page's xterm.js builds it from the same bytes.
 
 from __future__ import annotations
 
+import os
 import time
 
 import pyte
@@ -15,6 +16,17 @@ import pyte
 from tests import waits
 
 CHROMIUM = "/usr/lib/chromium/chromium"  # Debian's chromium; /usr/bin/chromium is a shell wrapper
+
+
+def chromium_missing() -> str:
+    """Why the browser tests cannot run here ("" when they can)."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright is not installed (pip install -e '.[test]')"
+    if not os.access(CHROMIUM, os.X_OK):
+        return f"{CHROMIUM} is missing: Debian's chromium package (tests/run.sh installs it as root)"
+    return ""
 
 RECORD_FRAMES = """
 (() => {

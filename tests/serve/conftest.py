@@ -19,28 +19,18 @@ import pytest
 
 from tests import waits
 from tests.procs import alive, descendants
-from tests.serve.browser import CHROMIUM, Tab
+from tests.serve.browser import CHROMIUM, Tab, chromium_missing
 
 REPO = Path(__file__).resolve().parents[2]
 # A short recording of the lab from the real control plane: step 1 passes, step 2 waits for its file.
 RECORDING = REPO / "tests" / "data" / "recordings" / "wrong-annotation.jsonl"
 
 
-def _missing() -> str:
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "playwright is not installed (pip install -e '.[test]')"
-    if not os.access(CHROMIUM, os.X_OK):
-        return f"{CHROMIUM} is missing: Debian's chromium package (tests/run.sh installs it as root)"
-    return ""
-
-
 # Module scope: Playwright's sync API keeps an event loop running while it is open, and the
 # asyncio tests that a worker runs next (Pilot's, this directory's) need none running.
 @pytest.fixture(scope="module")
 def chromium():
-    why = _missing()
+    why = chromium_missing()
     if why:
         if os.environ.get("CI") == "true":
             pytest.fail(f"the browser tests cannot run: {why}")

@@ -46,6 +46,7 @@ WATCH_ON = ("step", "단계")
 WATCH_TIME = ("time", "시간")
 WATCH_PASSED = ("passed", "통과")
 WATCH_FAILING = ("step {step}: {count} fail with: {message}", "{step}단계: {count}명 실패: {message}")
+WATCH_MORE_FAILING = ("… and {n} more failing steps", "… 그 밖에 실패한 단계 {n}개")
 WATCH_EMPTY = ("No learner has joined yet.", "아직 참여한 학습자가 없습니다.")
 WATCH_AWAY = ("{url}: cannot read the class ({why}); trying again", "{url}: 수업을 읽을 수 없습니다({why}). 다시 시도합니다")
 WATCH_LEGEND = ("✓ pass ✗ fail … waiting ⚠ stuck (10 min+) dim: away",

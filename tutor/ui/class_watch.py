@@ -23,6 +23,7 @@ from tutor.i18n.bilingual import pick
 
 POLL_S = 2.0
 FAILING_LINES = 4  # the steps most failed, under the grid: the grid keeps most of 24 rows
+SUMMARY_ROWS = 7  # #summary's max-height
 NAME_COLUMNS = 14
 MARK_STYLE = {"✓": "green", "✗": "red", "…": "yellow", "!": "bold red", "?": "magenta"}
 
@@ -31,8 +32,8 @@ class ClassWatch(App):
     CSS = """
     #title { height: 1; background: $primary-background; }
     #grid { height: 1fr; }
-    #summary { height: auto; max-height: 7; }
-    """
+    #summary { height: auto; max-height: %d; }
+    """ % SUMMARY_ROWS
     # Their words are the title's (no footer: the grid keeps the rows)
     BINDINGS: ClassVar[list[BindingType]] = [keyed("q", "quit", ("quit", "끝내기"), show=False),
                                              keyed("l", "toggle_lang", ("ko/en", "ko/en"), show=False)]
@@ -106,18 +107,29 @@ class ClassWatch(App):
         return [name, *marks, Text(str(row.current), style=style), Text(grid.clock(row.on_step), style=style)]
 
     def _summary(self, rows: list[grid.Row]) -> Text:
-        lang, out = self.lang, Text(no_wrap=True, overflow="ellipsis")
-        if self.problem:
-            out.append(pick(classroom.WATCH_AWAY, lang, url=self.url, why=self.problem) + "\n", style="bold yellow")
+        """One screen line each, cut with … at the width; the failing steps past FAILING_LINES
+        are counted on the last of their lines (nothing is cut without a mark)."""
+        lang, width, lines = self.lang, max(20, self.size.width), []
+        away = Text(pick(classroom.WATCH_AWAY, lang, url=self.url, why=self.problem), style="bold yellow")
+        # said whole (folded): the failing steps give up the rows it takes
+        away_rows = -(-away.cell_len // width) if self.problem else 0
+        room = min(FAILING_LINES, SUMMARY_ROWS - 2 - away_rows)  # the passes and the legend kept
         if not rows:
-            out.append(pick(classroom.WATCH_EMPTY, lang))
-            return out
-        summaries = grid.summaries(self.state)
-        out.append(pick(classroom.WATCH_PASSED, lang) + " ", style="bold")
-        out.append("  ".join(f"{s.step}:{s.passed}/{s.learners}" for s in summaries) + "\n")
-        failing = sorted((s for s in summaries if s.failing), key=lambda s: (-s.failing, s.step))[:FAILING_LINES]
-        for s in failing:
-            out.append(pick(classroom.WATCH_FAILING, lang, step=s.step, count=s.common_count, message=s.common) + "\n",
-                       style="red")
-        out.append(pick(classroom.WATCH_LEGEND, lang), style="dim")
-        return out
+            lines.append(Text(pick(classroom.WATCH_EMPTY, lang)))
+        else:
+            summaries = grid.summaries(self.state)
+            passed = Text()
+            passed.append(pick(classroom.WATCH_PASSED, lang) + " ", style="bold")
+            passed.append("  ".join(f"{s.step}:{s.passed}/{s.learners}" for s in summaries))
+            lines.append(passed)
+            failing = sorted((s for s in summaries if s.failing), key=lambda s: (-s.failing, s.step))
+            shown = failing if len(failing) <= room else failing[:max(0, room - 1)]
+            for s in shown:
+                lines.append(Text(pick(classroom.WATCH_FAILING, lang, step=s.step, count=s.common_count,
+                                       message=s.common), style="red"))
+            if len(shown) < len(failing):
+                lines.append(Text(pick(classroom.WATCH_MORE_FAILING, lang, n=len(failing) - len(shown)), style="red"))
+            lines.append(Text(pick(classroom.WATCH_LEGEND, lang), style="dim"))
+        for line in lines:
+            line.truncate(width, overflow="ellipsis")
+        return Text("\n").join([away, *lines] if self.problem else lines)
