@@ -35,7 +35,7 @@ from tutor.ui.step_page import Page
 from tutor.ui.screens.finish import FinishScreen, finished
 from tutor.ui.screens.help import HelpScreen
 from tutor.ui.screens.lesson import TALL_ROWS, LessonScreen
-from tutor.ui.screens.palette import BothLanguagesSystemCommands, TutorCommands, open_palette, system_commands
+from tutor.ui.screens.palette import BothLanguagesSystemCommands, TutorCommands, open_palette, show_keys, system_commands
 from tutor.ui.screens.predict import asking
 from tutor.ui.screens.timeline_view import TimelineScreen
 from tutor.ui.services.screenshot import SHOT_TIME, delivery_words, free_name, screenshot_dir
@@ -350,8 +350,5 @@ class TutorApp(App):
     def get_system_commands(self, screen):
         yield from system_commands(self, screen)
 
-    def action_show_help_panel(self) -> None:
-        """The palette's "Keys": Textual's panel, its keys said in the learner's language. Imported
-        here: the panel's Markdown brings markdown-it, which the first frame does without."""
-        from tutor.ui.widgets.keys_panel import show_keys_panel
-        show_keys_panel(self.screen)
+    def action_show_help_panel(self) -> None:  # the palette's "Keys", in the learner's language
+        show_keys(self)

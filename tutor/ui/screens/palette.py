@@ -171,6 +171,14 @@ def open_themes(app) -> None:
                             say(app.lang, "No matches found", "맞는 테마가 없습니다"), providers=[ThemeProvider]))
 
 
+def show_keys(app) -> None:
+    """The palette's "Keys": Textual's panel, its keys said in the learner's language. Imported
+    here: the panel's Markdown brings markdown-it, which the first frame does without."""
+    from tutor.ui.widgets.keys_panel import show_keys_panel
+
+    show_keys_panel(app.screen)
+
+
 def system_entries(app, screen) -> Iterator[tuple[Words, Words, Callable[[], object]]]:
     """Textual's own palette entries (the same App.get_system_commands gives, in the same order),
     and ours, each: its name and its help in both languages, what it runs."""
