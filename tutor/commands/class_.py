@@ -12,6 +12,7 @@ import signal
 import sqlite3
 from pathlib import Path
 
+from tutor.commands import paths
 from tutor.commands.results import EXIT_OK, UsageError
 from tutor.commands.serve import LOOPBACK, address_for_browsers
 from tutor.commands.setup import chosen_lang
@@ -38,6 +39,7 @@ def run_class(args) -> int:
         raise UsageError(f"--port {args.port}: give a port from 1 to 65535 (0: any free one)",
                          f"--port {args.port}: 1부터 65535까지의 포트를 주세요(0이면 비어 있는 아무 포트)")
     path = db_path(args)
+    paths.file_in_new_directories(str(path), "--db")
     try:
         store = ClassStore(path)
     except (OSError, sqlite3.Error) as exc:

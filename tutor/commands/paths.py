@@ -84,6 +84,16 @@ def directory(path: str, option: str) -> str:
     return path
 
 
+def file_in_new_directories(path: str, option: str) -> str:
+    """A file the tutor writes and whose missing directories it makes (class --db): what is
+    there must be a regular file, and no file may stand where a directory goes (stat says so:
+    making the directories would only say "File exists")."""
+    st = _stat(option, path)
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise _not_regular(option, path, st.st_mode)
+    return path
+
+
 def output_file(path: str, option: str) -> tuple[str, bool]:
     """A file the tutor will write (--state-file, record FILE): (the real path to write, whether
     a file is there now). Symlinks are followed, so the link stays a link; what is there must be
