@@ -40,7 +40,11 @@ REFUSALS = {
 }
 
 # the instructor's view (`lwstutor class --watch URL`)
-WATCH_TITLE = ("class │ {n} learners │ {at} │ l ko/en · q quit", "수업 │ 학습자 {n}명 │ {at} │ l ko/en · q 끝내기")
+# the keys with the order and the filter in use: o and f cycle them (within 80 columns: no room for more words)
+WATCH_TITLE = ("{n} learners {at} │ o {order} · f {only} │ ⏎ open l ko/en q quit",
+               "학습자 {n}명 {at} │ o {order} · f {only} │ ⏎ 열기 l ko/en q 끝내기")
+ORDER = {"name": ("by name", "이름순"), "progress": ("by progress", "진도 느린 순"), "time": ("by time", "머문 시간순")}
+ONLY = {"all": ("everyone", "모두"), "stuck": ("stuck/failing", "막힘·실패"), "away": ("away", "자리 비움")}
 WATCH_NAME = ("learner", "학습자")
 WATCH_ON = ("step", "단계")
 WATCH_TIME = ("time", "시간")
@@ -55,7 +59,25 @@ BAD_WATCH = ("--watch {url}: give the instructor's address `lwstutor class` prin
              "http://127.0.0.1:8001/i/TOKEN/state",
              "--watch {url}: lwstutor class 명령이 출력한 강사용 주소를 주세요(예: http://127.0.0.1:8001/i/TOKEN/state)")
 
+# one learner's verdicts (enter on the grid; the page's ?learner=)
+LEARNER_HEAD = ("{name} │ {lesson} │ on step {current} │ {passed} passed", "{name} │ {lesson} │ {current}단계 │ {passed}개 통과")
+LEARNER_KEYS = ("↑↓ scroll · esc back · l ko/en", "↑↓ 스크롤 · esc 돌아가기 · l ko/en")
+LEARNER_STEP = ("step {step} · {status} · {time} · hints {hints} · predictions {predictions}",
+                "{step}단계 · {status} · {time} · 힌트 {hints} · 예측 {predictions}")
+LEARNER_NONE = ("No step reported yet.", "아직 보고한 단계가 없습니다.")
+LEARNER_GONE = ("{name}: no such learner in the class.", "{name}: 수업에 그런 학습자가 없습니다.")
+STATUS = {"pass": ("passed", "통과"), "fail": ("failing", "실패"), "waiting": ("waiting", "기다림"),
+          "error": ("error", "오류"), "unconfirmed": ("unconfirmed", "확인 안 됨"), "unchecked": ("not checked", "확인 전")}
+
 # the instructor's page in a browser (GET the instructor's address)
 PAGE_TITLE = ("lwstutor class", "lwstutor 수업")
 PAGE_HEADING = ("class │ {n} learners │ {at}", "수업 │ 학습자 {n}명 │ {at}")
-PAGE_LANG = ("한국어", "English")  # the link to the page in the other language, said in that language
+PAGE_LANG = ("한국어", "English")
+PAGE_SORT = ("sort:", "정렬:")
+PAGE_ONLY = ("show:", "보기:")
+PAGE_BACK = ("← the class", "← 수업 전체")
+PAGE_STEP = ("step", "단계")
+PAGE_STATUS = ("verdict", "판정")
+PAGE_MESSAGE = ("message", "메시지")
+PAGE_HINTS = ("hints", "힌트")
+PAGE_PREDICTIONS = ("predictions", "예측")  # the link to the page in the other language, said in that language

@@ -3,7 +3,9 @@ learners by steps (a mark per status), the step each is on and for how long; a s
 (STUCK_S on a step without passing) stands out in red with ⚠, one whose tutor stopped reporting
 is dimmed; under the grid, how many passed each step and, for the steps learners fail, the
 message most of them see. Read every POLL_S from the instructor's address; fits 80x24 (the grid
-scrolls past a screenful of learners). l switches English and Korean, q quits."""
+scrolls past a screenful of learners). enter on a learner opens their verdicts (class_learner.py);
+o cycles the order (name, progress, time on the step), f who is shown (everyone, the stuck or
+failing, the away); l switches English and Korean, q quits."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from textual.widgets import DataTable, Static
 
 from tutor.classroom import grid
 from tutor.classroom.state_reader import StateReader, Unreadable
+from tutor.ui.class_learner import LearnerVerdicts
 from tutor.ui.bindings.key_words import keyed
 from tutor.i18n import classroom
 from tutor.i18n.bilingual import pick
@@ -36,7 +39,9 @@ class ClassWatch(App):
     """ % SUMMARY_ROWS
     # Their words are the title's (no footer: the grid keeps the rows)
     BINDINGS: ClassVar[list[BindingType]] = [keyed("q", "quit", ("quit", "끝내기"), show=False),
-                                             keyed("l", "toggle_lang", ("ko/en", "ko/en"), show=False)]
+                                             keyed("l", "toggle_lang", ("ko/en", "ko/en"), show=False),
+                                             keyed("o", "order", ("order", "정렬"), show=False),
+                                             keyed("f", "only", ("show", "보기"), show=False)]
 
     def __init__(self, url: str, lang: str):
         super().__init__()
@@ -44,11 +49,12 @@ class ClassWatch(App):
         self.url, self.lang = url, lang
         self.state: dict = {}
         self.problem = ""  # why the last read failed ("" when it worked)
+        self.order, self.which = grid.ORDERS[0], grid.FILTERS[0]
         self._columns: tuple = ()
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")
-        yield DataTable(id="grid", cursor_type="none", zebra_stripes=True)
+        yield DataTable(id="grid", cursor_type="row", zebra_stripes=True)
         yield Static(id="summary")
 
     def on_mount(self) -> None:
@@ -74,18 +80,37 @@ class ClassWatch(App):
         self._columns = ()
         self.draw()
 
+    def action_order(self) -> None:
+        self.order = grid.next_of(grid.ORDERS, self.order)
+        self.draw()
+
+    def action_only(self) -> None:
+        self.which = grid.next_of(grid.FILTERS, self.which)
+        self.draw()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        key = str(event.row_key.value)
+        found = grid.learner(self.state, key)
+        screen = LearnerVerdicts(key, str(found.get("name", "")) if found else key)
+        self.push_screen(screen)
+        self.call_after_refresh(self.draw)  # its lines from the state read
+
     # --- drawing -----------------------------------------------------------------------------
     def draw(self) -> None:
         rows = grid.rows(self.state)
         steps = grid.last_step(self.state)
         at = time.strftime("%H:%M:%S", time.localtime(self.state["now"])) if "now" in self.state else "-"
-        self.query_one("#title", Static).update(Text(pick(classroom.WATCH_TITLE, self.lang, n=len(rows), at=at),
-                                                     style="bold", no_wrap=True, overflow="ellipsis"))
-        self._draw_grid(rows, steps)
+        title = pick(classroom.WATCH_TITLE, self.lang, n=len(rows), at=at,
+                     order=pick(classroom.ORDER[self.order], self.lang), only=pick(classroom.ONLY[self.which], self.lang))
+        self.query_one("#title", Static).update(Text(title, style="bold", no_wrap=True, overflow="ellipsis"))
+        self._draw_grid(grid.ordered(grid.only(rows, self.which), self.order), steps)
         self.query_one("#summary", Static).update(self._summary(rows))
+        if isinstance(self.screen, LearnerVerdicts):
+            self.run_worker(self.screen.show(self.state, self.lang), group="learner", exclusive=True)
 
     def _draw_grid(self, rows: list[grid.Row], steps: int) -> None:
         table = self.query_one("#grid", DataTable)
+        chosen = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value if table.row_count else None
         columns = (self.lang, steps)
         if columns != self._columns:  # a new step seen, or the language switched: the header anew
             table.clear(columns=True)
@@ -97,7 +122,9 @@ class ClassWatch(App):
             self._columns = columns
         table.clear()
         for row in rows:
-            table.add_row(*self._cells(row))
+            table.add_row(*self._cells(row), key=row.id)
+        at = next((i for i, row in enumerate(rows) if row.id == chosen), 0)  # the cursor stays on its learner
+        table.move_cursor(row=at)
 
     @staticmethod
     def _cells(row: grid.Row) -> list[Text]:
