@@ -2,7 +2,8 @@
 a class of real tutors: two tutors under Pilot replay different recordings (the walkthrough, and a
 wrong turn whose checker fails a step) and report to the class server process; the page then shows
 each learner with the marks their tutors judged, the per-step passes and the failing message, in
-English and in Korean (with a font for Hangul). The page is read as DOM text and photographed:
+English and in Korean (with a font for Hangul), and a click on a learner's name shows their
+verdicts. The page is read as DOM text and photographed:
 `LWSTUTOR_SCREENSHOTS=1 .venv/bin/python -m pytest tests/classroom/test_page_browser.py` writes
 the README's screenshots/class-chromium-*.png, as the serve tests write theirs."""
 
@@ -22,6 +23,7 @@ from tests.ui.settle import settled
 from tutor.classroom.grid import MARKS
 from tutor.cli import build_parser
 from tutor.commands.tui import tui_app
+from tutor.i18n import classroom
 
 pytestmark = [pytest.mark.ui, pytest.mark.browser]
 
@@ -76,6 +78,22 @@ def read_page(url: str, shot: Path) -> dict:
             browser.close()
 
 
+def click_learner(url: str, name: str) -> tuple[str, str]:
+    """Where the learner's name on the page leads, and that page's text."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--disable-dev-shm-usage"])
+        try:
+            page = browser.new_page()
+            page.goto(url, timeout=waits.PROCESS * 1000)
+            page.get_by_role("link", name=name, exact=True).click()
+            page.wait_for_url("**learner=**", timeout=waits.PROCESS * 1000)
+            return page.url, page.inner_text("body")
+        finally:
+            browser.close()
+
+
 @pytest.fixture
 def chromium_here():
     why = chromium_missing()
@@ -110,3 +128,7 @@ async def test_the_page_shows_the_class_its_tutors_reported(chromium_here, serve
             assert f"{step}:{both}/2" in text, (step, text)
         for step, message in failing:
             assert failed.format(step) + message in text, (step, message, text)
+    address, verdicts = await asyncio.to_thread(click_learner, server.instructor_url, "민준")
+    assert address.startswith(server.instructor_url + "?learner=")  # the same address, the learner asked for
+    for n, (status, message) in tutors["민준"].items():
+        assert message in verdicts and f"{MARKS[status]} {classroom.STATUS[status][0]}" in verdicts, (n, verdicts)

@@ -3,7 +3,9 @@
   POST /c/<join token>/join     a Join       -> 200 {"learner", "key"}
   POST /c/<join token>/report   a Report, with "Authorization: Bearer <learner key>" -> 200 {}
   GET  /i/<instructor token>/state            -> 200 the class (ClassStore.state)
-  GET  /i/<instructor token>[?lang=ko]        -> 200 the instructor's view as a page (no script)
+  GET  /i/<instructor token>[?lang=ko]        -> 200 the instructor's view as a page (no script);
+       &sort=progress|time &only=stuck|away      the grid's order and who is shown,
+       &learner=<id or name>                     one learner's verdicts (404: no such learner)
 
 Every refusal is a 4xx with a JSON body {"error": {"kind", "message"}}: 401 a wrong token or no
 key, 403 a report for a learner whose key this is not, 409 a name another learner has (403 when the class is full), 413 a
@@ -21,7 +23,7 @@ from typing import Awaitable, Callable
 import msgspec
 from aiohttp import web
 
-from tutor.classroom.class_page import class_page
+from tutor.classroom.class_page import View, page as view_page
 from tutor.classroom.report import MAX_BODY, Joined, decode_join, decode_report
 from tutor.classroom.class_store import MAX_LEARNERS, ClassFull, ClassStore, NameTaken
 
@@ -96,13 +98,13 @@ async def report(request: web.Request) -> web.Response:
 
 
 async def page(request: web.Request) -> web.Response:
-    """The instructor's view in a browser (tutor/classroom/class_page.py); ?lang=ko for Korean."""
+    """The instructor's view in a browser (tutor/classroom/class_page.py), as its query asks."""
     store = request.app[STORE]
     if not _token_is(request, store.tokens.instructor):
         return refused(401, "token", "this is not the instructor's address")
-    lang = "ko" if request.query.get("lang") == "ko" else "en"
+    status, html = view_page(store.state(), View.of(dict(request.query)))
     # The page loads nothing and runs nothing: the policy says so to the browser too.
-    return web.Response(text=class_page(store.state(), lang), content_type="text/html",
+    return web.Response(status=status, text=html, content_type="text/html",
                         headers={"Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
                                  "Referrer-Policy": "no-referrer"})
 
