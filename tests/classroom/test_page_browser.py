@@ -18,7 +18,7 @@ import pytest
 from tests import waits
 from tests.classroom.test_tutor_joins import FAILING, expected
 from tests.conftest import WALKTHROUGH
-from tests.serve.browser import CHROMIUM, chromium_missing
+from tests.serve.browser import launched, need_chromium
 from tests.ui.settle import settled
 from tutor.classroom.grid import MARKS
 from tutor.cli import build_parser
@@ -62,45 +62,29 @@ async def a_tutor_reports(server, name: str, recording: Path, tmp_path: Path) ->
 
 def read_page(url: str, shot: Path) -> dict:
     """The page as Chromium shows it: its rows' cells, its text, whether Hangul has a font."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--disable-dev-shm-usage"])
-        try:
-            page = browser.new_context(viewport={"width": 1000, "height": 700}).new_page()
-            page.goto(url, timeout=waits.PROCESS * 1000)
-            page.evaluate("document.fonts.ready")
-            got = {"rows": page.evaluate(ROWS), "text": page.inner_text("body"),
-                   "hangul": page.evaluate(HAS_FONT, "한"), "none": page.evaluate(HAS_FONT, "\u0378")}
-            page.screenshot(path=str(shot), full_page=True)
-            return got
-        finally:
-            browser.close()
+    with launched() as browser:
+        page = browser.new_context(viewport={"width": 1000, "height": 700}).new_page()
+        page.goto(url, timeout=waits.PROCESS * 1000)
+        page.evaluate("document.fonts.ready")
+        got = {"rows": page.evaluate(ROWS), "text": page.inner_text("body"),
+               "hangul": page.evaluate(HAS_FONT, "한"), "none": page.evaluate(HAS_FONT, "\u0378")}
+        page.screenshot(path=str(shot), full_page=True)
+        return got
 
 
 def click_learner(url: str, name: str) -> tuple[str, str]:
     """Where the learner's name on the page leads, and that page's text."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--disable-dev-shm-usage"])
-        try:
-            page = browser.new_page()
-            page.goto(url, timeout=waits.PROCESS * 1000)
-            page.get_by_role("link", name=name, exact=True).click()
-            page.wait_for_url("**learner=**", timeout=waits.PROCESS * 1000)
-            return page.url, page.inner_text("body")
-        finally:
-            browser.close()
+    with launched() as browser:
+        page = browser.new_page()
+        page.goto(url, timeout=waits.PROCESS * 1000)
+        page.get_by_role("link", name=name, exact=True).click()
+        page.wait_for_url("**learner=**", timeout=waits.PROCESS * 1000)
+        return page.url, page.inner_text("body")
 
 
 @pytest.fixture
 def chromium_here():
-    why = chromium_missing()
-    if why:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"the browser tests cannot run: {why}")
-        pytest.skip(why)
+    need_chromium()
 
 
 async def test_the_page_shows_the_class_its_tutors_reported(chromium_here, server, tmp_path, monkeypatch):

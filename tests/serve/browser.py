@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import os
 import time
+from contextlib import contextmanager
+from typing import Iterator
 
 import pyte
+import pytest
 
 from tests import waits
 
@@ -27,6 +30,30 @@ def chromium_missing() -> str:
     if not os.access(CHROMIUM, os.X_OK):
         return f"{CHROMIUM} is missing: Debian's chromium package (tests/run.sh installs it as root)"
     return ""
+
+
+def need_chromium() -> None:
+    """Skips a test that needs Chromium where it cannot run; under CI it fails instead (.ci/run
+    installs it, so a missing one is a broken install, not a machine without it)."""
+    why = chromium_missing()
+    if why:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"the browser tests cannot run: {why}")
+        pytest.skip(why)
+
+
+@contextmanager
+def launched() -> Iterator:
+    """Debian's Chromium, headless, closed on the way out."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--disable-dev-shm-usage"])
+        try:
+            yield browser
+        finally:
+            browser.close()
+
 
 RECORD_FRAMES = """
 (() => {

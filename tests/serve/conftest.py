@@ -19,7 +19,7 @@ import pytest
 
 from tests import waits
 from tests.procs import alive, descendants
-from tests.serve.browser import CHROMIUM, Tab, chromium_missing
+from tests.serve.browser import Tab, launched, need_chromium
 
 REPO = Path(__file__).resolve().parents[2]
 # A short recording of the lab from the real control plane: step 1 passes, step 2 waits for its file.
@@ -30,17 +30,9 @@ RECORDING = REPO / "tests" / "data" / "recordings" / "wrong-annotation.jsonl"
 # asyncio tests that a worker runs next (Pilot's, this directory's) need none running.
 @pytest.fixture(scope="module")
 def chromium():
-    why = chromium_missing()
-    if why:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"the browser tests cannot run: {why}")
-        pytest.skip(why)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--disable-dev-shm-usage"])
+    need_chromium()
+    with launched() as browser:
         yield browser
-        browser.close()
 
 
 @pytest.fixture
