@@ -65,3 +65,15 @@ def localise_stack(app, lesson, lang: str, declared: dict) -> None:
             own(lang)
     for screen in app.screen_stack:
         screen.refresh_bindings()
+
+
+# A key as the help and the keys panel write it: the name a keyboard prints on it, in either language.
+KEY_NAMES = {"pageup": "PgUp", "pagedown": "PgDn", "home": "Home", "end": "End", "escape": "esc",
+             "up": "↑", "down": "↓", "left": "←", "right": "→", "question_mark": "?"}
+
+
+def key_name(key: str) -> str:
+    """`ctrl+pageup` as ctrl+PgUp: the modifiers spelled out (Textual's ^ reads as a letter's
+    mark in Korean), the key as printed on it."""
+    *mods, last = key.strip().split("+")
+    return "+".join([*mods, KEY_NAMES.get(last, last)])

@@ -43,14 +43,3 @@ keyed("enter", "press", ("Press button", "버튼 누르기"))
 keyed("tab", "app.focus_next", ("Focus Next", "다음 창"))
 keyed("shift+tab", "app.focus_previous", ("Focus Previous", "이전 창"))
 keyed("ctrl+c,super+c", "screen.copy_text", ("Copy selected text", "고른 글자 복사"))
-
-# A key as the panel writes it: the name a keyboard prints on it, Korean or English alike.
-KEY_NAMES = {"pageup": "PgUp", "pagedown": "PgDn", "home": "Home", "end": "End", "escape": "esc",
-             "up": "↑", "down": "↓", "left": "←", "right": "→", "question_mark": "?"}
-
-
-def key_name(key: str) -> str:
-    """`ctrl+pageup` as ctrl+PgUp: the modifiers spelled out (Textual's ^ reads as a letter's
-    mark in Korean), the key as printed on it."""
-    *mods, last = key.strip().split("+")
-    return "+".join([*mods, KEY_NAMES.get(last, last)])

@@ -11,13 +11,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from tutor.i18n.bilingual import say
-from tutor.ui.bindings.key_words import keyed
+from tutor.ui.bindings.key_words import key_name, keyed
 from tutor.ui.bindings.keys import QUIT_HERE
 from tutor.ui.screens.base import ClosesItself
-
-
-# A key as the lesson, the footer and the notices write it ("esc"), not as Textual names it.
-SAID_AS = {"escape": "esc"}
 
 
 def bindings_table(bindings: list[Binding], title: str) -> Table:
@@ -27,7 +23,7 @@ def bindings_table(bindings: list[Binding], title: str) -> Table:
     for b in bindings:
         if not b.description:
             continue
-        keys = b.key_display or ", ".join(SAID_AS.get(k.strip(), k.strip()) for k in b.key.split(","))
+        keys = b.key_display or ", ".join(key_name(k) for k in b.key.split(","))
         table.add_row(keys, Text(b.description + (f" — {b.tooltip}" if b.tooltip else "")))
     return table
 

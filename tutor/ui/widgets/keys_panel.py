@@ -12,8 +12,8 @@ from textual.binding import Binding
 from textual.widgets import HelpPanel, KeyPanel, Markdown
 from textual.widgets._key_panel import BindingsTable  # its CSS names this class: ours must be one
 
-from tutor.ui.bindings.key_words import localised
-from tutor.ui.bindings.textual_words import key_name
+from tutor.ui.bindings import textual_words  # noqa: F401 - Textual's own keys' Korean, registered on import
+from tutor.ui.bindings.key_words import key_name, localised
 
 
 def keys_said(binding: Binding) -> str:
