@@ -19,6 +19,7 @@ from tutor.i18n import classroom
 from tutor.i18n.bilingual import pick
 from tutor.ui.bindings.key_words import keyed
 
+# A status mark's colour, in the grid (class_watch.py) and here
 MARK_STYLE = {"✓": "green", "✗": "red", "…": "yellow", "!": "bold red", "?": "magenta"}
 
 

@@ -19,7 +19,7 @@ from textual.widgets import DataTable, Static
 
 from tutor.classroom import grid
 from tutor.classroom.state_reader import StateReader, Unreadable
-from tutor.ui.class_learner import LearnerVerdicts
+from tutor.ui.class_learner import MARK_STYLE, LearnerVerdicts
 from tutor.ui.bindings.key_words import keyed
 from tutor.i18n import classroom
 from tutor.i18n.bilingual import pick
@@ -28,7 +28,6 @@ POLL_S = 2.0
 FAILING_LINES = 4  # the steps most failed, under the grid: the grid keeps most of 24 rows
 SUMMARY_ROWS = 7  # #summary's max-height
 NAME_COLUMNS = 14
-MARK_STYLE = {"✓": "green", "✗": "red", "…": "yellow", "!": "bold red", "?": "magenta"}
 
 
 class ClassWatch(App):
