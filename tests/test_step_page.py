@@ -68,9 +68,9 @@ def test_the_solution_question_counts_the_hints_not_shown(page):
 
 def test_a_pass_notice_names_its_steps_and_offers_s_for_the_current_one(page):
     page.session.progress.latch(page.current, "ok")
-    assert page.passed_line([page.current]).endswith("s compares solutions")
-    assert page.passed_line([3]) == "✓ Step 3 passed: recap in the step"
-    assert page.passed_line([1, 2, 3, 5]) == "✓ Steps 1–3, 5 passed"
+    assert page.passed_said([page.current]).in_lang("en").endswith("s compares solutions")
+    assert page.passed_said([3]).in_lang("en") == "✓ Step 3 passed: recap in the step"
+    assert page.passed_said([1, 2, 3, 5]).in_lang("en") == "✓ Steps 1–3, 5 passed"
 
 
 def test_marks_follow_the_progress(page):

@@ -130,12 +130,9 @@ class Page:
                 "title": say(lang, "Verdict", "판정"), "more": say(lang, "↓ more", "↓ 더 있음"),
                 **{status.name: say(lang, *words) for status, words in STATUS_WORDS.items()}}
 
-    def passed_line(self, steps: list[int]) -> str:
-        """The notice's line for steps just passed (the recap is in the lesson pane)."""
-        return self.passed_said(steps).in_lang(self.lang)
-
     def passed_said(self, steps: list[int]) -> Said:
-        """The same, kept as what it says (a notice follows a switch of language)."""
+        """The notice's line for steps just passed (the recap is in the lesson pane), kept as what
+        it says: a notice follows a switch of language."""
         if steps == [self.current] and self.solution_offered():  # s shows its solution now
             return saying("✓ Step {n} passed: recap in the step · s compares solutions",
                           "✓ {n}단계 통과: 정리는 설명 끝에 · s로 풀이와 비교", n=steps[0])

@@ -108,7 +108,7 @@ class LessonScreen(Screen[None]):
         self.redraw_lesson()
         self.redraw_live()
         self.query_one(LessonPane).focus()
-        if self.session.progress.notice:  # the progress file could not be read as it was
+        if self.session.progress.problem:  # the progress file could not be read as it was
             self.host.notice(saying(*self.session.progress.problem), severity="warning", timeout=10)
 
     def on_screen_resume(self) -> None:
