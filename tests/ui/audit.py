@@ -3,7 +3,10 @@ from where the compositor drew each widget. tests/ui/test_screen_audit.py drives
 `Audit.look` at every moment; the findings of a whole run are reported together.
 
 Rules (with the language rules of tests/lang_scan.py):
-  toast-over-pane   a notice drawn over a pane's region (its text hidden while it shows)
+  notice-over-pane  a notice drawn over a pane's text or bottom border (a toast, or the notices'
+                    line anywhere but the row of the top borders it lies over): hidden while it shows
+  notice-cut        a wide character of the notices' line drawn as blanks (cut in two where a
+                    widget beneath it has an edge)
   footer            the footer row not what the screen on top offers: without q and ? (? may be
                     absent under the help, which it closes, both under the palette, which
                     types them), a key that does not act there, or keys other than a fresh
@@ -95,7 +98,7 @@ class Audit:
         # is read with its word even where the pane wraps between them.
         for f in scan(app.query_one("#verdict").text(), lang, verbatim=quoted, code=code):
             self.add(f.rule, f.text, f"{moment} (the verdict's whole text)", f.line[:120])
-        self._toasts(app, moment)
+        self._toasts(app, lines, moment)
         self._footer(app, lines, moment)
         self._pods(app, lines, moment)
         self._nodes(app, lines, moment)
@@ -109,18 +112,30 @@ class Audit:
         return lines
 
     # --- (c) notices over panes ----------------------------------------------------------------
-    def _toasts(self, app, moment: str) -> None:
+    def _toasts(self, app, lines: list[str], moment: str) -> None:
         from textual.widgets._toast import Toast
 
-        toasts = [(w, clip.intersection(region)) for w, (region, clip) in app.screen._compositor.visible_widgets.items()
-                  if isinstance(w, Toast)]
-        if not toasts:
-            return
+        over = [(w, clip.intersection(region), " ".join(w._notification.message.split())[:50])
+                for w, (region, clip) in app.screen._compositor.visible_widgets.items() if isinstance(w, Toast)]
+        main = app.screen_stack[0]
+        bar = main.query("#notices").first() if app.screen is main and main.query("#notices") else None
+        at = main._compositor.visible_widgets.get(bar) if bar is not None and bar.display else None
+        if at is not None:  # under a modal it lies beneath it
+            over.append((bar, at[1].intersection(at[0]), str(bar.content)[:50]))
+            drawn, meant = " ".join(lines[bar.region.y].split()), " ".join(str(bar.content).split())
+            if drawn != meant:
+                self.add("notice-cut", f"the notices' line drawn «{drawn[:60]}» for «{meant[:60]}»", moment)
         for pane_id, region in pane_regions(app).items():
-            for toast, t_region in toasts:
-                if t_region.overlaps(region):
-                    text = " ".join(toast._notification.message.split())[:50]
-                    self.add("toast-over-pane", f"a notice over {pane_id} «{text}»", moment)
+            pane = main.query(pane_id).first() if main.query(pane_id) else None
+            for notice, n_region, text in over:
+                hidden = n_region.intersection(region)
+                if not hidden.area:
+                    continue
+                # the notices' line lies over the panes' top borders: that row only, never the text
+                if notice is bar and pane is not None and hidden.height == 1 and hidden.y == region.y == pane.region.y \
+                        and pane.styles.border_top[0] not in ("", "none"):
+                    continue
+                self.add("notice-over-pane", f"a notice over {pane_id} «{text}»", moment)
 
     # --- (d) the footer ------------------------------------------------------------------------
     def footer(self, app, moment: str) -> None:

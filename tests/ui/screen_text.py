@@ -28,3 +28,13 @@ def cells(line: str, start: int, end: int) -> str:
 def region_text(app, region) -> str:
     """What the screen shows in a region, a line of text per row."""
     return "\n".join(cells(line, region.x, region.right) for line in screen_lines(app)[region.y:region.bottom])
+
+
+def notices_read(app) -> str:
+    """The notices' line as the learner reads it, "" when it is hidden (or shown and not laid out
+    yet, when its region is not its row). Runs of spaces read as one: the line moves a word a
+    cell on when a Korean character of it would stand across an edge of the panes beneath."""
+    bar = app.query_one("#notices")
+    if not bar.display or bar not in app.screen._compositor.visible_widgets:
+        return ""
+    return " ".join(screen_lines(app)[bar.region.y].split())

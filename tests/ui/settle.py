@@ -70,11 +70,13 @@ async def quiet(pilot, timeout: float = waits.MOMENT) -> None:
 
 async def screen_reads(pilot, has: tuple[str, ...], lacks: tuple[str, ...] = (), rows: slice = slice(None)) -> None:
     """Waits until the screen's `rows` show every text of `has` and none of `lacks`: a screen pushed,
-    the palette's entries, the footer's keys are drawn a few frames after the key that changed them."""
+    the palette's entries, the footer's keys are drawn a few frames after the key that changed them.
+    Runs of spaces read as one (the notices' line moves a word a cell off an edge beneath it)."""
     from tests.ui.screen_text import screen_lines
 
     def text() -> str:
-        return "\n".join(screen_lines(pilot.app)[rows])
+        return "\n".join(" ".join(line.split()) for line in screen_lines(pilot.app)[rows])
+    has, lacks = tuple(" ".join(t.split()) for t in has), tuple(" ".join(t.split()) for t in lacks)
     await until(pilot, lambda: all(t in text() for t in has) and not any(t in text() for t in lacks),
                 f"{list(has)} on screen and not {list(lacks)}", seen=text)
 

@@ -13,7 +13,7 @@ import pytest
 from rich.cells import cell_len
 
 from tests.lang_scan import scan
-from tests.ui.screen_text import screen_lines
+from tests.ui.screen_text import notices_read, screen_lines
 from tests.ui.settle import first_frame, until
 from tutor.cli import build_parser
 from tutor.commands.demo import demo_app
@@ -45,20 +45,20 @@ async def test_the_demo_says_how_far_it_is_and_what_it_waits_for(size, lang):
                     "ko": f"5/8단계 · 남은 시간 {total // 60}:{total % 60:02d}"}[lang]
         waiting = {"en": f"Waiting for the pods' termination grace period ({left} s left)",
                    "ko": f"기다리는 중: 파드 종료 유예 기간 (남은 시간 {left}초)"}[lang]
-        await until(pilot, lambda: progress in _row(app, "#status") and _row(app, "#notices") == waiting,
-                    "the progress and the wait on screen", seen=lambda: (_row(app, "#status"), _row(app, "#notices")))
+        await until(pilot, lambda: progress in _row(app, "#status") and notices_read(app) == waiting,
+                    "the progress and the wait on screen", seen=lambda: (_row(app, "#status"), notices_read(app)))
         # the progress whole (what follows it may be cut), the wait's line whole
-        assert not _row(app, "#notices").endswith("…") and cell_len(_row(app, "#notices")) <= size[0]
-        for line in (_row(app, "#status"), _row(app, "#notices")):
+        assert not notices_read(app).endswith("…") and cell_len(notices_read(app)) <= size[0]
+        for line in (_row(app, "#status"), notices_read(app)):
             assert [str(f) for f in scan(line, lang, verbatim=("demo/infer", "LeaderWorkerSet"))] == [], line
         # a second on, both have counted down
         _at(app, moment + 1)
         later = waiting.replace(str(left), str(left - 1))
         sooner = f"{(total - 1) // 60}:{(total - 1) % 60:02d}"
-        await until(pilot, lambda: _row(app, "#notices") == later and sooner in _row(app, "#status"),
-                    "the countdowns moved on", seen=lambda: (_row(app, "#status"), _row(app, "#notices")))
+        await until(pilot, lambda: notices_read(app) == later and sooner in _row(app, "#status"),
+                    "the countdowns moved on", seen=lambda: (_row(app, "#status"), notices_read(app)))
         # the wait over, its line goes; the progress stays
         _at(app, wait.end + 0.5)
         await until(pilot, lambda: not app.query_one("#notices").display, "the wait's line gone",
-                    seen=lambda: _row(app, "#notices"))
+                    seen=lambda: notices_read(app))
         assert "5/8" in _row(app, "#status") or "6/8" in _row(app, "#status")

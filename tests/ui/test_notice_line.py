@@ -1,6 +1,8 @@
-"""Notices cover no pane. They have a line of their own under the header, part of the layout:
-no pane overlaps it, no toast floats over the panes, and what does not fit the line ends in
-"…" with no character cut in two. A long warning or the demo's last words are kept whole in
+"""Notices cover no pane's text. They have a line of their own under the header, on a layer of its
+own over the row of the panes' top borders: it covers no row of a pane's text and no bottom
+border, no toast floats over the panes, its coming and going moves no pane, no Korean character
+of it is cut in two where the panes beneath meet, and what does not fit the line ends in "…"
+with no character cut in two. A long warning or the demo's last words are kept whole in
 the lab check panel. At 60x20, 80x24 and 100x30, in both languages, at the demo's end and with
 a progress file that cannot be used."""
 
@@ -10,11 +12,11 @@ import pytest
 from rich.cells import cell_len
 
 from tests.ui.harness import empty_recording, make_app
-from tests.ui.screen_text import screen_lines
+from tests.ui.screen_text import notices_read, screen_lines
 from tests.ui.settle import settled, until
 from tutor.cluster.source_events import ShowStep
 from tutor.demo import END_BODY, END_TITLE
-from tutor.ui.widgets.notice_bar import notice_text
+from tutor.ui.widgets.notice_bar import clear_of_edges, notice_text
 from tutor.i18n.bilingual import say
 
 PANES = ("#status", "#doctor", "#steps", "#lesson", "#verdict", "#groups", "#ledger", "#pods", "#events", "Footer")
@@ -38,8 +40,11 @@ def _assert_on_its_own_line(app) -> None:
     for selector in PANES:
         for pane in app.query(selector):
             if pane.display and pane.region.area:
-                assert not pane.region.overlaps(bar.region), (selector, pane.region, bar.region)
-    line = screen_lines(app)[bar.region.y].strip()
+                hidden = pane.region.intersection(bar.region)
+                # the row of a pane's top border at most, where its title is: never its text
+                assert not hidden.area or (hidden.y == pane.region.y and pane.styles.border_top[0] not in ("", "none")), \
+                    (selector, pane.region, bar.region)
+    line = notices_read(app)
     whole = " · ".join(notice_text(n) for n in reversed(list(app.notices)))  # newest first
     shown = line.rstrip("…").rstrip()
     assert whole.startswith(shown) and shown, (line, whole)  # every character up to the cut, none split
@@ -85,3 +90,43 @@ async def test_a_progress_file_problem_covers_no_pane(size, lang, problem, tmp_p
         assert app.query_one("#doctor").display  # the whole of it, where x hides it
         await pilot.press("escape")
         await until(pilot, lambda: not app.query_one("#notices").display, "esc to hide the notices' line")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_a_notice_coming_and_going_moves_no_pane(size, tmp_path):
+    """The line lies over the panes: a notice that comes or goes lays out no pane again, so the
+    frame that shows a pass (its notice with it) draws no pane again for it."""
+    app = make_app(empty_recording(tmp_path), lang="ko", state_file=tmp_path / "p.json")
+    async with app.run_test(size=size, notifications=True) as pilot:
+        await settled(pilot)
+
+        def regions() -> dict:
+            return {s: p.region for s in PANES for p in app.query(s) if p.display}
+
+        before = regions()
+        app.passed([1])
+        await _laid_out(pilot)
+        assert regions() == before
+        _assert_on_its_own_line(app)
+        await pilot.press("escape")
+        await until(pilot, lambda: not app.query_one("#notices").display, "esc to hide the notices' line")
+        await pilot.pause()
+        assert regions() == before
+
+
+@pytest.mark.parametrize("start", [0, 1, 2])
+@pytest.mark.parametrize("text", ["✓ 1단계 통과: 정리는 설명 끝에 · s로 풀이와 비교",
+                                  "진행 상황을 ~/p.json에 저장하지 못했습니다: 디스크 공간이 없습니다.",
+                                  "ab가나다라마바사아자차카타파하가나다라마바사아자차카타파하"])
+def test_no_wide_character_stands_across_an_edge(text, start):
+    """Whatever column an edge is at, the line moves the word on, a cell, and keeps every word."""
+    from rich.cells import cell_len
+    from rich.text import Text
+
+    for edge in range(start + 1, start + cell_len(text) + 1):
+        line = clear_of_edges(Text(text), start, {edge})
+        assert line.plain.split() == text.split(), (edge, line.plain)
+        col = start
+        for char in line.plain:
+            assert not (cell_len(char) == 2 and col + 1 == edge), (edge, line.plain)
+            col += cell_len(char)

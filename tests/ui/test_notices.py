@@ -8,7 +8,7 @@ import pytest
 
 from tests.conftest import WALKTHROUGH
 from tests.ui.harness import empty_recording, make_app
-from tests.ui.screen_text import screen_lines
+from tests.ui.screen_text import notices_read, screen_lines
 from tests.ui.settle import screen_reads, settled, until
 from tutor.ui.services import notices as notices_module
 from tutor.ui.step_page import step_ranges
@@ -17,19 +17,11 @@ from tutor.i18n.bilingual import say, saying
 from tutor.ui import app as app_module
 
 
-def _notice_line(app) -> str:
-    """The notices' line as drawn, "" when it is hidden."""
-    bar = app.query_one("#notices")
-    if not bar.display or bar not in app.screen._compositor.visible_widgets:
-        return ""  # hidden, or shown and not laid out yet (its region then is the header's row)
-    return screen_lines(app)[bar.region.y].strip()
-
-
 async def line_reads(pilot, text: str) -> None:
     """Waits until the notices' line reads `text` ("" hidden): it is drawn a few frames after the
     notice came or went."""
-    await until(pilot, lambda: _notice_line(pilot.app) == text, f"the notices' line to read {text!r}",
-                seen=lambda: _notice_line(pilot.app))
+    await until(pilot, lambda: notices_read(pilot.app) == text, f"the notices' line to read {text!r}",
+                seen=lambda: notices_read(pilot.app))
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
@@ -95,8 +87,8 @@ async def test_a_long_korean_notice_keeps_every_character_up_to_its_cut(tmp_path
     recap = " ".join(app.session.lesson.step(5).text("ko").recap.replace("`", "").split())[:200]
     async with app.run_test(size=(81, 24), notifications=True) as pilot:
         app.notice(saying(recap, recap), timeout=30)
-        line = await until(pilot, lambda: _notice_line(app).endswith("…") and _notice_line(app),
-                           "the notice cut to its line", seen=lambda: _notice_line(app))
+        line = await until(pilot, lambda: notices_read(app).endswith("…") and notices_read(app),
+                           "the notice cut to its line", seen=lambda: notices_read(app))
         assert recap.startswith(line.rstrip("…").rstrip())
 
 

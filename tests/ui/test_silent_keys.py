@@ -14,7 +14,7 @@ from rich.cells import cell_len
 from tests.conftest import RECORDINGS
 from tests.lang_scan import scan
 from tests.ui.harness import empty_recording, make_app
-from tests.ui.screen_text import screen_lines
+from tests.ui.screen_text import notices_read
 from tests.ui.settle import notices_said, settled, step_drawn, until
 from tutor.ui.bindings.keys import KEYS
 from tutor.ui.widgets.notice_bar import notice_text
@@ -55,11 +55,6 @@ STATES: list[tuple[str | None, Callable[..., Awaitable[None]], str]] = [
 ]
 
 
-def notice_row(app) -> str:
-    bar = app.query_one("#notices")
-    return screen_lines(app)[bar.region.y].strip() if bar.display else ""
-
-
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("lang", ["en", "ko"])
 @pytest.mark.parametrize("recording,reach,chosen_for", STATES, ids=[s[2] for s in STATES])
@@ -87,8 +82,8 @@ async def test_a_key_that_cannot_act_says_why_in_one_line(recording, reach, chos
             if cell_len(text) > size[0] - 2:  # one line, whole: else cut with "…"; every such key named
                 cut.append(f"{key}: {text!r} ({cell_len(text)} cells)")
             else:
-                await until(pilot, lambda: notice_row(app) == text, f"{text!r} on the notices' line",
-                            seen=lambda: notice_row(app))
+                await until(pilot, lambda: notices_read(app) == text, f"{text!r} on the notices' line",
+                            seen=lambda: notices_read(app))
             assert not scan(text, lang), scan(text, lang)
             if lang == "ko":
                 assert any("가" <= c <= "힣" for c in text), text

@@ -84,7 +84,7 @@ class LessonScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
-        yield NoticeBar(self.host.notices, id="notices")
+        yield NoticeBar(self.host.notices, self.notice_edges, id="notices")
         with Horizontal(id="main"):
             with Vertical(id="lesson-side"):
                 yield DoctorPanel(id="doctor")
@@ -136,6 +136,15 @@ class LessonScreen(Screen[None]):
 
     def watch_maximized(self) -> None:
         self.fit_footer()  # esc is offered while a pane is zoomed
+        self.call_after_refresh(self.host.notices.redraw)  # the edge under the notices' line came or went
+
+    def notice_edges(self) -> list[int]:
+        """The columns where a pane under the notices' line (over the panes' top borders) begins or
+        ends: the two columns' edges, when they stand side by side and no pane is zoomed."""
+        if self.maximized is not None:
+            return []
+        sides = [w for w in self.query("#lesson-side, #live") if w.display and w.region.y <= 1 < w.region.bottom]
+        return sorted({x for w in sides for x in (w.region.x, w.region.right)} - {0, self.size.width})
 
     def fit_footer(self) -> None:
         """The footer reads the keys again (what the step offers, what is dimmed) when one of
