@@ -450,9 +450,10 @@ class Audit:
 
 def shown_blocks(app, lines: list[str]) -> list[tuple[str, bool]]:
     """The text the learner reads, in blocks read on their own: each pane's lines (wrapped by its
-    width: a word may be cut at a line's edge), then the rest of the screen (header, notices,
-    footer). Under a modal (help, a confirm, the palette, a prediction) the modal alone, each of
-    its parts a block: the screen behind it is dimmed and cut by it."""
+    width: a word may be cut at a line's edge), the notices' line (over the panes' top borders),
+    then the rest of the screen (header, footer). Under a modal (help, a confirm, the palette, a
+    prediction) the modal alone, each of its parts a block: the screen behind it is dimmed and
+    cut by it."""
     if isinstance(app.screen, ModalScreen):
         out = []
         for w in app.screen.children:
@@ -465,11 +466,19 @@ def shown_blocks(app, lines: list[str]) -> list[tuple[str, bool]]:
         return out
     regions = pane_regions(app, on_top=True)
     out, rest = [], list(lines)
+    # The notices' line lies over the panes' top borders: a block of its own, not a pane's row.
+    bar = app.screen.query("#notices").first() if app.screen.query("#notices") else None
+    bar_at = visible_region(app, bar) if bar is not None and app.screen is app.screen_stack[0] else None
+    if bar_at is not None:
+        out.append((lines[bar_at.y], False))
+        rest[bar_at.y] = ""
+    under_bar = set(range(bar_at.y, bar_at.bottom)) if bar_at is not None else set()
     for region in regions.values():
-        out.append(("\n".join(cells(lines[y], region.x, region.right)
+        out.append(("\n".join("" if y in under_bar else cells(lines[y], region.x, region.right)
                               for y in range(region.y, min(region.bottom, len(lines)))), True))
         for y in range(region.y, min(region.bottom, len(lines))):
-            rest[y] = cells(rest[y], 0, region.x) + " " * region.width + cells(rest[y], region.right, 10**6)
+            if y not in under_bar:
+                rest[y] = cells(rest[y], 0, region.x) + " " * region.width + cells(rest[y], region.right, 10**6)
     return out + [("\n".join(rest), False)]
 
 
