@@ -118,10 +118,9 @@ class Audit:
         over = [(w, clip.intersection(region), " ".join(w._notification.message.split())[:50])
                 for w, (region, clip) in app.screen._compositor.visible_widgets.items() if isinstance(w, Toast)]
         main = app.screen_stack[0]
-        bar = main.query("#notices").first() if app.screen is main and main.query("#notices") else None
-        at = main._compositor.visible_widgets.get(bar) if bar is not None and bar.display else None
-        if at is not None:  # under a modal it lies beneath it
-            over.append((bar, at[1].intersection(at[0]), str(bar.content)[:50]))
+        bar, at = notices_line_at(app)
+        if at is not None:
+            over.append((bar, at, str(bar.content)[:50]))
             drawn, meant = " ".join(lines[bar.region.y].split()), " ".join(str(bar.content).split())
             if drawn != meant:
                 self.add("notice-cut", f"the notices' line drawn «{drawn[:60]}» for «{meant[:60]}»", moment)
@@ -467,8 +466,7 @@ def shown_blocks(app, lines: list[str]) -> list[tuple[str, bool]]:
     regions = pane_regions(app, on_top=True)
     out, rest = [], list(lines)
     # The notices' line lies over the panes' top borders: a block of its own, not a pane's row.
-    bar = app.screen.query("#notices").first() if app.screen.query("#notices") else None
-    bar_at = visible_region(app, bar) if bar is not None and app.screen is app.screen_stack[0] else None
+    _, bar_at = notices_line_at(app)
     if bar_at is not None:
         out.append((lines[bar_at.y], False))
         rest[bar_at.y] = ""
@@ -491,6 +489,17 @@ def code_words(app) -> frozenset[str]:
     spans = re.findall(r"```[^\n]*\n(.*?)```", md, flags=re.S) + re.findall(r"`([^`\n]+)`", md)
     spans += re.findall(r"`([^`]+)`", app.query_one("#verdict").text())
     return frozenset(w for span in spans for w in re.findall(r"[A-Za-z][A-Za-z]*", span))
+
+
+def notices_line_at(app):
+    """The notices' line and where it shows, (bar, None) when hidden or under a modal (it lies
+    beneath the modal there), (None, None) on a screen without it."""
+    main = app.screen_stack[0]
+    bars = main.query("#notices")
+    if not bars:
+        return None, None
+    bar = bars.first()
+    return bar, (visible_region(app, bar) if app.screen is main else None)
 
 
 def visible_region(app, widget):
