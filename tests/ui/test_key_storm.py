@@ -47,3 +47,26 @@ async def test_a_key_storm_never_ends_the_app(kind, size, lang, seed, tmp_path):
         await handled(pilot, "the four escapes handled")
         await pilot.pause()
         assert app.is_running and app._exception is None, (app._exception, f"quit asked from {quits}")
+
+
+async def test_a_palette_closed_before_its_search_starts_leaves_the_app_running(tmp_path):
+    """The palette's search runs in a worker that starts a turn after the mount or keystroke that
+    asked for it. A key that closed the palette in that turn removed its list first (children
+    go before their screen), and the search's lookup of the list ended the app: seeded storms
+    at 100x30, a key a turn, found it in 3 of 40. Here that turn, made on purpose."""
+    from textual.command import CommandList, CommandPalette
+
+    from tests.ui.settle import until
+
+    app = make_app(WALKTHROUGH, state_file=tmp_path / "p.json")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await first_frame(pilot)
+        await pilot.press("ctrl+p")
+        await until(pilot, lambda: CommandPalette.is_open(app) and bool(app.screen.query(CommandList)),
+                    "the palette up with its list")
+        palette = app.screen
+        await palette.query(CommandList).remove()  # the list gone, as the closing removes it first
+        palette._gather_commands("")  # the search the mount asked for, starting now
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.is_running and app._exception is None, app._exception

@@ -22,6 +22,8 @@ USED = [
     (ScrollView, "_scroll_update"),
     (Markdown, "_parse_markdown"),
     (CommandPalette, "_on_mount"),
+    (CommandPalette, "_gather_commands"),
+    (CommandPalette, "_GATHER_COMMANDS_GROUP"),
     (CommandPalette, "_start_no_matches_countdown"),
     (CommandPalette, "_stop_no_matches_countdown"),
     (CommandPalette, "_watch__list_visible"),

@@ -8,8 +8,10 @@ else in tutor/ touches a private Textual member (tests/ui/test_textual_private.p
 
 from __future__ import annotations
 
+import inspect
 from typing import TYPE_CHECKING, Any
 
+from textual import work
 from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.geometry import Size
@@ -23,6 +25,9 @@ if TYPE_CHECKING:
     from textual.dom import DOMNode
     from textual.widgets import Markdown
     from textual.widgets.markdown import MarkdownBlock
+
+# Textual's palette search, without its @work (ours re-adds it in the same group).
+_TEXTUAL_GATHER = inspect.unwrap(CommandPalette._gather_commands)
 
 READ_AGAINST = "8.2.8"  # the Textual whose source these uses were read against
 
@@ -95,6 +100,14 @@ class SurePalette(CommandPalette):
     def _on_mount(self, event: Any) -> None:
         if self.is_active:  # not closed by a key while it mounted (it reads the screen below it)
             super()._on_mount(event)
+
+    @work(exclusive=True, group=CommandPalette._GATHER_COMMANDS_GROUP)
+    async def _gather_commands(self, search_value: str) -> None:
+        """Textual's search, when its list is still there: the worker starts a turn after the
+        mount (or the keystroke) that asked for it, and a key that closed the palette in that
+        turn removed the list first; Textual's query_one then ended the app (NoMatches)."""
+        if self.has_list():
+            await _TEXTUAL_GATHER(self, search_value)
 
     def _start_no_matches_countdown(self, search_value: str) -> None:
         """Textual's line for an empty search result, ours, after the same wait."""
