@@ -147,7 +147,8 @@ class Audit:
         modal has none, the one beneath shows through) offers the keys of the screen on top:
         (a) q and ?, but for ? where the help is that screen (? and esc close it) and both under
         the palette (its search field takes every letter); (b) no key that does not act there;
-        (c) the keys a fresh draw at this width would show, whole, and nothing else."""
+        (c) the keys a fresh draw at this width would show, whole, and nothing else. Not in the frame
+        after they change, which Textual's footer still draws with the keys before."""
         from textual.command import CommandPalette
         from textual.widgets import Footer
         from textual.widgets._footer import FooterKey
@@ -169,6 +170,10 @@ class Audit:
         if top is not beneath and any((shown := clip.intersection(region)).y <= footer.region.y < shown.bottom
                                       for w, (region, clip) in top._compositor.visible_widgets.items() if w is not top):
             return  # the modal itself covers the footer's row (the palette's list on a short terminal)
+        if footer.keys_due:
+            # The screen on top or its keys changed this turn: Textual recomposes a footer after
+            # the next refresh, so this one frame still shows the keys before the change.
+            return
         drawn = list(footer.query(FooterKey))
         panel = " (lab check panel up)" if app.query_one("#doctor").display else ""
         where = f"{type(top).__name__}{panel}"
@@ -186,8 +191,6 @@ class Audit:
                        for k in key.key.split(",")):
                 self.add("footer", f"footer offers {key.key_display} ({key.action}), which does not act on {where}",
                          moment)
-        if footer.keys_due:
-            return  # its keys changed this turn and are recomposed after the next refresh
         fresh = [e.label for e in footer.chosen()]
         palette = footer.palette_entry()
         shown = [f"{k.key_display} {k.description}".strip() for k in drawn if not k.has_class("-command-palette")]
