@@ -15,6 +15,7 @@ screen on top or the keys the step offers change."""
 
 from __future__ import annotations
 
+import weakref
 from typing import Callable, NamedTuple
 
 from rich.cells import cell_len
@@ -140,8 +141,10 @@ class KeyFooter(Footer):
                 self.compact)
 
     def _fit(self) -> tuple:
+        # The screen by a weak reference, not id(): a modal closed and another opened in one turn
+        # can take the freed one's address, and its keys were then taken as fitted already.
         wanted = tuple(sorted(self._wanted().items())) if self._wanted else ()
-        return wanted, self.width_now(), id(self.keys_screen())
+        return wanted, self.width_now(), weakref.ref(self.keys_screen())
 
     async def recompose(self) -> None:
         """Textual's footer recomposes once per change of the screen's keys, each after the next
