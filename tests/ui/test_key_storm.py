@@ -53,7 +53,7 @@ async def test_a_palette_closed_before_its_search_starts_leaves_the_app_running(
     """The palette's search runs in a worker that starts a turn after the mount or keystroke that
     asked for it. A key that closed the palette in that turn removed its list first (children
     go before their screen), and the search's lookup of the list ended the app: seeded storms
-    at 100x30, a key a turn, found it in 3 of 40. Here that turn, made on purpose."""
+    at 100x30, a key a turn, found it in 2 of 40. Here that turn, made on purpose."""
     from textual.command import CommandList, CommandPalette
 
     from tests.ui.settle import until
