@@ -7,10 +7,10 @@ with z like the other panes, and says in its border when more lines follow below
 Within a step and a status the box keeps the tallest height it has had (up to its max-height): a
 verdict that grows and shrinks with its details as pods come and go would move the lesson pane
 above it each time, a layout of the whole screen with every block of the lesson's text. It grows
-when it must, and gives the rows back when the status changes (a change of class lays the screen
-out anyway) or another step is shown. So a pass, and what the learner sees at the end, has its
-own height, not one left by the verdicts before it (how many of those were drawn depends on
-how busy the machine was)."""
+when it must, and gives the rows back when the status changes or another step is shown. So a
+pass, and what the learner sees at the end, has its own height, not one left by the verdicts
+before it (how many of those were drawn depends on how busy the machine was). The status's class
+alone lays nothing out: its border is of the same kind, which Textual repaints in place."""
 
 from __future__ import annotations
 
@@ -72,7 +72,7 @@ class VerdictBox(RedrawsOnChange, SizedInOneLayout, VerticalScroll):
             return
         self.step = step
         self.border_title = labels["title"]
-        # A class changed restyles and lays out the screen: only when the status did.
+        # A class changed restyles the box and what is in it: only when the status did.
         status = f"-{verdict.status.value}" if verdict is not None else ""
         stale = [cls for cls in tuple(f"-{s.value}" for s in Status) if cls != status and self.has_class(cls)]
         if stale:
