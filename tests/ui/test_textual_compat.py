@@ -9,6 +9,7 @@ import inspect
 import textual
 from textual.command import CommandPalette
 from textual.scroll_view import ScrollView
+from textual.scrollbar import ScrollBar
 from textual.widget import Widget
 from textual.widgets import Footer, Markdown
 
@@ -56,6 +57,13 @@ def test_the_binding_map_is_where_the_compat_module_reads_it():
         BINDINGS = [("x", "quit", "Quit")]
 
     assert [b.action for b in textual_compat.bindings_by_key(Keys())["x"]] == ["quit"]
+
+
+def test_the_size_update_a_scrollbar_is_given_still_takes_whether_to_lay_out():
+    """scrollbars_sized_in_one_layout calls Widget._size_updated with layout=False, on every
+    scrollbar (importing tutor.ui replaced theirs)."""
+    assert "layout" in inspect.signature(Widget._size_updated).parameters
+    assert ScrollBar._size_updated is not Widget._size_updated
 
 
 def test_the_overrides_override_something():

@@ -16,6 +16,8 @@ from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
+from textual.scrollbar import ScrollBar
+from textual.widget import Widget
 from textual.widgets import Footer
 # The footer's key, which Textual exports only from its private module: the lesson's footer
 # composes its keys itself, from the screen on top (tutor/ui/widgets/key_footer.py).
@@ -63,6 +65,26 @@ class SizedInOneLayout:
 
     def size_updated(self) -> None:
         """Called once the widget has its new size and scroll range."""
+
+
+def scrollbars_sized_in_one_layout() -> None:
+    """Every scrollbar's new size, found by a layout of the screen, asks for no second layout.
+
+    A scrollbar is a widget of its own on Textual's screen, and the layout that gives a pane a
+    new height gives the pane's scrollbar one too. The scrollbar then sets its virtual size, a
+    layout reactive, and the whole screen is laid out once more to find the same arrangement: a
+    verdict growing by a line beside a lesson that scrolls, or a pane's first scrollbar, took two
+    layouts, the second some 5 to 20 ms on the lab. A scrollbar arranges nothing inside it; the
+    pane it scrolls sets its thumb (Widget._scroll_update). What SizedInOneLayout does for
+    the tutor's widgets, for Textual's scrollbars, which Textual makes itself (no public way to
+    give a widget another scrollbar class)."""
+    ScrollBar._size_updated = _sized_without_a_layout  # type: ignore[method-assign]
+
+
+def _sized_without_a_layout(self: Widget, size: Size, virtual_size: Size, container_size: Size,
+                            layout: bool = True) -> bool:
+    changed: bool = Widget._size_updated(self, size, virtual_size, container_size, layout=False)
+    return changed
 
 
 def markdown_parser(md: Markdown) -> Any:
