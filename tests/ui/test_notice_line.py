@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 from rich.cells import cell_len
+from textual.errors import NoWidget
 
 from tests.ui.harness import empty_recording, make_app
 from tests.ui.screen_text import notices_read, screen_lines
@@ -95,13 +96,23 @@ async def test_a_progress_file_problem_covers_no_pane(size, lang, problem, tmp_p
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 async def test_a_notice_coming_and_going_moves_no_pane(size, tmp_path):
     """The line lies over the panes: a notice that comes or goes lays out no pane again, so the
-    frame that shows a pass (its notice with it) draws no pane again for it."""
+    frame that shows a pass (its notice with it) draws no pane again for it. Nor does it change
+    any widget's place in the order the screen is painted in: a widget whose place there changed
+    is drawn again whole, as one that moved (Textual's map, read through Screen.find_widget)."""
     app = make_app(empty_recording(tmp_path), lang="ko", state_file=tmp_path / "p.json")
     async with app.run_test(size=size, notifications=True) as pilot:
         await settled(pilot)
 
         def regions() -> dict:
-            return {s: p.region for s in PANES for p in app.query(s) if p.display}
+            placed = {s: p.region for s in PANES for p in app.query(s) if p.display}
+            bar = app.query_one("#notices")
+            for widget in app.screen.walk_children():
+                if widget is not bar and bar not in widget.ancestors:
+                    try:
+                        placed[widget] = app.screen.find_widget(widget).order
+                    except NoWidget:  # hidden
+                        pass
+            return placed
 
         before = regions()
         app.passed([1])
