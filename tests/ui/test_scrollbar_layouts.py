@@ -10,7 +10,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from tests.ui.settle import still, until
-from tutor.ui.textual_compat import SizedInOneLayout  # importing tutor.ui sets its scrollbars
+from tutor.ui.textual_compat import SizedInOneLayout  # the compat module sets the scrollbars on import
 
 
 class Grows(SizedInOneLayout, Static):

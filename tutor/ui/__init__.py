@@ -5,14 +5,8 @@ when it is first imported. A refresh that lands just after a frame waits for the
 1/60 s, on top of drawing it: 120 halves that wait (at 1,000 pods the reaction's p99 went from
 about 76 to 57-60 ms; BENCHMARKS.md). Frames are still drawn only when something changed, so an
 idle tutor draws none. A TEXTUAL_FPS the learner set wins.
-
-Layouts: a scrollbar's new size lays out the screen once, not twice (textual_compat).
 """
 
 import os
 
 os.environ.setdefault("TEXTUAL_FPS", "120")
-
-from tutor.ui.textual_compat import scrollbars_sized_in_one_layout  # noqa: E402  (after TEXTUAL_FPS is set)
-
-scrollbars_sized_in_one_layout()

@@ -77,7 +77,8 @@ def scrollbars_sized_in_one_layout() -> None:
     layouts, the second some 5 to 20 ms on the lab. A scrollbar arranges nothing inside it; the
     pane it scrolls sets its thumb (Widget._scroll_update). What SizedInOneLayout does for
     the tutor's widgets, for Textual's scrollbars, which Textual makes itself (no public way to
-    give a widget another scrollbar class)."""
+    give a widget another scrollbar class). Called when this module is first imported: every
+    screen of the tutor shows widgets that import it."""
     ScrollBar._size_updated = _sized_without_a_layout  # type: ignore[method-assign]
 
 
@@ -85,6 +86,9 @@ def _sized_without_a_layout(self: Widget, size: Size, virtual_size: Size, contai
                             layout: bool = True) -> bool:
     changed: bool = Widget._size_updated(self, size, virtual_size, container_size, layout=False)
     return changed
+
+
+scrollbars_sized_in_one_layout()
 
 
 def markdown_parser(md: Markdown) -> Any:

@@ -83,10 +83,7 @@ class LessonScreen(Screen[None]):
         return self.session.lang
 
     def compose(self) -> ComposeResult:
-        # The notice line first: Textual numbers a screen's children from the last, so a child
-        # that comes or goes before the others renumbers none of them, and only the line is
-        # drawn again. Composed after the status bar, its coming renumbered every widget on the
-        # screen and each was drawn whole. On its own layer, it is drawn on top either way.
+        # First: Textual numbers children from the last, so its coming renumbers (redraws) no other.
         yield NoticeBar(self.host.notices, self.notice_edges, id="notices")
         yield StatusBar(id="status")
         with Horizontal(id="main"):
