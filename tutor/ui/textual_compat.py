@@ -82,9 +82,13 @@ def scrollbars_sized_in_one_layout() -> None:
     ScrollBar._size_updated = _sized_without_a_layout  # type: ignore[method-assign]
 
 
+# Textual's own, called with layout=False (ScrollBar's, whichever class Textual defines it on).
+_TEXTUAL_SCROLLBAR_SIZED = ScrollBar._size_updated
+
+
 def _sized_without_a_layout(self: Widget, size: Size, virtual_size: Size, container_size: Size,
                             layout: bool = True) -> bool:
-    changed: bool = Widget._size_updated(self, size, virtual_size, container_size, layout=False)
+    changed: bool = _TEXTUAL_SCROLLBAR_SIZED(self, size, virtual_size, container_size, layout=False)
     return changed
 
 
