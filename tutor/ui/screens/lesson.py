@@ -14,6 +14,7 @@ from textual.containers import Horizontal, Vertical
 from textual.notifications import Notification
 from textual.binding import BindingType
 from textual.dom import DOMNode
+from textual.events import ScreenResume
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import OptionList
@@ -30,6 +31,7 @@ from tutor.ui.panes.groups import GroupsPane
 from tutor.ui.panes.ledger import NodeLedger
 from tutor.ui.panes.live_column import LiveColumn
 from tutor.ui.panes.pods import PodList
+from tutor.ui.screens.base import StyledOnce
 from tutor.ui.screens.confirm import ConfirmScreen
 from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.ui.widgets.key_footer import KeyFooter
@@ -62,7 +64,7 @@ class LessonHost(Protocol):
     def demo_status(self) -> str: ...  # the demo's step and time left ("" outside the demo)
 
 
-class LessonScreen(Screen[None]):
+class LessonScreen(StyledOnce, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [*LESSON_KEYS]
     ALLOW_IN_MAXIMIZED_VIEW = "Footer, NoticeBar"  # a zoomed pane still shows the notices, above it
 
@@ -112,7 +114,7 @@ class LessonScreen(Screen[None]):
         if self.session.progress.problem:  # the progress file could not be read as it was
             self.host.notice(saying(*self.session.progress.problem), severity="warning", timeout=10)
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: ScreenResume) -> None:
         """Back on top (a modal closed): the notices' line is drawn from the notices up now, as
         Textual redraws its own toasts on a resume (what changed under a modal shows now)."""
         self.host.notices.redraw()
