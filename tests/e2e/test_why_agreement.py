@@ -127,8 +127,8 @@ class Bench:
 
     def _ready(self, names: list[str]) -> bool:
         nodes = {o.name(n): n for n in self.kubectl_json("get", "nodes")["items"]}
-        return all(n in nodes and pl.node_ready(nodes[n])
-                   and not any(t.get("key") in NOT_READY_TAINTS for t in pl.taints(nodes[n]))
+        return all(n in nodes and o.node_ready(nodes[n])
+                   and not any(t.get("key") in NOT_READY_TAINTS for t in o.taints(nodes[n]))
                    for n in names)
 
     def _tried(self, ns: str, name: str) -> bool:

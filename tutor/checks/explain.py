@@ -99,7 +99,7 @@ def cause_text(rej: pl.Rejection, pod: dict, lang: str, pods_by_ref: dict[str, d
     if rej.plugin == "TaintToleration" and rej.taint is not None:
         return say(lang, "taint {t}, and {p} has no toleration for it",
                    "테인트 {t:이} 있고 {p}에는 이를 견디는 톨러레이션이 없습니다",
-                   t=pl.taint_text(rej.taint), p=name)
+                   t=o.taint_text(rej.taint), p=name)
     if rej.plugin == "NodeAffinity":
         return say(lang, "lacks what {p} selects: {m}", "이 노드에는 {p:이} 고르는 라벨이 없습니다: {m}",
                    p=name, m="; ".join(rej.missing))

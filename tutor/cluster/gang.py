@@ -22,7 +22,6 @@ import re
 from dataclasses import dataclass
 
 from tutor.cluster import objects as o
-from tutor.cluster import placement as pl
 from tutor.cluster.objects import Obj
 
 CONDITION = "PodGroupInitiallyScheduled"
@@ -118,6 +117,10 @@ def mates_placed(pod: Obj, gang: Gang, nodes: list[Obj], pods: list[Obj]) -> tup
     `pod`: each, in pod order, on the first node (by name) that fits it with the ones before it
     counted, as copies bound there. The scheduler scores the nodes and its order may differ; in a
     gang whose pods each fit one node, the pod it calls the blocker gets the same counts."""
+    # Here, not with the module: the groups pane reads a gang's state at the tutor's first frame,
+    # and placement's model is not needed for that (about 3 ms of imports).
+    from tutor.cluster import placement as pl
+
     placed: list[Obj] = []
     for mate in gang.members:
         if mate is pod or o.name(mate) == o.name(pod) or o.node_name(mate) or o.is_terminating(mate):

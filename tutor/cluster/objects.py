@@ -214,6 +214,20 @@ def condition(obj: Obj, ctype: str) -> Obj:
     return {}
 
 
+def node_ready(node: Obj) -> bool:
+    return condition(node, "Ready").get("status") == "True"
+
+
+def taints(node: Obj) -> list[Obj]:
+    return [t for t in as_list(dig(node, "spec", "taints")) if isinstance(t, dict)]
+
+
+def taint_text(t: Obj) -> str:
+    """A taint as kubectl writes it: key=value:effect, or key:effect."""
+    key, value, effect = t.get("key", ""), t.get("value", ""), t.get("effect", "")
+    return f"{key}={value}:{effect}" if value else f"{key}:{effect}"
+
+
 def env_of(container: Obj) -> dict[str, str]:
     """Literal env values of one container (valueFrom entries have no literal value)."""
     out: dict[str, str] = {}

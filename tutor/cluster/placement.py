@@ -23,7 +23,7 @@ from typing import Any, Callable
 from tutor.cluster import objects as o
 from tutor.cluster.memo import LRU
 from tutor.cluster.objects import Obj
-from tutor.cluster.resources import allocatable, pod_requests
+from tutor.cluster.resources import allocatable, counts_on_node, pod_requests
 
 HOSTNAME = "kubernetes.io/hostname"
 UNSCHEDULABLE_TAINT = "node.kubernetes.io/unschedulable"
@@ -45,27 +45,6 @@ NO_NODE_AVAILABLE = "0/{n} nodes are available"
 def labels_of(obj: Obj) -> dict[str, str]:
     """An object's labels, read once per object (a placement reads every pod's several times)."""
     return o.memo(obj, "labels", o.labels)
-
-
-# --- who is where --------------------------------------------------------------------------------
-
-def counts_on_node(pod: Obj) -> bool:
-    """The scheduler's cache holds assigned pods that are not terminal (its informer drops
-    Succeeded and Failed pods); a terminating pod still holds its resources."""
-    return bool(o.node_name(pod)) and o.phase(pod) not in ("Succeeded", "Failed")
-
-
-def node_ready(node: Obj) -> bool:
-    return o.condition(node, "Ready").get("status") == "True"
-
-
-def taints(node: Obj) -> list[Obj]:
-    return [t for t in o.as_list(o.dig(node, "spec", "taints")) if isinstance(t, dict)]
-
-
-def taint_text(t: Obj) -> str:
-    key, value, effect = t.get("key", ""), t.get("value", ""), t.get("effect", "")
-    return f"{key}={value}:{effect}" if value else f"{key}:{effect}"
 
 
 # --- selectors -----------------------------------------------------------------------------------
@@ -560,7 +539,7 @@ def _first_rejection(pod: Obj, want: str, node: Obj, tolerations: list[Any], cl:
     if o.dig(node, "spec", "unschedulable") is True and not tolerates(
             tolerations, {"key": UNSCHEDULABLE_TAINT, "effect": "NoSchedule"}):
         return Rejection("NodeUnschedulable", (R_UNSCHEDULABLE,))
-    for taint in taints(node):
+    for taint in o.taints(node):
         if taint.get("effect") in ("NoSchedule", "NoExecute") and not tolerates(tolerations, taint):
             return Rejection("TaintToleration", (R_TAINT,), taint=taint)
     rejected = _node_affinity(pod, node)

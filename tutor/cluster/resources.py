@@ -18,6 +18,13 @@ _SUFFIX: dict[str, int | Decimal] = {
 _QUANTITY = re.compile(r"^([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]?)$")
 
 
+def counts_on_node(pod: Obj) -> bool:
+    """Whether the pod's requests count on its node: the scheduler's cache holds assigned pods
+    that are not terminal (its informer drops Succeeded and Failed pods); a terminating pod still
+    holds its resources."""
+    return bool(o.node_name(pod)) and o.phase(pod) not in ("Succeeded", "Failed")
+
+
 def quantity(raw: object) -> Decimal | None:
     """A resource.Quantity ("500m", "1Gi", 4) as a Decimal, or None when it is not one."""
     if isinstance(raw, bool) or raw is None:

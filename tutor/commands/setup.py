@@ -223,13 +223,14 @@ def class_join_for(args) -> tuple[str, str] | None:
     """(the learners' address, the name) of `--join URL [--name NAME]`, checked; None without
     --join. The name defaults to the login name. Imports nothing heavy: the sender is built by
     the tutor (tutor.commands.tui.class_report_for)."""
-    from tutor.classroom.address import JoinAddress
     from tutor.i18n import classroom
 
     if not getattr(args, "join", None):
         if getattr(args, "name", None):
             raise UsageError(*classroom.NAME_WITHOUT_JOIN)
         return None
+    from tutor.classroom.address import JoinAddress
+
     try:
         url = JoinAddress.parse(args.join).url
     except ValueError:

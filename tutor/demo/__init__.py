@@ -3,22 +3,24 @@ the package so `lwstutor demo` needs no cluster. The tests use the same files.""
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
+
+# The package's own directory: it is installed as files, and importlib.resources would import its
+# readers (and zipfile) before the tutor's first frame (tests/test_first_frame_imports.py).
+HERE = Path(__file__).parent
 
 
 def walkthrough(lesson: str = "lws") -> Path:
     """The lesson's walkthrough: walkthrough.jsonl for the LWS lab, walkthrough-<lesson>.jsonl
     for another lesson (which may have none: the path is then of no file)."""
     name = "walkthrough.jsonl" if lesson == "lws" else f"walkthrough-{lesson}.jsonl"
-    return Path(str(resources.files(__name__).joinpath(name)))
+    return HERE / name
 
 
 def lessons_with_walkthrough() -> list[str]:
     """The lessons `lwstutor demo --lesson` can play."""
-    root = Path(str(resources.files(__name__)))
-    return sorted(["lws"] * (root / "walkthrough.jsonl").is_file()
-                  + [p.stem.removeprefix("walkthrough-") for p in root.glob("walkthrough-*.jsonl")])
+    return sorted(["lws"] * (HERE / "walkthrough.jsonl").is_file()
+                  + [p.stem.removeprefix("walkthrough-") for p in HERE.glob("walkthrough-*.jsonl")])
 
 
 # How long each lesson's demo takes at the defaults (real time, 4 s per passed step), in whole

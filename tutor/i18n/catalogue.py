@@ -19,7 +19,7 @@ import ast
 import gettext
 import re
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from tutor.i18n.particles import PAIRS, particle
@@ -177,7 +177,9 @@ def _string(quoted: str, number: int) -> str:
 def of(domain: str, lang: str) -> Catalogue:
     """The catalogue of `domain` in `lang`, shipped beside this module as `<domain>.<lang>.po`; an
     empty one (the texts as given) for a language it has none in."""
-    found = resources.files("tutor.i18n").joinpath(f"{domain}.{lang}.po")
+    # Beside this module, which is installed as files: importlib.resources would import its readers
+    # (and zipfile) before the tutor's first frame (tests/test_first_frame_imports.py).
+    found = Path(__file__).with_name(f"{domain}.{lang}.po")
     catalogue = Catalogue()
     catalogue._parse_text(found.read_text(encoding="utf-8") if found.is_file() else "")
     return catalogue

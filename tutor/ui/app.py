@@ -28,23 +28,23 @@ from tutor.ui.bindings.key_words import localise_stack, localised
 from tutor.ui.services.lab_check import LabCheck
 from tutor.ui.bindings.why_not import app_reason, pressed_reason
 from tutor.ui.bindings.keys import APP_KEYS, KEYS, ON_LESSON, PALETTE_KEY, action_of
-from tutor.ui.services.demo_progress import DemoProgress
 from tutor.ui.services.notices import Notices
 from tutor.ui.messages import DoctorDone, ProgressReset, SourceReady
 from tutor.ui.step_page import Page
 from tutor.ui.screens.finish import FinishScreen, finished
 from tutor.ui.screens.help import HelpScreen
+from tutor.ui.screens.base import FollowsTheStore
 from tutor.ui.screens.lesson import TALL_ROWS, LessonScreen
 from tutor.ui.screens.palette import BothLanguagesSystemCommands, TutorCommands, open_palette, show_keys, system_commands
 from tutor.ui.screens.predict import asking
-from tutor.ui.screens.timeline_view import TimelineScreen
 from tutor.ui.services.screenshot import SHOT_TIME, delivery_words, free_name, screenshot_dir
 from tutor.ui.widgets.doctor_panel import DoctorPanel
 from tutor.ui.widgets.lesson_pane import LessonPane
 from tutor.i18n.bilingual import Said, saying
 
-if TYPE_CHECKING:  # imported only when the tutor joins a class: aiohttp is not on the first frame's path
+if TYPE_CHECKING:  # imported by who uses them, off the first frame's path: a class (aiohttp), the demo
     from tutor.ui.services.class_report import ClassReport
+    from tutor.ui.services.demo_progress import DemoProgress
 
 PUMP_CHECK_S = 1.0  # how often the watchdog looks at the refresh pump (a few reads: nothing at idle)
 WARM_AFTER = 1.0  # seconds after the first frame: the step's text and the first lists come first
@@ -68,8 +68,7 @@ class TutorApp(App):
         super().__init__()
         self.session = session
         self.demo = demo  # the demo's progress: how far it is, what it waits for
-        self.context_name = context
-        self.replay = replay
+        self.context_name, self.replay = context, replay
         self._start_sources = start_sources
         self.driver = SessionDriver(self, session, replay=replay, reports=class_report)
         self.page = Page(session, replay=replay)
@@ -181,7 +180,7 @@ class TutorApp(App):
         # The timeline is built only while open, on top or under a modal (the help, the palette:
         # it shows through them, and a language switched there must reach it).
         for screen in self.screen_stack:
-            if isinstance(screen, TimelineScreen):
+            if isinstance(screen, FollowsTheStore):
                 screen.show(self.session.store, self.session.lesson.namespace, self.lang)
 
     def passed(self, newly: list[int]) -> None:
@@ -264,6 +263,7 @@ class TutorApp(App):
         self.push_screen(HelpScreen.of_keys([localised(b, self.lang) for b in [*keys, PALETTE_KEY]], self.lang))
 
     def action_timeline(self) -> None:
+        from tutor.ui.screens.timeline_view import TimelineScreen  # here: its story is not the first frame's
         if isinstance(self.screen, TimelineScreen):
             self.screen.dismiss()
         else:

@@ -19,7 +19,6 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from tutor.cluster import kinds as kind_table, objects as o
-from tutor.cluster import placement as pl
 from tutor.cluster import resources as res
 from tutor.cluster.store import Store
 from tutor.ui.panes.common import LiveData, memo, waits_for_a_node
@@ -82,12 +81,12 @@ class GroupHolders(NamedTuple):
 
 
 def _ledger_pod(p: dict) -> LedgerRow:
-    return LedgerRow(o.name(p), o.node_name(p), pl.counts_on_node(p), o.is_terminating(p), o.lws_name(p),
+    return LedgerRow(o.name(p), o.node_name(p), res.counts_on_node(p), o.is_terminating(p), o.lws_name(p),
                      o.group_index(p), o.worker_index(p), tuple(sorted(res.pod_requests(p).items())))
 
 
 def _ledger_node(n: dict) -> _LedgerNode:
-    return _LedgerNode(o.name(n), pl.node_ready(n), tuple(map(pl.taint_text, pl.taints(n))), o.labels(n).get("type"),
+    return _LedgerNode(o.name(n), o.node_ready(n), tuple(map(o.taint_text, o.taints(n))), o.labels(n).get("type"),
                        o.dig(n, "spec", "unschedulable") is True, str(o.dig(n, "status", "capacity")))
 
 
@@ -161,7 +160,7 @@ def node_lines(n: dict, used: int, holders: list[Text], others: int, gpu: str, l
     name and GPUs first, whole, the rest cut at the pane's edge. `compact`: the holding groups
     named on the head line instead of lines of their own (a short pane, group_names)."""
     head = Text(no_wrap=True, overflow="ellipsis", end="")
-    ready = pl.node_ready(n)
+    ready = o.node_ready(n)
     head.append("● " if ready else "✗ ", style="green" if ready else "bold red")
     head.append(o.name(n), style="bold")
     head.append(" ")
@@ -173,8 +172,8 @@ def node_lines(n: dict, used: int, holders: list[Text], others: int, gpu: str, l
     if compact:
         head.append("  " + compact, style="cyan")
     head.append(f"  type={o.labels(n).get('type', '-')}", style="dim")
-    for taint in pl.taints(n):
-        head.append("  ⊘ " + pl.taint_text(taint), style="yellow")
+    for taint in o.taints(n):
+        head.append("  ⊘ " + o.taint_text(taint), style="yellow")
     if compact is not None:
         return [head]
     out = [head, *holders]

@@ -10,6 +10,7 @@ from textual.geometry import Size
 from textual.screen import Screen
 
 if TYPE_CHECKING:
+    from tutor.cluster.store import Store
     from tutor.session import Session
 
     _MixedIntoScreen = Screen[Any]  # the type checker reads the mixin as the screen it is mixed into
@@ -55,6 +56,14 @@ class StyledOnce(_MixedIntoScreen):
         if not self._shown_once:
             self._shown_once = True
             event.refresh_styles = False  # read by Textual's own handler, which runs after this one
+
+
+class FollowsTheStore(_MixedIntoScreen):
+    """Mixed into a screen over the lesson that is drawn from the store (the timeline): the app
+    draws it again after each refresh, while it is open, on top or under a modal."""
+
+    def show(self, store: Store, namespace: str, lang: str) -> None:
+        raise NotImplementedError
 
 
 class LessonApp(Protocol):

@@ -22,7 +22,7 @@ from tutor.cluster.story import Episode, Line, Story, story
 from tutor.cluster.timeline import clock
 from tutor.narration import because, title, what
 from tutor.ui.bindings.key_words import localise_bindings
-from tutor.ui.screens.base import ClosesItself, lesson_app
+from tutor.ui.screens.base import ClosesItself, FollowsTheStore, lesson_app
 from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.redraw import RedrawsOnChange
 from tutor.ui.bindings.key_words import keyed
@@ -115,7 +115,7 @@ class TimelineView(RedrawsOnChange, VerticalScroll):
             self.call_after_refresh(self.scroll_end, animate=False)
 
 
-class TimelineScreen(ClosesItself, Screen[None]):
+class TimelineScreen(FollowsTheStore, ClosesItself, Screen[None]):
     BINDINGS = [keyed("escape,t", "close", ("Close", "닫기"), ("Back to the lesson", "수업으로 돌아가기"))]
 
     _composed = False
