@@ -63,13 +63,20 @@ def test_every_option_has_a_sample():
     assert set(SAMPLES) == set(OPTIONS)
 
 
+def parser_for(argv: list[str], built: str):
+    """The whole parser (as `lwstutor serve` builds it for a tab), or the one the CLI builds for
+    a command line: the commands it names with their arguments, the others listed only."""
+    return build_parser() if built == "whole" else build_parser(words=argv)
+
+
+@pytest.mark.parametrize("built", ["whole", "for the words"])
 @pytest.mark.parametrize("where", ["before", "after"])
 @pytest.mark.parametrize("case", TAKEN, ids=ids)
-def test_an_option_takes_effect_before_or_after_the_subcommand(case, where):
+def test_an_option_takes_effect_before_or_after_the_subcommand(case, where, built):
     name, dest = case
     typed, seen = SAMPLES[dest]
     argv = typed + command_argv(name) if where == "before" else command_argv(name) + typed
-    args = build_parser().parse_args(argv)
+    args = parser_for(argv, built).parse_args(argv)
     assert (args.command or "") == name
     assert getattr(args, dest) == seen
     # and every other option still has its default (this command's own first)
@@ -78,14 +85,15 @@ def test_an_option_takes_effect_before_or_after_the_subcommand(case, where):
             assert getattr(args, other) == COMMANDS[name].defaults.get(other, opt.default), other
 
 
+@pytest.mark.parametrize("built", ["whole", "for the words"])
 @pytest.mark.parametrize("where", ["before", "after"])
 @pytest.mark.parametrize("case", NOT_TAKEN, ids=ids)
-def test_an_option_a_command_does_not_take_is_refused_in_either_position(case, where, capsys):
+def test_an_option_a_command_does_not_take_is_refused_in_either_position(case, where, built, capsys):
     name, dest = case
     typed, _ = SAMPLES[dest]
     argv = typed + command_argv(name) if where == "before" else command_argv(name) + typed
     with pytest.raises(SystemExit) as exc:
-        build_parser().parse_args(argv)
+        parser_for(argv, built).parse_args(argv)
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert f"{OPTIONS[dest].flags[-1]} does not apply to lwstutor" in err and "it is an option of" in err
