@@ -67,6 +67,7 @@ class LessonHost(Protocol):
 class LessonScreen(StyledOnce, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [*LESSON_KEYS]
     ALLOW_IN_MAXIMIZED_VIEW = "Footer, NoticeBar"  # a zoomed pane still shows the notices, above it
+    AUTO_FOCUS = "#lesson"  # Textual's "*" gave the first focus to the lab check panel, hidden
 
     def __init__(self, session: Session, page: Page, driver: SessionDriver, *, context: str, replay: bool):
         super().__init__()
@@ -110,7 +111,6 @@ class LessonScreen(StyledOnce, Screen[None]):
         self.query_one(LessonPane).hold()  # its text, and the sources, after the first frame (the app's on_ready)
         self.redraw_lesson()
         self.redraw_live()
-        self.query_one(LessonPane).focus()
         if self.session.progress.problem:  # the progress file could not be read as it was
             self.host.notice(saying(*self.session.progress.problem), severity="warning", timeout=10)
 
