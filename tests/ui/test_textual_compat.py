@@ -60,8 +60,10 @@ def test_the_binding_map_is_where_the_compat_module_reads_it():
 
 
 def test_the_size_update_a_scrollbar_is_given_still_takes_whether_to_lay_out():
-    """scrollbars_sized_in_one_layout calls Widget._size_updated with layout=False, on every
-    scrollbar (importing the compat module replaced theirs)."""
+    """scrollbars_sized_in_one_layout calls the size update Textual gave ScrollBar, kept before
+    it was replaced, with layout=False, on every scrollbar (importing the compat module replaced
+    theirs)."""
+    assert "layout" in inspect.signature(textual_compat._TEXTUAL_SCROLLBAR_SIZED).parameters
     assert "layout" in inspect.signature(Widget._size_updated).parameters
     assert ScrollBar._size_updated is not Widget._size_updated
 
