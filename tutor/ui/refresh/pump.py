@@ -30,6 +30,7 @@ REFRESH_GAP = 0.015  # seconds: the least time between two refreshes while chang
 APPLY_SLICE = 0.01  # seconds of applying items before the loop gets a turn (keys, frames)
 PROGRESS_EVERY = 0.5  # seconds: during a long burst, refresh this often to show progress
 REDRAW_SLICE = 0.03  # seconds of pane redrawing before the loop gets a turn (keys, frames)
+TURN_AFTER = 0.001  # seconds from one turn of a refresh's redrawing to the next
 # Seconds of owed waiting let off (the pod after a pass shows at once). On the lab the costliest
 # lone refresh, the leader's failure and its group recreated, took 143 ms: at 0.1 s of allowance
 # the pods that came 3 ms after it waited 230 ms for their refresh (BENCHMARKS.md).
@@ -191,7 +192,7 @@ class RefreshPump:
                 # Not call_soon: a task a timer woke (a frame, a key's handler) takes two passes
                 # of the loop to run, and would wait out another turn; a turn due a moment later
                 # lets it go first.
-                self.clock.call_later(0.001, partial(self._turn, spent))
+                self.clock.call_later(TURN_AFTER, partial(self._turn, spent))
                 return
         if redraws is not self.redraws:
             return  # a newer refresh took over while a pane was drawn
