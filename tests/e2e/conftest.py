@@ -25,6 +25,20 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.e2e)
 
 
+@pytest.fixture(autouse=True)
+def redrawn_in_turns(monkeypatch):
+    """Refreshes at least a quarter of a second apart, and a refresh's panes redrawn one per turn
+    of the loop, a quarter of a second apart, as a loaded machine can draw them. A
+    test that reads the screen between a change applied and its refresh, or between two panes of
+    one refresh (the events pane drawn, the header not yet), fails here in most runs, not once in
+    a loaded CI run. No test here times the tutor's drawing; their bounds are tens of seconds."""
+    from tutor.ui.refresh import pump
+
+    monkeypatch.setattr(pump, "REFRESH_GAP", 0.25)
+    monkeypatch.setattr(pump, "REDRAW_SLICE", 0.0)
+    monkeypatch.setattr(pump, "TURN_AFTER", 0.25)
+
+
 @pytest.fixture(scope="session")
 def lab() -> Lab:
     if not shutil.which("go"):

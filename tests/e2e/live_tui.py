@@ -46,10 +46,18 @@ def live_app(kubeconfig: Path, workdir: Path, state_file: Path, states: list | N
 
 
 async def until(pilot, cond, what: str, timeout: float = waits.LAB) -> float:
-    """Waits (letting the app run) until cond() holds; returns the seconds it took. When the bound
-    runs out, fails naming `what`, with the header and the watches' states."""
+    """Waits (letting the app run) until cond() holds, and then until the tutor has drawn all it
+    was sent; returns the seconds it took. When the bound runs out, fails naming `what`, with the
+    header and the watches' states."""
     start = time.monotonic()
     await waits.until(pilot.pause, cond, what, timeout, seen=lambda: _where(pilot.app))
+    # What showed it may be half a refresh (its panes are redrawn in turns of the loop, the header
+    # last), or a refresh may be due for items already applied (the events pane drawn from one
+    # watch's state, the header to follow from another's): what the test reads next is read
+    # once the tutor is quiet.
+    driver = pilot.app.driver
+    await waits.until(pilot.pause, lambda: driver.pump.idle and not driver.inbox.waiting,
+                      f"the tutor quiet after {what}", timeout, seen=lambda: _where(pilot.app))
     return time.monotonic() - start
 
 
