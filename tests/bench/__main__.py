@@ -29,7 +29,6 @@ import json
 import os
 import platform
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -39,6 +38,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import tutor
+from tests.ports import free_port
 from tutor.demo import walkthrough
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,9 +72,7 @@ def startup(runs: int, tmp: Path) -> dict:
     env = child_env(tmp)
     # Live mode against a loopback port where nothing listens: the first frame must not wait for
     # the cluster (it shows "connecting"); nothing leaves 127.0.0.1.
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     kubeconfig = tmp / "kubeconfig.yaml"
     kubeconfig.write_text(json.dumps({
         "apiVersion": "v1", "kind": "Config", "current-context": "bench",

@@ -8,7 +8,6 @@ import os
 import re
 import queue
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -18,12 +17,7 @@ import urllib.request
 from pathlib import Path
 
 from tests import waits
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from tests.ports import free_port
 
 
 class ClassServer:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
 import time
 import urllib.error
 import urllib.request
@@ -16,6 +15,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests import waits
+from tests.ports import free_port
 from tutor.lesson.loader import load
 from tutor.i18n import serving
 from tutor.i18n.bilingual import pick
@@ -167,15 +167,9 @@ def test_the_session_cap_says_so_and_frees_a_place_when_a_tab_closes(serve, tabs
     assert len(tutor_processes(served)) == 1
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.mark.parametrize("keep_prefix", [False, True], ids=["proxy-strips-prefix", "proxy-keeps-prefix"])
 def test_behind_a_proxy_under_a_path_prefix(serve, tabs, proxy, keep_prefix):
-    port = _free_port()
+    port = free_port()
     front = proxy(f"http://127.0.0.1:{port}", "/lab/tutor", keep_prefix)
     public = f"http://127.0.0.1:{front}/lab/tutor"
     served = serve("--port", str(port), "--public-url", public)
@@ -193,7 +187,7 @@ def test_behind_a_proxy_under_a_path_prefix(serve, tabs, proxy, keep_prefix):
 
 
 def test_the_prefix_without_its_slash_is_sent_to_it(serve):
-    port = _free_port()
+    port = free_port()
     served = serve("--port", str(port), "--public-url", f"http://127.0.0.1:{port}/lab/tutor")
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/lab/tutor?token={served.token}", timeout=10) as page:
         assert page.status == 200 and page.url.endswith("/lab/tutor/?token=" + served.token)

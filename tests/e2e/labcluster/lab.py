@@ -31,6 +31,7 @@ from pathlib import Path
 
 import yaml
 
+from tests.ports import free_port
 HERE = Path(__file__).resolve().parent
 LOOPBACK = "127.0.0.1"
 GPU = "nvidia.com/gpu"
@@ -78,12 +79,6 @@ def module_dir(module: str, version: str) -> Path:
         subprocess.run(["go", "mod", "download", f"{module}@{version}"], cwd=HERE, check=True,
                        env={**os.environ, "GOTOOLCHAIN": os.environ.get("GOTOOLCHAIN", "local")})
     return path
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind((LOOPBACK, 0))
-        return s.getsockname()[1]
 
 
 @dataclass
