@@ -18,7 +18,7 @@ from tutor.cluster import objects as o
 from tutor.cluster.source_events import Conn, SourceState
 from tutor.commands.tui import tui_app
 from tutor.ui.app import TutorApp
-from tutor.ui.refresh.oracle import Oracle
+from tutor.ui.refresh.oracle import Oracle, settled
 
 NS = "infer"
 RESOURCES = ("pods", "leaderworkersets", "events", "statefulsets", "nodes")
@@ -55,9 +55,8 @@ async def until(pilot, cond, what: str, timeout: float = waits.LAB) -> float:
     # last), or a refresh may be due for items already applied (the events pane drawn from one
     # watch's state, the header to follow from another's): what the test reads next is read
     # once the tutor is quiet.
-    driver = pilot.app.driver
-    await waits.until(pilot.pause, lambda: driver.pump.idle and not driver.inbox.waiting,
-                      f"the tutor quiet after {what}", timeout, seen=lambda: _where(pilot.app))
+    await waits.until(pilot.pause, lambda: settled(pilot.app), f"the tutor quiet after {what}", timeout,
+                      seen=lambda: _where(pilot.app))
     return time.monotonic() - start
 
 

@@ -32,6 +32,7 @@ from pathlib import Path
 import yaml
 
 from tests.ports import free_port
+
 HERE = Path(__file__).resolve().parent
 LOOPBACK = "127.0.0.1"
 GPU = "nvidia.com/gpu"
